@@ -1,0 +1,177 @@
+// Package engine defines the storage-engine contract that the db_bench driver
+// runs against, and a registry of engines by name.
+//
+// Contract:
+//   - A DB is safe for concurrent use by many goroutines.
+//   - Byte slices passed in are not retained after a call returns (engines copy
+//     what they keep), so the driver may reuse its key and value buffers.
+//   - Bytes handed out (Get's callback argument, Iterator.Key and Value) are
+//     valid only until the callback returns or the iterator moves; callers copy
+//     what they keep. This lets engines avoid a copy on every read.
+//   - An Iterator, a Batch and a Getter are used by one goroutine at a time.
+//   - Every error is returned, never swallowed; the driver prints it.
+//
+// Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
+// the driver calls them millions of times per second per thread.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+// WriteOptions are per-write settings, reused by the caller across writes.
+type WriteOptions struct {
+	Sync       bool // fsync the WAL before acknowledging (db_bench --sync)
+	DisableWAL bool // skip the WAL (db_bench --disable_wal)
+}
+
+// IterOptions bound an iterator. Nil bounds mean unbounded.
+type IterOptions struct {
+	LowerBound []byte // inclusive
+	UpperBound []byte // exclusive
+	// KeysOnly hints that Value will not be called (db_bench --scan_omit_value),
+	// so an engine with lazy values can skip loading them.
+	KeysOnly bool
+}
+
+// Batch accumulates writes applied atomically by DB.Apply. Reset makes it
+// empty so one batch can be reused for every write of a thread.
+type Batch interface {
+	Put(key, value []byte)
+	Delete(key []byte)
+	Count() int
+	Reset()
+	Close() // releases engine resources; the batch is unusable afterwards
+}
+
+// Iterator walks keys in ascending bytewise order. Positioning methods return
+// whether the iterator is valid afterwards.
+type Iterator interface {
+	First() bool
+	Last() bool
+	SeekGE(key []byte) bool // first key >= key
+	SeekLE(key []byte) bool // last key <= key (RocksDB SeekForPrev)
+	Next() bool
+	Prev() bool
+	Valid() bool
+	Key() []byte
+	// Value returns the value at the current position, loading it on demand
+	// when the engine stores values lazily.
+	Value() ([]byte, error)
+	Error() error
+	Close() error
+}
+
+// DB is one open database.
+type DB interface {
+	Put(key, value []byte, wo *WriteOptions) error
+	Delete(key []byte, wo *WriteOptions) error
+	NewBatch() Batch
+	Apply(b Batch, wo *WriteOptions) error
+	// Get looks key up; when found, fn is called with the value, which is valid
+	// only during the call. Callers pass a long-lived fn (a method value made
+	// once per thread) so the call does not allocate.
+	Get(key []byte, fn func(value []byte)) (found bool, err error)
+	NewIter(o *IterOptions) (Iterator, error)
+	// Flush writes the memtable(s) out and waits until that is done.
+	Flush() error
+	// Compact compacts [start, end] (nil means unbounded on that side). A
+	// targetLevel >= 0 asks for the output to land in that level
+	// (db_bench --compact_target_level); -1 means the engine's choice.
+	Compact(start, end []byte, targetLevel int) error
+	// WaitForCompactions blocks until no flush or compaction is pending or running.
+	WaitForCompactions() error
+	// Property returns engine state by RocksDB property name: "rocksdb.stats",
+	// "rocksdb.levelstats", "rocksdb.sstables", "rocksdb.num-immutable-mem-table",
+	// "rocksdb.cur-size-active-mem-table", ... and false when not supported.
+	Property(name string) (string, bool)
+	// ResetStats clears cumulative statistics (db_bench resetstats).
+	ResetStats() error
+	Close() error
+}
+
+// MultiGetter is implemented by engines with a native batched lookup
+// (db_bench multireadrandom). found[i] reports keys[i]; fn(i, value) is called
+// for every found key with a value valid only during the call.
+type MultiGetter interface {
+	MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error
+}
+
+// Info describes an engine for the header lines.
+type Info struct {
+	Name    string // "native", "pebble", "rocksdb"
+	Version string // printed on the header's version line, e.g. "7.8.3"
+	// VersionLine is the whole stderr version line, e.g.
+	// "RocksDB:    version 7.8.3" or "Pebble:     version v2.1.7".
+	VersionLine string
+}
+
+// Opener opens (creating if missing) the database in dir. Options the engine
+// cannot honour are reported once each on warn, never silently ignored.
+type Opener interface {
+	Info() Info
+	Open(dir string, opts *options.Options, warn io.Writer) (DB, error)
+	// Destroy removes every file of the database in dir (and its WAL dir).
+	Destroy(dir string, opts *options.Options) error
+}
+
+var (
+	mu       sync.Mutex
+	registry = map[string]Opener{}
+	missing  = map[string]string{}
+)
+
+// Register makes an engine available by name. Engine packages call it from init.
+func Register(name string, o Opener) {
+	mu.Lock()
+	defer mu.Unlock()
+	registry[name] = o
+}
+
+// RegisterMissing records why an engine is not built into this binary, so that
+// asking for it gives that reason (e.g. the rocksdb build tag).
+func RegisterMissing(name, why string) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, ok := registry[name]; !ok {
+		missing[name] = why
+	}
+}
+
+// ErrUnknownEngine is wrapped by Lookup's error for names never registered.
+var ErrUnknownEngine = errors.New("unknown engine")
+
+// Lookup returns the engine registered under name.
+func Lookup(name string) (Opener, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if o, ok := registry[name]; ok {
+		return o, nil
+	}
+	if why, ok := missing[name]; ok {
+		return nil, fmt.Errorf("engine %q is not available: %s", name, why)
+	}
+	return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownEngine, name, namesLocked())
+}
+
+// Names lists the registered engines in order.
+func Names() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	n := make([]string, 0, len(registry))
+	for k := range registry {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}

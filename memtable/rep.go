@@ -1,0 +1,66 @@
+// Package memtable defines Rep, the in-memory sorted store of the native
+// engine's write path, and the registry of its implementations (skiplist,
+// offsetskiplist, cspp).
+//
+// Contract:
+//   - Entries are internal keys: a user key plus a sequence number and a kind.
+//     Order is user key ascending (bytewise), then sequence descending, so the
+//     newest version of a key comes first.
+//   - Add may be called concurrently from many goroutines; it copies key and
+//     value. Adding the same (user key, sequence) twice is a caller bug.
+//   - Get and iterators may run concurrently with Add and see a consistent
+//     prefix of completed Adds.
+//   - Bytes returned by Get's callback and by Iter.Key/Value stay valid for the
+//     life of the Rep (they live in its arena).
+package memtable
+
+import "errors"
+
+// Kind is the type of an entry, RocksDB's ValueType numbering.
+type Kind uint8
+
+const (
+	KindDelete Kind = 0
+	KindSet    Kind = 1
+)
+
+// ErrFull is returned by Add when the rep's arena cannot hold the entry.
+var ErrFull = errors.New("memtable: arena full")
+
+// Rep is one memtable.
+type Rep interface {
+	// Add inserts (key, seq, kind) -> value. It returns ErrFull when out of space.
+	Add(seq uint64, kind Kind, key, value []byte) error
+	// Get finds the newest version of key with sequence <= snapshot. found is
+	// false when the key has no visible version; kind tells a value from a
+	// tombstone.
+	Get(key []byte, snapshot uint64) (value []byte, kind Kind, found bool)
+	// NewIter returns an iterator over all entries in internal-key order.
+	NewIter() Iter
+	// ApproximateMemoryUsage is the bytes allocated for this rep.
+	ApproximateMemoryUsage() uint64
+	// Len is the number of entries added.
+	Len() int64
+}
+
+// Iter walks a Rep in internal-key order. Positioning methods return validity.
+type Iter interface {
+	First() bool
+	Last() bool
+	// Seek positions at the first entry >= (key, seq) in internal-key order,
+	// i.e. the first user key >= key, and within key the first version with
+	// sequence <= seq. Use seq = MaxSeq for "the newest version of key".
+	Seek(key []byte, seq uint64) bool
+	// SeekForPrev positions at the last entry <= (key, seq).
+	SeekForPrev(key []byte, seq uint64) bool
+	Next() bool
+	Prev() bool
+	Valid() bool
+	Key() []byte // user key
+	Seq() uint64
+	Kind() Kind
+	Value() []byte
+}
+
+// MaxSeq is the largest sequence number (56 bits, as in RocksDB).
+const MaxSeq = uint64(1)<<56 - 1
