@@ -90,8 +90,13 @@ type Options struct {
 	VerifyChecksum                   bool
 	WALDir                           string
 	MaxTotalWALSize                  uint64
-	ParanoidChecks                   bool
-	AdviseRandomOnOpen               bool
+	// DisableWAL mirrors db_bench --disable_wal for engines where the WAL is a
+	// database-level switch (Pebble); per-write engines use WriteOptions.
+	DisableWAL bool
+	// Sync mirrors db_bench --sync (every write synchronous).
+	Sync               bool
+	ParanoidChecks     bool
+	AdviseRandomOnOpen bool
 
 	// Statistics.
 	Statistics bool // statistics
