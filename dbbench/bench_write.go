@@ -1,0 +1,180 @@
+package dbbench
+
+type writeMode int
+
+const (
+	writeSequential writeMode = iota
+	writeRandom
+	writeUniqueRandom
+)
+
+func benchWriteSeq(r *runner, t *thread)          { r.doWrite(t, writeSequential) }
+func benchWriteRandom(r *runner, t *thread)       { r.doWrite(t, writeRandom) }
+func benchWriteUniqueRandom(r *runner, t *thread) { r.doWrite(t, writeUniqueRandom) }
+
+// doWrite is db_bench's DoWrite: batches of entries_per_batch Puts; per batch
+// one RNG draw selects the DB (thrown away with one DB), then each key is the
+// next sequential number, rand % num, or the next of a shuffled permutation.
+// --duration applies only in random mode.
+func (r *runner) doWrite(t *thread, mode writeMode) {
+	var seconds int64
+	if mode == writeRandom {
+		seconds = int64(r.cfg.duration)
+	}
+	numOps := r.writes
+	if numOps == 0 {
+		numOps = r.num
+	}
+	d := r.newDuration(seconds, numOps)
+	keyNum := r.num
+	var perm []uint64
+	if mode == writeUniqueRandom {
+		perm = make([]uint64, keyNum)
+		for i := range perm {
+			perm[i] = uint64(i)
+		}
+		Shuffle(perm, uint32(r.seedBase))
+	}
+	if r.num != r.cfg.num {
+		t.stats.addMessage(fmtOps(r.num))
+	}
+	gen := newValueGen(&r.shape, r.valueData)
+	batch := r.db.NewBatch()
+	defer batch.Close()
+	key := r.keys.NewBuf()
+	var bytes, next int64
+	nextKey := func() int64 {
+		switch mode {
+		case writeSequential:
+			next++
+			return next - 1
+		case writeRandom:
+			return int64(t.rand.Next() % uint64(keyNum))
+		default:
+			next++
+			if next <= int64(len(perm)) {
+				return int64(perm[next-1])
+			}
+			return next - 1
+		}
+	}
+	perBatch := r.entriesPerBatch
+	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
+	for keyNum != 0 && !d.done(perBatch) {
+		t.rand.Next() // DB selection draw
+		var batchBytes int64
+		if perBatch == 1 {
+			// A one-entry batch is a Put: same effect, no batch encoding.
+			r.keys.Fill(key, nextKey())
+			val := gen.Generate()
+			batchBytes = int64(len(val)) + entryOverhead
+			if lim := t.shared.writeLimiter; lim != nil {
+				lim.request(batchBytes)
+				t.stats.resetLastOpTime()
+			}
+			if err := r.db.Put(key, val, &r.wo); err != nil {
+				t.fail("put error: %v", err)
+			}
+		} else {
+			batch.Reset()
+			for j := int64(0); j < perBatch; j++ {
+				r.keys.Fill(key, nextKey())
+				val := gen.Generate()
+				batch.Put(key, val)
+				batchBytes += int64(len(val)) + entryOverhead
+			}
+			if lim := t.shared.writeLimiter; lim != nil {
+				lim.request(batchBytes)
+				t.stats.resetLastOpTime()
+			}
+			if err := r.db.Apply(batch, &r.wo); err != nil {
+				t.fail("put error: %v", err)
+			}
+		}
+		bytes += batchBytes
+		t.stats.finishedOps(perBatch, opWrite)
+	}
+	t.stats.addBytes(bytes)
+}
+
+func fmtOps(n int64) string { return "(" + itoa(n) + " ops)" }
+
+// doDelete is db_bench's DoDelete: batches of deletes, sequential from 0 or
+// rand % num, one DB-selection draw per batch; duration only for random.
+func (r *runner) doDelete(t *thread, seq bool) {
+	var seconds int64
+	if !seq {
+		seconds = int64(r.cfg.duration)
+	}
+	d := r.newDuration(seconds, r.deletes)
+	batch := r.db.NewBatch()
+	defer batch.Close()
+	key := r.keys.NewBuf()
+	var i int64
+	perBatch := r.entriesPerBatch
+	for !d.done(perBatch) {
+		t.rand.Next() // DB selection draw
+		batch.Reset()
+		for j := int64(0); j < perBatch; j++ {
+			var k int64
+			if seq {
+				k = i + j
+			} else {
+				k = int64(t.rand.Next() % uint64(r.cfg.num))
+			}
+			r.keys.Fill(key, k)
+			batch.Delete(key)
+		}
+		if err := r.db.Apply(batch, &r.wo); err != nil {
+			t.fail("del error: %v", err)
+		}
+		t.stats.finishedOps(perBatch, opDelete)
+		i += perBatch
+	}
+}
+
+func benchDeleteSeq(r *runner, t *thread)    { r.doDelete(t, true) }
+func benchDeleteRandom(r *runner, t *thread) { r.doDelete(t, false) }
+
+// bgWriter is db_bench's BGWriter: the extra thread 0 of *whilewriting
+// benchmarks, excluded from the merged stats, writing random keys until the
+// readers finish (or --writes with --finish_after_writes).
+func (r *runner) bgWriter(t *thread) {
+	gen := newValueGen(&r.shape, r.valueData)
+	t.stats.exclude = true
+	var lim *rateLimiter
+	if r.cfg.writeRateLimit > 0 {
+		lim = newRateLimiter(float64(r.cfg.writeRateLimit))
+	}
+	key := r.keys.NewBuf()
+	var bytes, written int64
+	hinted := false
+	for {
+		t.rand.Next() // DB selection draw
+		if r.cfg.finishAfterWrites && written == r.writes {
+			r.errf("Exiting the writer after %d writes...\n", written)
+			break
+		}
+		if t.shared.othersDone() {
+			if !r.cfg.finishAfterWrites {
+				break
+			}
+			if !hinted {
+				r.errf("Reads are finished. Have %d more writes to do\n", r.writes-written)
+				hinted = true
+			}
+		}
+		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
+		val := gen.Generate()
+		if err := r.db.Put(key, val, &r.wo); err != nil {
+			t.fail("put or merge error: %v", err)
+		}
+		written++
+		bytes += int64(len(key) + len(val) + r.cfg.userTimestampSize)
+		t.stats.finishedOps(1, opWrite)
+		if lim != nil {
+			lim.request(int64(len(key) + len(val)))
+		}
+	}
+	t.stats.addBytes(bytes)
+}

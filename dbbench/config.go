@@ -1,0 +1,290 @@
+package dbbench
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/godbbench/godbbench/dbbench/flags"
+	"github.com/godbbench/godbbench/options"
+)
+
+// config is the driver's view of the flags, in the types the hot loops use.
+type config struct {
+	engine                   string
+	db                       string
+	benchmarks               string
+	num, reads, writes       int64
+	deletes, readwrites      int64
+	threads                  int32
+	keySize, valueSize       int
+	valueDist                string
+	valueSizeMin             int
+	valueSizeMax             int
+	compressionRatio         float64
+	batchSize                int64
+	sync, disableWAL         bool
+	useExistingDB            bool
+	histogram                bool
+	slowUsecs                uint64
+	progressReports          bool
+	statsInterval            int64
+	statsIntervalSeconds     int64
+	statsPerInterval         int32
+	reportInterval           int64
+	reportFile               string
+	writeRateLimit           uint64
+	readRateLimit            uint64
+	duration                 int32
+	opsBetweenDurationChecks int32
+	userTimestampSize        int
+	finishAfterWrites        bool
+	readRandomExpRange       float64
+	scanOmitKey              bool
+	scanOmitValue            bool
+	maxScanDistance          int64
+	reverseIterator          bool
+	seekNexts                int32
+	seekMissingPrefix        bool
+	readWritePercent         int32
+	compactTargetLevel       int32
+	multireadStride          int64
+	confidenceIntervalOnly   bool
+	reportBenchStartTime     bool
+	keysPerPrefix            int64
+	prefixSize               int
+	statistics               bool
+}
+
+// compressionNames maps --compression_type spellings to the header names.
+var compressionNames = map[string]string{
+	"none": "NoCompression", "snappy": "Snappy", "zlib": "Zlib", "bzip2": "BZip2",
+	"lz4": "LZ4", "lz4hc": "LZ4HC", "xpress": "Xpress", "zstd": "ZSTD",
+}
+
+// makeConfig applies db_bench's start-up rules to the parsed flags. Errors
+// carry db_bench's own words; toStdout marks the ones it prints on stdout.
+func makeConfig(f *flags.Flags) (c config, toStdout bool, err error) {
+	c = config{
+		engine:                   f.Engine,
+		db:                       f.Db,
+		benchmarks:               f.Benchmarks,
+		num:                      f.Num,
+		reads:                    f.Reads,
+		writes:                   f.Writes,
+		deletes:                  f.Deletes,
+		threads:                  f.Threads,
+		keySize:                  int(f.KeySize),
+		valueSize:                int(f.ValueSize),
+		valueDist:                f.ValueSizeDistributionType,
+		valueSizeMin:             int(f.ValueSizeMin),
+		valueSizeMax:             int(f.ValueSizeMax),
+		compressionRatio:         f.CompressionRatio,
+		batchSize:                f.BatchSize,
+		sync:                     f.Sync,
+		disableWAL:               f.DisableWal,
+		useExistingDB:            f.UseExistingDb || f.Readonly,
+		histogram:                f.Histogram,
+		slowUsecs:                f.SlowUsecs,
+		progressReports:          f.ProgressReports,
+		statsInterval:            f.StatsInterval,
+		statsIntervalSeconds:     f.StatsIntervalSeconds,
+		statsPerInterval:         f.StatsPerInterval,
+		reportInterval:           f.ReportIntervalSeconds,
+		reportFile:               f.ReportFile,
+		writeRateLimit:           f.BenchmarkWriteRateLimit,
+		readRateLimit:            f.BenchmarkReadRateLimit,
+		duration:                 f.Duration,
+		opsBetweenDurationChecks: f.OpsBetweenDurationChecks,
+		userTimestampSize:        int(f.UserTimestampSize),
+		finishAfterWrites:        f.FinishAfterWrites,
+		readRandomExpRange:       f.ReadRandomExpRange,
+		scanOmitKey:              f.ScanOmitKey,
+		scanOmitValue:            f.ScanOmitValue,
+		maxScanDistance:          f.MaxScanDistance,
+		reverseIterator:          f.ReverseIterator,
+		seekNexts:                f.SeekNexts,
+		seekMissingPrefix:        f.SeekMissingPrefix,
+		readWritePercent:         f.Readwritepercent,
+		compactTargetLevel:       f.CompactTargetLevel,
+		multireadStride:          f.MultireadStride,
+		confidenceIntervalOnly:   f.ConfidenceIntervalOnly,
+		reportBenchStartTime:     f.ReportBenchStartTime,
+		keysPerPrefix:            f.KeysPerPrefix,
+		prefixSize:               int(f.PrefixSize),
+		statistics:               f.Statistics || f.StatisticsString != "",
+	}
+	if c.statsIntervalSeconds > 0 {
+		c.statsInterval = 1000
+	}
+	if f.Writes < 0 && f.Reads < 0 {
+		c.readwrites = f.Num
+	} else if f.Writes > f.Reads {
+		c.readwrites = f.Writes
+	} else {
+		c.readwrites = f.Reads
+	}
+	if c.db == "" {
+		base := os.Getenv("TEST_TMPDIR")
+		if base == "" {
+			base = fmt.Sprintf("/tmp/rocksdbtest-%d", os.Geteuid())
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return c, false, fmt.Errorf("cannot create %s: %v", base, err)
+		}
+		c.db = base + "/dbbench"
+	}
+	if _, ok := compressionNames[strings.ToLower(f.CompressionType)]; !ok {
+		return c, false, fmt.Errorf("Cannot parse compression type '%s'", f.CompressionType)
+	}
+	switch strings.ToLower(c.valueDist) {
+	case "fixed", "uniform", "normal":
+		c.valueDist = strings.ToLower(c.valueDist)
+	default:
+		return c, true, fmt.Errorf("Cannot parse distribution type '%s'", f.ValueSizeDistributionType)
+	}
+	if c.compressionRatio > 1 {
+		return c, false, fmt.Errorf("compression_ratio should be between 0 and 1")
+	}
+	if c.prefixSize > c.keySize {
+		return c, false, errNoNewline{"prefix size is larger than key size"}
+	}
+	if f.Statistics && f.StatisticsString != "" {
+		return c, false, fmt.Errorf("Cannot provide both --statistics and --statistics_string.")
+	}
+	if f.UseExistingKeys && !f.UseExistingDb {
+		return c, false, fmt.Errorf("`-use_existing_db` must be true for `-use_existing_keys` to be settable")
+	}
+	if f.SeekMissingPrefix && f.PrefixSize <= 8 {
+		return c, false, fmt.Errorf("prefix_size > 8 required by --seek_missing_prefix")
+	}
+	if c.threads < 1 {
+		c.threads = 1
+	}
+	if c.batchSize < 1 {
+		c.batchSize = 1
+	}
+	if c.keySize < 1 {
+		return c, false, fmt.Errorf("key_size must be at least 1")
+	}
+	if c.num < 1 {
+		return c, false, fmt.Errorf("num must be at least 1")
+	}
+	return c, false, nil
+}
+
+// errNoNewline is an error db_bench prints without a trailing newline.
+type errNoNewline struct{ msg string }
+
+func (e errNoNewline) Error() string { return e.msg }
+
+// makeOptions turns the flags into engine options. explicit lists the flags
+// the user set, which become options.Explicit so engines can warn about the
+// ones they cannot honour.
+func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*options.Options, error) {
+	o := options.Default()
+	o.WriteBufferSize = f.WriteBufferSize
+	o.MaxWriteBufferNumber = int(f.MaxWriteBufferNumber)
+	o.MinWriteBufferNumberToMerge = int(f.MinWriteBufferNumberToMerge)
+	o.DBWriteBufferSize = f.DbWriteBufferSize
+	o.ArenaBlockSize = f.ArenaBlockSize
+	o.AllowConcurrentMemtableWrite = f.AllowConcurrentMemtableWrite
+	o.EnablePipelinedWrite = f.EnablePipelinedWrite
+	o.Memtablerep = f.Memtablerep
+	o.SkipListLookahead = int(f.SkipListLookahead)
+	o.MemtableBloomSizeRatio = f.MemtableBloomSizeRatio
+	o.NumLevels = int(f.NumLevels)
+	o.Level0FileNumCompactionTrigger = int(f.Level0FileNumCompactionTrigger)
+	o.Level0SlowdownWritesTrigger = int(f.Level0SlowdownWritesTrigger)
+	o.Level0StopWritesTrigger = int(f.Level0StopWritesTrigger)
+	o.TargetFileSizeBase = f.TargetFileSizeBase
+	o.TargetFileSizeMultiplier = int(f.TargetFileSizeMultiplier)
+	o.MaxBytesForLevelBase = f.MaxBytesForLevelBase
+	o.MaxBytesForLevelMultiplier = f.MaxBytesForLevelMultiplier
+	if s := f.MaxBytesForLevelMultiplierAdditional; s != "" {
+		parts := strings.Split(s, ",")
+		if len(parts) != int(f.NumLevels) {
+			return nil, errExit{fmt.Sprintf("Insufficient number of fanouts specified %d", len(parts))}
+		}
+		for _, p := range parts {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return nil, fmt.Errorf("bad --max_bytes_for_level_multiplier_additional item '%s'", p)
+			}
+			o.MaxBytesForLevelMultiplierAdditional = append(o.MaxBytesForLevelMultiplierAdditional, n)
+		}
+	}
+	o.LevelCompactionDynamicLevelBytes = f.LevelCompactionDynamicLevelBytes
+	o.CompactionStyle = int(f.CompactionStyle)
+	o.CompactionPri = int(f.CompactionPri)
+	o.DisableAutoCompactions = f.DisableAutoCompactions
+	o.MaxCompactionBytes = f.MaxCompactionBytes
+	o.SoftPendingCompactionBytesLimit = f.SoftPendingCompactionBytesLimit
+	o.HardPendingCompactionBytesLimit = f.HardPendingCompactionBytesLimit
+	o.DelayedWriteRate = f.DelayedWriteRate
+	o.MaxBackgroundJobs = int(f.MaxBackgroundJobs)
+	o.MaxBackgroundCompactions = int(f.MaxBackgroundCompactions)
+	o.MaxBackgroundFlushes = int(f.MaxBackgroundFlushes)
+	o.Subcompactions = f.Subcompactions
+	o.CompressionType = strings.ToLower(f.CompressionType)
+	o.CompressionLevel = int(f.CompressionLevel)
+	o.MinLevelToCompress = int(f.MinLevelToCompress)
+	o.CompressionMaxDictBytes = int(f.CompressionMaxDictBytes)
+	o.CacheSize = f.CacheSize
+	o.CacheNumShardBits = int(f.CacheNumshardbits)
+	o.CacheType = f.CacheType
+	o.CacheIndexAndFilterBlocks = f.CacheIndexAndFilterBlocks
+	o.PinL0FilterAndIndexBlocksInCache = f.PinL0FilterAndIndexBlocksInCache
+	o.BlockSize = int(f.BlockSize)
+	o.BlockRestartInterval = int(f.BlockRestartInterval)
+	o.IndexBlockRestartInterval = int(f.IndexBlockRestartInterval)
+	o.BloomBits = int(f.BloomBits)
+	o.WholeKeyFiltering = f.WholeKeyFiltering
+	o.FormatVersion = int(f.FormatVersion)
+	o.ChecksumType = int(f.ChecksumType)
+	o.OpenFiles = int(f.OpenFiles)
+	o.TableCacheNumShardBits = int(f.TableCacheNumshardbits)
+	o.OptimizeFiltersForHits = f.OptimizeFiltersForHits
+	o.PrefixSize = int(f.PrefixSize)
+	o.UseDirectReads = f.UseDirectReads
+	o.UseDirectIOForFlushAndCompaction = f.UseDirectIoForFlushAndCompaction
+	o.MmapRead = f.MmapRead
+	o.MmapWrite = f.MmapWrite
+	o.BytesPerSync = f.BytesPerSync
+	o.WALBytesPerSync = f.WalBytesPerSync
+	o.UseFsync = f.UseFsync
+	o.CompactionReadaheadSize = int(f.CompactionReadaheadSize)
+	o.VerifyChecksum = f.VerifyChecksum
+	o.WALDir = f.WalDir
+	o.MaxTotalWALSize = f.MaxTotalWalSize
+	o.DisableWAL = f.DisableWal
+	o.Sync = f.Sync
+	o.ParanoidChecks = f.ParanoidChecks
+	o.AdviseRandomOnOpen = f.AdviseRandomOnOpen
+	o.Statistics = c.statistics
+	o.StatsLevel = int(f.StatsLevel)
+	for name := range explicit {
+		o.Explicit[flagToOption(name)] = true
+	}
+	if f.OptionsFile != "" {
+		if err := applyOptionsFile(o, f.OptionsFile); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// flagToOption maps the few db_bench flags whose RocksDB option has another
+// name; the rest share the name.
+func flagToOption(flag string) string {
+	switch flag {
+	case "cache_numshardbits":
+		return "cache_numshardbits"
+	case "open_files":
+		return "max_open_files"
+	case "bloom_bits":
+		return "bloom_bits"
+	}
+	return flag
+}

@@ -1,0 +1,168 @@
+package dbbench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/godbbench/godbbench/engine"
+)
+
+// benchSpec is what one item of --benchmarks resolves to.
+type benchSpec struct {
+	fn      benchFn // nil for meta operations
+	fresh   bool    // close, destroy and re-open the DB first
+	threads int
+}
+
+// errExit is returned to Main for db_bench's ErrorExit paths: the message has
+// already been printed and the exit code is 1.
+type errExit struct{ msg string }
+
+func (e errExit) Error() string { return e.msg }
+
+// runList runs every item of --benchmarks in order, as db_bench's
+// Benchmark::Run does.
+func (r *runner) runList() error {
+	for _, item := range strings.Split(r.cfg.benchmarks, ",") {
+		if item == "" {
+			continue
+		}
+		if err := r.runItem(item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resetPerBenchmark restores the counts every item starts from.
+func (r *runner) resetPerBenchmark() {
+	c := &r.cfg
+	r.num = c.num
+	r.reads = c.reads
+	if r.reads < 0 {
+		r.reads = c.num
+	}
+	r.writes = c.writes
+	if r.writes < 0 {
+		r.writes = c.num
+	}
+	r.readwrites = c.readwrites
+	r.deletes = c.deletes
+	if r.deletes < 0 {
+		r.deletes = c.num
+	}
+	r.keySize = c.keySize
+	r.valueSize = c.valueSize
+	r.entriesPerBatch = c.batchSize
+	r.wo = engine.WriteOptions{Sync: c.sync, DisableWAL: c.disableWAL}
+	r.shape = valueShape{fixed: c.valueSize, dist: c.valueDist, min: c.valueSizeMin, max: c.valueSizeMax, ratio: c.compressionRatio}
+}
+
+// parseItemArgs splits "name[X3-W1]" into the name, repeats and warm-ups.
+func parseItemArgs(item string) (name string, repeat, warmup int, err error) {
+	name, repeat = item, 1
+	if !strings.HasSuffix(item, "]") {
+		return name, repeat, 0, nil
+	}
+	i := strings.IndexByte(item, '[')
+	if i < 0 {
+		return "", 0, 0, fmt.Errorf("unknown benchmark arguments '%s'", item)
+	}
+	args := item[i+1 : len(item)-1]
+	name = item[:i]
+	for _, a := range strings.Split(args, "-") {
+		if a == "" {
+			continue
+		}
+		switch a[0] {
+		case 'X':
+			repeat = atoiPrefix(a[1:])
+		case 'W':
+			warmup = atoiPrefix(a[1:])
+		}
+	}
+	return name, repeat, warmup, nil
+}
+
+// atoiPrefix parses a leading decimal integer as std::stoi does (ignoring
+// trailing junk); an unparsable value gives 0.
+func atoiPrefix(s string) int {
+	j := 0
+	if j < len(s) && (s[j] == '-' || s[j] == '+') {
+		j++
+	}
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n, _ := strconv.Atoi(s[:j])
+	return n
+}
+
+func (r *runner) runItem(item string) error {
+	r.resetPerBenchmark()
+	name, repeat, warmup, err := parseItemArgs(item)
+	if err != nil {
+		r.out.Flush()
+		r.errf("%s\n", err)
+		return errExit{err.Error()}
+	}
+	spec, known, err := r.resolve(name)
+	if err != nil {
+		return err
+	}
+	if !known {
+		r.out.Flush()
+		r.errf("unknown benchmark '%s'\n", name)
+		return errExit{"unknown benchmark"}
+	}
+	if spec.fresh {
+		if r.cfg.useExistingDB {
+			r.outf("%-12s : skipped (--use_existing_db is true)\n", name)
+			spec.fn = nil
+		} else if err := r.reopenFresh(); err != nil {
+			return err
+		}
+	}
+	if spec.fn == nil {
+		r.out.Flush()
+		return nil
+	}
+	r.outf("DB path: [%s]\n", r.cfg.db)
+	if warmup > 0 {
+		r.outf("Warming up benchmark by running %d times\n", warmup)
+	}
+	for i := 0; i < warmup; i++ {
+		if _, err := r.runBenchmark(spec.threads, name, spec.fn, true); err != nil {
+			return r.benchError(err)
+		}
+	}
+	if repeat > 1 {
+		r.outf("Running benchmark for %d times\n", repeat)
+	}
+	var combined combinedStats
+	for i := 0; i < repeat; i++ {
+		st, err := r.runBenchmark(spec.threads, name, spec.fn, false)
+		if err != nil {
+			return r.benchError(err)
+		}
+		combined.add(st)
+		if r.cfg.confidenceIntervalOnly {
+			combined.reportCI(r.out, name)
+		} else {
+			combined.report(r.out, name)
+		}
+	}
+	if repeat > 1 {
+		combined.reportFinal(r.out, name)
+	}
+	r.out.Flush()
+	r.benchIndex++
+	return nil
+}
+
+func (r *runner) benchError(err error) error {
+	r.out.Flush()
+	r.errf("%s\n", err)
+	return errExit{err.Error()}
+}

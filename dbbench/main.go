@@ -1,0 +1,194 @@
+// Package dbbench is the db_bench driver: it parses db_bench's command line
+// (gflags syntax, every db_bench 7.8.3 flag and default), generates the same
+// key and value streams as C++ db_bench for the same --seed, runs the
+// benchmarks of --benchmarks against an engine.DB, and prints db_bench's
+// output byte for byte apart from timings and engine-specific lines.
+//
+// Contract: Main never panics on bad input and never calls os.Exit; it
+// returns db_bench's exit code (0, or 1 with db_bench's message on stderr).
+// Engine code lives behind engine.DB; nothing here imports an engine's
+// internals.
+package dbbench
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"time"
+
+	"github.com/godbbench/godbbench/dbbench/flags"
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/gflags"
+)
+
+// Version is the db_bench version this driver is compatible with.
+const Version = "7.8.3"
+
+// Main runs db_bench with args (without the program name).
+func Main(args []string, stdout, stderr io.Writer) int {
+	fs := gflags.NewFlagSet("db_bench", Version)
+	fs.SetOutput(stdout, stderr)
+	f := flags.Register(fs)
+	if _, err := fs.Parse(args); err != nil {
+		var ee *gflags.ExitError
+		if errors.As(err, &ee) {
+			return ee.Code
+		}
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	errw := &lockedWriter{w: stderr}
+
+	cfg, toStdout, err := makeConfig(f)
+	if err != nil {
+		w := io.Writer(errw)
+		if toStdout {
+			w = out
+		}
+		if _, ok := err.(errNoNewline); ok {
+			fmt.Fprint(w, err.Error())
+		} else {
+			fmt.Fprintf(w, "%s\n", err)
+		}
+		return 1
+	}
+	explicit := map[string]string{}
+	fs.Visit(func(name, value string) { explicit[name] = value })
+	opts, err := makeOptions(f, &cfg, explicit)
+	if err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	opener, err := engine.Lookup(cfg.engine)
+	if err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	prof, err := newProfiler(f.Profile, f.ProfileDir)
+	if err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	r := &runner{cfg: cfg, out: out, errw: errw, opener: opener, opts: opts, prof: prof}
+	r.profilesFlags = profilesFlags{queryLimit: int(f.ProfilesQueryLimit), seed: f.ProfilesSeed, queries: f.ProfilesQueries, fullCompact: f.ProfilesFullCompact}
+	r.keys = KeyGen{keySize: cfg.keySize, prefixSize: cfg.prefixSize, keysPerPrefix: cfg.keysPerPrefix, num: cfg.num}
+
+	if f.Seed == 0 {
+		r.seedBase = time.Now().UnixMicro()
+		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", r.seedBase)
+	} else {
+		r.seedBase = f.Seed
+	}
+	r.valueData = buildValueData(cfg.compressionRatio, max(cfg.valueSizeMax, cfg.valueSize, 100*1000))
+	if r.json, err = openJSONReporter(f.ReportJson, opener.Info().Name, explicit); err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	defer r.json.close()
+
+	if !cfg.useExistingDB {
+		if err := opener.Destroy(cfg.db, opts); err != nil {
+			fmt.Fprintf(errw, "destroy error: %v\n", err)
+			return 1
+		}
+	}
+	printEnvironment(errw, opener.Info().VersionLine, time.Now())
+	if err := r.open(); err != nil {
+		return 1
+	}
+	defer func() {
+		if r.db != nil {
+			if err := r.db.Close(); err != nil {
+				fmt.Fprintf(errw, "close error: %v\n", err)
+			}
+		}
+	}()
+	r.printHeader(headerFlags{
+		distName:             f.ValueSizeDistributionType,
+		compression:          f.CompressionType,
+		sampleForCompression: f.SampleForCompression,
+		memtablerep:          f.Memtablerep,
+		lookahead:            f.SkipListLookahead,
+		perfLevel:            f.PerfLevel,
+		warnings:             compressionWarnings(opener.Info().Name, f.CompressionType),
+	})
+	out.Flush()
+	if err := r.runList(); err != nil {
+		return 1
+	}
+	if cfg.statistics {
+		r.printStatistics()
+	}
+	out.Flush()
+	db := r.db
+	r.db = nil
+	if err := db.Close(); err != nil {
+		fmt.Fprintf(errw, "close error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// open opens the engine, printing db_bench's Open messages; a failure prints
+// "open error: ..." on stderr.
+func (r *runner) open() error {
+	if r.opts.OptionsFile != "" {
+		r.outf("Initializing RocksDB Options from the specified file\n")
+	} else {
+		r.outf("Initializing RocksDB Options from the specified file\n")
+		r.outf("Initializing RocksDB Options from command-line flags\n")
+		r.outf("Integrated BlobDB: blob cache disabled\n")
+	}
+	if err := os.MkdirAll(r.cfg.db, 0o755); err != nil {
+		r.out.Flush()
+		r.errf("open error: %v\n", err)
+		return err
+	}
+	db, err := r.opener.Open(r.cfg.db, r.opts, r.errw)
+	if err != nil {
+		r.out.Flush()
+		r.errf("open error: %v\n", err)
+		return err
+	}
+	r.db = db
+	// Warnings are reported once per process, not at every fresh-DB re-open.
+	r.opts.Explicit = map[string]bool{}
+	return nil
+}
+
+// reopenFresh closes, destroys and re-opens the DB for a fresh-DB benchmark.
+func (r *runner) reopenFresh() error {
+	if r.db != nil {
+		if err := r.db.Close(); err != nil {
+			r.out.Flush()
+			r.errf("close error: %v\n", err)
+			return errExit{"close failed"}
+		}
+		r.db = nil
+	}
+	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
+		r.out.Flush()
+		r.errf("destroy error: %v\n", err)
+		return errExit{"destroy failed"}
+	}
+	if err := r.open(); err != nil {
+		return errExit{"open failed"}
+	}
+	return nil
+}
+
+// printStatistics prints the STATISTICS: block when the engine keeps
+// RocksDB-style statistics.
+func (r *runner) printStatistics() {
+	v, ok := r.db.Property("rocksdb.options-statistics")
+	if !ok {
+		r.errf("WARNING: engine %s keeps no statistics; --statistics has no block to print\n", r.opener.Info().Name)
+		return
+	}
+	r.outf("STATISTICS:\n%s\n", v)
+}

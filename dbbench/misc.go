@@ -1,0 +1,40 @@
+package dbbench
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// expRangeKey is GetRandomKey's --read_random_exp_range mapping: u = (draw
+// mod 2^62)/2^62, floor(exp(-u*R)*num) multiplied by 0x5bd1e995 (mod 2^64),
+// then mod num. db_bench computes in long double; float64 agrees except in
+// rare last-bit cases.
+func expRangeKey(draw uint64, expRange float64, num int64) int64 {
+	const bigInt = uint64(1) << 62
+	order := -float64(draw%bigInt) / float64(bigInt) * expRange
+	randNum := uint64(int64(math.Exp(order) * float64(num)))
+	const bigPrime = 0x5bd1e995
+	return int64((randNum * bigPrime) % uint64(num))
+}
+
+// applyOptionsFile loads --options_file into o.
+func applyOptionsFile(o *options.Options, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("Unable to load options file %s --- IO error: %v", path, err)
+	}
+	defer f.Close()
+	of, err := options.ParseOptionsFile(f, path)
+	if err != nil {
+		return fmt.Errorf("Unable to load options file %s --- Invalid argument: %v", path, err)
+	}
+	of.Apply(o)
+	o.OptionsFile = path
+	return nil
+}

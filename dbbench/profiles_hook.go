@@ -1,0 +1,102 @@
+package dbbench
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/godbbench/godbbench/dbbench/profiles"
+	"github.com/godbbench/godbbench/engine"
+)
+
+// profilesFlags are the --profiles_* extensions.
+type profilesFlags struct {
+	queryLimit  int
+	seed        int32
+	queries     int64
+	fullCompact bool
+}
+
+// runProfiles runs ZoneTree's profile-store workload (--benchmarks=profiles)
+// with --num profiles. Its five stores are five engine instances in
+// sub-directories of --db, so the main DB is closed and destroyed first and
+// re-opened empty afterwards.
+func (r *runner) runProfiles() error {
+	if r.db != nil {
+		if err := r.db.Close(); err != nil {
+			r.errf("close error: %v\n", err)
+			return errExit{"close failed"}
+		}
+		r.db = nil
+	}
+	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
+		r.errf("destroy error: %v\n", err)
+		return errExit{"destroy failed"}
+	}
+	r.outf("DB path: [%s]\n", r.cfg.db)
+	pf := r.profilesFlags
+	cfg := profiles.Config{
+		Profiles:   r.cfg.num,
+		Queries:    pf.queries,
+		QueryLimit: pf.queryLimit,
+		Seed:       pf.seed,
+		Threads:    int(r.cfg.threads),
+		Dir:        r.cfg.db,
+		Open: func(path string) (engine.DB, error) {
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				return nil, err
+			}
+			return r.opener.Open(path, r.opts, r.errw)
+		},
+		Stabilize: func(db engine.DB) error {
+			if err := db.Flush(); err != nil {
+				return err
+			}
+			if pf.fullCompact {
+				if err := db.Compact(nil, nil, -1); err != nil {
+					return err
+				}
+			}
+			return db.WaitForCompactions()
+		},
+		Out: r.out,
+	}
+	results, err := profiles.Run(cfg)
+	r.out.Flush()
+	if err != nil {
+		r.errf("profiles error: %v\n", err)
+		return errExit{"profiles failed"}
+	}
+	for _, p := range results {
+		r.json.write(&Record{Benchmark: "profiles." + p.Name, Ops: p.Ops, Seconds: p.Seconds,
+			OpsPerSec: safeDiv(float64(p.Ops), p.Seconds), Bytes: p.Bytes,
+			Checksum: checksumHex(p.Checksum), Threads: int(r.cfg.threads)})
+	}
+	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
+		r.errf("destroy error: %v\n", err)
+		return errExit{"destroy failed"}
+	}
+	if err := os.MkdirAll(filepath.Clean(r.cfg.db), 0o755); err != nil {
+		return errExit{err.Error()}
+	}
+	if err := r.open(); err != nil {
+		return errExit{"open failed"}
+	}
+	return nil
+}
+
+func safeDiv(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func checksumHex(v uint64) string {
+	const digits = "0123456789ABCDEF"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
+}

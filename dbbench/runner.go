@@ -1,0 +1,166 @@
+package dbbench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/options"
+)
+
+// runner is one db_bench process's state: the open engine, the flags turned
+// into a config, and the per-benchmark counts that db_bench keeps in its
+// Benchmark object (num_, reads_, writes_, key_size_, value_size,
+// entries_per_batch_ ...), which are reset before each benchmark item.
+type runner struct {
+	cfg    config
+	out    *bufio.Writer
+	errw   *lockedWriter
+	opener engine.Opener
+	opts   *options.Options
+	db     engine.DB
+
+	seedBase    int64
+	threadCount int64 // db_bench's total_thread_count_: thread ordinals for seeding
+
+	valueData []byte
+	reportOps atomic.Int64
+	json      *jsonReporter
+	prof      *profiler
+
+	// Per-benchmark state, reset for each item of --benchmarks.
+	num             int64
+	reads           int64
+	writes          int64
+	deletes         int64
+	readwrites      int64
+	keySize         int
+	valueSize       int
+	entriesPerBatch int64
+	wo              engine.WriteOptions
+	keys            KeyGen
+	shape           valueShape
+	benchIndex      int
+
+	profilesFlags profilesFlags
+}
+
+// lockedWriter serialises writes from benchmark threads (progress lines).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (r *runner) errf(format string, a ...any) { fmt.Fprintf(r.errw, format, a...) }
+func (r *runner) outf(format string, a ...any) { fmt.Fprintf(r.out, format, a...) }
+
+// thread is a benchmark worker's state (db_bench's ThreadState).
+type thread struct {
+	tid    int
+	rand   *MT64
+	stats  Stats
+	shared *sharedState
+	err    error
+}
+
+// fail records a fatal engine error and ends the goroutine; the runner prints
+// it and exits 1 once every thread has stopped.
+func (t *thread) fail(format string, a ...any) {
+	t.err = fmt.Errorf(format, a...)
+	runtime.Goexit()
+}
+
+// sharedState is what the threads of one run share (db_bench's SharedState).
+type sharedState struct {
+	total        int
+	numDone      atomic.Int64
+	writeLimiter *rateLimiter
+	readLimiter  *rateLimiter
+}
+
+// othersDone tells a background writer that every other thread finished.
+func (s *sharedState) othersDone() bool { return s.numDone.Load()+1 >= int64(s.total) }
+
+type benchFn func(r *runner, t *thread)
+
+// runBenchmark runs fn in n goroutines that start together, merges their
+// stats and prints the result line, as db_bench's RunBenchmark does.
+func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Stats, error) {
+	shared := &sharedState{total: n}
+	if r.cfg.writeRateLimit > 0 {
+		shared.writeLimiter = newRateLimiter(float64(r.cfg.writeRateLimit))
+	}
+	if r.cfg.readRateLimit > 0 {
+		shared.readLimiter = newRateLimiter(float64(r.cfg.readRateLimit))
+	}
+	var csv *csvReporter
+	if r.cfg.reportInterval > 0 {
+		r.reportOps.Store(0)
+		var err error
+		if csv, err = startCSVReporter(r.cfg.reportFile, r.cfg.reportInterval, &r.reportOps); err != nil {
+			return nil, err
+		}
+	}
+	threads := make([]*thread, n)
+	for i := range threads {
+		r.threadCount++
+		threads[i] = &thread{tid: i, rand: NewMT64(uint64(r.seedBase + r.threadCount)), shared: shared}
+	}
+	stopProf, err := r.prof.start(r.benchIndex, name)
+	if err != nil {
+		return nil, err
+	}
+	var ready, done sync.WaitGroup
+	startCh := make(chan struct{})
+	ready.Add(n)
+	done.Add(n)
+	for _, t := range threads {
+		go func(t *thread) {
+			defer func() {
+				t.stats.stop()
+				shared.numDone.Add(1)
+				done.Done()
+			}()
+			ready.Done()
+			<-startCh
+			t.stats.startAt(r, t.tid)
+			fn(r, t)
+		}(t)
+	}
+	ready.Wait()
+	benchStart := time.Now()
+	close(startCh)
+	done.Wait()
+	stopProf()
+	if csv != nil {
+		csv.stop()
+	}
+	var merged Stats
+	merged.startAt(r, -1)
+	for _, t := range threads {
+		merged.merge(&t.stats)
+	}
+	for _, t := range threads {
+		if t.err != nil {
+			return nil, t.err
+		}
+	}
+	if r.cfg.reportBenchStartTime {
+		r.outf("%s ", isoMicros(merged.start))
+	}
+	merged.report(r.out, name, r.cfg.histogram)
+	r.out.Flush()
+	r.json.record(r, name, &merged, n, warmup, benchStart)
+	return &merged, nil
+}

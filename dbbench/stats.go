@@ -1,0 +1,228 @@
+package dbbench
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// OpType selects the histogram an operation is recorded in; names are
+// db_bench's (OperationTypeString).
+type OpType int
+
+const (
+	opRead OpType = iota
+	opWrite
+	opDelete
+	opSeek
+	opMerge
+	opUpdate
+	opCompress
+	opUncompress
+	opCrc
+	opHash
+	opOthers
+	numOpTypes
+)
+
+var opTypeNames = [numOpTypes]string{"read", "write", "delete", "seek", "merge", "update", "compress", "", "crc", "hash", "op"}
+
+// Stats is one thread's record of a benchmark run (db_bench's Stats). The
+// hot path, FinishedOps, costs an increment and a compare unless histograms,
+// interval reports or the CSV reporter are on.
+type Stats struct {
+	r         *runner
+	id        int
+	start     time.Time
+	finish    time.Time
+	seconds   float64
+	done      int64
+	bytes     int64
+	lastOp    time.Time
+	nextRpt   int64
+	lastRptDn int64
+	lastRptAt time.Time
+	message   string
+	exclude   bool
+
+	hist    [numOpTypes]*Histogram
+	histOrd []OpType // first-use order, which is db_bench's print order
+	hdr     [numOpTypes]*hdrRecorder
+
+	found    int64 // found count for the JSON record
+	reads    int64
+	checksum uint64 // order-independent fold of what was read
+}
+
+func (s *Stats) startAt(r *runner, id int) {
+	*s = Stats{r: r, id: id}
+	now := time.Now()
+	s.start, s.finish, s.lastOp, s.lastRptAt = now, now, now, now
+	if r.cfg.statsInterval > 0 {
+		s.nextRpt = r.cfg.statsInterval
+	} else {
+		s.nextRpt = 100
+	}
+}
+
+// stop ends the thread's timing.
+func (s *Stats) stop() {
+	s.finish = time.Now()
+	s.seconds = s.finish.Sub(s.start).Seconds()
+}
+
+// resetLastOpTime hides rate-limiter sleeps from the latency histogram.
+func (s *Stats) resetLastOpTime() { s.lastOp = time.Now() }
+
+func (s *Stats) addBytes(n int64) { s.bytes += n }
+
+func (s *Stats) addMessage(m string) {
+	if s.message == "" {
+		s.message = m
+	} else {
+		s.message += " " + m
+	}
+}
+
+// finishedOps records n completed operations of type t.
+func (s *Stats) finishedOps(n int64, t OpType) {
+	cfg := &s.r.cfg
+	if cfg.reportInterval > 0 {
+		s.r.reportOps.Add(n)
+	}
+	if cfg.histogram {
+		now := time.Now()
+		micros := uint64(now.Sub(s.lastOp) / time.Microsecond)
+		h := s.hist[t]
+		if h == nil {
+			h = NewHistogram()
+			s.hist[t] = h
+			s.hdr[t] = newHdrRecorder()
+			s.histOrd = append(s.histOrd, t)
+		}
+		h.Add(micros)
+		s.hdr[t].record(int64(micros))
+		if micros >= cfg.slowUsecs && cfg.statsInterval == 0 {
+			s.r.errf("long op: %d micros%30s\r", micros, "")
+		}
+		s.lastOp = now
+	}
+	s.done += n
+	if s.done >= s.nextRpt && cfg.progressReports {
+		s.progress()
+	}
+}
+
+func (s *Stats) progress() {
+	cfg := &s.r.cfg
+	if cfg.statsInterval == 0 {
+		switch {
+		case s.nextRpt < 1000:
+			s.nextRpt += 100
+		case s.nextRpt < 5000:
+			s.nextRpt += 500
+		case s.nextRpt < 10000:
+			s.nextRpt += 1000
+		case s.nextRpt < 50000:
+			s.nextRpt += 5000
+		case s.nextRpt < 100000:
+			s.nextRpt += 10000
+		case s.nextRpt < 500000:
+			s.nextRpt += 50000
+		default:
+			s.nextRpt += 100000
+		}
+		s.r.errf("... finished %d ops%30s\r", s.done, "")
+		return
+	}
+	now := time.Now()
+	since := now.Sub(s.lastRptAt)
+	if cfg.statsIntervalSeconds > 0 && since < time.Duration(cfg.statsIntervalSeconds)*time.Second {
+		s.nextRpt += cfg.statsInterval
+		return
+	}
+	interval := s.done - s.lastRptDn
+	total := now.Sub(s.start).Seconds()
+	s.r.errf("%s ... thread %d: (%d,%d) ops and (%.1f,%.1f) ops/second in (%.6f,%.6f) seconds\n",
+		timeToString(now), s.id, interval, s.done,
+		float64(interval)/since.Seconds(), float64(s.done)/total, since.Seconds(), total)
+	if s.id == 0 && cfg.statsPerInterval > 0 {
+		s.r.printIntervalStats()
+	}
+	s.nextRpt += cfg.statsInterval
+	s.lastRptAt = now
+	s.lastRptDn = s.done
+}
+
+// timeToString is RocksDB's SystemClock::TimeToString: local time with a
+// trailing space.
+func timeToString(t time.Time) string {
+	return t.Format("2006/01/02-15:04:05") + " "
+}
+
+// merge folds other into s as db_bench's Stats::Merge does; excluded threads
+// (background writers) contribute nothing.
+func (s *Stats) merge(o *Stats) {
+	if o.exclude {
+		return
+	}
+	for _, t := range o.histOrd {
+		if s.hist[t] == nil {
+			s.hist[t] = NewHistogram()
+			s.hdr[t] = newHdrRecorder()
+			s.histOrd = append(s.histOrd, t)
+		}
+		s.hist[t].Merge(o.hist[t])
+		s.hdr[t].merge(o.hdr[t])
+	}
+	s.done += o.done
+	s.bytes += o.bytes
+	s.seconds += o.seconds
+	if o.start.Before(s.start) {
+		s.start = o.start
+	}
+	if o.finish.After(s.finish) {
+		s.finish = o.finish
+	}
+	if s.message == "" {
+		s.message = o.message
+	}
+	s.found += o.found
+	s.reads += o.reads
+	s.checksum += o.checksum
+}
+
+// elapsed is the merged wall time in seconds.
+func (s *Stats) elapsed() float64 { return s.finish.Sub(s.start).Seconds() }
+
+// report prints the result line (and histograms) exactly as db_bench's
+// Stats::Report: micros/op from summed per-thread seconds, ops/sec truncated,
+// MB/s only when bytes were counted.
+func (s *Stats) report(w io.Writer, name string, histogram bool) {
+	if s.done < 1 {
+		s.done = 1
+	}
+	elapsed := s.elapsed()
+	extra := ""
+	if s.bytes > 0 {
+		extra = fmt.Sprintf("%6.1f MB/s", float64(s.bytes)/1048576.0/elapsed)
+	}
+	if s.message != "" {
+		if extra != "" {
+			extra += " "
+		}
+		extra += s.message
+	}
+	sep := ""
+	if extra != "" {
+		sep = " "
+	}
+	throughput := float64(s.done) / elapsed
+	fmt.Fprintf(w, "%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s%s\n",
+		name, s.seconds*1e6/float64(s.done), int64(throughput), elapsed, s.done, sep, extra)
+	if histogram {
+		for _, t := range s.histOrd {
+			fmt.Fprintf(w, "Microseconds per %s:\n%s\n", opTypeNames[t], s.hist[t].String())
+		}
+	}
+}
