@@ -111,6 +111,11 @@ func (r *runner) runItem(item string) error {
 	if err != nil {
 		return err
 	}
+	if !known && notImplementedBenchmarks[name] {
+		r.out.Flush()
+		r.errf("%s : skipped (not implemented by this db_bench)\n", name)
+		return nil
+	}
 	if !known {
 		r.out.Flush()
 		r.errf("unknown benchmark '%s'\n", name)

@@ -59,6 +59,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	explicit := map[string]string{}
 	fs.Visit(func(name, value string) { explicit[name] = value })
+	warnIgnoredFlags(errw, explicit)
 	opts, err := makeOptions(f, &cfg, explicit)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
