@@ -1,0 +1,316 @@
+// Package runner executes a benchmark suite: every pass on every engine, each
+// as its own process under the resource sampler, then gathers result lines,
+// JSON records, memory series and DB sizes, and cross-checks the read
+// checksums of engines that report them. A pass that crashes or times out is
+// recorded as such; the other engines' results still stand.
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/tools/results"
+	"github.com/godbbench/godbbench/tools/sampler"
+	"github.com/godbbench/godbbench/tools/suite"
+)
+
+// Binaries are the programs passes run.
+type Binaries struct {
+	DBBench          string // our db_bench
+	MemtablerepBench string // our memtablerep_bench
+}
+
+// PassResult is one (pass, engine) process.
+type PassResult struct {
+	Pass        string
+	Engine      string
+	Status      string // "ok", "exit N", "timed out", "skipped", "error: ..."
+	Command     []string
+	Lines       []results.Line
+	Records     []dbbench.Record
+	Mem         []results.MemLine
+	Sampler     *sampler.Result
+	DBApparent  int64
+	DBAllocated int64
+	LogFile     string
+	SeriesFile  string
+}
+
+// OK reports whether the process ran to a clean exit.
+func (p *PassResult) OK() bool { return p.Status == "ok" }
+
+// Run is one execution of a suite.
+type Run struct {
+	Suite      *suite.Suite
+	ID         string
+	Dir        string
+	Start      time.Time
+	End        time.Time
+	Host       Host
+	Results    []*PassResult
+	Mismatches []string
+}
+
+// Host describes the machine.
+type Host struct {
+	CPU      string
+	Cores    int
+	MemTotal int64
+	Kernel   string
+}
+
+// Result finds the result of a pass on an engine.
+func (r *Run) Result(pass, engine string) *PassResult {
+	for _, p := range r.Results {
+		if p.Pass == pass && p.Engine == engine {
+			return p
+		}
+	}
+	return nil
+}
+
+// externalUndefok lets an external db_bench accept our extension flags.
+const externalUndefok = "report_bench_start_time,compact_target_level,scan_omit_key,scan_omit_value"
+
+// Execute runs the suite; progress lines go to progress.
+func Execute(s *suite.Suite, bins Binaries, progress io.Writer) (*Run, error) {
+	run := &Run{Suite: s, Start: time.Now(), Host: hostInfo()}
+	run.ID = run.Start.UTC().Format("20060102-150405") + "-" + sanitize(s.Name)
+	run.Dir = filepath.Join(s.Output, run.ID)
+	if err := os.MkdirAll(filepath.Join(run.Dir, "raw"), 0o755); err != nil {
+		return nil, err
+	}
+	scratch, err := os.MkdirTemp(s.Scratch, "godbbench-suite-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	total := len(s.Passes) * len(s.Engines)
+	n := 0
+	for _, e := range s.Engines {
+		for _, p := range s.Passes {
+			n++
+			pr := runPass(run, s, &e, &p, bins, scratch, progress, n, total)
+			run.Results = append(run.Results, pr)
+		}
+		// An engine's DBs are dropped once its passes are done.
+		os.RemoveAll(filepath.Join(scratch, sanitize(e.Name)))
+	}
+	run.End = time.Now()
+	run.Mismatches = compareChecksums(run)
+	return run, nil
+}
+
+func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Binaries, scratch string, progress io.Writer, n, total int) *PassResult {
+	pr := &PassResult{Pass: p.Name, Engine: e.Name}
+	tag := fmt.Sprintf("[%d/%d] %s on %s", n, total, p.Name, e.Name)
+	if p.Skips(e.Name) || (p.Tool == "memtablerep_bench" && e.External()) {
+		pr.Status = "skipped"
+		fmt.Fprintf(progress, "%s: skipped\n", tag)
+		return pr
+	}
+	base := sanitize(p.Name) + "-" + sanitize(e.Name)
+	pr.LogFile = filepath.Join(run.Dir, "raw", base+".log")
+	pr.SeriesFile = filepath.Join(run.Dir, "raw", base+".statm")
+	jsonFile := filepath.Join(run.Dir, "raw", base+".jsonl")
+	dbDir := filepath.Join(scratch, sanitize(e.Name), sanitize(p.Name))
+	if p.ExistingDB != "" {
+		dbDir = filepath.Join(scratch, sanitize(e.Name), sanitize(p.ExistingDB))
+	}
+	if err := os.MkdirAll(filepath.Dir(dbDir), 0o755); err != nil {
+		pr.Status = "error: " + err.Error()
+		return pr
+	}
+	args := buildArgs(s, e, p, bins, dbDir, jsonFile)
+	pr.Command = args
+	logF, err := os.Create(pr.LogFile)
+	if err != nil {
+		pr.Status = "error: " + err.Error()
+		return pr
+	}
+	defer logF.Close()
+	seriesF, err := os.Create(pr.SeriesFile)
+	if err != nil {
+		pr.Status = "error: " + err.Error()
+		return pr
+	}
+	defer seriesF.Close()
+	fmt.Fprintf(logF, "$ %s\n", strings.Join(args, " "))
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = logF, logF
+	fmt.Fprintf(progress, "%s: running %s\n", tag, p.Benchmarks)
+	stop := startTicker(progress, tag)
+	res, err := sampler.Run(cmd, time.Second, s.Timeout, seriesF)
+	stop()
+	pr.Sampler = res
+	switch {
+	case err != nil:
+		pr.Status = "error: " + err.Error()
+	case res.TimedOut:
+		pr.Status = "timed out"
+	case res.ExitCode != 0:
+		pr.Status = fmt.Sprintf("exit %d", res.ExitCode)
+	default:
+		pr.Status = "ok"
+	}
+	logF.Sync()
+	if f, err := os.Open(pr.LogFile); err == nil {
+		if p.Tool == "memtablerep_bench" {
+			pr.Mem, _ = results.ParseMemtablerep(f)
+		} else {
+			pr.Lines, _ = results.ParseDBBench(f)
+		}
+		f.Close()
+	}
+	if !e.External() && p.Tool == "db_bench" {
+		pr.Records, _ = results.ReadJSON(jsonFile)
+	}
+	if p.Tool == "db_bench" {
+		pr.DBApparent, pr.DBAllocated, _ = sampler.DirSize(dbDir)
+	}
+	fmt.Fprintf(progress, "%s: %s in %.1fs, peak RSS %.1f MiB\n", tag, pr.Status, res.Wall.Seconds(), float64(res.PeakRSSBytes)/(1<<20))
+	return pr
+}
+
+// buildArgs assembles one process's command line: suite flags, engine flags,
+// pass flags, then the fixed ones.
+func buildArgs(s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Binaries, dbDir, jsonFile string) []string {
+	if p.Tool == "memtablerep_bench" {
+		args := []string{bins.MemtablerepBench}
+		for _, f := range e.Flags {
+			if strings.HasPrefix(strings.TrimLeft(f, "-"), "memtablerep=") {
+				args = append(args, f)
+			}
+		}
+		return append(args, p.Flags...)
+	}
+	var args []string
+	if e.External() {
+		args = []string{e.Binary, "--undefok=" + externalUndefok}
+	} else {
+		args = []string{bins.DBBench, "--engine=" + e.Engine, "--report_json=" + jsonFile}
+	}
+	// A fixed seed by default, so engines read the same keys and their
+	// checksums can be compared; suite flags may override it (last wins).
+	args = append(args, "--seed=1", "--db="+dbDir, "--benchmarks="+p.Benchmarks, "--report_bench_start_time=true")
+	if p.ExistingDB != "" {
+		args = append(args, "--use_existing_db=1")
+	}
+	for _, group := range [][]string{s.Flags, e.Flags, p.Flags} {
+		for _, f := range group {
+			if e.External() {
+				f = valueForm(f)
+			}
+			args = append(args, f)
+		}
+	}
+	return args
+}
+
+// valueForm rewrites a bare extension bool flag to "=true": gflags' undefok
+// only accepts unknown flags written with a value.
+func valueForm(f string) string {
+	name := strings.TrimLeft(f, "-")
+	if strings.Contains(name, "=") {
+		return f
+	}
+	for _, ext := range strings.Split(externalUndefok, ",") {
+		if name == ext {
+			return f + "=true"
+		}
+	}
+	return f
+}
+
+// startTicker prints elapsed time every 10 s while a pass runs.
+func startTicker(w io.Writer, tag string) func() {
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "%s: %.0fs elapsed\n", tag, time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// compareChecksums checks, pass by pass, that every engine reporting read
+// checksums returned the same data: the i-th occurrence of each benchmark
+// must carry the same checksum on every engine.
+func compareChecksums(run *Run) []string {
+	var out []string
+	for _, p := range run.Suite.Passes {
+		type ref struct {
+			engine, sum string
+		}
+		first := map[string]ref{}
+		for _, e := range run.Suite.Engines {
+			pr := run.Result(p.Name, e.Name)
+			if pr == nil || !pr.OK() {
+				continue
+			}
+			seen := map[string]int{}
+			for _, rec := range pr.Records {
+				if rec.Warmup || rec.Checksum == "" {
+					continue
+				}
+				seen[rec.Benchmark]++
+				key := fmt.Sprintf("%s#%d", rec.Benchmark, seen[rec.Benchmark])
+				if f, ok := first[key]; !ok {
+					first[key] = ref{e.Name, rec.Checksum}
+				} else if f.sum != rec.Checksum {
+					out = append(out, fmt.Sprintf("pass %s, %s: checksum %s on %s but %s on %s",
+						p.Name, key, f.sum, f.engine, rec.Checksum, e.Name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func hostInfo() Host {
+	var h Host
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				h.Cores++
+				h.CPU = strings.TrimSpace(v)
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "MemTotal:") {
+				fmt.Sscanf(strings.TrimPrefix(l, "MemTotal:"), "%d", &kb)
+			}
+		}
+		h.MemTotal = kb * 1024
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		h.Kernel = strings.TrimSpace(string(b))
+	}
+	return h
+}

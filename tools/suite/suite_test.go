@@ -1,0 +1,59 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const good = `
+name: t
+timeout: 5m
+flags: [--seed=1]
+engines:
+  - name: native
+    engine: native
+  - name: cpp
+    binary: /usr/bin/db_bench
+passes:
+  - name: fill
+    benchmarks: fillrandom,readrandom
+  - name: omit
+    benchmarks: readseq
+    existing_db: fill
+    skip: [cpp]
+  - name: mem
+    tool: memtablerep_bench
+`
+
+func TestParseGood(t *testing.T) {
+	s, err := Parse([]byte(good), "good.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "t" || s.Timeout != 5*time.Minute || len(s.Engines) != 2 || len(s.Passes) != 3 || s.Baseline != "native" {
+		t.Fatalf("%+v", s)
+	}
+	if !s.Engines[1].External() || !s.Passes[1].Skips("cpp") || s.Passes[2].Tool != "memtablerep_bench" {
+		t.Fatalf("%+v", s)
+	}
+}
+
+func TestErrorsNameFileLineField(t *testing.T) {
+	cases := []struct{ doc, want string }{
+		{"engines: [{name: a, engine: native}]\npasses:\n  - name: p\n    benchmark: x\n", "bad.yaml:4: benchmark: unknown field in pass"},
+		{"engines:\n  - name: a\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:2: engine: engine \"a\" needs either engine: (ours) or binary: (external)"},
+		{"engines: [{name: a, engine: native}]\npasses:\n  - name: p\n    benchmarks: x\n    existing_db: q\n", "bad.yaml:3: existing_db: no earlier pass is named \"q\""},
+		{"timeout: soon\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:1: timeout: want a positive duration"},
+		{"engines: [{name: a, engine: native}]\n", "bad.yaml:1: passes: at least one pass is required"},
+		{"engines: [{name: a, engine: native}\n", "bad.yaml:"},
+		{"baseline: z\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "baseline: no engine is named \"z\""},
+		{"passes: [{name: p, benchmarks: x, skip: [zz]}]\nengines: [{name: a, engine: native}]\n", "bad.yaml:1: skip: no engine is named \"zz\""},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.doc), "bad.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("doc %q: error %v, want %q", c.doc, err, c.want)
+		}
+	}
+}
