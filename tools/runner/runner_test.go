@@ -1,0 +1,106 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/godbbench/godbbench/tools/suite"
+)
+
+func fakeSuite(t *testing.T, engines, skip string) *suite.Suite {
+	t.Helper()
+	doc := "output: " + t.TempDir() + "\nscratch: " + t.TempDir() + "\ntimeout: 20s\nengines:\n" + engines + `
+passes:
+  - name: fill
+    benchmarks: fillrandom,readrandom
+  - name: again
+    benchmarks: readrandom
+    existing_db: fill
+    skip: [` + skip + `]
+`
+	s, err := suite.Parse([]byte(doc), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func fakeBins(t *testing.T) Binaries {
+	p, err := filepath.Abs("testdata/fake_db_bench.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Binaries{DBBench: p, MemtablerepBench: p}
+}
+
+func TestExecuteCollectsEverything(t *testing.T) {
+	fake, _ := filepath.Abs("testdata/fake_db_bench.sh")
+	s := fakeSuite(t, "  - {name: a, engine: native}\n  - {name: b, engine: pebble}\n  - {name: ext, binary: "+fake+"}\n", "ext")
+	var progress strings.Builder
+	run, err := Execute(s, fakeBins(t), &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Results) != 6 {
+		t.Fatalf("%d results", len(run.Results))
+	}
+	a := run.Result("fill", "a")
+	if !a.OK() || len(a.Lines) != 2 || len(a.Records) != 2 || a.Sampler == nil || a.Lines[0].Start.IsZero() {
+		t.Fatalf("%+v", a)
+	}
+	if run.Result("again", "ext").Status != "skipped" {
+		t.Fatal("skip ignored")
+	}
+	ext := run.Result("fill", "ext")
+	if len(ext.Records) != 0 || len(ext.Lines) != 2 {
+		t.Fatalf("external engine: %+v", ext)
+	}
+	if !strings.Contains(strings.Join(ext.Command, " "), "--undefok=") || !strings.Contains(strings.Join(a.Command, " "), "--engine=native") {
+		t.Fatalf("commands %v / %v", ext.Command, a.Command)
+	}
+	if !strings.Contains(strings.Join(run.Result("again", "a").Command, " "), "--use_existing_db=1") {
+		t.Fatal("existing_db pass must reuse the DB")
+	}
+	if len(run.Mismatches) != 0 {
+		t.Fatal(run.Mismatches)
+	}
+	if !strings.Contains(progress.String(), "[1/6] fill on a: ok") {
+		t.Fatalf("progress:\n%s", progress.String())
+	}
+}
+
+func TestChecksumMismatchNamesPassAndValues(t *testing.T) {
+	s := fakeSuite(t, "  - {name: a, engine: native}\n  - {name: b, engine: odd}\n", "")
+	run, err := Execute(s, fakeBins(t), &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Mismatches) != 2 || !strings.Contains(run.Mismatches[0], "pass fill, readrandom#1: checksum 00000000000000AA on a but 00000000000000BB on b") {
+		t.Fatalf("%v", run.Mismatches)
+	}
+}
+
+func TestCrashAndTimeoutAreReported(t *testing.T) {
+	s := fakeSuite(t, "  - {name: a, engine: native}\n", "")
+	os.Setenv("FAKE_EXIT", "3")
+	run, err := Execute(s, fakeBins(t), &strings.Builder{})
+	os.Unsetenv("FAKE_EXIT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := run.Result("fill", "a").Status; st != "exit 3" {
+		t.Fatalf("status %q", st)
+	}
+	s.Timeout = 300e6 // 0.3 s
+	os.Setenv("FAKE_SLEEP", "5")
+	run, err = Execute(s, fakeBins(t), &strings.Builder{})
+	os.Unsetenv("FAKE_SLEEP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := run.Result("fill", "a").Status; st != "timed out" {
+		t.Fatalf("status %q", st)
+	}
+}
