@@ -1,0 +1,426 @@
+package cspp
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/godbbench/godbbench/memtable"
+)
+
+// frame is one node on the iterator's path from the root.
+//
+// pos is where the walk stands in the node: -1 at the node's own value (its
+// key is the path so far), otherwise at a child: an index into the sorted
+// snapshot below for a small node, the label byte itself for a direct node.
+type frame struct {
+	node   uint32
+	pin    uint32 // value pin read when the frame was pushed; 0 for none
+	zStart int    // the node's compressed path is buf[zStart:keyEnd]
+	keyEnd int
+	pos    int
+	direct bool
+	// n, labels and links are a snapshot of a small node's children sorted
+	// by label (small nodes keep their labels unsorted). Direct nodes are
+	// read live: their links are already in label order.
+	n      int
+	labels [48]byte
+	links  [48]uint32
+}
+
+// Iter walks a Trie in internal-key order: user keys ascending, and for each
+// key its versions newest first. It rebuilds each user key in its own buffer
+// from the path of labels and compressed paths, so the slice returned by Key
+// would be valid only until the iterator moves. The Rep contract wants key
+// bytes valid for the life of the Rep, so Key copies the rebuilt key once per
+// user key into a slab the iterator owns and never overwrites: a 16-byte key
+// costs 16 bytes of slab and one 8 KiB allocation per 512 keys, paid only by
+// callers of Key. Values live in the arena and need no copy.
+type Iter struct {
+	a     *arena
+	stack []frame
+	buf   []byte
+	valid bool
+	// The current version vector: block, entry count and the rank of the
+	// current entry in ascending tag order (num-1 is the newest). For an
+	// unsorted block, order maps rank to entry index.
+	blk, num, v uint32
+	sorted      bool
+	order       []uint32
+	// stable is the current user key copied into slab; keyReady tells
+	// whether it is up to date.
+	stable   []byte
+	slab     []byte
+	keyReady bool
+}
+
+// slabSize is the allocation unit for stable key copies.
+const slabSize = 8 << 10
+
+var _ memtable.Iter = (*Iter)(nil)
+
+// NewIter returns an unpositioned iterator.
+func (t *Trie) NewIter() memtable.Iter {
+	return &Iter{a: &t.a, stack: make([]frame, 0, 8), buf: make([]byte, 0, 64)}
+}
+
+func (it *Iter) top() *frame { return &it.stack[len(it.stack)-1] }
+
+// push descends into node n, reached through label (ignored for the root).
+func (it *Iter) push(n uint32, label byte) {
+	a := it.a
+	h := a.load(n)
+	if len(it.stack) == 0 {
+		it.buf = it.buf[:0]
+	} else {
+		it.buf = append(it.buf[:it.top().keyEnd], label)
+	}
+	zStart := len(it.buf)
+	it.buf = append(it.buf, a.zpath(n, h)...)
+	if len(it.stack) < cap(it.stack) {
+		it.stack = it.stack[:len(it.stack)+1]
+	} else {
+		it.stack = append(it.stack, frame{})
+	}
+	f := it.top()
+	f.node = n
+	f.pin = a.load(n + 1)
+	f.zStart = zStart
+	f.keyEnd = len(it.buf)
+	f.pos = -1
+	c := hdrClass(h)
+	f.direct = c == classDirect
+	f.n = 0
+	if f.direct {
+		return
+	}
+	cnt := int(hdrCount(h))
+	base := childBase(n, c)
+	var word uint32
+	for j := 0; j < cnt; j++ {
+		if j%4 == 0 {
+			word = a.load(n + 2 + uint32(j/4))
+		}
+		label, link := byte(word>>(8*(j%4))), a.load(base+uint32(j))
+		// Insertion sort: at most 48 children, usually fewer than 16.
+		k := j
+		for k > 0 && f.labels[k-1] > label {
+			f.labels[k], f.links[k] = f.labels[k-1], f.links[k-1]
+			k--
+		}
+		f.labels[k], f.links[k] = label, link
+	}
+	f.n = cnt
+}
+
+func (it *Iter) reset() {
+	it.stack = it.stack[:0]
+	it.push(rootOffset, 0)
+}
+
+// maxPos is the last child position of f (-1 when a small node has none).
+func maxPos(f *frame) int {
+	if f.direct {
+		return 255
+	}
+	return f.n - 1
+}
+
+// childAtOrAfter is the first child position >= p, or -1.
+func (it *Iter) childAtOrAfter(f *frame, p int) int {
+	if !f.direct {
+		if p < f.n {
+			return p
+		}
+		return -1
+	}
+	for b := p; b < 256; b++ {
+		if it.a.load(f.node+2+uint32(b)) != 0 {
+			return b
+		}
+	}
+	return -1
+}
+
+// childAtOrBefore is the last child position <= p, or -1.
+func (it *Iter) childAtOrBefore(f *frame, p int) int {
+	if !f.direct {
+		return min(p, f.n-1)
+	}
+	for b := min(p, 255); b >= 0; b-- {
+		if it.a.load(f.node+2+uint32(b)) != 0 {
+			return b
+		}
+	}
+	return -1
+}
+
+// child returns the link and label at position p of f.
+func (it *Iter) child(f *frame, p int) (uint32, byte) {
+	if f.direct {
+		return it.a.load(f.node + 2 + uint32(p)), byte(p)
+	}
+	return f.links[p], f.labels[p]
+}
+
+// labelAtOrAfter is the position of the first child labelled >= b, or -1.
+func (it *Iter) labelAtOrAfter(f *frame, b byte) int {
+	if f.direct {
+		return it.childAtOrAfter(f, int(b))
+	}
+	for p := 0; p < f.n; p++ {
+		if f.labels[p] >= b {
+			return p
+		}
+	}
+	return -1
+}
+
+// labelAtOrBefore is the position of the last child labelled <= b, or -1.
+func (it *Iter) labelAtOrBefore(f *frame, b byte) int {
+	if f.direct {
+		return it.childAtOrBefore(f, int(b))
+	}
+	for p := f.n - 1; p >= 0; p-- {
+		if f.labels[p] <= b {
+			return p
+		}
+	}
+	return -1
+}
+
+// loadVersions makes the version vector of pin current and returns its size.
+func (it *Iter) loadVersions(pin uint32) uint32 {
+	blk, num, sorted := it.a.block(pin)
+	it.blk, it.num, it.sorted = blk, num, sorted
+	if !sorted {
+		it.order = it.order[:0]
+		for k := uint32(0); k < num; k++ {
+			it.order = append(it.order, k)
+		}
+		a := it.a
+		slices.SortFunc(it.order, func(x, y uint32) int {
+			return cmp.Compare(a.entryTag(entryAt(blk, x)), a.entryTag(entryAt(blk, y)))
+		})
+	}
+	return num
+}
+
+// entry is the slot of the version of rank k of the current vector.
+func (it *Iter) entry(k uint32) uint32 {
+	if it.sorted {
+		return entryAt(it.blk, k)
+	}
+	return entryAt(it.blk, it.order[k])
+}
+
+// atValue positions the iterator on the version of rank v of the vector last
+// loaded, at f's own value.
+func (it *Iter) atValue(f *frame, v uint32) bool {
+	f.pos = -1
+	it.v = v
+	it.valid = true
+	it.keyReady = false
+	return true
+}
+
+// forward moves to the first entry at or after position p of the top frame
+// in pre-order (p == -1: the node's own value first), climbing up when the
+// frame is exhausted.
+func (it *Iter) forward(p int) bool {
+	for {
+		f := it.top()
+		if p == -1 {
+			if f.pin != 0 {
+				return it.atValue(f, it.loadVersions(f.pin)-1)
+			}
+			p = 0
+		}
+		if idx := it.childAtOrAfter(f, p); idx >= 0 {
+			f.pos = idx
+			link, label := it.child(f, idx)
+			it.push(link, label)
+			p = -1
+			continue
+		}
+		if len(it.stack) == 1 {
+			it.valid = false
+			return false
+		}
+		it.stack = it.stack[:len(it.stack)-1]
+		p = it.top().pos + 1
+	}
+}
+
+// backward moves to the last entry at or before position p of the top frame
+// in pre-order (children <= p, then the node's own value at p == -1; p < -1
+// leaves the frame), climbing up when the frame is exhausted.
+func (it *Iter) backward(p int) bool {
+	for {
+		f := it.top()
+		if p >= 0 {
+			if idx := it.childAtOrBefore(f, p); idx >= 0 {
+				f.pos = idx
+				link, label := it.child(f, idx)
+				it.push(link, label)
+				p = maxPos(it.top())
+				continue
+			}
+			p = -1
+		}
+		if p == -1 && f.pin != 0 {
+			it.loadVersions(f.pin)
+			return it.atValue(f, 0)
+		}
+		if len(it.stack) == 1 {
+			it.valid = false
+			return false
+		}
+		it.stack = it.stack[:len(it.stack)-1]
+		p = it.top().pos - 1
+	}
+}
+
+// First positions at the smallest entry.
+func (it *Iter) First() bool {
+	it.reset()
+	return it.forward(-1)
+}
+
+// Last positions at the largest entry.
+func (it *Iter) Last() bool {
+	it.reset()
+	return it.backward(255)
+}
+
+// Next moves to the following entry: an older version of the same key, or
+// the newest version of the next key.
+func (it *Iter) Next() bool {
+	if !it.valid {
+		return false
+	}
+	if it.v > 0 {
+		it.v--
+		return true
+	}
+	return it.forward(0)
+}
+
+// Prev moves to the preceding entry.
+func (it *Iter) Prev() bool {
+	if !it.valid {
+		return false
+	}
+	if it.v+1 < it.num {
+		it.v++
+		return true
+	}
+	return it.backward(-2)
+}
+
+// Seek positions at the first entry >= (key, seq).
+func (it *Iter) Seek(key []byte, seq uint64) bool {
+	it.reset()
+	i := 0
+	for {
+		f := it.top()
+		zp := it.buf[f.zStart:f.keyEnd]
+		j := commonPrefix(zp, key[i:])
+		if j < len(zp) {
+			if i+j == len(key) || zp[j] > key[i+j] {
+				return it.forward(-1) // the whole subtree is > key
+			}
+			return it.forward(256) // the whole subtree is < key
+		}
+		i += len(zp)
+		if i == len(key) {
+			if f.pin != 0 {
+				for k := it.loadVersions(f.pin); k > 0; k-- {
+					if it.a.entryTag(it.entry(k-1))>>8 <= seq {
+						return it.atValue(f, k-1)
+					}
+				}
+			}
+			return it.forward(0)
+		}
+		b := key[i]
+		idx := it.labelAtOrAfter(f, b)
+		if idx < 0 {
+			return it.forward(256)
+		}
+		f.pos = idx
+		link, label := it.child(f, idx)
+		it.push(link, label)
+		if label != b {
+			return it.forward(-1)
+		}
+		i++
+	}
+}
+
+// SeekForPrev positions at the last entry <= (key, seq).
+func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
+	it.reset()
+	i := 0
+	for {
+		f := it.top()
+		zp := it.buf[f.zStart:f.keyEnd]
+		j := commonPrefix(zp, key[i:])
+		if j < len(zp) {
+			if i+j == len(key) || zp[j] > key[i+j] {
+				return it.backward(-2) // the whole subtree is > key
+			}
+			return it.backward(maxPos(f)) // the whole subtree is < key
+		}
+		i += len(zp)
+		if i == len(key) {
+			if f.pin != 0 {
+				num := it.loadVersions(f.pin)
+				for k := uint32(0); k < num; k++ {
+					if it.a.entryTag(it.entry(k))>>8 >= seq {
+						return it.atValue(f, k)
+					}
+				}
+			}
+			return it.backward(-2)
+		}
+		b := key[i]
+		idx := it.labelAtOrBefore(f, b)
+		if idx < 0 {
+			return it.backward(-1)
+		}
+		f.pos = idx
+		link, label := it.child(f, idx)
+		it.push(link, label)
+		if label != b {
+			return it.backward(maxPos(it.top()))
+		}
+		i++
+	}
+}
+
+// Valid reports whether the iterator is at an entry.
+func (it *Iter) Valid() bool { return it.valid }
+
+// Key is the current user key. Its bytes are never overwritten.
+func (it *Iter) Key() []byte {
+	if !it.keyReady {
+		k := it.buf[:it.top().keyEnd]
+		if cap(it.slab)-len(it.slab) < len(k) {
+			it.slab = make([]byte, 0, max(slabSize, len(k)))
+		}
+		start := len(it.slab)
+		it.slab = append(it.slab, k...)
+		it.stable = it.slab[start:len(it.slab):len(it.slab)]
+		it.keyReady = true
+	}
+	return it.stable
+}
+
+// Seq is the current entry's sequence number.
+func (it *Iter) Seq() uint64 { return it.a.entryTag(it.entry(it.v)) >> 8 }
+
+// Kind is the current entry's kind.
+func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.a.entryTag(it.entry(it.v))) }
+
+// Value is the current entry's value; it lives in the arena.
+func (it *Iter) Value() []byte { return it.a.entryValue(it.entry(it.v)) }

@@ -1,0 +1,89 @@
+package cspp
+
+import (
+	"sync/atomic"
+
+	"github.com/godbbench/godbbench/memtable"
+)
+
+// DefaultMemCap is the arena size used when the configured capacity is not
+// positive: 64 MiB, the db_bench write_buffer_size default.
+const DefaultMemCap = 64 << 20
+
+// minMemCap keeps room for the root and a few entries whatever is asked.
+const minMemCap = 4 << 10
+
+// Trie is a concurrent Patricia trie memtable. It implements memtable.Rep.
+type Trie struct {
+	a arena
+	// count is the number of entries added; the arena's padding keeps it off
+	// the cache lines readers use.
+	count atomic.Int64
+}
+
+var _ memtable.Rep = (*Trie)(nil)
+
+// New returns an empty trie whose arena holds memCap bytes (DefaultMemCap
+// when memCap <= 0; at most 8 GiB). Add returns memtable.ErrFull once the
+// arena is exhausted.
+func New(memCap int64) *Trie {
+	if memCap <= 0 {
+		memCap = DefaultMemCap
+	}
+	if memCap < minMemCap {
+		memCap = minMemCap
+	}
+	nslots := uint64(memCap) / 4
+	if nslots > maxSlots {
+		nslots = maxSlots
+	}
+	t := &Trie{}
+	t.a.init(nslots)
+	t.a.slots[rootOffset] = makeHeader(classDirect, 0, 0)
+	return t
+}
+
+// Len is the number of entries added.
+func (t *Trie) Len() int64 { return t.count.Load() }
+
+// ApproximateMemoryUsage is the bytes of arena handed out so far, dead
+// (replaced) nodes and blocks included, plus the fixed overhead of the Trie.
+// The reserved but untouched part of the arena is not counted: it is address
+// space, not memory.
+func (t *Trie) ApproximateMemoryUsage() uint64 {
+	return t.a.used()*4 + 256
+}
+
+// Get returns the newest version of key with sequence <= snapshot. It takes
+// no lock and allocates nothing: atomic loads of header, link and pin words.
+func (t *Trie) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
+	a := &t.a
+	n := uint32(rootOffset)
+	i := 0
+	for {
+		h := a.load(n)
+		if z := int(hdrZlen(h)); z > 0 {
+			if len(key)-i < z || string(a.zpath(n, h)) != string(key[i:i+z]) {
+				return nil, 0, false
+			}
+			i += z
+		}
+		if i == len(key) {
+			pin := a.load(n + 1)
+			if pin == 0 {
+				return nil, 0, false
+			}
+			e, ok := a.visible(pin, snapshot)
+			if !ok {
+				return nil, 0, false
+			}
+			return a.entryValue(e), memtable.Kind(a.entryTag(e)), true
+		}
+		link := a.findChild(n, h, key[i])
+		if link == 0 {
+			return nil, 0, false
+		}
+		n = a.load(link)
+		i++
+	}
+}
