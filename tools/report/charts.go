@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -49,6 +50,9 @@ func barChart(title, ylabel string, categories []string, ss []series) (string, e
 		p.Legend.Add(s.name, b)
 	}
 	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.YOffs = vg.Points(12)
+	p.Y.Tick.Marker = plainTicks{}
 	p.NominalX(categories...)
 	return render(p, 9*vg.Inch, 4*vg.Inch)
 }
@@ -106,6 +110,8 @@ func timeChart(title, ylabel string, lines []series, xs []float64, bands []band)
 		p.Legend.Add(l.name, ln)
 	}
 	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Y.Tick.Marker = plainTicks{}
 	return render(p, 9*vg.Inch, 3.5*vg.Inch)
 }
 
@@ -138,4 +144,33 @@ func human(b int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", b)
+}
+
+// plainTicks labels axis ticks compactly (2.5M rather than 2500000.00).
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = compact(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+func compact(v float64) string {
+	a := v
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'g', 3, 64) + "G"
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }

@@ -49,7 +49,7 @@ passes:
 	os.MkdirAll(run.Dir, 0o755)
 	run.Results = []*runner.PassResult{
 		{Pass: "fill", Engine: "fast", Status: "ok", DBAllocated: 50 << 20,
-			Lines: []results.Line{line("fillrandom", 2000000, 0, 2), {Name: "compact", Ops: 1, Seconds: 1, Start: start.Add(2 * time.Second)}, line("readseq", 9000000, 3, 1), line("readseq", 9500000, 4, 1)},
+			Lines:   []results.Line{line("fillrandom", 2000000, 0, 2), {Name: "compact", Ops: 1, Seconds: 1, Start: start.Add(2 * time.Second)}, line("readseq", 9000000, 3, 1), line("readseq", 9500000, 4, 1)},
 			Records: []dbbench.Record{{Benchmark: "readseq", Latency: map[string]dbbench.Latency{"read": {P50: 0.5, P99: 2, P999: 7}}}},
 			Sampler: &sampler.Result{Start: start, Samples: samples(100), PageSize: 4096, PeakRSSBytes: 100 << 20, Wall: 6 * time.Second, PageCacheMethod: "cachestat"}},
 		{Pass: "fill", Engine: "base", Status: "ok", DBAllocated: 80 << 20,
@@ -86,7 +86,7 @@ func TestWriteReport(t *testing.T) {
 	if n := strings.Count(html, "<svg"); n < 5 {
 		t.Errorf("%d inline SVG charts, want ops, RSS, size and RAM charts", n)
 	}
-	for _, want := range []string{`class="better"`, `class="mismatch"`, "RAM over time: fill on fast", "ops/sec: fill", "Peak RSS (MiB)"} {
+	for _, want := range []string{`class="better"`, `class="mismatch"`, "RAM over time: fill on fast", "Speed relative to base: fill", "Peak RSS (MiB)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("index.html lacks %q", want)
 		}
