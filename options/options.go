@@ -72,8 +72,8 @@ type Options struct {
 	BloomBits                        int  // bloom_bits (<0 table default, 0 none, >0 bits per key)
 	WholeKeyFiltering                bool // whole_key_filtering
 	FormatVersion                    int  // format_version
-	ChecksumType                     int
-	OpenFiles                        int // max_open_files
+	ChecksumType                     int  // checksum_type (db_bench default 4, kXXH3)
+	OpenFiles                        int  // max_open_files
 	TableCacheNumShardBits           int
 	OptimizeFiltersForHits           bool
 	PrefixSize                       int // prefix_size (fixed prefix extractor when > 0)
@@ -149,7 +149,7 @@ func Default() *Options {
 		BloomBits:                       -1,
 		WholeKeyFiltering:               true,
 		FormatVersion:                   5,
-		ChecksumType:                    1,
+		ChecksumType:                    4,
 		OpenFiles:                       -1,
 		TableCacheNumShardBits:          4,
 		VerifyChecksum:                  true,

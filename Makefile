@@ -1,0 +1,33 @@
+# Build and test targets. The default build needs only Go; the RocksDB engine
+# needs the rocksdb build tag and Debian's librocksdb-dev 7.8.3
+# (apt-get install librocksdb-dev; the C++ oracle db_bench is in rocksdb-tools).
+
+GO ?= go
+ROCKSDB_HEADER ?= /usr/include/rocksdb/c.h
+# The command binaries, built at the repository root (see .gitignore).
+CMDS := $(notdir $(wildcard cmd/*))
+
+.PHONY: all build build-rocksdb test test-rocksdb check-rocksdb
+
+all: build
+
+# build: plain Go build of every package and the command binaries.
+build:
+	$(GO) build ./...
+	@for c in $(CMDS); do echo "$(GO) build -o $$c ./cmd/$$c"; $(GO) build -o $$c ./cmd/$$c || exit 1; done
+
+# build-rocksdb: the same with the RocksDB engine compiled in.
+build-rocksdb: check-rocksdb
+	$(GO) build -tags rocksdb ./...
+	@for c in $(CMDS); do echo "$(GO) build -tags rocksdb -o $$c ./cmd/$$c"; $(GO) build -tags rocksdb -o $$c ./cmd/$$c || exit 1; done
+
+# test: every package, without the RocksDB engine.
+test:
+	$(GO) test ./...
+
+# test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.
+test-rocksdb: check-rocksdb
+	$(GO) test -tags rocksdb ./engine/rocksdb/... ./options/...
+
+check-rocksdb:
+	@test -f $(ROCKSDB_HEADER) || { echo "$(ROCKSDB_HEADER) not found: install Debian's librocksdb-dev 7.8.3 (apt-get install librocksdb-dev)" >&2; exit 1; }

@@ -1,0 +1,148 @@
+//go:build rocksdb
+
+// C++ functions for features that RocksDB 7.8.3's C API lacks. RocksDB's c.cc
+// defines each C handle type as a struct whose single member is the C++
+// object (or a pointer/shared_ptr to it); the definitions below repeat those
+// definitions exactly, which is how these functions reach the C++ objects behind
+// the handles the C API gives out.
+
+#include "bridge.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/options_util.h>
+#include <rocksdb/version.h>
+
+struct rocksdb_t {
+  ROCKSDB_NAMESPACE::DB* rep;
+};
+struct rocksdb_options_t {
+  ROCKSDB_NAMESPACE::Options rep;
+};
+struct rocksdb_cache_t {
+  std::shared_ptr<ROCKSDB_NAMESPACE::Cache> rep;
+};
+
+static char* copy_error(const std::string& s) {
+  char* out = static_cast<char*>(malloc(s.size() + 1));
+  memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  return out;
+}
+
+extern "C" {
+
+void gdb_version(char* buf, size_t len) {
+  std::string v = ROCKSDB_NAMESPACE::GetRocksVersionAsString(true);
+  if (len == 0) return;
+  size_t n = v.size() < len - 1 ? v.size() : len - 1;
+  memcpy(buf, v.data(), n);
+  buf[n] = '\0';
+}
+
+rocksdb_cache_t* gdb_cache_create(size_t capacity, int num_shard_bits, int kind,
+                                  size_t block_size) {
+  if (kind == 1) {
+    return new rocksdb_cache_t{ROCKSDB_NAMESPACE::HyperClockCacheOptions(
+                                   capacity, block_size, num_shard_bits)
+                                   .MakeSharedCache()};
+  }
+  ROCKSDB_NAMESPACE::LRUCacheOptions opts;
+  opts.capacity = capacity;
+  opts.num_shard_bits = num_shard_bits;
+  opts.strict_capacity_limit = false;
+  opts.high_pri_pool_ratio = 0.0;
+  opts.low_pri_pool_ratio = 0.0;
+  return new rocksdb_cache_t{ROCKSDB_NAMESPACE::NewLRUCache(opts)};
+}
+
+rocksdb_options_t* gdb_load_options_file(const char* path, rocksdb_cache_t* cache,
+                                         char** errptr) {
+  ROCKSDB_NAMESPACE::ConfigOptions config;
+  config.env = ROCKSDB_NAMESPACE::Env::Default();
+  config.ignore_unknown_options = false;
+  config.input_strings_escaped = true;
+  ROCKSDB_NAMESPACE::DBOptions db_opts;
+  std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor> cfs;
+  std::shared_ptr<ROCKSDB_NAMESPACE::Cache> c;
+  if (cache != nullptr) c = cache->rep;
+  ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::LoadOptionsFromFile(config, path, &db_opts, &cfs, &c);
+  if (!s.ok()) {
+    *errptr = copy_error(s.ToString());
+    return nullptr;
+  }
+  if (cfs.empty()) {
+    *errptr = copy_error(std::string("options file has no column family: ") + path);
+    return nullptr;
+  }
+  return new rocksdb_options_t{ROCKSDB_NAMESPACE::Options(db_opts, cfs[0].options)};
+}
+
+int gdb_table_options_adjust(rocksdb_options_t* opts, rocksdb_cache_t* cache,
+                             int bloom_bits) {
+  auto* t = opts->rep.table_factory
+                ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  if (t == nullptr) return 0;
+  if (cache != nullptr) {
+    t->block_cache = cache->rep;
+    t->no_block_cache = false;
+  }
+  if (t->filter_policy == nullptr && bloom_bits > 0) {
+    t->filter_policy.reset(ROCKSDB_NAMESPACE::NewBloomFilterPolicy(bloom_bits, false));
+  }
+  return 1;
+}
+
+int gdb_table_set_index_shortening(rocksdb_options_t* opts, int mode) {
+  auto* t = opts->rep.table_factory
+                ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  if (t == nullptr) return 0;
+  t->index_shortening =
+      static_cast<ROCKSDB_NAMESPACE::BlockBasedTableOptions::IndexShorteningMode>(mode);
+  return 1;
+}
+
+char* gdb_compact_range(rocksdb_t* db, const char* start, size_t start_len,
+                        const char* end, size_t end_len, int target_level) {
+  ROCKSDB_NAMESPACE::CompactRangeOptions cro;
+  cro.bottommost_level_compaction =
+      ROCKSDB_NAMESPACE::BottommostLevelCompaction::kForceOptimized;
+  if (target_level >= 0) {
+    cro.change_level = true;
+    cro.target_level = target_level;
+  }
+  ROCKSDB_NAMESPACE::Slice b(start, start_len), e(end, end_len);
+  ROCKSDB_NAMESPACE::Status s = db->rep->CompactRange(
+      cro, start != nullptr ? &b : nullptr, end != nullptr ? &e : nullptr);
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+void gdb_set_stats_level(rocksdb_options_t* opts, int level) {
+  if (opts->rep.statistics) {
+    opts->rep.statistics->set_stats_level(
+        static_cast<ROCKSDB_NAMESPACE::StatsLevel>(level));
+  }
+}
+
+char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts) {
+  ROCKSDB_NAMESPACE::Status s = db->rep->ResetStats();
+  if (s.ok() && opts != nullptr && opts->rep.statistics) {
+    s = opts->rep.statistics->Reset();
+  }
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+}  // extern "C"

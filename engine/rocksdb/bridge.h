@@ -1,0 +1,63 @@
+// C declarations of the C++ functions in bridge.cc: the few RocksDB features
+// that c.h (7.8.3) does not expose. Included by the cgo preamble.
+#ifndef GODBBENCH_ROCKSDB_BRIDGE_H
+#define GODBBENCH_ROCKSDB_BRIDGE_H
+
+#include <stddef.h>
+#include <rocksdb/c.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// gdb_version writes "MAJOR.MINOR.PATCH" of the linked library into buf.
+void gdb_version(char* buf, size_t len);
+
+// gdb_cache_create builds db_bench's block cache: kind 0 is an LRU cache
+// with no high- or low-priority pool (db_bench's --cache_high_pri_pool_ratio
+// and --cache_low_pri_pool_ratio default to 0, where the C API's LRU options
+// keep RocksDB's 0.5), kind 1 a HyperClockCache whose estimated entry charge
+// is block_size, as db_bench --cache_type=hyper_clock_cache builds it.
+rocksdb_cache_t* gdb_cache_create(size_t capacity, int num_shard_bits, int kind,
+                                  size_t block_size);
+
+// gdb_load_options_file reads an OPTIONS file with RocksDB's own loader
+// (LoadOptionsFromFile), as db_bench --options_file does, and returns the DB
+// options merged with the first column family's options. When cache is not
+// NULL it replaces the block cache of block-based tables. On error it returns
+// NULL and sets *errptr (free with rocksdb_free).
+rocksdb_options_t* gdb_load_options_file(const char* path, rocksdb_cache_t* cache,
+                                         char** errptr);
+
+// gdb_table_options_adjust does what db_bench does after loading an OPTIONS
+// file: install cache (when not NULL) as the block cache, and when the table
+// has no filter policy install a bloom filter of bloom_bits bits per key
+// (bloom_bits > 0). It returns 1 when the table factory is block-based.
+int gdb_table_options_adjust(rocksdb_options_t* opts, rocksdb_cache_t* cache,
+                             int bloom_bits);
+
+// gdb_table_set_index_shortening sets BlockBasedTableOptions::index_shortening
+// (0 none, 1 separators, 2 separators and successor); it returns 1 when the
+// table factory is block-based.
+int gdb_table_set_index_shortening(rocksdb_options_t* opts, int mode);
+
+// gdb_compact_range is db_bench's Compact(): DB::CompactRange with
+// bottommost_level_compaction = kForceOptimized and, when target_level >= 0,
+// change_level to that level. A NULL bound is unbounded. It returns an error
+// string or NULL (the C API's compact call drops the Status).
+char* gdb_compact_range(rocksdb_t* db, const char* start, size_t start_len,
+                        const char* end, size_t end_len, int target_level);
+
+// gdb_set_stats_level sets the statistics level (StatsLevel enum value) of
+// the statistics object created by rocksdb_options_enable_statistics.
+void gdb_set_stats_level(rocksdb_options_t* opts, int level);
+
+// gdb_reset_stats resets the DB's internal stats ("rocksdb.stats") and, when
+// enabled, the statistics object; it returns an error string or NULL.
+char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

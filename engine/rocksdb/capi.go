@@ -1,0 +1,105 @@
+//go:build rocksdb
+
+package rocksdb
+
+// This file holds the cgo preamble: the link flags, the noescape/nocallback
+// declarations of the hot-path C shims (defined in shim.h), and small functions
+// turning C errors into Go errors.
+//
+// Why shims: each cgo call costs about 30-60 ns, and every Go pointer that a
+// plain C call writes through (the char** errptr of the C API) escapes to the
+// heap, which is one allocation per operation. A shim returns its results as
+// a small struct by value instead, and is declared noescape/nocallback so the
+// Go key and value slices handed to it stay where they are. With the shims a
+// Get is two cgo calls (lookup, release) and an iterator step is one (move
+// and read the key together), with no Go allocation at all.
+//
+// Measured (bench_test.go, 100k keys of 16 B with 100 B values, block cache
+// holding all of it, -cpu 1, min of 5 runs on a shared 2-core VM): an
+// iterator step with Key and Value takes 400 ns and 0 allocs here against
+// 604 ns and 4 allocs (64 B) through grocksdb v1.7.15; MultiGet of 8 keys
+// 0 allocs against 14 (576 B). Put and Get differ by 1 and 3 small
+// allocations; their time is dominated by RocksDB itself (4-7 us with
+// Debian's assertion-enabled build).
+
+/*
+#cgo CXXFLAGS: -std=c++17 -O2
+#cgo LDFLAGS: -lrocksdb -lstdc++ -lpthread -ldl
+#include <stdlib.h>
+#include <rocksdb/c.h>
+#include "bridge.h"
+#include "shim.h"
+
+#cgo noescape gdb_put
+#cgo nocallback gdb_put
+#cgo noescape gdb_delete
+#cgo nocallback gdb_delete
+#cgo noescape gdb_write
+#cgo nocallback gdb_write
+#cgo noescape gdb_get
+#cgo nocallback gdb_get
+#cgo noescape gdb_iter_seek
+#cgo nocallback gdb_iter_seek
+#cgo noescape gdb_iter_seek_for_prev
+#cgo nocallback gdb_iter_seek_for_prev
+#cgo noescape gdb_iter_move
+#cgo nocallback gdb_iter_move
+#cgo noescape gdb_iter_value
+#cgo nocallback gdb_iter_value
+#cgo noescape gdb_batch_put
+#cgo nocallback gdb_batch_put
+#cgo noescape gdb_batch_delete
+#cgo nocallback gdb_batch_delete
+#cgo noescape gdb_multi_get
+#cgo nocallback gdb_multi_get
+#cgo noescape gdb_pinned_destroy_all
+#cgo nocallback gdb_pinned_destroy_all
+#cgo nocallback rocksdb_pinnableslice_destroy
+
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// cError converts an error string returned by RocksDB (malloc'd) into a Go
+// error and frees it. It returns nil for NULL.
+func cError(e *C.char) error {
+	if e == nil {
+		return nil
+	}
+	err := errors.New(C.GoString(e))
+	C.rocksdb_free(unsafe.Pointer(e))
+	return err
+}
+
+// bytesPtr returns a C view of b's first byte, or NULL for an empty slice.
+// The pointer is only valid during the cgo call it is passed to.
+func bytesPtr(b []byte) *C.char {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.char)(unsafe.Pointer(&b[0]))
+}
+
+// goBytes views C memory as a byte slice without copying.
+func goBytes(p *C.char, n C.size_t) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+}
+
+// cString copies s into C memory; the caller frees it with C.free.
+func cString(s string) *C.char { return C.CString(s) }
+
+func cFree(p unsafe.Pointer) { C.free(p) }
+
+func boolByte(b bool) C.uchar {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,292 @@
+//go:build rocksdb
+
+package rocksdb
+
+/*
+#include <stdlib.h>
+#include <rocksdb/c.h>
+#include "bridge.h"
+#include "shim.h"
+
+static char* gdb_flush(rocksdb_t* db) {
+	char* err = NULL;
+	rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+	rocksdb_flushoptions_set_wait(fo, 1);
+	rocksdb_flush(db, fo, &err);
+	rocksdb_flushoptions_destroy(fo);
+	return err;
+}
+
+static char* gdb_open(const rocksdb_options_t* opts, const char* path,
+                      rocksdb_t** db, rocksdb_column_family_handle_t** cf) {
+	char* err = NULL;
+	const char* names[1] = {"default"};
+	const rocksdb_options_t* cf_opts[1] = {opts};
+	*db = rocksdb_open_column_families(opts, path, 1, names, cf_opts, cf, &err);
+	return err;
+}
+
+static char* gdb_destroy_db(const rocksdb_options_t* opts, const char* path) {
+	char* err = NULL;
+	rocksdb_destroy_db(opts, path, &err);
+	return err;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/options"
+)
+
+// DB is an open RocksDB database. It implements engine.DB and
+// engine.MultiGetter.
+type DB struct {
+	db  *C.rocksdb_t
+	cf  *C.rocksdb_column_family_handle_t // the default column family
+	cfg *config
+	ro  *C.rocksdb_readoptions_t
+	// wo holds one WriteOptions per engine.WriteOptions value, indexed by
+	// writeOptionsIndex, so a write never creates one (about 60 ns and a C
+	// allocation each).
+	wo [4]*C.rocksdb_writeoptions_t
+
+	verifyChecksums bool
+	defaultWO       int // index into wo used for a nil *engine.WriteOptions
+	closeOnce       sync.Once
+	mget            sync.Pool // *multiGetScratch
+}
+
+var (
+	_ engine.DB          = (*DB)(nil)
+	_ engine.MultiGetter = (*DB)(nil)
+)
+
+// errClosed is returned by operations on a closed DB.
+var errClosed = errors.New("rocksdb: database is closed")
+
+// writeOptions returns the WriteOptions for wo; nil means the database-wide
+// --sync/--disable_wal settings from Options.
+func (d *DB) writeOptions(wo *engine.WriteOptions) *C.rocksdb_writeoptions_t {
+	if wo == nil {
+		return d.wo[d.defaultWO]
+	}
+	return d.wo[writeOptionsIndex(wo)]
+}
+
+func writeOptionsIndex(wo *engine.WriteOptions) int {
+	i := 0
+	if wo.Sync {
+		i |= 1
+	}
+	if wo.DisableWAL {
+		i |= 2
+	}
+	return i
+}
+
+func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
+	path := cString(dir)
+	defer cFree(unsafe.Pointer(path))
+	d := &DB{
+		cfg:             cfg,
+		verifyChecksums: o.VerifyChecksum,
+		defaultWO:       writeOptionsIndex(&engine.WriteOptions{Sync: o.Sync, DisableWAL: o.DisableWAL}),
+	}
+	if err := cError(C.gdb_open(cfg.opts, path, &d.db, &d.cf)); err != nil {
+		return nil, err
+	}
+	d.ro = d.newReadOptions()
+	for i := range d.wo {
+		w := C.rocksdb_writeoptions_create()
+		C.rocksdb_writeoptions_set_sync(w, boolByte(i&1 != 0))
+		C.rocksdb_writeoptions_disable_WAL(w, C.int(i>>1))
+		d.wo[i] = w
+	}
+	return d, nil
+}
+
+func (d *DB) newReadOptions() *C.rocksdb_readoptions_t {
+	ro := C.rocksdb_readoptions_create()
+	C.rocksdb_readoptions_set_verify_checksums(ro, boolByte(d.verifyChecksums))
+	return ro
+}
+
+// Put implements engine.DB.
+func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
+	if d.db == nil {
+		return errClosed
+	}
+	return cError(C.gdb_put(d.db, d.writeOptions(wo),
+		bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value))))
+}
+
+// Delete implements engine.DB.
+func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
+	if d.db == nil {
+		return errClosed
+	}
+	return cError(C.gdb_delete(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key))))
+}
+
+// Get implements engine.DB. The value handed to fn is pinned in the memtable
+// or block cache (PinnableSlice), not copied.
+func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
+	if d.db == nil {
+		return false, errClosed
+	}
+	r := C.gdb_get(d.db, d.ro, bytesPtr(key), C.size_t(len(key)))
+	if r.err != nil {
+		return false, cError(r.err)
+	}
+	if r.handle == nil {
+		return false, nil
+	}
+	fn(goBytes(r.data, r.len))
+	C.rocksdb_pinnableslice_destroy(r.handle)
+	return true, nil
+}
+
+// Flush implements engine.DB: it flushes the memtables and waits.
+func (d *DB) Flush() error {
+	if d.db == nil {
+		return errClosed
+	}
+	return cError(C.gdb_flush(d.db))
+}
+
+// Compact implements engine.DB like db_bench's compact (kForceOptimized
+// bottommost compaction, change_level when targetLevel >= 0).
+func (d *DB) Compact(start, end []byte, targetLevel int) error {
+	if d.db == nil {
+		return errClosed
+	}
+	// A nil bound is unbounded; a non-nil empty one is the empty key, so it
+	// needs a non-NULL pointer.
+	var zero [1]byte
+	sp, ep := bytesPtr(start), bytesPtr(end)
+	if start != nil && sp == nil {
+		sp = (*C.char)(unsafe.Pointer(&zero[0]))
+	}
+	if end != nil && ep == nil {
+		ep = (*C.char)(unsafe.Pointer(&zero[0]))
+	}
+	return cError(C.gdb_compact_range(d.db, sp, C.size_t(len(start)), ep, C.size_t(len(end)), C.int(targetLevel)))
+}
+
+// backgroundWorkProperties are polled by WaitForCompactions, as db_bench's
+// waitforcompaction does.
+var backgroundWorkProperties = []string{
+	"rocksdb.mem-table-flush-pending",
+	"rocksdb.num-running-flushes",
+	"rocksdb.compaction-pending",
+	"rocksdb.num-running-compactions",
+}
+
+// waitPollInterval is how often WaitForCompactions polls. A flush of a 64 MiB
+// memtable takes hundreds of milliseconds, so 10 ms adds at most a few
+// percent to a wait while costing nothing measurable.
+const waitPollInterval = 10 * time.Millisecond
+
+// WaitForCompactions implements engine.DB by polling the pending/running
+// flush and compaction properties until all are zero.
+func (d *DB) WaitForCompactions() error {
+	if d.db == nil {
+		return errClosed
+	}
+	names := make([]*C.char, len(backgroundWorkProperties))
+	for i, n := range backgroundWorkProperties {
+		names[i] = cString(n)
+	}
+	defer func() {
+		for _, p := range names {
+			cFree(unsafe.Pointer(p))
+		}
+	}()
+	for {
+		busy := false
+		for _, p := range names {
+			var v C.uint64_t
+			if C.rocksdb_property_int(d.db, p, &v) == 0 && v > 0 {
+				busy = true
+				break
+			}
+		}
+		if !busy {
+			return nil
+		}
+		time.Sleep(waitPollInterval)
+	}
+}
+
+// StatisticsProperty is the property name under which Property returns the
+// statistics dump (db_bench's STATISTICS: block) when options.Statistics is set.
+const StatisticsProperty = "rocksdb.options-statistics"
+
+// Property implements engine.DB: RocksDB property names are passed through
+// unchanged; StatisticsProperty returns the statistics string.
+func (d *DB) Property(name string) (string, bool) {
+	if d.db == nil {
+		return "", false
+	}
+	if name == StatisticsProperty {
+		if !d.cfg.statistics {
+			return "", false
+		}
+		s := C.rocksdb_options_statistics_get_string(d.cfg.opts)
+		if s == nil {
+			return "", false
+		}
+		out := C.GoString(s)
+		C.rocksdb_free(unsafe.Pointer(s))
+		return out, true
+	}
+	cname := cString(name)
+	defer cFree(unsafe.Pointer(cname))
+	v := C.rocksdb_property_value(d.db, cname)
+	if v == nil {
+		return "", false
+	}
+	out := C.GoString(v)
+	C.rocksdb_free(unsafe.Pointer(v))
+	return out, true
+}
+
+// ResetStats implements engine.DB: DB::ResetStats (the "rocksdb.stats"
+// counters) and, when enabled, the statistics object.
+func (d *DB) ResetStats() error {
+	if d.db == nil {
+		return errClosed
+	}
+	opts := d.cfg.opts
+	if !d.cfg.statistics {
+		opts = nil
+	}
+	return cError(C.gdb_reset_stats(d.db, opts))
+}
+
+// Close implements engine.DB. Iterators and batches must be closed first.
+func (d *DB) Close() error {
+	d.closeOnce.Do(func() {
+		C.rocksdb_column_family_handle_destroy(d.cf)
+		C.rocksdb_close(d.db)
+		C.rocksdb_readoptions_destroy(d.ro)
+		for _, w := range d.wo {
+			C.rocksdb_writeoptions_destroy(w)
+		}
+		d.cfg.destroy()
+		d.db = nil
+	})
+	return nil
+}
+
+func destroyDB(dir string, cfg *config) error {
+	path := cString(dir)
+	defer cFree(unsafe.Pointer(path))
+	return cError(C.gdb_destroy_db(cfg.opts, path))
+}

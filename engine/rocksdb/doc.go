@@ -1,0 +1,34 @@
+// Package rocksdb is the "rocksdb" engine: RocksDB (Debian's librocksdb 7.8.3)
+// driven through its C API with cgo. It is built only with the build tag
+// "rocksdb" (go build -tags rocksdb, which needs librocksdb-dev); without the
+// tag the package registers the engine as missing, with that reason.
+//
+// Contract: Opener.Open maps every options.Options field the way db_bench
+// 7.8.3 maps its flags (memtables and memtablerep, LSM shape, compaction,
+// per-level compression, block-based table, block cache, I/O, statistics).
+// With Options.OptionsFile set, the options come from that file through
+// RocksDB's own loader (LoadOptionsFromFile) and only the block cache, a
+// bloom filter (when the file has none) and statistics are added, as db_bench
+// --options_file does.
+//
+// Hot paths call small C shims (shim.h) instead of a general binding: a Put is
+// one cgo call, a Get two (pinned lookup, release; the value is never
+// copied), an iterator step one (move and read the key), Value one more.
+// None allocates on the Go heap. ReadOptions and the four WriteOptions
+// combinations are created once per DB. The features the C API lacks
+// (library version, loading an OPTIONS file by path, db_bench's block cache
+// and table-option adjustments, CompactRange with its Status, DB::ResetStats,
+// the statistics level) are C++ functions in bridge.cc. They reach the C++
+// objects behind the C handles through the handle structs' definitions in
+// RocksDB's c.cc (one member each), which bridge.cc repeats.
+//
+// The package calls the C API directly rather than through grocksdb, the
+// usual Go binding: grocksdb v1.7.15 allocates 1 to 4 times per Put, Get or
+// iterator step, its LatestOptions keeps the DB options of a loaded OPTIONS
+// file private, and it cannot load an OPTIONS file by path. bench_test.go
+// keeps grocksdb as the baseline the engine is measured against.
+//
+// Property passes RocksDB property names straight to DB::GetProperty;
+// StatisticsProperty ("rocksdb.options-statistics") returns the statistics
+// dump when Options.Statistics is set.
+package rocksdb

@@ -1,0 +1,5 @@
+//go:build rocksdb && !race
+
+package rocksdb
+
+const raceEnabled = false
