@@ -67,9 +67,13 @@ func (r *runner) runProfiles() error {
 		return errExit{"profiles failed"}
 	}
 	for _, p := range results {
-		r.json.write(&Record{Benchmark: "profiles." + p.Name, Ops: p.Ops, Seconds: p.Seconds,
+		rec := &Record{Benchmark: p.Name, Ops: p.Ops, Seconds: p.Seconds,
 			OpsPerSec: safeDiv(float64(p.Ops), p.Seconds), Bytes: p.Bytes,
-			Checksum: checksumHex(p.Checksum), Threads: int(r.cfg.threads)})
+			Threads: int(r.cfg.threads), Extra: map[string]any{"profiles": true}}
+		if p.Checksum != 0 {
+			rec.Checksum = checksumHex(p.Checksum)
+		}
+		r.json.write(rec)
 	}
 	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
 		r.errf("destroy error: %v\n", err)

@@ -1,0 +1,236 @@
+package pebble
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/sstable"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+// pebbleLevels is Pebble's fixed number of LSM levels (manifest.NumLevels).
+const pebbleLevels = 7
+
+// unsupportedOptions are the RocksDB option names that Pebble has no knob
+// for; each one set explicitly is reported once at Open. Options Pebble can
+// honour only for some values are checked one by one in partlyHonoured.
+// statistics and stats_level are left to the driver, which reports an
+// engine without RocksDB tickers itself.
+var unsupportedOptions = []string{
+	"min_write_buffer_number_to_merge",          // Pebble flushes every full memtable on its own
+	"db_write_buffer_size",                      // no cross-column-family memtable budget
+	"arena_block_size",                          // memtable arenas are one allocation of MemTableSize
+	"enable_pipelined_write",                    // Pebble has one commit pipeline design, not switchable
+	"skip_list_lookahead",                       // Pebble's arenaskl has no lookahead
+	"memtable_bloom_size_ratio",                 // no memtable bloom filter
+	"memtable_prefix_bloom_size_ratio",          // same, RocksDB spelling
+	"level0_slowdown_writes_trigger",            // Pebble never slows writes, it only stops them
+	"max_bytes_for_level_multiplier_additional", // one multiplier for every level
+	"level_compaction_dynamic_level_bytes",      // Pebble always sizes levels from the bottom up
+	"compaction_pri",                            // Pebble's picker has its own file priority
+	"max_compaction_bytes",                      // no per-compaction byte limit
+	"soft_pending_compaction_bytes_limit",       // no debt-based slowdown
+	"hard_pending_compaction_bytes_limit",       // no debt-based stop
+	"delayed_write_rate",                        // no write slowdown to rate
+	"max_background_flushes",                    // Pebble runs one flush at a time
+	"subcompactions",                            // Pebble splits only manual compactions
+	"compression_level",                         // Pebble's profiles fix the level (zstd 3)
+	"compression_max_dict_bytes",                // no dictionary compression
+	"cache_numshardbits",                        // Pebble shards by GOMAXPROCS
+	"cache_type",                                // Pebble's cache is always CLOCK-Pro
+	"cache_index_and_filter_blocks",             // Pebble always caches them in the block cache
+	"pin_l0_filter_and_index_blocks_in_cache",   // no pinning: all blocks share the cache
+	"format_version",                            // RocksDB table format; Pebble uses FormatNewest
+	"optimize_filters_for_hits",                 // filters are written on every level
+	"prefix_size",                               // no prefix extractor: filters cover whole keys
+	"use_direct_reads",                          // Pebble's vfs has no O_DIRECT switch
+	"use_direct_io_for_flush_and_compaction",    // same for writes
+	"mmap_read",                                 // Pebble reads with pread
+	"mmap_write",                                // Pebble writes with write
+	"use_fsync",                                 // Pebble syncs with fdatasync/fsync as vfs decides
+	"compaction_readahead_size",                 // Pebble sizes its own readahead
+	"max_total_wal_size",                        // WALs are freed when their memtable flushes
+	"advise_random_on_open",                     // Pebble advises per read pattern itself
+}
+
+// partlyHonoured lists the options that Pebble honours only for the value it
+// has built in: they are reported when set explicitly to anything else.
+func partlyHonoured(o *options.Options) []string {
+	var names []string
+	add := func(name string, unsupported bool) {
+		if unsupported {
+			names = append(names, name)
+		}
+	}
+	add("num_levels", o.NumLevels != pebbleLevels)
+	add("allow_concurrent_memtable_write", !o.AllowConcurrentMemtableWrite) // always concurrent
+	add("memtablerep", o.Memtablerep != "skip_list")                        // only its arena skiplist
+	add("compaction_style", o.CompactionStyle != 0)                         // leveled only
+	add("index_block_restart_interval", o.IndexBlockRestartInterval != 1)   // fixed at 1
+	add("whole_key_filtering", !o.WholeKeyFiltering)                        // filters hold whole keys
+	add("checksum_type", o.ChecksumType != 1)                               // CRC32C only
+	add("verify_checksum", !o.VerifyChecksum)                               // always verified
+	add("paranoid_checks", !o.ParanoidChecks)                               // always checked
+	m := o.MaxBytesForLevelMultiplier
+	add("max_bytes_for_level_multiplier", m < 2 || m != math.Trunc(m))
+	add("table_cache_numshardbits", o.TableCacheNumShardBits < 0 || o.TableCacheNumShardBits > 16)
+	return names
+}
+
+// config is what Open hands to pebble.Open, plus what the wrapper keeps.
+type config struct {
+	opts        *pebble.Options
+	cache       *pebble.Cache // the Open path's reference; unref after pebble.Open
+	cacheBudget int64         // bytes added to the cache for memtables; 0: none
+	concurrency int           // compactions allowed at once
+}
+
+// buildConfig maps o onto Pebble's options and reports, on warn, every
+// explicitly set option that Pebble cannot honour or honours only in part.
+func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, error) {
+	if o.WriteBufferSize <= 0 {
+		return nil, fmt.Errorf("pebble: write_buffer_size must be > 0, got %d", o.WriteBufferSize)
+	}
+	if uint64(o.WriteBufferSize) >= 4<<30 {
+		return nil, fmt.Errorf("pebble: write_buffer_size must be < 4 GiB, got %d", o.WriteBufferSize)
+	}
+	o.Warn(warn, "pebble", slices.Concat(unsupportedOptions, partlyHonoured(o))...)
+
+	p := &pebble.Options{
+		FormatMajorVersion: pebble.FormatNewest,
+		Logger:             logger,
+		// Memtables. RocksDB stops writes when max_write_buffer_number
+		// memtables are full; Pebble's threshold counts queued memtables the
+		// same way and must be at least 2 (RocksDB sanitizes to 2 too).
+		MemTableSize:                uint64(o.WriteBufferSize),
+		MemTableStopWritesThreshold: max(2, o.MaxWriteBufferNumber),
+		// L0 shape. Pebble's threshold counts sublevels, RocksDB's counts
+		// files; in a flush-only L0 the two are the same.
+		L0CompactionThreshold:       max(1, o.Level0FileNumCompactionTrigger),
+		L0StopWritesThreshold:       max(1, o.Level0FileNumCompactionTrigger, o.Level0StopWritesTrigger),
+		LBaseMaxBytes:               int64(min(o.MaxBytesForLevelBase, math.MaxInt64)),
+		DisableAutomaticCompactions: o.DisableAutoCompactions,
+		DisableWAL:                  o.DisableWAL,
+		WALDir:                      o.WALDir,
+		MaxOpenFiles:                maxOpenFiles(o.OpenFiles),
+		BytesPerSync:                bytesPerSync(o.BytesPerSync),
+		WALBytesPerSync:             int(min(o.WALBytesPerSync, math.MaxInt32)),
+	}
+	// Pebble's level multiplier (default 10) is an integer knob.
+	if m := o.MaxBytesForLevelMultiplier; m >= 2 && m == math.Trunc(m) {
+		p.Experimental.LevelMultiplier = int(m)
+	}
+	if bits := o.TableCacheNumShardBits; bits >= 0 && bits <= 16 && o.Explicit["table_cache_numshardbits"] {
+		p.Experimental.FileCacheShards = 1 << bits
+	}
+
+	// Target file sizes: RocksDB's target_file_size_base is L1's target and
+	// each deeper level multiplies it; Pebble indexes from Lbase, which is
+	// the level L0 compacts into, so [1] gets the base. L0 (flush output)
+	// gets the base too: RocksDB writes a flush as one file, and Pebble's
+	// flush splits at TargetFileSizes[0].
+	size := max(o.TargetFileSizeBase, 1)
+	mult := int64(max(o.TargetFileSizeMultiplier, 1))
+	p.TargetFileSizes[0] = size
+	for l := 1; l < pebbleLevels; l++ {
+		p.TargetFileSizes[l] = size
+		if size <= math.MaxInt64/mult {
+			size *= mult
+		}
+	}
+
+	// Per-level table options.
+	var filter pebble.FilterPolicy
+	if o.BloomBits > 0 {
+		filter = bloom.FilterPolicy(o.BloomBits)
+	}
+	warned := map[string]bool{}
+	for l := 0; l < pebbleLevels; l++ {
+		lo := &p.Levels[l]
+		if o.BlockSize > 0 {
+			lo.BlockSize = o.BlockSize
+		}
+		if o.BlockRestartInterval > 0 {
+			lo.BlockRestartInterval = o.BlockRestartInterval
+		}
+		lo.FilterPolicy = filter
+		name := o.LevelCompression(l)
+		profile, exact := compressionProfile(name)
+		if !exact && !warned[name] {
+			warned[name] = true
+			fmt.Fprintf(warn, "WARNING: engine pebble has no %s compression; using %s\n", name, profile.Name)
+		}
+		lo.Compression = func() *sstable.CompressionProfile { return profile }
+	}
+
+	// Caches. Pebble charges memtables to the block cache; the cache gets
+	// two write buffers on top of cache_size, and cacheBudget keeps the
+	// block space at cache_size (see cachebudget.go for the numbers).
+	// Pebble needs some cache; a size of 0 would make it use its 8 MiB
+	// default, so "no cache" (cache_size <= 0) becomes a 1-byte cache, which
+	// the memtable reservation leaves with no room for any block.
+	cacheSize := int64(1)
+	budget := int64(0)
+	if o.CacheSize > 0 {
+		budget = 2 * o.WriteBufferSize
+		cacheSize = o.CacheSize + budget
+	}
+	cache := pebble.NewCache(cacheSize)
+	p.Cache = cache
+
+	conc := compactionConcurrency(o)
+	p.CompactionConcurrencyRange = func() (int, int) { return conc, conc }
+	return &config{opts: p, cache: cache, cacheBudget: budget, concurrency: conc}, nil
+}
+
+// compactionConcurrency follows RocksDB's GetBGJobLimits: with both
+// max_background_compactions and max_background_flushes unset (-1), flushes
+// get max(1, jobs/4) of max_background_jobs and compactions the rest, at
+// least 1. Pebble runs flushes outside this limit, so only compactions count.
+func compactionConcurrency(o *options.Options) int {
+	if o.MaxBackgroundCompactions > 0 {
+		return o.MaxBackgroundCompactions
+	}
+	jobs := max(o.MaxBackgroundJobs, 1)
+	flushes := o.MaxBackgroundFlushes
+	if flushes <= 0 {
+		flushes = max(1, jobs/4)
+	}
+	return max(1, jobs-flushes)
+}
+
+// bytesPerSync maps RocksDB's bytes_per_sync, where 0 means never sync
+// incrementally, onto Pebble's, where 0 means the 512 KiB default: 0 becomes
+// the largest value, so the file is synced only when it is finished.
+func bytesPerSync(n uint64) int {
+	if n == 0 || n > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(n)
+}
+
+// compressionProfile returns Pebble's profile for a db_bench compression
+// name and whether it is that algorithm (false: the nearest Pebble has).
+// Pebble has none, snappy, zstd and MinLZ. LZ4 and LZ4HC are fast LZ77 coders
+// like MinLZ; zlib and bzip2 trade speed for ratio like zstd; xpress is
+// closest to snappy.
+func compressionProfile(name string) (*sstable.CompressionProfile, bool) {
+	switch name {
+	case "none", "no", "kNoCompression":
+		return sstable.NoCompression, true
+	case "snappy", "kSnappyCompression":
+		return sstable.SnappyCompression, true
+	case "zstd", "kZSTD", "zstdnotfinal", "kZSTDNotFinalCompression":
+		return sstable.ZstdCompression, true
+	case "lz4", "lz4hc", "kLZ4Compression", "kLZ4HCCompression":
+		return sstable.MinLZCompression, false
+	case "zlib", "bzip2", "kZlibCompression", "kBZip2Compression":
+		return sstable.ZstdCompression, false
+	}
+	return sstable.SnappyCompression, false
+}

@@ -1,0 +1,62 @@
+package pebble
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/engine/enginetest"
+	"github.com/godbbench/godbbench/options"
+)
+
+// testOptions keeps memtables and tables small so that the random tests
+// exercise flushes, several levels and compactions with little data.
+func testOptions() *options.Options {
+	o := options.Default()
+	o.WriteBufferSize = 64 << 10
+	o.TargetFileSizeBase = 32 << 10
+	o.MaxBytesForLevelBase = 256 << 10
+	o.BloomBits = 10
+	o.CacheSize = 1 << 20
+	return o
+}
+
+func openTest(t testing.TB, o *options.Options) func(dir string) engine.DB {
+	return func(dir string) engine.DB {
+		t.Helper()
+		var warn bytes.Buffer
+		db, err := Opener{}.Open(dir, o, &warn)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", dir, err)
+		}
+		if warn.Len() > 0 {
+			t.Logf("warnings: %s", warn.String())
+		}
+		return db
+	}
+}
+
+func TestConformance(t *testing.T) {
+	enginetest.RunConformance(t, openTest(t, testOptions()))
+}
+
+func TestConformanceNoCacheNoCompression(t *testing.T) {
+	o := testOptions()
+	o.CacheSize = 0
+	o.CompressionType = "none"
+	o.BloomBits = 0
+	enginetest.RunConformance(t, openTest(t, o))
+}
+
+// TestConformanceDisableWAL runs the suite with the WAL off; the reopen
+// checks pass because Close flushes the memtables, as RocksDB does.
+func TestConformanceDisableWAL(t *testing.T) {
+	o := testOptions()
+	o.DisableWAL = true
+	o.CompressionType = "zstd"
+	enginetest.RunConformance(t, openTest(t, o))
+}
+
+func TestConcurrency(t *testing.T) {
+	enginetest.RunConcurrency(t, openTest(t, testOptions()))
+}

@@ -1,0 +1,50 @@
+// Package pebble runs the db_bench driver against Pebble v2
+// (github.com/cockroachdb/pebble/v2), registered in the engine registry as
+// "pebble".
+//
+// Contract: Open maps every options.Options field that has a Pebble
+// equivalent (see config.go for the field-by-field mapping) and reports each
+// explicitly set option that Pebble cannot honour once on the warning writer.
+// The database is created at FormatNewest, so its tables use Pebble's
+// columnar blocks: the newest format is the honest baseline to compare
+// against. The returned engine.DB follows package engine's contract: it is
+// safe for concurrent use, copies nothing on reads (Get's callback and the
+// iterator see Pebble's own memory), and allocates nothing per operation in
+// steady state (Pebble pools its Get and iterator state; the batch wrapper is
+// reused with Reset).
+//
+// On-disk format: Pebble's own (sstable/table.go and format_major_version.go
+// in the Pebble module describe it byte by byte). This package writes no bytes
+// of its own and so has no decoder to fuzz.
+//
+// Differences from RocksDB that the driver sees:
+//   - The WAL is a database-level switch in Pebble: options.Options.DisableWAL
+//     decides it at Open; a per-write WriteOptions.DisableWAL that disagrees is
+//     reported once and otherwise has no effect.
+//   - Pebble cannot direct a manual compaction to a level; Compact with a
+//     target level warns once and compacts to Pebble's choice.
+//   - Pebble charges its memtables to the block cache, RocksDB does not. The
+//     cache is sized cache_size + 2 x write_buffer_size and a budget
+//     (cachebudget.go) tops the memtable charge up to 2 x write_buffer_size,
+//     so blocks get cache_size, as in RocksDB, unless more than two
+//     memtables are live.
+//   - Pebble always needs a block cache; cache_size <= 0 opens a 1-byte
+//     cache, which keeps no block.
+//   - ResetStats is a no-op apart from the interval counters of
+//     "rocksdb.stats": Pebble's metrics are cumulative and cannot be reset.
+//   - "rocksdb.stats" is Pebble's own metrics table followed by the DB-stats
+//     and compaction summary lines tools/benchmark.sh greps, synthesized from
+//     Pebble's metrics and from counters kept by this package.
+//   - The empty key is refused with an error: Pebble v2.1.7 panics in a
+//     background flush when a columnar data block holds only the empty key.
+//     db_bench never writes one.
+//   - Closing a database opened with the WAL off flushes its memtables
+//     first, as RocksDB does, so the data survives a reopen.
+//   - WaitForCompactions, and "rocksdb.compaction-pending", ignore levels
+//     that need compaction while automatic compactions are off, and
+//     WaitForCompactions stops waiting when Pebble leaves a level over its
+//     target with nothing running for 2 s: neither ever hangs.
+//   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",
+//     "rocksdb.num-entries-imm-mem-tables") are not exposed by Pebble; those two
+//     properties report not supported.
+package pebble
