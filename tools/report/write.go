@@ -38,6 +38,9 @@ func Write(run *runner.Run) error {
 	if err := writeFile(filepath.Join(run.Dir, "index.html"), func(w io.Writer) error { return page(w, run, tables) }); err != nil {
 		return err
 	}
+	if _, err := writeProfiles(run); err != nil {
+		return err
+	}
 	sum := summarize(run)
 	b, _ := json.MarshalIndent(sum, "", "  ")
 	if err := os.WriteFile(filepath.Join(run.Dir, "summary.json"), b, 0o644); err != nil {
