@@ -2,6 +2,8 @@ package dbbench_test
 
 import (
 	"github.com/godbbench/godbbench/engine"
+	_ "github.com/godbbench/godbbench/engine/native"
+	_ "github.com/godbbench/godbbench/engine/pebble"
 	_ "github.com/godbbench/godbbench/engine/rocksdb" // real with -tags rocksdb
 )
 

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/godbbench/godbbench/dbbench"
+	_ "github.com/godbbench/godbbench/engine/native"
 	_ "github.com/godbbench/godbbench/engine/pebble"
 	_ "github.com/godbbench/godbbench/engine/rocksdb"
 )

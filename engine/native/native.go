@@ -1,0 +1,196 @@
+// Package native registers the "native" engine: the pure-Go LSM of package
+// lsm behind the engine.DB contract.
+//
+// Contract: Open maps options.Options onto lsm (the LSM reads most of them
+// directly) and lists, through Options.Warn, every explicitly set option it
+// cannot honour. Get is zero-copy (the value handed to the callback points
+// into the memtable arena or the table block), batches are reusable, and
+// iterators load values lazily, so KeysOnly scans never read value bytes.
+package native
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/lsm"
+	"github.com/godbbench/godbbench/options"
+	"github.com/godbbench/godbbench/sst"
+)
+
+// Version is the native engine's version, printed on the header line.
+const Version = "0.1.0"
+
+func init() { engine.Register("native", Opener{}) }
+
+// Opener opens native databases.
+type Opener struct{}
+
+// Info describes the engine for the db_bench header.
+func (Opener) Info() engine.Info {
+	return engine.Info{
+		Name:        "native",
+		Version:     Version,
+		VersionLine: fmt.Sprintf("%-12sversion %s", "godbbench:", Version),
+	}
+}
+
+// unsupported lists the options the native engine does not implement.
+var unsupported = []string{
+	"db_write_buffer_size", "arena_block_size", "enable_pipelined_write", "skip_list_lookahead",
+	"memtable_bloom_size_ratio", "level_compaction_dynamic_level_bytes", "compaction_pri",
+	"max_compaction_bytes", "soft_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit",
+	"delayed_write_rate", "subcompactions", "compression_max_dict_bytes", "cache_type",
+	"cache_index_and_filter_blocks", "pin_l0_filter_and_index_blocks_in_cache",
+	"index_block_restart_interval", "whole_key_filtering", "format_version", "checksum_type",
+	"open_files", "max_open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
+	"use_direct_reads", "use_direct_io_for_flush_and_compaction", "mmap_write", "bytes_per_sync",
+	"wal_bytes_per_sync", "use_fsync", "compaction_readahead_size", "max_total_wal_size",
+	"statistics", "paranoid_checks", "advise_random_on_open",
+}
+
+// compressionFallback maps codecs the table format lacks to the nearest one.
+var compressionFallback = map[string]string{
+	"lz4hc": "lz4", "zlib": "zstd", "bzip2": "zstd", "xpress": "zstd", "": "none", "no": "none",
+}
+
+// mapOptions returns a copy of o the LSM can open, warning about what it
+// changes or ignores.
+func mapOptions(o *options.Options, warn io.Writer) *options.Options {
+	c := *o
+	o.Warn(warn, "native", unsupported...)
+	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
+		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
+	}
+	fix := func(name string) string {
+		if _, err := sst.ParseCompression(name); err == nil {
+			return name
+		}
+		to, ok := compressionFallback[name]
+		if !ok {
+			to = "snappy"
+		}
+		fmt.Fprintf(warn, "WARNING: engine native does not support compression %s; using %s\n", name, to)
+		return to
+	}
+	c.CompressionType = fix(o.CompressionType)
+	if len(o.CompressionPerLevel) > 0 {
+		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))
+		for i, n := range o.CompressionPerLevel {
+			c.CompressionPerLevel[i] = fix(n)
+		}
+	}
+	return &c
+}
+
+// Open opens (creating if missing) the database in dir.
+func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
+	if o == nil {
+		o = options.Default()
+	}
+	if warn == nil {
+		warn = io.Discard
+	}
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: Version})
+	if err != nil {
+		return nil, err
+	}
+	return &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL}, nil
+}
+
+// Destroy removes the database in dir and its WAL files.
+func (Opener) Destroy(dir string, o *options.Options) error { return lsm.Destroy(dir, o) }
+
+// DB adapts *lsm.DB to engine.DB.
+type DB struct {
+	d           *lsm.DB
+	sync, noWAL bool // database-wide --sync / --disable_wal
+}
+
+// LSM returns the underlying database.
+func (db *DB) LSM() *lsm.DB { return db.d }
+
+var batchPool = sync.Pool{New: func() any { return lsm.NewBatch() }}
+
+func (db *DB) writeOptions(wo *engine.WriteOptions) lsm.WriteOptions {
+	w := lsm.WriteOptions{Sync: db.sync, DisableWAL: db.noWAL}
+	if wo != nil {
+		w.Sync = w.Sync || wo.Sync
+		w.DisableWAL = w.DisableWAL || wo.DisableWAL
+	}
+	return w
+}
+
+// Put writes one key through a pooled batch (no allocation).
+func (db *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
+	b := batchPool.Get().(*lsm.Batch)
+	b.Reset()
+	b.Put(key, value)
+	err := db.d.Write(b, db.writeOptions(wo))
+	batchPool.Put(b)
+	return err
+}
+
+// Delete writes a tombstone.
+func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
+	b := batchPool.Get().(*lsm.Batch)
+	b.Reset()
+	b.Delete(key)
+	err := db.d.Write(b, db.writeOptions(wo))
+	batchPool.Put(b)
+	return err
+}
+
+// batch is a reusable engine.Batch.
+type batch struct{ *lsm.Batch }
+
+func (batch) Close() {}
+
+// NewBatch returns an empty reusable batch.
+func (db *DB) NewBatch() engine.Batch { return batch{lsm.NewBatch()} }
+
+// Apply commits a batch made by NewBatch.
+func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
+	nb, ok := b.(batch)
+	if !ok {
+		return fmt.Errorf("native: Apply got a %T, not a batch from this engine", b)
+	}
+	return db.d.Write(nb.Batch, db.writeOptions(wo))
+}
+
+// Get is zero-copy: fn sees the value where it lives.
+func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) { return db.d.Get(key, fn) }
+
+// NewIter returns a lazy-value iterator.
+func (db *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
+	var lo *lsm.IterOptions
+	if o != nil {
+		lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
+	}
+	it, err := db.d.NewIter(lo)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// Flush writes the memtables to L0 and waits.
+func (db *DB) Flush() error { return db.d.Flush() }
+
+// Compact compacts [start, end] into targetLevel (-1: the bottom).
+func (db *DB) Compact(start, end []byte, targetLevel int) error {
+	return db.d.Compact(start, end, targetLevel)
+}
+
+// WaitForCompactions waits until no background work is pending.
+func (db *DB) WaitForCompactions() error { return db.d.WaitForCompactions() }
+
+// Property returns a RocksDB-named property.
+func (db *DB) Property(name string) (string, bool) { return db.d.Property(name) }
+
+// ResetStats clears the cumulative statistics.
+func (db *DB) ResetStats() error { return db.d.ResetStats() }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.d.Close() }

@@ -1,0 +1,52 @@
+package native
+
+import (
+	"io"
+	"testing"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/engine/enginetest"
+	"github.com/godbbench/godbbench/options"
+)
+
+func openFunc(t *testing.T) func(dir string) engine.DB {
+	return func(dir string) engine.DB {
+		o := options.Default()
+		o.WriteBufferSize = 256 << 10
+		db, err := Opener{}.Open(dir, o, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+}
+
+func TestConformance(t *testing.T) { enginetest.RunConformance(t, openFunc(t)) }
+
+func TestConcurrency(t *testing.T) { enginetest.RunConcurrency(t, openFunc(t)) }
+
+func TestRegistered(t *testing.T) {
+	o, err := engine.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := o.Info().VersionLine; got != "godbbench:  version "+Version {
+		t.Fatalf("version line %q", got)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	o := options.Default()
+	o.Explicit["use_direct_reads"] = true
+	o.CompressionType = "zlib"
+	var w stringWriter
+	mapOptions(o, &w)
+	want := "WARNING: engine native ignores option use_direct_reads\nWARNING: engine native does not support compression zlib; using zstd\n"
+	if string(w) != want {
+		t.Fatalf("warnings:\n%s", w)
+	}
+}
+
+type stringWriter []byte
+
+func (s *stringWriter) Write(p []byte) (int, error) { *s = append(*s, p...); return len(p), nil }

@@ -1,0 +1,160 @@
+package lsm
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/godbbench/godbbench/memtable"
+)
+
+// batchHeaderSize is the fixed header of an encoded batch: sequence (8) and
+// count (4).
+const batchHeaderSize = 12
+
+// ErrCorruptBatch is wrapped by errors decoding a batch.
+var ErrCorruptBatch = errors.New("lsm: corrupt batch")
+
+// Batch is an ordered group of writes applied atomically. Its encoding (see
+// the package comment) is also its WAL record, so committing it copies no
+// bytes besides the WAL append. Reset keeps the buffer for reuse.
+type Batch struct {
+	data  []byte
+	count uint32
+}
+
+// NewBatch returns an empty batch.
+func NewBatch() *Batch {
+	b := &Batch{}
+	b.Reset()
+	return b
+}
+
+// Reset empties the batch, keeping its buffer.
+func (b *Batch) Reset() {
+	if cap(b.data) < batchHeaderSize {
+		b.data = make([]byte, batchHeaderSize, 256)
+	}
+	b.data = b.data[:batchHeaderSize]
+	clear(b.data)
+	b.count = 0
+}
+
+// Put adds key -> value.
+func (b *Batch) Put(key, value []byte) {
+	b.data = append(b.data, byte(memtable.KindSet))
+	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
+	b.data = append(b.data, key...)
+	b.data = binary.AppendUvarint(b.data, uint64(len(value)))
+	b.data = append(b.data, value...)
+	b.count++
+	binary.LittleEndian.PutUint32(b.data[8:12], b.count)
+}
+
+// Delete adds a tombstone for key.
+func (b *Batch) Delete(key []byte) {
+	b.data = append(b.data, byte(memtable.KindDelete))
+	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
+	b.data = append(b.data, key...)
+	b.count++
+	binary.LittleEndian.PutUint32(b.data[8:12], b.count)
+}
+
+// Count is the number of writes in the batch.
+func (b *Batch) Count() int { return int(b.count) }
+
+// Size is the encoded size in bytes.
+func (b *Batch) Size() int { return len(b.data) }
+
+// Empty reports whether the batch has no writes.
+func (b *Batch) Empty() bool { return b.count == 0 }
+
+func (b *Batch) setSeq(seq uint64) { binary.LittleEndian.PutUint64(b.data[0:8], seq) }
+
+// Repr is the encoded batch (valid until the batch changes).
+func (b *Batch) Repr() []byte { return b.data }
+
+// batchReader decodes an encoded batch record by record.
+type batchReader struct {
+	data  []byte // records not yet read
+	seq   uint64 // sequence of the next record
+	count uint32 // records left as declared by the header
+}
+
+// newBatchReader validates the header of an encoded batch.
+func newBatchReader(repr []byte) (batchReader, error) {
+	if len(repr) < batchHeaderSize {
+		return batchReader{}, fmt.Errorf("%w: %d bytes, shorter than the 12-byte header", ErrCorruptBatch, len(repr))
+	}
+	return batchReader{
+		data:  repr[batchHeaderSize:],
+		seq:   binary.LittleEndian.Uint64(repr[0:8]),
+		count: binary.LittleEndian.Uint32(repr[8:12]),
+	}, nil
+}
+
+// next returns the next record. ok is false at the end; err reports bytes that
+// do not decode or disagree with the header's count.
+func (r *batchReader) next() (kind memtable.Kind, key, value []byte, seq uint64, ok bool, err error) {
+	if len(r.data) == 0 {
+		if r.count != 0 {
+			return 0, nil, nil, 0, false, fmt.Errorf("%w: %d records missing", ErrCorruptBatch, r.count)
+		}
+		return 0, nil, nil, 0, false, nil
+	}
+	if r.count == 0 {
+		return 0, nil, nil, 0, false, fmt.Errorf("%w: more records than the count", ErrCorruptBatch)
+	}
+	kind = memtable.Kind(r.data[0])
+	rest := r.data[1:]
+	key, rest, err = readLengthPrefixed(rest)
+	if err != nil {
+		return 0, nil, nil, 0, false, err
+	}
+	switch kind {
+	case memtable.KindSet:
+		value, rest, err = readLengthPrefixed(rest)
+		if err != nil {
+			return 0, nil, nil, 0, false, err
+		}
+	case memtable.KindDelete:
+	default:
+		return 0, nil, nil, 0, false, fmt.Errorf("%w: unknown record kind %d", ErrCorruptBatch, kind)
+	}
+	r.data = rest
+	seq = r.seq
+	r.seq++
+	r.count--
+	return kind, key, value, seq, true, nil
+}
+
+func readLengthPrefixed(b []byte) (field, rest []byte, err error) {
+	n, w := binary.Uvarint(b)
+	if w <= 0 {
+		return nil, nil, fmt.Errorf("%w: bad length varint", ErrCorruptBatch)
+	}
+	b = b[w:]
+	if n > uint64(len(b)) {
+		return nil, nil, fmt.Errorf("%w: length %d exceeds the %d bytes left", ErrCorruptBatch, n, len(b))
+	}
+	return b[:n], b[n:], nil
+}
+
+// validateBatch checks that repr decodes completely and returns its first
+// sequence and record count.
+func validateBatch(repr []byte) (seq uint64, count uint32, err error) {
+	r, err := newBatchReader(repr)
+	if err != nil {
+		return 0, 0, err
+	}
+	seq, count = r.seq, r.count
+	for {
+		_, _, _, _, ok, err := r.next()
+		if err != nil {
+			return 0, 0, err
+		}
+		if !ok {
+			return seq, count, nil
+		}
+	}
+}

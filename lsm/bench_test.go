@@ -1,0 +1,205 @@
+package lsm
+
+import (
+	"encoding/binary"
+	"math/rand"
+	"testing"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+// benchKey writes db_bench's 16-byte key for i into buf.
+func benchKey(buf []byte, i uint64) []byte {
+	binary.BigEndian.PutUint64(buf[:8], i)
+	copy(buf[8:], "00000000")
+	return buf[:16]
+}
+
+func benchOptions() *options.Options {
+	o := options.Default()
+	o.WriteBufferSize = 8 << 20
+	o.TargetFileSizeBase = 8 << 20
+	o.MaxBytesForLevelBase = 32 << 20
+	return o
+}
+
+func fill(b testing.TB, db *DB, n int) {
+	batch := NewBatch()
+	key := make([]byte, 16)
+	value := make([]byte, 100)
+	for i := 0; i < n; i++ {
+		batch.Reset()
+		batch.Put(benchKey(key, uint64(i)), value)
+		if err := db.Write(batch, WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFillSeq(b *testing.B) {
+	db, err := Open(b.TempDir(), benchOptions(), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	b.ReportAllocs()
+	b.SetBytes(116)
+	b.ResetTimer()
+	fill(b, db, b.N)
+}
+
+func BenchmarkFillRandomConcurrent(b *testing.B) {
+	db, err := Open(b.TempDir(), benchOptions(), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	b.ReportAllocs()
+	b.SetBytes(116)
+	b.RunParallel(func(pb *testing.PB) {
+		batch := NewBatch()
+		key := make([]byte, 16)
+		value := make([]byte, 100)
+		rng := rand.New(rand.NewSource(rand.Int63()))
+		for pb.Next() {
+			batch.Reset()
+			batch.Put(benchKey(key, rng.Uint64()%1000000), value)
+			if err := db.Write(batch, WriteOptions{}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+const benchKeys = 200000
+
+func openFilled(b *testing.B, compact bool) *DB {
+	db, err := Open(b.TempDir(), benchOptions(), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fill(b, db, benchKeys)
+	if compact {
+		if err := db.Compact(nil, nil, -1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return db
+}
+
+func benchmarkReadRandom(b *testing.B, compact bool) {
+	db := openFilled(b, compact)
+	defer db.Close()
+	key := make([]byte, 16)
+	rng := rand.New(rand.NewSource(1))
+	var sink int
+	fn := func(v []byte) { sink += len(v) }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		found, err := db.Get(benchKey(key, uint64(rng.Intn(benchKeys))), fn)
+		if err != nil || !found {
+			b.Fatal(found, err)
+		}
+	}
+}
+
+func BenchmarkReadRandomMemtable(b *testing.B) { benchmarkReadRandom(b, false) }
+func BenchmarkReadRandomTables(b *testing.B)   { benchmarkReadRandom(b, true) }
+
+func benchmarkScan(b *testing.B, keysOnly bool) { benchmarkScanDir(b, keysOnly, false) }
+
+func benchmarkScanDir(b *testing.B, keysOnly, reverse bool) {
+	db := openFilled(b, true)
+	defer db.Close()
+	it, err := db.NewIter(&IterOptions{KeysOnly: keysOnly})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer it.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, step := it.First, it.Next
+	if reverse {
+		start, step = it.Last, it.Prev
+	}
+	ok := start()
+	for i := 0; i < b.N; i++ {
+		if !ok {
+			ok = start()
+		}
+		if !keysOnly {
+			if _, err := it.Value(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ok = step()
+	}
+}
+
+func BenchmarkScanReverse(b *testing.B) { benchmarkScanDir(b, false, true) }
+
+func BenchmarkScan(b *testing.B)         { benchmarkScan(b, false) }
+func BenchmarkScanKeysOnly(b *testing.B) { benchmarkScan(b, true) }
+
+// TestHotPathAllocations checks that writes, reads and iterator steps do not
+// allocate in steady state.
+func TestHotPathAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	db := mustOpen(t, t.TempDir(), benchOptions())
+	defer db.Close()
+	batch := NewBatch()
+	key := make([]byte, 16)
+	value := make([]byte, 100)
+	i := uint64(0)
+	write := func() {
+		batch.Reset()
+		batch.Put(benchKey(key, i), value)
+		i++
+		if err := db.Write(batch, WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 1000 {
+		write()
+	}
+	if a := testing.AllocsPerRun(1000, write); a > 0 {
+		t.Errorf("Write: %v allocations", a)
+	}
+	fn := func([]byte) {}
+	get := func() {
+		if _, err := db.Get(benchKey(key, 17), fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := testing.AllocsPerRun(1000, get); a > 0 {
+		t.Errorf("Get from memtable: %v allocations", a)
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	get()
+	if a := testing.AllocsPerRun(1000, get); a > 0 {
+		t.Errorf("Get from tables: %v allocations", a)
+	}
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	it.First()
+	step := func() {
+		if !it.Next() {
+			it.First()
+		}
+		if _, err := it.Value(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := testing.AllocsPerRun(1000, step); a > 0 {
+		t.Errorf("iterator step: %v allocations", a)
+	}
+}

@@ -1,0 +1,241 @@
+package lsm
+
+import (
+	"fmt"
+	"time"
+)
+
+// maybeScheduleCompaction starts compactions up to the concurrency limit
+// (DB.mu held).
+func (db *DB) maybeScheduleCompaction() {
+	if db.opts.DisableAutoCompactions || db.manualRunning || db.closed {
+		return
+	}
+	for db.bgErr == nil && db.runningCompactions < db.maxCompactions() {
+		c := db.pickCompaction()
+		if c == nil {
+			return
+		}
+		db.runningCompactions++
+		db.bgWG.Add(1)
+		go func() {
+			defer db.bgWG.Done()
+			db.mu.Lock()
+			defer db.mu.Unlock()
+			if err := db.runCompaction(c); err != nil && db.bgErr == nil {
+				db.bgErr = fmt.Errorf("compaction: %w", err)
+			}
+			db.runningCompactions--
+			db.maybeScheduleCompaction()
+			db.bgCond.Broadcast()
+		}()
+	}
+}
+
+// installEdit logs e and publishes the new version to readers (DB.mu held).
+func (db *DB) installEdit(e *versionEdit) error {
+	if err := db.vs.logAndApply(e); err != nil {
+		return err
+	}
+	db.reads.set(db.mem, db.imm, db.vs.current)
+	return nil
+}
+
+// runCompaction executes c. DB.mu is held on entry and exit and released
+// while tables are read and written. The inputs are marked compacting.
+func (db *DB) runCompaction(c *compaction) error {
+	defer c.markCompacting(false)
+	st := &db.stats.levels[c.outputLevel]
+	e := &versionEdit{}
+	if c.trivialMove {
+		f := c.inputs[0][0]
+		e.deleted = append(e.deleted, deletedFileEntry{level: c.level, fileNum: f.num})
+		e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: f})
+		if err := db.installEdit(e); err != nil {
+			return err
+		}
+		st.movedBytes += f.size
+		return nil
+	}
+	snaps := db.snaps.seqs()
+	db.stats.runningCompactions++
+	db.mu.Unlock()
+	start := time.Now()
+	var iters []internalIter
+	var readIn, readOut uint64
+	if c.level == 0 {
+		for _, f := range c.inputs[0] {
+			r, err := db.tableReader(f)
+			if err != nil {
+				for _, it := range iters {
+					it.Close()
+				}
+				db.mu.Lock()
+				db.stats.runningCompactions--
+				return err
+			}
+			iters = append(iters, &tableIter{it: r.NewIter()})
+			readIn += f.size
+		}
+	} else {
+		iters = append(iters, newLevelIter(db, c.inputs[0]))
+		readIn = levelBytes(c.inputs[0])
+	}
+	if len(c.inputs[1]) > 0 {
+		iters = append(iters, newLevelIter(db, c.inputs[1]))
+		readOut = levelBytes(c.inputs[1])
+	}
+	src := newMergingIter(iters)
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost}
+	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
+	if cerr := src.Close(); err == nil {
+		err = cerr
+	}
+	elapsed := time.Since(start)
+	db.mu.Lock()
+	db.stats.runningCompactions--
+	if err != nil {
+		return err
+	}
+	for i, set := range c.inputs {
+		level := c.level
+		if i == 1 {
+			level = c.outputLevel
+		}
+		for _, f := range set {
+			e.deleted = append(e.deleted, deletedFileEntry{level: level, fileNum: f.num})
+		}
+	}
+	var written uint64
+	for _, m := range outs {
+		e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: m})
+		written += m.size
+	}
+	if err := db.installEdit(e); err != nil {
+		return err
+	}
+	st.readBytesN += readIn
+	st.readBytesNp1 += readOut
+	st.writeBytes += written
+	st.wnewBytes += written - min(written, readOut)
+	st.count++
+	st.micros += uint64(elapsed.Microseconds())
+	st.keyIn += ci.keyIn
+	st.keyDrop += ci.keyDrop
+	st.filesIn += uint64(len(c.inputs[0]))
+	st.filesInNp1 += uint64(len(c.inputs[1]))
+	st.filesOut += uint64(len(outs))
+	return nil
+}
+
+// Compact compacts the key range [start, end] (nil: unbounded) down to the
+// deepest level holding data in that range, as RocksDB's CompactRange does,
+// then moves the result to targetLevel when it is >= 0 and the levels in
+// between hold nothing in the range.
+func (db *DB) Compact(start, end []byte, targetLevel int) error {
+	if err := db.Flush(); err != nil {
+		return err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	for db.manualRunning {
+		db.bgCond.Wait()
+	}
+	db.manualRunning = true
+	defer func() {
+		db.manualRunning = false
+		db.bgCond.Broadcast()
+		db.maybeScheduleCompaction()
+	}()
+	for db.runningCompactions > 0 {
+		db.bgCond.Wait()
+	}
+	if db.bgErr != nil {
+		return db.bgErr
+	}
+	last := -1
+	for level := range db.numLevels {
+		if len(db.vs.current.overlapping(level, start, end)) > 0 {
+			last = level
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	if last == 0 {
+		last = 1
+	}
+	for level := 0; level < last; level++ {
+		v := db.vs.current
+		var inputs []*fileMeta
+		if level == 0 {
+			inputs = append(inputs, v.levels[0]...)
+		} else {
+			inputs = v.overlapping(level, start, end)
+		}
+		if len(inputs) == 0 {
+			continue
+		}
+		c := db.newCompaction(v, level, level+1, inputs)
+		if c == nil {
+			return fmt.Errorf("lsm: manual compaction of level %d found tables busy", level)
+		}
+		// A manual compaction rewrites even a lone table, so the range ends
+		// up merged and with dropped tombstones.
+		c.trivialMove = c.trivialMove && !c.bottommost
+		c.markCompacting(true)
+		if err := db.runCompaction(c); err != nil {
+			db.bgErr = fmt.Errorf("compaction: %w", err)
+			return err
+		}
+	}
+	if targetLevel >= 0 && targetLevel < db.numLevels && targetLevel != last {
+		return db.refitLevel(last, targetLevel, start, end)
+	}
+	return nil
+}
+
+// refitLevel moves the tables of from overlapping [start, end] to level to,
+// when no level between them (inclusive of to) holds data in their range.
+func (db *DB) refitLevel(from, to int, start, end []byte) error {
+	v := db.vs.current
+	files := v.overlapping(from, start, end)
+	if len(files) == 0 {
+		return nil
+	}
+	s, l := keyRange(files)
+	lo, hi := min(from, to), max(from, to)
+	for level := lo; level <= hi; level++ {
+		if level == from {
+			continue
+		}
+		if level == 0 || len(v.overlapping(level, s, l)) > 0 {
+			return nil // RocksDB also leaves the files where they are then
+		}
+	}
+	e := &versionEdit{}
+	for _, f := range files {
+		e.deleted = append(e.deleted, deletedFileEntry{level: from, fileNum: f.num})
+		e.added = append(e.added, newFileEntry{level: to, meta: f})
+	}
+	return db.installEdit(e)
+}
+
+// WaitForCompactions blocks until no flush or compaction is pending or
+// running.
+func (db *DB) WaitForCompactions() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	for {
+		if db.bgErr != nil {
+			return db.bgErr
+		}
+		db.maybeScheduleFlush()
+		db.maybeScheduleCompaction()
+		busy := db.flushing || db.runningCompactions > 0 || db.manualRunning
+		if !busy {
+			return nil
+		}
+		db.bgCond.Wait()
+	}
+}

@@ -1,0 +1,81 @@
+package lsm
+
+import (
+	"github.com/godbbench/godbbench/memtable"
+)
+
+// compactionIter filters a merged internal stream for flush and compaction
+// output. Snapshots split the sequence space into stripes: a stripe is the
+// set of sequences that the same snapshots can see (stripe of s = the
+// smallest live snapshot >= s, or "latest"). Within a user key only the
+// newest entry of each stripe is visible to anyone, so older entries of the
+// same stripe are dropped. A tombstone visible to every snapshot is dropped
+// too, together with what it shadows, when dropTombstones says no deeper
+// level holds the key (bottommost output).
+type compactionIter struct {
+	src            *mergingIter
+	snapshots      []uint64 // ascending
+	dropTombstones bool
+
+	lastKey    []byte
+	haveLast   bool
+	lastStripe uint64
+	keyIn      uint64
+	keyDrop    uint64
+}
+
+func (c *compactionIter) stripe(seq uint64) uint64 {
+	lo, hi := 0, len(c.snapshots)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if c.snapshots[m] < seq {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == len(c.snapshots) {
+		return memtable.MaxSeq
+	}
+	return c.snapshots[lo]
+}
+
+// keep decides on the entry at src and updates the per-key state.
+func (c *compactionIter) keep() bool {
+	c.keyIn++
+	key, seq := c.src.Key(), c.src.Seq()
+	s := c.stripe(seq)
+	if c.haveLast && compareKeys(key, c.lastKey) == 0 {
+		if s == c.lastStripe {
+			c.keyDrop++
+			return false // shadowed by a newer entry in the same stripe
+		}
+	} else {
+		c.lastKey = append(c.lastKey[:0], key...)
+		c.haveLast = true
+	}
+	c.lastStripe = s
+	if c.dropTombstones && c.src.Kind() == memtable.KindDelete &&
+		(len(c.snapshots) == 0 || seq <= c.snapshots[0]) {
+		c.keyDrop++
+		return false
+	}
+	return true
+}
+
+func (c *compactionIter) advance(ok bool) bool {
+	for ; ok; ok = c.src.Next() {
+		if c.keep() {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *compactionIter) First() bool            { return c.advance(c.src.First()) }
+func (c *compactionIter) Next() bool             { return c.advance(c.src.Next()) }
+func (c *compactionIter) Key() []byte            { return c.src.Key() }
+func (c *compactionIter) Seq() uint64            { return c.src.Seq() }
+func (c *compactionIter) Kind() memtable.Kind    { return c.src.Kind() }
+func (c *compactionIter) Value() ([]byte, error) { return c.src.Value() }
+func (c *compactionIter) Error() error           { return c.src.Error() }

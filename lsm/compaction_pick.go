@@ -1,0 +1,182 @@
+package lsm
+
+import "math"
+
+// compaction describes one unit of compaction work.
+type compaction struct {
+	level, outputLevel int
+	inputs             [2][]*fileMeta // files of level and of outputLevel
+	trivialMove        bool           // one file, nothing to merge with: move it
+	bottommost         bool           // no deeper level overlaps the key range
+	smallest, largest  []byte
+}
+
+// maxCompactions is how many compactions may run at once, derived from
+// max_background_jobs as RocksDB does (a quarter of the jobs flush, the rest
+// compact), unless max_background_compactions is set.
+func (db *DB) maxCompactions() int {
+	o := db.opts
+	if o.MaxBackgroundCompactions > 0 {
+		return o.MaxBackgroundCompactions
+	}
+	jobs := max(o.MaxBackgroundJobs, 1)
+	return max(jobs-max(jobs/4, 1), 1)
+}
+
+// maxBytesForLevel is the target size of level >= 1.
+func (db *DB) maxBytesForLevel(level int) float64 {
+	o := db.opts
+	b := float64(o.MaxBytesForLevelBase)
+	for l := 1; l < level; l++ {
+		m := o.MaxBytesForLevelMultiplier
+		// RocksDB: bytes[l+1] = bytes[l] * multiplier * additional[l].
+		if add := o.MaxBytesForLevelMultiplierAdditional; len(add) > l && add[l] > 0 {
+			m *= float64(add[l])
+		}
+		b *= m
+	}
+	return b
+}
+
+// targetFileSize is the output table size for level.
+func (db *DB) targetFileSize(level int) uint64 {
+	o := db.opts
+	s := float64(max(o.TargetFileSizeBase, 1))
+	for l := 1; l < level; l++ {
+		s *= float64(max(o.TargetFileSizeMultiplier, 1))
+	}
+	return uint64(math.Min(s, math.MaxInt64))
+}
+
+// levelScores are RocksDB's compaction scores: L0 file count over its
+// trigger, and level bytes over level target for the levels above the last.
+func (db *DB) levelScores(v *version) []float64 {
+	scores := make([]float64, db.numLevels)
+	n := 0
+	for _, f := range v.levels[0] {
+		if !f.compacting {
+			n++
+		}
+	}
+	scores[0] = float64(n) / float64(max(db.opts.Level0FileNumCompactionTrigger, 1))
+	if t := db.opts.Level0StopWritesTrigger; t > 0 && n >= t {
+		// Writes are stopped: L0 must compact even with a larger trigger.
+		scores[0] = max(scores[0], 1)
+	}
+	for level := 1; level < db.numLevels-1; level++ {
+		var b uint64
+		for _, f := range v.levels[level] {
+			if !f.compacting {
+				b += f.size
+			}
+		}
+		scores[level] = float64(b) / db.maxBytesForLevel(level)
+	}
+	return scores
+}
+
+func anyCompacting(files []*fileMeta) bool {
+	for _, f := range files {
+		if f.compacting {
+			return true
+		}
+	}
+	return false
+}
+
+func keyRange(sets ...[]*fileMeta) (smallest, largest []byte) {
+	for _, files := range sets {
+		for _, f := range files {
+			if smallest == nil || compareKeys(f.smallest, smallest) < 0 {
+				smallest = f.smallest
+			}
+			if largest == nil || compareKeys(f.largest, largest) > 0 {
+				largest = f.largest
+			}
+		}
+	}
+	return smallest, largest
+}
+
+// newCompaction fills in the output-level inputs, range and flags, or
+// returns nil when an input is already being compacted.
+func (db *DB) newCompaction(v *version, level, outputLevel int, inputs []*fileMeta) *compaction {
+	if len(inputs) == 0 || anyCompacting(inputs) {
+		return nil
+	}
+	s, l := keyRange(inputs)
+	var next []*fileMeta
+	if outputLevel != level {
+		next = v.overlapping(outputLevel, s, l)
+	}
+	if anyCompacting(next) {
+		return nil
+	}
+	c := &compaction{level: level, outputLevel: outputLevel}
+	c.inputs[0], c.inputs[1] = inputs, next
+	c.smallest, c.largest = keyRange(inputs, next)
+	c.bottommost = true
+	for deeper := outputLevel + 1; deeper < len(v.levels); deeper++ {
+		if len(v.overlapping(deeper, c.smallest, c.largest)) > 0 {
+			c.bottommost = false
+			break
+		}
+	}
+	c.trivialMove = len(inputs) == 1 && len(next) == 0 && outputLevel != level
+	return c
+}
+
+func (c *compaction) markCompacting(on bool) {
+	for _, set := range c.inputs {
+		for _, f := range set {
+			f.compacting = on
+		}
+	}
+}
+
+// pickCompaction chooses the level with the highest score >= 1 (DB.mu held).
+func (db *DB) pickCompaction() *compaction {
+	v := db.vs.current
+	scores := db.levelScores(v)
+	tried := make([]bool, len(scores))
+	for {
+		best := -1
+		for level, s := range scores {
+			if !tried[level] && s >= 1 && (best < 0 || s > scores[best]) {
+				best = level
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		tried[best] = true
+		if c := db.pickFromLevel(v, best); c != nil {
+			c.markCompacting(true)
+			return c
+		}
+	}
+}
+
+func (db *DB) pickFromLevel(v *version, level int) *compaction {
+	if level == 0 {
+		// All of L0 at once: L0 tables overlap, so a subset could leave an
+		// older version above a newer one.
+		return db.newCompaction(v, 0, 1, append([]*fileMeta(nil), v.levels[0]...))
+	}
+	files := v.levels[level]
+	start := 0
+	if p := db.compactPointer[level]; p != nil {
+		start = findFile(files, p)
+		if start < len(files) && compareKeys(files[start].largest, p) == 0 {
+			start++
+		}
+	}
+	for i := range files {
+		f := files[(start+i)%len(files)]
+		if c := db.newCompaction(v, level, level+1, []*fileMeta{f}); c != nil {
+			db.compactPointer[level] = f.largest
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package lsm
+
+import (
+	"testing"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+func TestLevelTargets(t *testing.T) {
+	o := options.Default()
+	o.MaxBytesForLevelMultiplierAdditional = []int{1, 2, 1, 1, 1, 1, 1}
+	o.TargetFileSizeMultiplier = 2
+	db := &DB{opts: o, numLevels: 7}
+	if got := db.maxBytesForLevel(1); got != 256<<20 {
+		t.Fatalf("L1 target %v", got)
+	}
+	if got := db.maxBytesForLevel(2); got != 256<<20*10*2 {
+		t.Fatalf("L2 target %v", got)
+	}
+	if got := db.maxBytesForLevel(3); got != 256<<20*10*2*10 {
+		t.Fatalf("L3 target %v", got)
+	}
+	if got := db.targetFileSize(1); got != 64<<20 {
+		t.Fatalf("L1 file size %v", got)
+	}
+	if got := db.targetFileSize(3); got != 256<<20 {
+		t.Fatalf("L3 file size %v", got)
+	}
+	o.MaxBackgroundJobs = 2
+	if got := db.maxCompactions(); got != 1 {
+		t.Fatalf("compactions for 2 jobs: %d", got)
+	}
+	o.MaxBackgroundJobs = 8
+	if got := db.maxCompactions(); got != 6 {
+		t.Fatalf("compactions for 8 jobs: %d", got)
+	}
+}
+
+func TestPickCompaction(t *testing.T) {
+	o := options.Default()
+	db := &DB{opts: o, numLevels: 4, compactPointer: make([][]byte, 4)}
+	f := func(num uint64, lo, hi string, size uint64) *fileMeta {
+		return &fileMeta{num: num, smallest: []byte(lo), largest: []byte(hi), size: size, largestSeq: num}
+	}
+	v := &version{levels: [][]*fileMeta{
+		{f(10, "a", "c", 1), f(11, "b", "d", 1), f(12, "a", "z", 1), f(13, "m", "n", 1)},
+		{f(1, "a", "b", 1), f(2, "x", "y", 1)},
+		{}, {f(3, "a", "z", 1)},
+	}}
+	sortLevel(0, v.levels[0])
+	db.vs.current = v
+	c := db.pickCompaction()
+	if c == nil || c.level != 0 || len(c.inputs[0]) != 4 || len(c.inputs[1]) != 2 || c.bottommost {
+		t.Fatalf("picked %+v", c)
+	}
+	// L0 is busy now: nothing else can be picked from it.
+	if c2 := db.pickCompaction(); c2 != nil {
+		t.Fatalf("second pick %+v", c2)
+	}
+	c.markCompacting(false)
+	// A lone file with no overlap below moves trivially.
+	v.levels[0] = nil
+	v.levels[1] = []*fileMeta{f(1, "a", "b", 300<<20)}
+	v.levels[2] = nil
+	v.levels[3] = nil
+	c = db.pickCompaction()
+	if c == nil || c.level != 1 || !c.trivialMove || !c.bottommost {
+		t.Fatalf("picked %+v", c)
+	}
+}

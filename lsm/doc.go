@@ -1,0 +1,111 @@
+// Package lsm is the native engine: a leveled log-structured merge tree with
+// RocksDB's option names and semantics, built on package memtable (the
+// in-memory reps), package sst (the table format) and package wal (the record
+// log used for WALs and the MANIFEST).
+//
+// # Contract
+//
+//   - A DB is safe for concurrent use. Writes (Write, Flush) are applied in
+//     one total order of sequence numbers; a write is visible to Get and new
+//     iterators when Write returns, and durable on return when it asked for
+//     Sync and did not disable the WAL.
+//   - Get, iterators and snapshots read one consistent sequence number. Bytes
+//     handed out (Get's callback argument, Iterator.Key and Value) are valid
+//     only until the callback returns or the iterator moves.
+//   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
+//     serving reads but refuses writes with an error wrapping the cause
+//     ("lsm: writes stopped after a background error: ...").
+//   - Undecodable bytes in any file give an error that wraps wal.ErrCorruption,
+//     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
+//     A WAL's torn tail (a crash mid-append) is the end of the log.
+//   - One process at a time: Open takes an flock on LOCK and fails with
+//     ErrLocked otherwise.
+//   - Close waits for queued writes and background work, flushes memtables
+//     holding writes that skipped the WAL, and must be called after every
+//     iterator is closed.
+//
+// # Files
+//
+// In the DB directory (WALs in Options.WALDir when set):
+//
+//	CURRENT           "MANIFEST-<n>\n", replaced atomically: written to
+//	                  <n>.dbtmp, fsynced, renamed, directory fsynced
+//	MANIFEST-<n>      version edits, one wal record each (6 digits, zero padded)
+//	<n>.log           a WAL: one wal record per committed batch
+//	<n>.sst           a table (format in package sst)
+//	LOCK              flock target
+//	LOG               a text log whose first line ends in "RocksDB version: <v>",
+//	                  the line tools/benchmark.sh reads
+//
+// File numbers come from one counter shared by all kinds.
+//
+// # Batch (WAL record) format
+//
+// A batch is RocksDB's WriteBatch encoding restricted to Put and Delete:
+//
+//	offset size  field
+//	0      8     sequence number of the first record, little-endian
+//	8      4     record count, little-endian
+//	12     ...   records
+//
+// A record is a kind byte, then the key as a uvarint length and its bytes,
+// then for kind 1 (Put) the value the same way; kind 0 (Delete) has no value.
+// The i-th record gets sequence number first+i. Example, Put("k1","v1") then
+// Delete("k2") at sequence 100:
+//
+//	64 00 00 00 00 00 00 00  02 00 00 00  01 02 6b 31 02 76 31  00 02 6b 32
+//
+// A record count that disagrees with the records, an unknown kind or a length
+// past the end is ErrCorruptBatch.
+//
+// # MANIFEST format (version edits)
+//
+// Each record of a MANIFEST is one version edit: a sequence of fields, each a
+// uvarint tag followed by its payload. Integers are uvarints, byte strings a
+// uvarint length then the bytes.
+//
+//	tag 1  log number       uvarint: WALs numbered below it are flushed
+//	tag 2  next file number uvarint
+//	tag 3  last sequence    uvarint
+//	tag 4  deleted table    level uvarint, file number uvarint
+//	tag 5  new table        level, file number, file size (uvarints),
+//	                        smallest key, largest key (byte strings),
+//	                        smallest sequence, largest sequence (uvarints)
+//
+// Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record
+// of every MANIFEST is a full snapshot (all live tables); later records are
+// deltas. An unknown tag, a level >= 64, a truncated field or tables that
+// overlap within a level >= 1 is ErrCorruptManifest.
+//
+// # Write path
+//
+// Write queues the batch; the head of the queue leads a commit group (see
+// commit.go): sequence numbers, one WAL write and optional fsync for the
+// group, parallel memtable inserts, then publication of the last sequence.
+// A memtable is full at write_buffer_size; it then becomes immutable, a new
+// WAL and memtable start, and a flush writes the immutable memtables (merged
+// when min_write_buffer_number_to_merge > 1) to one L0 table. Writes stall
+// while max_write_buffer_number memtables exist or L0 holds
+// level0_stop_writes_trigger tables, and are held to delayed_write_rate from
+// level0_slowdown_writes_trigger on (and, with max_write_buffer_number > 3,
+// one memtable before the stop); all count in rocksdb.stats' Stalls line.
+//
+// # Versions, reads and compaction
+//
+// The current version lists tables per level; L0 tables may overlap (newest
+// first), deeper levels are sorted and disjoint. Get reads the memtables, then
+// L0 newest first, then one table per level found by binary search on the
+// largest keys (each table checks its bloom filter first). Iterators merge all
+// sources with a heap and load values lazily.
+//
+// Leveled compaction scores L0 by file count over
+// level0_file_num_compaction_trigger and level n >= 1 by bytes over
+// max_bytes_for_level_base * multiplier^(n-1); the highest score >= 1 runs:
+// all of L0 into L1, or one table of level n (round robin) with its overlap in
+// n+1. A lone table with no overlap is moved by a MANIFEST edit. Output tables
+// split at target_file_size_base * target_file_size_multiplier^(n-1) on
+// user-key boundaries and use LevelCompression(n). Versions hidden by a newer
+// one that every live snapshot also sees are dropped; tombstones are dropped
+// when no deeper level overlaps the range. Up to max_background_jobs - 1
+// compactions (at least one) run beside one flush.
+package lsm

@@ -1,0 +1,127 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+)
+
+// faultFS wraps DefaultFS and fails writes or syncs on demand.
+type faultFS struct {
+	FS
+	failWrite atomic.Bool // Write returns ENOSPC
+	failSync  atomic.Bool // Sync returns EIO
+}
+
+type faultFile struct {
+	WritableFile
+	fs *faultFS
+}
+
+func (f *faultFS) Create(name string) (WritableFile, error) {
+	if f.failWrite.Load() {
+		return nil, fmt.Errorf("create %s: %w", name, syscall.ENOSPC)
+	}
+	w, err := f.FS.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &faultFile{WritableFile: w, fs: f}, nil
+}
+
+func (f *faultFile) Write(p []byte) (int, error) {
+	if f.fs.failWrite.Load() {
+		return 0, syscall.ENOSPC
+	}
+	return f.WritableFile.Write(p)
+}
+
+func (f *faultFile) Sync() error {
+	if f.fs.failSync.Load() {
+		return syscall.EIO
+	}
+	return f.WritableFile.Sync()
+}
+
+func openFault(t *testing.T) (*DB, *faultFS) {
+	ffs := &faultFS{FS: DefaultFS}
+	db, err := Open(t.TempDir(), testOptions(), Config{FS: ffs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, ffs
+}
+
+func write(db *DB, k string, sync bool) error {
+	b := NewBatch()
+	b.Put([]byte(k), []byte("v"))
+	return db.Write(b, WriteOptions{Sync: sync})
+}
+
+func TestWALNoSpaceStopsWrites(t *testing.T) {
+	db, ffs := openFault(t)
+	defer db.Close()
+	if err := write(db, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	ffs.failWrite.Store(true)
+	err := write(db, "b", false)
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("write on a full disk: %v", err)
+	}
+	ffs.failWrite.Store(false)
+	err = write(db, "c", false)
+	if err == nil || !strings.Contains(err.Error(), "writes stopped") || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("write after the failure: %v", err)
+	}
+	// Reads still work.
+	if _, ok := getString(t, db, "a"); !ok {
+		t.Fatal("lost a")
+	}
+	if p, _ := db.Property("rocksdb.background-errors"); p != "1" {
+		t.Fatalf("background-errors = %s", p)
+	}
+}
+
+func TestFailedSyncStopsWrites(t *testing.T) {
+	db, ffs := openFault(t)
+	defer db.Close()
+	ffs.failSync.Store(true)
+	if err := write(db, "a", true); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("sync write with failing fsync: %v", err)
+	}
+	ffs.failSync.Store(false)
+	if err := write(db, "b", false); err == nil {
+		t.Fatal("write accepted after a failed fsync")
+	}
+}
+
+func TestFlushNoSpaceStopsWrites(t *testing.T) {
+	db, ffs := openFault(t)
+	defer db.Close()
+	if err := write(db, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	ffs.failWrite.Store(true)
+	err := db.Flush()
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("flush on a full disk: %v", err)
+	}
+	ffs.failWrite.Store(false)
+	if err := write(db, "b", false); err == nil || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("write after a failed flush: %v", err)
+	}
+}
+
+func TestLockedByAnotherOpen(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, testOptions())
+	defer db.Close()
+	_, err := Open(dir, testOptions(), Config{})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second open: %v", err)
+	}
+}

@@ -1,0 +1,213 @@
+package lsm
+
+import (
+	"bufio"
+	"fmt"
+	"time"
+
+	"github.com/godbbench/godbbench/sst"
+)
+
+// Flush switches the active memtable if it holds anything and waits until
+// every memtable that existed at the call has been written to L0.
+func (db *DB) Flush() error {
+	w := writerPool.Get().(*writer)
+	w.batch, w.flush = nil, true
+	err := db.commit(w)
+	w.flush = false
+	writerPool.Put(w)
+	if err != nil {
+		return err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	target := db.nextMem - 1 // every memtable before the active one
+	if db.mem.empty() && db.mem.id > 0 {
+		target = db.mem.id - 1
+	}
+	db.flushTarget = max(db.flushTarget, target)
+	db.maybeScheduleFlush()
+	for db.flushedID < target && db.bgErr == nil && len(db.imm) > 0 {
+		db.bgCond.Wait()
+	}
+	if db.bgErr != nil {
+		return fmt.Errorf("lsm: flush failed: %w", db.bgErr)
+	}
+	return nil
+}
+
+// maybeScheduleFlush starts the flush goroutine when enough immutable
+// memtables wait (DB.mu held).
+func (db *DB) maybeScheduleFlush() {
+	if db.flushing || db.bgErr != nil || len(db.imm) == 0 {
+		return
+	}
+	if len(db.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.imm[0].id > db.flushTarget && !db.closed {
+		return
+	}
+	db.flushing = true
+	db.bgWG.Add(1)
+	go db.flushLoop()
+}
+
+// flushLoop writes immutable memtables to L0 until none is due.
+func (db *DB) flushLoop() {
+	defer db.bgWG.Done()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	for db.bgErr == nil && len(db.imm) > 0 {
+		if len(db.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.imm[0].id > db.flushTarget && !db.closed {
+			break
+		}
+		mems := append([]*memTable(nil), db.imm...)
+		snaps := db.snaps.seqs()
+		db.stats.runningFlushes++
+		db.mu.Unlock()
+		start := time.Now()
+		meta, err := db.writeLevel0(mems, snaps)
+		db.mu.Lock()
+		db.stats.runningFlushes--
+		if err == nil {
+			e := &versionEdit{}
+			if meta != nil {
+				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
+			}
+			next := db.mem.logNum
+			if len(db.imm) > len(mems) {
+				next = db.imm[len(mems)].logNum
+			}
+			e.setLogNumber(next)
+			e.setLastSeq(db.visibleSeq.Load())
+			err = db.vs.logAndApply(e)
+		}
+		if err != nil {
+			db.bgErr = fmt.Errorf("flush: %w", err)
+			break
+		}
+		db.imm = db.imm[len(mems):]
+		db.flushedID = mems[len(mems)-1].id
+		db.reads.set(db.mem, db.imm, db.vs.current)
+		if meta != nil {
+			db.stats.recordFlush(meta.size, time.Since(start))
+		}
+		db.deleteObsoleteWALs()
+		db.maybeScheduleCompaction()
+		db.bgCond.Broadcast()
+	}
+	db.flushing = false
+	db.bgCond.Broadcast()
+}
+
+// deleteObsoleteWALs removes WALs older than the MANIFEST's log number.
+func (db *DB) deleteObsoleteWALs() {
+	keep := db.liveWALs[:0]
+	for _, num := range db.liveWALs {
+		if num < db.vs.logNumber {
+			db.fs.Remove(walName(db.walDir, num))
+		} else {
+			keep = append(keep, num)
+		}
+	}
+	db.liveWALs = keep
+}
+
+// writeLevel0 writes the merged contents of mems to one new table and
+// returns its metadata, or nil when nothing survived. DB.mu is not held
+// except during recovery, when nothing runs concurrently.
+func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
+	iters := make([]internalIter, len(mems))
+	for i, m := range mems {
+		iters[i] = newMemIter(m.rep)
+	}
+	src := newMergingIter(iters)
+	defer src.Close()
+	ci := compactionIter{src: src, snapshots: snaps}
+	outs, err := db.writeTables(&ci, 0, 0)
+	if err != nil || len(outs) == 0 {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+// writeTables writes the entries of ci to tables for level, starting a new
+// table at a user-key boundary once a table reaches targetSize (0: one
+// table). It needs no lock: file numbers come from an atomic counter.
+func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (outs []*fileMeta, err error) {
+	var w *sst.Writer
+	var f WritableFile
+	var bw *bufio.Writer
+	var meta *fileMeta
+	defer func() {
+		if err == nil {
+			return
+		}
+		// Remove what was written: the outputs are in no version yet.
+		if w != nil {
+			f.Close()
+			db.fs.Remove(tableName(db.dir, meta.num))
+		}
+		for _, m := range outs {
+			db.fs.Remove(tableName(db.dir, m.num))
+		}
+	}()
+	finish := func() error {
+		props, err := w.Finish()
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		w = nil
+		if err != nil {
+			db.fs.Remove(tableName(db.dir, meta.num))
+			return fmt.Errorf("write table %d: %w", meta.num, err)
+		}
+		meta.size = props.FileSize
+		meta.smallest = append([]byte(nil), props.SmallestKey...)
+		meta.largest = append([]byte(nil), props.LargestKey...)
+		meta.smallestSeq, meta.largestSeq = props.SmallestSeq, props.LargestSeq
+		meta.numEntries, meta.numDeletions = props.NumEntries, props.NumDeletions
+		outs = append(outs, meta)
+		return nil
+	}
+	var lastKey []byte
+	for ok := ci.First(); ok; ok = ci.Next() {
+		key := ci.Key()
+		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 {
+			if err := finish(); err != nil {
+				return outs, err
+			}
+		}
+		if w == nil {
+			num := db.vs.newFileNum()
+			f, err = db.fs.Create(tableName(db.dir, num))
+			if err != nil {
+				return outs, fmt.Errorf("create table: %w", err)
+			}
+			bw = bufio.NewWriterSize(f, 256<<10)
+			w = sst.NewWriter(bw, db.tableOpts[level])
+			meta = &fileMeta{num: num}
+		}
+		value, err := ci.Value()
+		if err != nil {
+			return outs, err
+		}
+		if err := w.Add(key, ci.Seq(), sst.Kind(ci.Kind()), value); err != nil {
+			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
+		}
+		lastKey = append(lastKey[:0], key...)
+	}
+	if err := ci.Error(); err != nil {
+		return outs, err
+	}
+	if w != nil {
+		if err := finish(); err != nil {
+			return outs, err
+		}
+	}
+	return outs, nil
+}

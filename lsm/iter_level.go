@@ -1,0 +1,125 @@
+package lsm
+
+import (
+	"github.com/godbbench/godbbench/memtable"
+)
+
+// levelIter concatenates the tables of one sorted level (1 and up), opening
+// a table's iterator only when the walk reaches it.
+type levelIter struct {
+	db    *DB
+	files []*fileMeta
+	idx   int        // current file, -1 or len(files) when exhausted
+	cur   *tableIter // iterator of files[idx]
+	err   error
+}
+
+func newLevelIter(db *DB, files []*fileMeta) *levelIter {
+	return &levelIter{db: db, files: files, idx: -1}
+}
+
+// open positions cur on file i (without moving it within the file).
+func (l *levelIter) open(i int) bool {
+	if l.cur != nil && l.idx == i {
+		return true
+	}
+	if l.cur != nil {
+		l.cur.Close()
+		l.cur = nil
+	}
+	l.idx = i
+	if i < 0 || i >= len(l.files) {
+		return false
+	}
+	r, err := l.db.tableReader(l.files[i])
+	if err != nil {
+		l.err = err
+		return false
+	}
+	l.cur = &tableIter{it: r.NewIter()}
+	return true
+}
+
+func (l *levelIter) checkErr() {
+	if l.cur != nil && l.err == nil {
+		l.err = l.cur.Error()
+	}
+}
+
+// forward skips to the first entry of the following files when the current
+// one is exhausted.
+func (l *levelIter) forward(ok bool) bool {
+	for !ok {
+		l.checkErr()
+		if l.err != nil || !l.open(l.idx+1) {
+			return false
+		}
+		ok = l.cur.First()
+	}
+	return true
+}
+
+func (l *levelIter) backward(ok bool) bool {
+	for !ok {
+		l.checkErr()
+		if l.err != nil || !l.open(l.idx-1) {
+			return false
+		}
+		ok = l.cur.Last()
+	}
+	return true
+}
+
+func (l *levelIter) First() bool {
+	if !l.open(0) {
+		return false
+	}
+	return l.forward(l.cur.First())
+}
+
+func (l *levelIter) Last() bool {
+	if !l.open(len(l.files) - 1) {
+		return false
+	}
+	return l.backward(l.cur.Last())
+}
+
+func (l *levelIter) SeekGE(key []byte) bool {
+	if !l.open(findFile(l.files, key)) {
+		return false
+	}
+	return l.forward(l.cur.SeekGE(key))
+}
+
+func (l *levelIter) SeekLT(key []byte) bool {
+	// The last file whose smallest key is < key.
+	i := findFile(l.files, key)
+	if i >= len(l.files) || compareKeys(l.files[i].smallest, key) >= 0 {
+		i--
+	}
+	if !l.open(i) {
+		return false
+	}
+	return l.backward(l.cur.SeekLT(key))
+}
+
+func (l *levelIter) Next() bool { return l.cur != nil && l.forward(l.cur.Next()) }
+func (l *levelIter) Prev() bool { return l.cur != nil && l.backward(l.cur.Prev()) }
+
+func (l *levelIter) Key() []byte            { return l.cur.Key() }
+func (l *levelIter) Seq() uint64            { return l.cur.Seq() }
+func (l *levelIter) Kind() memtable.Kind    { return l.cur.Kind() }
+func (l *levelIter) Value() ([]byte, error) { return l.cur.Value() }
+func (l *levelIter) Error() error {
+	l.checkErr()
+	return l.err
+}
+
+func (l *levelIter) Close() error {
+	l.checkErr()
+	if l.cur != nil {
+		l.cur.Close()
+		l.cur = nil
+	}
+	return l.err
+}

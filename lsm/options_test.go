@@ -1,0 +1,122 @@
+package lsm
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestWALDirAndDisableWAL(t *testing.T) {
+	dir, walDir := t.TempDir(), t.TempDir()
+	o := testOptions()
+	o.WALDir = walDir
+	db := mustOpen(t, dir, o)
+	for i := 0; i < 100; i++ {
+		b := NewBatch()
+		b.Put([]byte(fmt.Sprint("logged", i)), []byte("v"))
+		if err := db.Write(b, WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		b.Reset()
+		b.Put([]byte(fmt.Sprint("unlogged", i)), []byte("v"))
+		if err := db.Write(b, WriteOptions{DisableWAL: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if logs := filesOf(t, walDir, fileWAL); len(logs) == 0 {
+		t.Fatal("no WAL in wal_dir")
+	}
+	if logs := filesOf(t, dir, fileWAL); len(logs) != 0 {
+		t.Fatalf("WALs in the DB dir: %v", logs)
+	}
+	// Close flushes memtables holding unlogged writes.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, dir, o)
+	for i := 0; i < 100; i++ {
+		for _, p := range []string{"logged", "unlogged"} {
+			if _, ok := getString(t, db, fmt.Sprint(p, i)); !ok {
+				t.Fatalf("%s%d lost", p, i)
+			}
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Destroy(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("dir still there: %v", err)
+	}
+	if logs := filesOf(t, walDir, fileWAL); len(logs) != 0 {
+		t.Fatalf("WALs left: %v", logs)
+	}
+}
+
+func TestMinWriteBufferNumberToMerge(t *testing.T) {
+	o := testOptions()
+	o.MaxWriteBufferNumber = 4
+	o.MinWriteBufferNumberToMerge = 3
+	o.DisableAutoCompactions = true
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for i := 0; i < 4000; i++ {
+		put(t, db, fmt.Sprintf("key%06d", i), "value-value-value")
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// Flushes merge at least three memtables, except the forced last one.
+	n, _ := db.Property("rocksdb.num-files-at-level0")
+	var files int
+	fmt.Sscan(n, &files)
+	if files == 0 || files > 4 {
+		t.Fatalf("L0 files: %d", files)
+	}
+	for i := 0; i < 4000; i += 97 {
+		if _, ok := getString(t, db, fmt.Sprintf("key%06d", i)); !ok {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+}
+
+func TestTargetLevel(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	for i := 0; i < 2000; i++ {
+		put(t, db, fmt.Sprintf("key%06d", i), "value")
+	}
+	if err := db.Compact(nil, nil, 3); err != nil {
+		t.Fatal(err)
+	}
+	for level := 0; level < 7; level++ {
+		n, _ := db.Property(fmt.Sprintf("rocksdb.num-files-at-level%d", level))
+		if (level == 3) != (n != "0") {
+			t.Fatalf("level %d has %s files after compacting to level 3", level, n)
+		}
+	}
+}
+
+func TestL0SlowdownCounted(t *testing.T) {
+	o := testOptions()
+	o.Level0FileNumCompactionTrigger = 100 // compactions never pick L0
+	o.Level0SlowdownWritesTrigger = 2
+	o.Level0StopWritesTrigger = 100
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for f := 0; f < 3; f++ {
+		for i := 0; i < 50; i++ {
+			put(t, db, fmt.Sprintf("key%d-%d", f, i), "v")
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := db.Property("rocksdb.stats")
+	if !strings.Contains(s, "Stalls(count): 50 level0_slowdown,") {
+		t.Fatalf("stalls not counted:\n%s", s)
+	}
+}

@@ -1,0 +1,65 @@
+package lsm
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestStatsLayout checks the lines tools/benchmark.sh parses, by awk field.
+func TestStatsLayout(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	for i := 0; i < 3000; i++ {
+		put(t, db, fmt.Sprintf("key%06d", i), "some value bytes")
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	s, ok := db.Property("rocksdb.stats")
+	if !ok {
+		t.Fatal("no rocksdb.stats")
+	}
+	lines := map[string][]string{}
+	for _, l := range strings.Split(s, "\n") {
+		for _, p := range []string{" Sum", "Uptime(secs)", "Cumulative writes", "Cumulative compaction", "Stalls(count):", "Flush(GB)", "Cumulative stall", "Blob file count:"} {
+			if strings.HasPrefix(l, p) {
+				lines[p] = strings.Fields(l)
+			}
+		}
+	}
+	if f := lines[" Sum"]; len(f) != 22 || f[0] != "Sum" {
+		t.Fatalf("Sum row has %d fields: %q", len(f), f)
+	}
+	if f := lines["Stalls(count):"]; len(f) < 20 || f[2] != "level0_slowdown," || f[18] != "memtable_compaction," {
+		t.Fatalf("Stalls line: %q", f)
+	}
+	if f := lines["Cumulative writes"]; len(f) < 15 || f[2] != "3000" && f[2] != "3K" {
+		t.Fatalf("Cumulative writes line: %q", f)
+	}
+	if f := lines["Cumulative compaction"]; len(f) < 6 || f[3] != "GB" || f[6] != "MB/s" {
+		t.Fatalf("Cumulative compaction line: %q", f)
+	}
+	if f := lines["Flush(GB)"]; len(f) < 3 || !strings.HasSuffix(f[2], ",") {
+		t.Fatalf("Flush line: %q", f)
+	}
+	if f := lines["Cumulative stall"]; len(f) < 5 || f[5] != "percent" {
+		t.Fatalf("Cumulative stall line: %q", f)
+	}
+	if lines["Uptime(secs)"] == nil || lines["Blob file count:"] == nil {
+		t.Fatalf("missing lines in:\n%s", s)
+	}
+	ls, _ := db.Property("rocksdb.levelstats")
+	if !strings.HasPrefix(ls, "Level Files Size(MB)\n--------------------\n  0 ") {
+		t.Fatalf("levelstats:\n%s", ls)
+	}
+	for _, p := range []string{"rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes", "rocksdb.compaction-pending", "rocksdb.num-running-compactions", "rocksdb.num-immutable-mem-table", "rocksdb.cur-size-active-mem-table", "rocksdb.cur-size-all-mem-tables", "rocksdb.size-all-mem-tables", "rocksdb.num-entries-active-mem-table", "rocksdb.num-entries-imm-mem-tables", "rocksdb.sstables", "rocksdb.num-files-at-level1"} {
+		if _, ok := db.Property(p); !ok {
+			t.Fatalf("property %s missing", p)
+		}
+	}
+	t.Log(s)
+}

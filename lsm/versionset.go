@@ -1,0 +1,246 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+)
+
+// versionSet owns the MANIFEST and the current version. All methods run with
+// DB.mu held.
+type versionSet struct {
+	db          *DB
+	current     *version
+	nextFileNum atomic.Uint64 // allocated without DB.mu by table writers
+	logNumber   uint64        // WALs numbered below this are fully flushed
+	lastSeq     uint64        // last sequence recorded in the MANIFEST
+	versionNum  uint64
+
+	manifestNum  uint64
+	manifestFile WritableFile
+	manifest     *wal.Writer
+	manifestBuf  []byte
+	manifestBusy bool // a logAndApply is writing the MANIFEST
+}
+
+func (vs *versionSet) newFileNum() uint64 { return vs.nextFileNum.Add(1) - 1 }
+
+// markFileNumUsed makes sure num is never handed out again.
+func (vs *versionSet) markFileNumUsed(num uint64) {
+	for {
+		cur := vs.nextFileNum.Load()
+		if cur > num || vs.nextFileNum.CompareAndSwap(cur, num+1) {
+			return
+		}
+	}
+}
+
+// install makes v current, taking a reference on each of its files.
+func (vs *versionSet) install(v *version) {
+	vs.versionNum++
+	v.num = vs.versionNum
+	v.release = vs.db.releaseVersion
+	for _, files := range v.levels {
+		for _, f := range files {
+			f.refs.Add(1)
+		}
+	}
+	v.ref()
+	old := vs.current
+	vs.current = v
+	if old != nil {
+		old.unref()
+	}
+}
+
+// recover replays the MANIFEST named by CURRENT. found is false for a new DB.
+func (vs *versionSet) recover(numLevels int) (found bool, err error) {
+	fs, dir := vs.db.fs, vs.db.dir
+	cur, err := fs.ReadFile(filepath.Join(dir, currentName))
+	if err != nil {
+		if errors.Is(err, errNotExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("lsm: read CURRENT: %w", err)
+	}
+	name := strings.TrimSuffix(string(cur), "\n")
+	typ, num := parseFileName(name)
+	if typ != fileManifest || !strings.HasSuffix(string(cur), "\n") {
+		return false, fmt.Errorf("%w: CURRENT names %q", ErrCorruptManifest, name)
+	}
+	data, err := fs.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return false, fmt.Errorf("lsm: read %s: %w", name, err)
+	}
+	r := wal.NewReader(data)
+	var v *version
+	var haveNext bool
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return false, fmt.Errorf("%w: %s: %w", ErrCorruptManifest, name, err)
+		}
+		e, err := decodeEdit(rec)
+		if err != nil {
+			return false, fmt.Errorf("%s at offset %d: %w", name, r.Offset(), err)
+		}
+		if e.hasLogNumber {
+			vs.logNumber = e.logNumber
+		}
+		if e.hasNextFileNum {
+			vs.nextFileNum.Store(e.nextFileNum)
+			haveNext = true
+		}
+		if e.hasLastSeq {
+			vs.lastSeq = e.lastSeq
+		}
+		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
+			return false, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if !haveNext {
+		return false, fmt.Errorf("%w: %s has no next-file-number record", ErrCorruptManifest, name)
+	}
+	if v, err = v.apply(&versionEdit{}, numLevels); err != nil {
+		return false, err
+	}
+	vs.manifestNum = num
+	vs.install(v)
+	vs.markFileNumUsed(num)
+	return true, nil
+}
+
+// maxLevelIn is the level count needed to hold v and e while replaying, so
+// a DB written with more levels replays before the final num_levels check.
+func maxLevelIn(e *versionEdit, v *version) int {
+	n := 0
+	if v != nil {
+		n = len(v.levels)
+	}
+	for _, a := range e.added {
+		n = max(n, a.level+1)
+	}
+	for _, d := range e.deleted {
+		n = max(n, d.level+1)
+	}
+	return n
+}
+
+// createManifest starts a new MANIFEST holding a snapshot of the current
+// state and points CURRENT at it (write a temp file, fsync, rename, fsync the
+// directory).
+func (vs *versionSet) createManifest() error {
+	fs, dir := vs.db.fs, vs.db.dir
+	num := vs.newFileNum()
+	f, err := fs.Create(filepath.Join(dir, manifestName(num)))
+	if err != nil {
+		return fmt.Errorf("lsm: create MANIFEST: %w", err)
+	}
+	w := wal.NewWriter(f)
+	snap := &versionEdit{}
+	snap.setLogNumber(vs.logNumber)
+	snap.setNextFileNum(vs.nextFileNum.Load())
+	snap.setLastSeq(vs.lastSeq)
+	if vs.current != nil {
+		for level, files := range vs.current.levels {
+			for _, m := range files {
+				snap.added = append(snap.added, newFileEntry{level: level, meta: m})
+			}
+		}
+	}
+	w.AddRecord(snap.encode(nil))
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("lsm: write MANIFEST: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("lsm: sync MANIFEST: %w", err)
+	}
+	if err := setCurrent(fs, dir, num); err != nil {
+		f.Close()
+		return err
+	}
+	if vs.manifestFile != nil {
+		vs.manifestFile.Close()
+	}
+	vs.manifestNum, vs.manifestFile, vs.manifest = num, f, w
+	return nil
+}
+
+func setCurrent(fs FS, dir string, num uint64) error {
+	tmp := filepath.Join(dir, fmt.Sprintf("%06d.dbtmp", num))
+	f, err := fs.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("lsm: create CURRENT: %w", err)
+	}
+	if _, err = io.WriteString(f, manifestName(num)+"\n"); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = fs.Rename(tmp, filepath.Join(dir, currentName))
+	}
+	if err == nil {
+		err = fs.SyncDir(dir)
+	}
+	if err != nil {
+		fs.Remove(tmp)
+		return fmt.Errorf("lsm: install CURRENT: %w", err)
+	}
+	return nil
+}
+
+// logAndApply records e in the MANIFEST (synced) and installs the resulting
+// version. It fills in the next file number and last sequence. DB.mu is held
+// on entry and exit but released during the write and fsync (a few ms), so
+// commits are not blocked by it; edits are serialized by manifestBusy, so
+// the current version cannot change underneath.
+func (vs *versionSet) logAndApply(e *versionEdit) error {
+	db := vs.db
+	for vs.manifestBusy {
+		db.bgCond.Wait()
+	}
+	vs.manifestBusy = true
+	defer func() {
+		vs.manifestBusy = false
+		db.bgCond.Broadcast()
+	}()
+	nv, err := vs.current.apply(e, vs.db.numLevels)
+	if err != nil {
+		return err
+	}
+	e.setNextFileNum(vs.nextFileNum.Load())
+	if e.hasLastSeq {
+		vs.lastSeq = max(vs.lastSeq, e.lastSeq)
+	}
+	e.setLastSeq(vs.lastSeq)
+	vs.manifestBuf = e.encode(vs.manifestBuf[:0])
+	vs.manifest.AddRecord(vs.manifestBuf)
+	db.mu.Unlock()
+	err = vs.manifest.Flush()
+	if err != nil {
+		err = fmt.Errorf("lsm: write MANIFEST: %w", err)
+	} else if err = vs.manifestFile.Sync(); err != nil {
+		err = fmt.Errorf("lsm: sync MANIFEST: %w", err)
+	}
+	db.mu.Lock()
+	if err != nil {
+		return err
+	}
+	if e.hasLogNumber {
+		vs.logNumber = max(vs.logNumber, e.logNumber)
+	}
+	vs.install(nv)
+	return nil
+}

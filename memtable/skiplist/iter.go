@@ -1,0 +1,67 @@
+package skiplist
+
+import "github.com/godbbench/godbbench/memtable"
+
+// NewIter implements memtable.Rep.
+func (l *List) NewIter() memtable.Iter { return &Iter{list: l} }
+
+// Iter walks a List; it is not safe for concurrent use by itself.
+type Iter struct {
+	list *List
+	n    *node
+}
+
+func (it *Iter) set(n *node) bool { it.n = n; return n != nil }
+
+// First implements memtable.Iter.
+func (it *Iter) First() bool { return it.set(it.list.head.next[0].Load()) }
+
+// Last implements memtable.Iter.
+func (it *Iter) Last() bool { return it.set(it.list.findLast(nil, 0, false, true)) }
+
+// Seek implements memtable.Iter.
+func (it *Iter) Seek(key []byte, seq uint64) bool {
+	if seq > memtable.MaxSeq {
+		seq = memtable.MaxSeq
+	}
+	return it.set(it.list.findGreaterOrEqual(key, seq<<8|0xff))
+}
+
+// SeekForPrev implements memtable.Iter.
+func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
+	if seq > memtable.MaxSeq {
+		seq = memtable.MaxSeq
+	}
+	return it.set(it.list.findLast(key, seq<<8, true, false))
+}
+
+// Next implements memtable.Iter.
+func (it *Iter) Next() bool {
+	if it.n == nil {
+		return false
+	}
+	return it.set(it.n.next[0].Load())
+}
+
+// Prev implements memtable.Iter: a search for the last node before this one.
+func (it *Iter) Prev() bool {
+	if it.n == nil {
+		return false
+	}
+	return it.set(it.list.findLast(it.n.key(), it.n.trailer, false, false))
+}
+
+// Valid implements memtable.Iter.
+func (it *Iter) Valid() bool { return it.n != nil }
+
+// Key implements memtable.Iter.
+func (it *Iter) Key() []byte { return it.n.key() }
+
+// Seq implements memtable.Iter.
+func (it *Iter) Seq() uint64 { return it.n.trailer >> 8 }
+
+// Kind implements memtable.Iter.
+func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.n.trailer & 0xff) }
+
+// Value implements memtable.Iter.
+func (it *Iter) Value() []byte { return it.n.value() }
