@@ -21,9 +21,21 @@ build-rocksdb: check-rocksdb
 	$(GO) build -tags rocksdb ./...
 	@for c in $(CMDS); do echo "$(GO) build -tags rocksdb -o $$c ./cmd/$$c"; $(GO) build -tags rocksdb -o $$c ./cmd/$$c || exit 1; done
 
-# test: every package, without the RocksDB engine.
+# test: what CI runs. gofmt and vet, every package's tests (the oracle tests
+# compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
+# the race detector on the concurrent packages, and the RocksDB engine and the
+# driver's oracle/profiles tests with the rocksdb tag when librocksdb-dev is there.
+RACE_PKGS := ./memtable/... ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
-	$(GO) test ./...
+	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -short $(RACE_PKGS)
+	@if [ -f $(ROCKSDB_HEADER) ]; then \
+	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/"; \
+	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/; \
+	else echo "$(ROCKSDB_HEADER) not found: skipping the rocksdb-tagged tests"; fi
 
 # test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.
 test-rocksdb: check-rocksdb
