@@ -91,3 +91,13 @@ func benchCompact(r *runner, t *thread) {
 		t.fail("compact error: %v", err)
 	}
 }
+
+// benchMergeWithoutOperator is readwhilemerging without --merge_operator:
+// db_bench's background merger (thread 0) stops the run with the status of
+// its first Merge; the readers do nothing.
+func benchMergeWithoutOperator(r *runner, t *thread) {
+	if t.tid == 0 {
+		t.stats.exclude = true
+		t.fail("put or merge error: Not implemented: Provide a merge_operator when opening DB")
+	}
+}

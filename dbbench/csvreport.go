@@ -21,13 +21,13 @@ type csvReporter struct {
 func startCSVReporter(path string, intervalSecs int64, ops *atomic.Int64) (*csvReporter, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("Can't open %s: %v", path, err)
+		return nil, fmt.Errorf("Can't open %s: %s", path, ioErrorText("While open a file for appending", path, err))
 	}
 	w := bufio.NewWriter(f)
-	w.WriteString("secs_elapsed,interval_qps\n")
+	w.WriteString(csvHeader)
 	if err := w.Flush(); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("Can't open %s: %v", path, err)
+		return nil, fmt.Errorf("Can't open %s: %s", path, ioErrorText("While appending to file", path, err))
 	}
 	c := &csvReporter{stopCh: make(chan struct{}), done: make(chan struct{})}
 	go func() {
@@ -43,8 +43,7 @@ func startCSVReporter(path string, intervalSecs int64, ops *atomic.Int64) (*csvR
 				return
 			case <-tick.C:
 				total := ops.Load()
-				secs := (time.Since(start) + time.Second/2) / time.Second
-				fmt.Fprintf(w, "%d,%d\n", int64(secs), total-last)
+				w.WriteString(csvRow(time.Since(start), total-last))
 				w.Flush()
 				last = total
 			}
@@ -56,4 +55,15 @@ func startCSVReporter(path string, intervalSecs int64, ops *atomic.Int64) (*csvR
 func (c *csvReporter) stop() {
 	close(c.stopCh)
 	<-c.done
+}
+
+// csvHeader is the first line of --report_file.
+const csvHeader = "secs_elapsed,interval_qps\n"
+
+// csvRow is one row of --report_file: the seconds since the reporter started,
+// rounded to the nearest second (half up, on whole microseconds as db_bench
+// counts them), and the ops finished since the previous row.
+func csvRow(elapsed time.Duration, ops int64) string {
+	secs := (elapsed.Microseconds() + 500000) / 1000000
+	return fmt.Sprintf("%d,%d\n", secs, ops)
 }

@@ -60,6 +60,8 @@ func (r *runner) resetPerBenchmark() {
 }
 
 // parseItemArgs splits "name[X3-W1]" into the name, repeats and warm-ups.
+// The arguments run from the first '[' to the final ']' and are split on '-';
+// parts other than Xn and Wn are ignored, as in db_bench.
 func parseItemArgs(item string) (name string, repeat, warmup int, err error) {
 	name, repeat = item, 1
 	if !strings.HasSuffix(item, "]") {
@@ -72,31 +74,44 @@ func parseItemArgs(item string) (name string, repeat, warmup int, err error) {
 	args := item[i+1 : len(item)-1]
 	name = item[:i]
 	for _, a := range strings.Split(args, "-") {
-		if a == "" {
+		if a == "" || (a[0] != 'X' && a[0] != 'W') {
 			continue
 		}
-		switch a[0] {
-		case 'X':
-			repeat = atoiPrefix(a[1:])
-		case 'W':
-			warmup = atoiPrefix(a[1:])
+		n, ok := stoi(a[1:])
+		if !ok {
+			// db_bench's std::stoi throws here and the process aborts.
+			return "", 0, 0, fmt.Errorf("invalid count '%s' in benchmark arguments '%s'", a, item)
+		}
+		if a[0] == 'X' {
+			repeat = n
+		} else {
+			warmup = n
 		}
 	}
 	return name, repeat, warmup, nil
 }
 
-// atoiPrefix parses a leading decimal integer as std::stoi does (ignoring
-// trailing junk); an unparsable value gives 0.
-func atoiPrefix(s string) int {
+// stoi parses as std::stoi does: leading white space, an optional sign, at
+// least one decimal digit (trailing junk ignored), within int32; ok is false
+// where std::stoi would throw.
+func stoi(s string) (n int, ok bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
 	j := 0
 	if j < len(s) && (s[j] == '-' || s[j] == '+') {
 		j++
 	}
+	start := j
 	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 		j++
 	}
-	n, _ := strconv.Atoi(s[:j])
-	return n
+	if j == start {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(s[:j], 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return int(v), true
 }
 
 func (r *runner) runItem(item string) error {
@@ -132,6 +147,13 @@ func (r *runner) runItem(item string) error {
 	if spec.fn == nil {
 		r.out.Flush()
 		return nil
+	}
+	if kp := r.keys.keysPerPrefix; kp > 0 && r.keys.num > 0 && r.keys.num/kp == 0 {
+		// db_bench takes v % (num / keys_per_prefix) for every key and dies
+		// of SIGFPE here; say why instead.
+		r.out.Flush()
+		r.errf("%s: --num=%d is less than --keys_per_prefix=%d, which leaves no prefix for any key\n", name, r.keys.num, kp)
+		return errExit{"no prefixes"}
 	}
 	r.outf("DB path: [%s]\n", r.cfg.db)
 	if warmup > 0 {

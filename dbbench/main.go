@@ -46,15 +46,18 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 	cfg, toStdout, err := makeConfig(f)
 	if err != nil {
-		w := io.Writer(errw)
-		if toStdout {
-			w = out
-		}
-		if _, ok := err.(errNoNewline); ok {
-			fmt.Fprint(w, err.Error())
-		} else {
-			fmt.Fprintf(w, "%s\n", err)
-		}
+		printStartupError(out, errw, err, toStdout)
+		return 1
+	}
+	var seedBase int64
+	if f.Seed == 0 {
+		seedBase = time.Now().UnixMicro()
+		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", seedBase)
+	} else {
+		seedBase = f.Seed
+	}
+	if toStdout, err := checkAfterSeed(f, &cfg); err != nil {
+		printStartupError(out, errw, err, toStdout)
 		return 1
 	}
 	explicit := map[string]string{}
@@ -65,6 +68,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
+	openErr := openOptionsFile(f, opts)
 	opener, err := engine.Lookup(cfg.engine)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
@@ -75,16 +79,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
-	r := &runner{cfg: cfg, out: out, errw: errw, opener: opener, opts: opts, prof: prof}
+	r := &runner{cfg: cfg, out: out, errw: errw, opener: opener, opts: opts, prof: prof, openErr: openErr}
 	r.profilesFlags = profilesFlags{queryLimit: int(f.ProfilesQueryLimit), seed: f.ProfilesSeed, queries: f.ProfilesQueries, fullCompact: f.ProfilesFullCompact}
 	r.keys = KeyGen{keySize: cfg.keySize, prefixSize: cfg.prefixSize, keysPerPrefix: cfg.keysPerPrefix, num: cfg.num}
 
-	if f.Seed == 0 {
-		r.seedBase = time.Now().UnixMicro()
-		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", r.seedBase)
-	} else {
-		r.seedBase = f.Seed
-	}
+	r.seedBase = seedBase
 	r.valueData = buildValueData(cfg.compressionRatio, max(cfg.valueSizeMax, cfg.valueSize, 100*1000))
 	if r.json, err = openJSONReporter(f.ReportJson, opener.Info().Name, explicit); err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
@@ -92,16 +91,23 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.json.close()
 
-	if !cfg.useExistingDB {
+	if !cfg.useExistingDB && !existsNotDir(cfg.db) {
 		if err := opener.Destroy(cfg.db, opts); err != nil {
 			fmt.Fprintf(errw, "destroy error: %v\n", err)
 			return 1
 		}
 	}
-	printEnvironment(errw, opener.Info().VersionLine, time.Now())
-	if err := r.open(); err != nil {
+	// db_bench prints the environment block with the header, after the
+	// first Open succeeded; an Open failure shows only "open error". The
+	// engine's warnings about options of that first Open are held back to
+	// follow the environment block.
+	r.openLog = newHeldWriter(errw)
+	err = r.open()
+	if err != nil {
 		return 1
 	}
+	printEnvironment(errw, opener.Info().VersionLine, time.Now())
+	r.openLog.release()
 	defer func() {
 		if r.db != nil {
 			if err := r.db.Close(); err != nil {
@@ -135,9 +141,33 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// existsNotDir reports whether path exists and is not a directory (a file
+// given as --db): db_bench's DestroyDB leaves it alone and its Open fails.
+func existsNotDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
+}
+
+// printStartupError prints a start-up check's message where db_bench prints
+// it (stdout or stderr), with a newline unless db_bench omits it.
+func printStartupError(out *bufio.Writer, errw io.Writer, err error, toStdout bool) {
+	w := errw
+	if toStdout {
+		w = out
+	}
+	if _, ok := err.(errNoNewline); ok {
+		fmt.Fprint(w, err.Error())
+	} else {
+		fmt.Fprintf(w, "%s\n", err)
+	}
+}
+
 // open opens the engine, printing db_bench's Open messages; a failure prints
 // "open error: ..." on stderr.
 func (r *runner) open() error {
+	// Open failures go to stderr while the "Initializing" lines still sit in
+	// the stdout buffer, so a 2>&1 capture shows the error first, as with
+	// db_bench, which exits before flushing stdout.
 	if r.opts.OptionsFile != "" {
 		r.outf("Initializing RocksDB Options from the specified file\n")
 	} else {
@@ -145,14 +175,33 @@ func (r *runner) open() error {
 		r.outf("Initializing RocksDB Options from command-line flags\n")
 		r.outf("Integrated BlobDB: blob cache disabled\n")
 	}
+	if r.openErr != nil {
+		r.errf("%s\n", r.openErr)
+		return errExit{"open failed"}
+	}
+	if r.opts.CompressionType == "xpress" {
+		// Xpress exists only in Windows builds of RocksDB; db_bench on any
+		// other system fails its Open with this status.
+		r.errf("open error: Invalid argument: Compression type Xpress is not linked with the binary.\n")
+		return errExit{"xpress"}
+	}
+	if existsNotDir(r.cfg.db) {
+		r.errf("open error: IO error: `%s' exists but is not a directory\n", r.cfg.db)
+		return errExit{"db path is not a directory"}
+	}
 	if err := os.MkdirAll(r.cfg.db, 0o755); err != nil {
-		r.out.Flush()
 		r.errf("open error: %v\n", err)
 		return err
 	}
-	db, err := r.opener.Open(r.cfg.db, r.opts, r.errw)
+	log := io.Writer(r.errw)
+	if r.openLog != nil {
+		log = r.openLog
+	}
+	db, err := r.opener.Open(r.cfg.db, r.opts, log)
 	if err != nil {
-		r.out.Flush()
+		if r.openLog != nil {
+			r.openLog.release()
+		}
 		r.errf("open error: %v\n", err)
 		return err
 	}
@@ -172,10 +221,13 @@ func (r *runner) reopenFresh() error {
 		}
 		r.db = nil
 	}
-	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
-		r.out.Flush()
-		r.errf("destroy error: %v\n", err)
-		return errExit{"destroy failed"}
+	// A file the user named as --db is left alone; open reports it.
+	if !existsNotDir(r.cfg.db) {
+		if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
+			r.out.Flush()
+			r.errf("destroy error: %v\n", err)
+			return errExit{"destroy failed"}
+		}
 	}
 	if err := r.open(); err != nil {
 		return errExit{"open failed"}

@@ -85,18 +85,20 @@ func (r *runner) printMemStats() {
 }
 
 // printIntervalStats is --stats_per_interval's dump after thread 0's
-// interval line (stderr).
+// interval line (stderr), as db_bench prints it: the rocksdb.stats text as is
+// (it carries its own newlines), then "num-running-compactions: N" and
+// "num-running-flushes: N" and a blank line; a property the engine lacks is
+// left out.
 func (r *runner) printIntervalStats() {
-	v, ok := r.db.Property("rocksdb.stats")
-	if !ok {
-		v = "(failed)"
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", v)
-	for _, p := range []string{"rocksdb.num-running-compactions", "rocksdb.num-running-flushes"} {
-		n, _ := r.db.Property(p)
-		fmt.Fprintf(&b, "%s: %s\n", strings.TrimPrefix(p, "rocksdb."), n)
+	if v, ok := r.db.Property("rocksdb.stats"); ok {
+		b.WriteString(v)
 	}
-	b.WriteString("\n")
+	if n, ok := r.db.Property("rocksdb.num-running-compactions"); ok {
+		fmt.Fprintf(&b, "num-running-compactions: %s\n", n)
+	}
+	if n, ok := r.db.Property("rocksdb.num-running-flushes"); ok {
+		fmt.Fprintf(&b, "num-running-flushes: %s\n\n", n)
+	}
 	r.errf("%s", b.String())
 }

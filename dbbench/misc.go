@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/godbbench/godbbench/options"
 )
@@ -27,9 +28,12 @@ func expRangeKey(draw uint64, expRange float64, num int64) int64 {
 func applyOptionsFile(o *options.Options, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("Unable to load options file %s --- IO error: %v", path, err)
+		return fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While opening a file for sequentially reading", path, err))
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While reading file sequentially", path, syscall.EISDIR))
+	}
 	of, err := options.ParseOptionsFile(f, path)
 	if err != nil {
 		return fmt.Errorf("Unable to load options file %s --- Invalid argument: %v", path, err)

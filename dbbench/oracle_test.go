@@ -61,7 +61,11 @@ func runOracle(t *testing.T, args []string) string {
 
 var oracleLists = [][]string{
 	{"--benchmarks=fillrandom,readrandom,seekrandom,readseq,deleterandom,readseq,readrandom", "--num=10000", "--seed=1"},
-	{"--benchmarks=fillseq,readrandom,readmissing,multireadrandom,updaterandom,readrandomwriterandom,readreverse", "--num=5000", "--seed=7", "--threads=2", "--batch_size=3"},
+	// With several threads, benchmarks that write while thread 0 reads
+	// (updaterandom, readrandomwriterandom) have timing-dependent found
+	// counts, so the threaded list only reads after the fill.
+	{"--benchmarks=fillseq,readrandom,readmissing,multireadrandom,readreverse", "--num=5000", "--seed=7", "--threads=2", "--batch_size=3"},
+	{"--benchmarks=fillseq,updaterandom,readrandomwriterandom,readrandom", "--num=5000", "--seed=7", "--batch_size=3"},
 	{"--benchmarks=fillbatch,overwrite,deleteseq,readseq,fillrandom,seekrandom,readrandomsmall", "--num=20000", "--seed=42", "--batch_size=7", "--seek_nexts=5"},
 	{"--benchmarks=fillrandom,readrandom,seekrandom", "--num=3000", "--seed=5", "--keys_per_prefix=10", "--prefix_size=4", "--key_size=12", "--reverse_iterator", "--seek_nexts=2"},
 	{"--benchmarks=filluniquerandom,readrandom,fillsync,readrandom,updaterandom", "--num=4000", "--seed=11", "--value_size=40", "--reads=2000", "--writes=1500"},

@@ -21,6 +21,32 @@ func (r *runner) resolve(name string) (spec benchSpec, known bool, err error) {
 			r.errf("filluniquerandom and fillanddeleteuniquerandom multithreaded not supported, use 1 thread")
 			spec.threads = 1
 		}
+	case "fillseqdeterministic", "filluniquerandomdeterministic":
+		// Not implemented (runItem skips them), but db_bench's dispatch
+		// refuses them first unless auto compactions are off, and that
+		// refusal ends the default --benchmarks list.
+		if !r.cfg.disableAutoCompactions {
+			r.out.Flush()
+			r.errf("Please disable_auto_compactions in FillDeterministic benchmark\n")
+			return spec, true, errExit{"auto compactions on"}
+		}
+		return spec, false, nil
+	case "mergerandom", "readrandommergerandom":
+		// Not implemented, but without --merge_operator db_bench refuses
+		// them with this line on stdout and exit code 1.
+		if r.cfg.mergeOperator == "" {
+			r.outf("%-12s : skipped (--merge_operator is unknown)\n", name)
+			return spec, true, errExit{"no merge operator"}
+		}
+		return spec, false, nil
+	case "readwhilemerging":
+		// Not implemented with a merge operator; without one, db_bench's
+		// background merger fails on its first Merge and the run ends.
+		if r.cfg.mergeOperator != "" {
+			return spec, false, nil
+		}
+		spec.threads++
+		spec.fn = benchMergeWithoutOperator
 	case "overwrite":
 		spec.fn = benchWriteRandom
 	case "fillsync":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,26 @@ type runner struct {
 	benchIndex      int
 
 	profilesFlags profilesFlags
+
+	// openErr is the failure db_bench's first Open reports while it reads
+	// the options (options file, option flags), printed by open.
+	openErr error
+
+	// openLog, when set, is the engine's message writer at open instead of
+	// stderr (Main holds back the messages of the first Open).
+	openLog *heldWriter
+
+	// clock replaces time.Now for the progress and interval lines in tests;
+	// nil means the real clock.
+	clock func() time.Time
+}
+
+// now is the time the progress and interval lines use.
+func (r *runner) now() time.Time {
+	if r.clock != nil {
+		return r.clock()
+	}
+	return time.Now()
 }
 
 // lockedWriter serialises writes from benchmark threads (progress lines).
@@ -60,6 +81,39 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// heldWriter holds what is written to it until release, then passes it on
+// to w, and everything after it straight through. Engines keep the writer
+// they get at Open for the life of the database, so it must stay valid.
+type heldWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	buf  []byte
+	held bool
+}
+
+func newHeldWriter(w io.Writer) *heldWriter { return &heldWriter{w: w, held: true} }
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		h.buf = append(h.buf, p...)
+		return len(p), nil
+	}
+	return h.w.Write(p)
+}
+
+// release writes out what was held and stops holding.
+func (h *heldWriter) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		h.held = false
+		h.w.Write(h.buf)
+		h.buf = nil
+	}
 }
 
 func (r *runner) errf(format string, a ...any) { fmt.Fprintf(r.errw, format, a...) }
@@ -128,6 +182,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	for _, t := range threads {
 		go func(t *thread) {
 			defer func() {
+				if p := recover(); p != nil {
+					t.err = r.threadPanicError(name, p)
+				}
 				t.stats.stop()
 				shared.numDone.Add(1)
 				done.Done()
@@ -142,12 +199,15 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	benchStart := time.Now()
 	close(startCh)
 	done.Wait()
+	// The merged record's start time is its finish time (db_bench's Stats
+	// object made after the join), so it is taken before the profiler and
+	// the CSV reporter are stopped, whose cost is no part of the run.
+	var merged Stats
+	merged.startAt(r, -1)
 	stopProf()
 	if csv != nil {
 		csv.stop()
 	}
-	var merged Stats
-	merged.startAt(r, -1)
 	for _, t := range threads {
 		merged.merge(&t.stats)
 	}
@@ -163,4 +223,15 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
 	return &merged, nil
+}
+
+// threadPanicError turns a panic in a benchmark thread into the error Main
+// prints before exiting 1. The one db_bench input known to get here is
+// --num=0 with a benchmark that picks random keys: db_bench dies of SIGFPE on
+// its rand % num, and Go's integer division panics at the same spot.
+func (r *runner) threadPanicError(name string, p any) error {
+	if err, ok := p.(runtime.Error); ok && strings.Contains(err.Error(), "divide by zero") && r.num <= 0 {
+		return fmt.Errorf("%s: --num=%d leaves no keys to pick at random", name, r.num)
+	}
+	return fmt.Errorf("%s: internal error: %v", name, p)
 }

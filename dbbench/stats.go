@@ -3,6 +3,7 @@ package dbbench
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 )
 
@@ -56,7 +57,7 @@ type Stats struct {
 
 func (s *Stats) startAt(r *runner, id int) {
 	*s = Stats{r: r, id: id}
-	now := time.Now()
+	now := r.now()
 	s.start, s.finish, s.lastOp, s.lastRptAt = now, now, now, now
 	if r.cfg.statsInterval > 0 {
 		s.nextRpt = r.cfg.statsInterval
@@ -135,23 +136,32 @@ func (s *Stats) progress() {
 		s.r.errf("... finished %d ops%30s\r", s.done, "")
 		return
 	}
-	now := time.Now()
+	now := s.r.now()
 	since := now.Sub(s.lastRptAt)
 	if cfg.statsIntervalSeconds > 0 && since < time.Duration(cfg.statsIntervalSeconds)*time.Second {
 		s.nextRpt += cfg.statsInterval
 		return
 	}
-	interval := s.done - s.lastRptDn
-	total := now.Sub(s.start).Seconds()
-	s.r.errf("%s ... thread %d: (%d,%d) ops and (%.1f,%.1f) ops/second in (%.6f,%.6f) seconds\n",
-		timeToString(now), s.id, interval, s.done,
-		float64(interval)/since.Seconds(), float64(s.done)/total, since.Seconds(), total)
+	s.r.errf("%s", intervalLine(now, s.start, s.lastRptAt, s.id, s.done-s.lastRptDn, s.done))
 	if s.id == 0 && cfg.statsPerInterval > 0 {
 		s.r.printIntervalStats()
 	}
 	s.nextRpt += cfg.statsInterval
 	s.lastRptAt = now
 	s.lastRptDn = s.done
+}
+
+// intervalLine is the --stats_interval progress line of thread id at now:
+// the ops of this interval and in all, their rates and the seconds they took.
+// db_bench's clock counts whole microseconds, so each time is truncated to
+// microseconds before the rates and the %.6f seconds are computed.
+func intervalLine(now, start, lastAt time.Time, id int, interval, done int64) string {
+	sinceUs := now.UnixMicro() - lastAt.UnixMicro()
+	totalUs := now.UnixMicro() - start.UnixMicro()
+	return fmt.Sprintf("%s ... thread %d: (%d,%d) ops and (%.1f,%.1f) ops/second in (%.6f,%.6f) seconds\n",
+		timeToString(now), id, interval, done,
+		float64(interval)/(float64(sinceUs)/1e6), float64(done)/(float64(totalUs)/1e6),
+		float64(sinceUs)/1e6, float64(totalUs)/1e6)
 }
 
 // timeToString is RocksDB's SystemClock::TimeToString: local time with a
@@ -217,12 +227,23 @@ func (s *Stats) report(w io.Writer, name string, histogram bool) {
 	if extra != "" {
 		sep = " "
 	}
-	throughput := float64(s.done) / elapsed
 	fmt.Fprintf(w, "%-12s : %11.3f micros/op %d ops/sec %.3f seconds %d operations;%s%s\n",
-		name, s.seconds*1e6/float64(s.done), int64(throughput), elapsed, s.done, sep, extra)
+		name, s.seconds*1e6/float64(s.done), truncOpsPerSec(float64(s.done)/elapsed), elapsed, s.done, sep, extra)
 	if histogram {
 		for _, t := range s.histOrd {
 			fmt.Fprintf(w, "Microseconds per %s:\n%s\n", opTypeNames[t], s.hist[t].String())
 		}
 	}
+}
+
+// truncOpsPerSec is db_bench's (long) cast of ops/sec. A run with no thread
+// (--threads=0) has zero elapsed time and an infinite rate, which the x86-64
+// conversion db_bench relies on turns into the "integer indefinite" value
+// math.MinInt64; Go leaves out-of-range conversions to the platform, so it is
+// spelled out here.
+func truncOpsPerSec(v float64) int64 {
+	if math.IsNaN(v) || v >= math.MaxInt64 || v < math.MinInt64 {
+		return math.MinInt64
+	}
+	return int64(v)
 }

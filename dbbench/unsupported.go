@@ -54,13 +54,13 @@ var optionFlags = setOf(
 // default --benchmarks list), unlike a truly unknown name, which is fatal.
 var notImplementedBenchmarks = setOf(
 	"fillseqdeterministic", "filluniquerandomdeterministic", "fillanddeleteuniquerandom",
-	"newiteratorwhilemerging", "seekrandomwhilemerging", "readwhilemerging", "readwhilescanning",
-	"readtorowcache", "readrandomfast", "multireadwhilewriting", "approximatesizerandom",
+	"seekrandomwhilemerging", "readwhilemerging", "readwhilescanning",
+	"readtorowcache", "readrandomfast", "approximatesizerandom",
 	"mixgraph", "xorupdaterandom", "appendrandom", "mergerandom", "readrandommergerandom",
 	"randomwithverify", "crc32c", "xxhash", "xxhash64", "xxh3", "acquireload", "compress",
 	"uncompress", "fillseekseq", "randomtransaction", "randomreplacekeys", "timeseries",
 	"getmergeoperands", "readrandomoperands", "backup", "restore", "compact0", "compact1",
-	"verify", "block_cache_entry_stats", "stats_history", "replay", "openandcompact",
+	"verify", "block_cache_entry_stats", "stats_history", "replay",
 	"verifychecksum", "verifyfilechecksums",
 )
 

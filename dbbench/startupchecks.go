@@ -1,0 +1,87 @@
+package dbbench
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/godbbench/godbbench/dbbench/flags"
+)
+
+// db_bench validates its flags in three places, and where a check sits
+// decides what a failing run prints before the message:
+//
+//   - before the "Set seed" line (makeConfig): --statistics with
+//     --statistics_string, then the --compression_type, --wal_compression
+//     and --compressed_secondary_cache_compression_type names;
+//   - after it (checkAfterSeed), in this order: --use_existing_keys,
+//     --compaction_fadvice, --value_size_distribution_type,
+//     --seek_missing_prefix, --cache_type, --prefix_size against
+//     --key_size, --compression_ratio;
+//   - inside the first Open, after the "Initializing RocksDB Options" lines
+//     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
+//     --user_timestamp_size (0 or 8), then the --blob_compression_type name.
+//
+// The first failing check is the one reported; the exit code is 1.
+
+// compactionFadvices are the --compaction_fadvice values db_bench accepts
+// (compared without regard to case).
+var compactionFadvices = setOf("none", "normal", "sequential", "willneed")
+
+// cacheTypes are the --cache_type values db_bench 7.8.3 builds a cache for
+// (compared as typed).
+var cacheTypes = setOf("lru_cache", "fast_lru_cache", "hyper_clock_cache")
+
+// checkAfterSeed runs the start-up checks db_bench makes after it has printed
+// the "Set seed" line (so a --seed=0 run shows that line first); toStdout
+// marks the messages db_bench prints on stdout.
+func checkAfterSeed(f *flags.Flags, c *config) (toStdout bool, err error) {
+	if f.UseExistingKeys && !f.UseExistingDb {
+		return false, fmt.Errorf("`-use_existing_db` must be true for `-use_existing_keys` to be settable")
+	}
+	if !compactionFadvices[strings.ToLower(f.CompactionFadvice)] {
+		return true, fmt.Errorf("Unknown compaction fadvice:%s", f.CompactionFadvice)
+	}
+	switch strings.ToLower(c.valueDist) {
+	case "fixed", "uniform", "normal":
+		c.valueDist = strings.ToLower(c.valueDist)
+	default:
+		return true, fmt.Errorf("Cannot parse distribution type '%s'", f.ValueSizeDistributionType)
+	}
+	if f.SeekMissingPrefix && f.PrefixSize <= 8 {
+		return false, fmt.Errorf("prefix_size > 8 required by --seek_missing_prefix")
+	}
+	// The block cache is built only for a positive --cache_size.
+	if f.CacheSize > 0 && !cacheTypes[f.CacheType] {
+		if f.CacheType == "clock_cache" {
+			return false, fmt.Errorf("Old clock cache implementation has been removed.")
+		}
+		return false, errNoNewline{"Cache type not supported."}
+	}
+	if c.prefixSize > c.keySize {
+		return false, errNoNewline{"prefix size is larger than key size"}
+	}
+	if c.compressionRatio > 1 {
+		return false, fmt.Errorf("compression_ratio should be between 0 and 1")
+	}
+	if c.keySize < 1 {
+		return false, fmt.Errorf("key_size must be at least 1")
+	}
+	return false, nil
+}
+
+// checkAtOpen returns the error db_bench's first Open reports while it turns
+// the flags into options, or nil.
+func checkAtOpen(f *flags.Flags) error {
+	if s := f.MaxBytesForLevelMultiplierAdditional; s != "" {
+		if n := len(strings.Split(s, ",")); n != int(f.NumLevels) {
+			return fmt.Errorf("Insufficient number of fanouts specified %d", n)
+		}
+	}
+	if f.UserTimestampSize != 0 && f.UserTimestampSize != 8 {
+		return fmt.Errorf("Only 64 bits timestamps are supported.")
+	}
+	if _, ok := compressionNames[strings.ToLower(f.BlobCompressionType)]; !ok {
+		return fmt.Errorf("Cannot parse compression type '%s'", f.BlobCompressionType)
+	}
+	return nil
+}
