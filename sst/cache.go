@@ -1,0 +1,382 @@
+package sst
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+)
+
+// Cache is a sharded block cache with a byte budget, shared by any number of
+// Readers. Blocks are keyed by (ReaderOptions.FileNum, block offset) and hold
+// uncompressed block bytes.
+//
+// Memory layout. Cached blocks live in 64 KiB slabs, each slab cut into
+// equal slots of one size class (512 B to 64 KiB in half-power-of-two steps,
+// so a block wastes at most a third of its slot and about 15% on average).
+// An 8 MiB cache is 128 slabs, a 1 GiB cache 16384, instead of the ~260,000
+// small []byte a per-block allocation would give the garbage collector to
+// trace; the index from key to slot is a map whose keys and values hold no
+// pointers, which the collector does not scan at all.
+//
+// Eviction is CLOCK per size class: a hit sets the slot's reference bit, the
+// hand clears set bits and evicts the first unreferenced, unpinned slot.
+// Slabs are handed out to classes on demand until the budget is spent; a
+// class that then has no slab (or only pinned slots) takes a whole unpinned
+// slab from the class owning the most, so the size mix can shift over time.
+// Readers pin a slot while they use its bytes (an atomic count), so a block
+// is never overwritten under a reader. Blocks over 64 KiB, and blocks for
+// which no slot can be freed, are not cached; the reader then decodes into
+// its own buffer. Lookups take a shard read lock, so hits on one shard run
+// in parallel; inserts and evictions take the write lock.
+type Cache struct {
+	shards   []cacheShard
+	mask     uint64
+	capacity int64
+}
+
+const (
+	slabSize        = 64 << 10
+	slotsPerSlabMax = slabSize / 512
+)
+
+// slotClasses are the slot sizes, half-power-of-two steps.
+var slotClasses = [...]int32{512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+	12288, 16384, 24576, 32768, 49152, 65536}
+
+// classOf returns the smallest class whose slots hold n bytes, or -1.
+func classOf(n int) int {
+	for c, s := range slotClasses {
+		if int32(n) <= s {
+			return c
+		}
+	}
+	return -1
+}
+
+type cacheKey struct{ file, off uint64 }
+
+type slotState uint8
+
+const (
+	slotFree     slotState = iota
+	slotLive               // in the table
+	slotReserved           // being filled, not yet in the table
+	slotOrphan             // filled but lost an insert race; reclaimed by the clock
+)
+
+type slotMeta struct {
+	key   cacheKey
+	n     int32
+	state slotState // guarded by the shard lock
+	refs  atomic.Int32
+	hot   atomic.Uint32
+}
+
+type slab struct {
+	buf   []byte
+	meta  []slotMeta
+	class int8
+}
+
+type cacheShard struct {
+	mu    sync.RWMutex
+	table map[cacheKey]int32 // slot id: slab index × slotsPerSlabMax + slot
+	slabs []slab             // fixed length: the shard's budget in slabs
+	used  int                // slabs with a buffer
+	free  [len(slotClasses)][]int32
+	owned [len(slotClasses)][]int32 // slabs of each class, in allocation order
+	hand  [len(slotClasses)]int     // clock position in owned slots
+	usage atomic.Int64
+}
+
+// NewCache returns a cache of capacityBytes split into 1<<numShardBits
+// shards. numShardBits < 0 picks one shard per 1 MiB of capacity, at most
+// 64 and always a power of two. capacityBytes <= 0 returns nil, which means
+// no caching.
+func NewCache(capacityBytes int64, numShardBits int) *Cache {
+	if capacityBytes <= 0 {
+		return nil
+	}
+	if numShardBits < 0 {
+		n := max(capacityBytes>>20, 1)
+		numShardBits = min(63-bits.LeadingZeros64(uint64(n)), 6)
+	}
+	numShardBits = min(numShardBits, 16)
+	shards := 1 << numShardBits
+	// Every shard needs at least one slab per class that is in use; keep
+	// shards at 4 slabs or more.
+	for shards > 1 && capacityBytes/int64(shards) < 4*slabSize {
+		shards >>= 1
+	}
+	c := &Cache{shards: make([]cacheShard, shards), mask: uint64(shards - 1), capacity: capacityBytes}
+	per := max(capacityBytes/int64(shards)/slabSize, 1)
+	for i := range c.shards {
+		c.shards[i].table = make(map[cacheKey]int32)
+		c.shards[i].slabs = make([]slab, per)
+	}
+	return c
+}
+
+// Capacity returns the byte budget.
+func (c *Cache) Capacity() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.capacity
+}
+
+// Usage returns the bytes of slots holding blocks.
+func (c *Cache) Usage() int64 {
+	if c == nil {
+		return 0
+	}
+	var u int64
+	for i := range c.shards {
+		u += c.shards[i].usage.Load()
+	}
+	return u
+}
+
+func (c *Cache) shard(k cacheKey) *cacheShard {
+	h := (k.file*0x9E3779B97F4A7C15 ^ k.off) * 0xC2B2AE3D27D4EB4F
+	return &c.shards[(h>>32)&c.mask]
+}
+
+// cacheHandle pins one slot; the zero value pins nothing.
+type cacheHandle struct {
+	s  *cacheShard
+	id int32
+}
+
+func (h cacheHandle) release() {
+	if h.s != nil {
+		h.s.meta(h.id).refs.Add(-1)
+	}
+}
+
+func (s *cacheShard) meta(id int32) *slotMeta {
+	return &s.slabs[id/slotsPerSlabMax].meta[id%slotsPerSlabMax]
+}
+
+func (s *cacheShard) bytes(id int32, n int32) []byte {
+	sl := &s.slabs[id/slotsPerSlabMax]
+	size := slotClasses[sl.class]
+	off := (id % slotsPerSlabMax) * size
+	return sl.buf[off : off+n : off+n]
+}
+
+// lookup returns the pinned block for (file, off) if it is cached. hint
+// holds 1 + the slot id where the block was last found (0: none); a Reader
+// keeps one per block. A valid hint skips the map: in a cached point
+// lookup the two map probes (key block, value block) were about a quarter
+// of the CPU profile, mostly cache misses on the map's control words. A
+// stale hint costs one comparison and falls back to the map.
+func (c *Cache) lookup(file, off uint64, hint *atomic.Int32) (cacheHandle, []byte, bool) {
+	k := cacheKey{file, off}
+	s := c.shard(k)
+	s.mu.RLock()
+	if hv := hint.Load(); hv > 0 {
+		id := hv - 1
+		if idx := int(id / slotsPerSlabMax); idx < len(s.slabs) {
+			sl := &s.slabs[idx]
+			if slot := int(id % slotsPerSlabMax); slot < len(sl.meta) {
+				if m := &sl.meta[slot]; m.state == slotLive && m.key == k {
+					return s.pin(id, m)
+				}
+			}
+		}
+	}
+	id, ok := s.table[k]
+	if !ok {
+		s.mu.RUnlock()
+		return cacheHandle{}, nil, false
+	}
+	hint.Store(id + 1)
+	return s.pin(id, s.meta(id))
+}
+
+// pin takes a reference on slot id and releases the read lock.
+func (s *cacheShard) pin(id int32, m *slotMeta) (cacheHandle, []byte, bool) {
+	m.refs.Add(1)
+	if m.hot.Load() == 0 {
+		m.hot.Store(1)
+	}
+	b := s.bytes(id, m.n)
+	s.mu.RUnlock()
+	return cacheHandle{s, id}, b, true
+}
+
+// reserve returns a pinned slot of n bytes for (file, off) to fill, not yet
+// visible to lookups; publish makes it visible. ok is false when the block
+// cannot be cached.
+func (c *Cache) reserve(file, off uint64, n int) (cacheHandle, []byte, bool) {
+	class := classOf(n)
+	if class < 0 {
+		return cacheHandle{}, nil, false
+	}
+	k := cacheKey{file, off}
+	s := c.shard(k)
+	s.mu.Lock()
+	id, ok := s.allocate(class)
+	if !ok {
+		s.mu.Unlock()
+		return cacheHandle{}, nil, false
+	}
+	m := s.meta(id)
+	m.key, m.n, m.state = k, int32(n), slotReserved
+	m.refs.Store(1)
+	m.hot.Store(0)
+	s.usage.Add(int64(slotClasses[class]))
+	b := s.bytes(id, int32(n))
+	s.mu.Unlock()
+	return cacheHandle{s, id}, b, true
+}
+
+// publish makes a filled reserved slot visible to lookups and points hint
+// at it.
+func (c *Cache) publish(h cacheHandle, hint *atomic.Int32) {
+	s := h.s
+	s.mu.Lock()
+	m := s.meta(h.id)
+	if _, dup := s.table[m.key]; dup {
+		m.state = slotOrphan // another reader cached it first
+	} else {
+		m.state = slotLive
+		s.table[m.key] = h.id
+		hint.Store(h.id + 1)
+	}
+	s.mu.Unlock()
+}
+
+// allocate finds a free slot of class: from the free list, from a new slab
+// while the budget allows, or by evicting with the class's clock hand.
+func (s *cacheShard) allocate(class int) (int32, bool) {
+	if f := s.free[class]; len(f) > 0 {
+		id := f[len(f)-1]
+		s.free[class] = f[:len(f)-1]
+		return id, true
+	}
+	if s.used < len(s.slabs) {
+		idx := s.used
+		s.used++
+		slots := int32(slabSize / slotClasses[class])
+		s.slabs[idx] = slab{buf: make([]byte, slabSize), meta: make([]slotMeta, slots), class: int8(class)}
+		s.owned[class] = append(s.owned[class], int32(idx))
+		base := int32(idx) * slotsPerSlabMax
+		for i := slots - 1; i > 0; i-- {
+			s.free[class] = append(s.free[class], base+i)
+		}
+		return base, true
+	}
+	if id, ok := s.evict(class); ok {
+		return id, true
+	}
+	return s.steal(class)
+}
+
+// evict runs the clock of class and frees the first unpinned slot whose
+// reference bit is clear.
+func (s *cacheShard) evict(class int) (int32, bool) {
+	owned := s.owned[class]
+	if len(owned) == 0 {
+		return 0, false
+	}
+	slots := slabSize / int(slotClasses[class])
+	total := len(owned) * slots
+	// Two sweeps: the first may only clear reference bits.
+	for range 2 * total {
+		pos := s.hand[class] % total
+		s.hand[class] = (pos + 1) % total
+		id := owned[pos/slots]*slotsPerSlabMax + int32(pos%slots)
+		m := s.meta(id)
+		if m.state == slotReserved || m.refs.Load() != 0 {
+			continue
+		}
+		if m.state == slotLive && m.hot.Load() != 0 {
+			m.hot.Store(0)
+			continue
+		}
+		if m.state == slotLive {
+			delete(s.table, m.key)
+		}
+		if m.state != slotFree {
+			s.usage.Add(-int64(slotClasses[class]))
+		}
+		m.state = slotFree
+		return id, true
+	}
+	return 0, false
+}
+
+// steal moves a whole slab to class from the class that owns the most
+// slabs, when class has no slab or all of its slots are pinned. Without it
+// the first block sizes to arrive would own the whole budget and other
+// sizes would never be cached. Only a slab without pinned or reserved
+// slots can move; its blocks are evicted.
+func (s *cacheShard) steal(class int) (int32, bool) {
+	victim := -1
+	for c := range s.owned {
+		if c != class && len(s.owned[c]) > 0 && (victim < 0 || len(s.owned[c]) > len(s.owned[victim])) {
+			victim = c
+		}
+	}
+	if victim < 0 {
+		return 0, false
+	}
+	oldSlots := slabSize / int(slotClasses[victim])
+	for k, idx := range s.owned[victim] {
+		sl := &s.slabs[idx]
+		busy := false
+		for j := range oldSlots {
+			if m := &sl.meta[j]; m.state == slotReserved || m.refs.Load() != 0 {
+				busy = true
+				break
+			}
+		}
+		if busy {
+			continue
+		}
+		for j := range oldSlots {
+			m := &sl.meta[j]
+			if m.state == slotLive {
+				delete(s.table, m.key)
+			}
+			if m.state != slotFree {
+				s.usage.Add(-int64(slotClasses[victim]))
+			}
+		}
+		s.owned[victim] = append(s.owned[victim][:k], s.owned[victim][k+1:]...)
+		base := idx * slotsPerSlabMax
+		free := s.free[victim][:0]
+		for _, id := range s.free[victim] {
+			if id/slotsPerSlabMax != idx {
+				free = append(free, id)
+			}
+		}
+		s.free[victim] = free
+		slots := int32(slabSize / slotClasses[class])
+		if int32(cap(sl.meta)) >= slots {
+			sl.meta = sl.meta[:slots]
+			for j := range sl.meta {
+				sl.meta[j].state = slotFree
+			}
+		} else {
+			sl.meta = make([]slotMeta, slots)
+		}
+		sl.class = int8(class)
+		s.owned[class] = append(s.owned[class], idx)
+		for i := slots - 1; i > 0; i-- {
+			s.free[class] = append(s.free[class], base+i)
+		}
+		return base, true
+	}
+	return 0, false
+}
+
+// abandon gives back a reserved slot that could not be filled.
+func (c *Cache) abandon(h cacheHandle) {
+	h.s.mu.Lock()
+	h.s.meta(h.id).state = slotOrphan
+	h.s.mu.Unlock()
+	h.release()
+}

@@ -1,0 +1,138 @@
+// Package sst implements the native table format of the godbbench LSM
+// engine: an immutable, sorted file of internal keys (user key, sequence
+// number, kind) and values, with a writer, a reader for point lookups and
+// bidirectional iteration, a per-table bloom filter and a sharded block
+// cache.
+//
+// # Contract
+//
+//   - A Writer receives entries in internal-key order (user key ascending
+//     bytewise, then sequence number descending) and rejects anything else.
+//   - A Reader is safe for concurrent use; an Iter by one goroutine at a time.
+//   - Bytes handed out (Get's callback argument, Iter.Key and Iter.Value)
+//     stay valid only until the callback returns or the iterator moves.
+//   - Damaged bytes produce an error wrapping ErrCorruption that names the
+//     file and the offset, never a panic and never wrong data: every block
+//     is checked against its CRC32C before its bytes are used (a mapped
+//     block once per Reader, or on every read with VerifyChecksums).
+//   - Get, Iter moves and Value allocate nothing in steady state.
+//
+// # Format, version 1
+//
+// All integers are little endian; "uvarint" is the unsigned LEB128 varint
+// of encoding/binary. A table is:
+//
+//	data block pair 0 .. data block pair N-1
+//	filter block      (only when written with BloomBitsPerKey > 0)
+//	index block
+//	properties block
+//	footer            (52 bytes)
+//
+// Every block is followed by a 5-byte trailer: one byte of compression type
+// (0 none, 1 snappy, 4 lz4, 7 zstd: RocksDB's CompressionType numbers) and
+// the u32 CRC32C (Castagnoli, unmasked) of the stored block bytes followed
+// by that type byte. A block handle's length never includes the trailer.
+// Data blocks may be compressed; filter, index and properties blocks are
+// always stored raw. A compressed block is: snappy, the snappy block
+// format; lz4, uvarint uncompressed length then an LZ4 block; zstd,
+// uvarint uncompressed length then one zstd frame. The writer stores a
+// block raw unless compression saves at least 1/8 of its bytes.
+//
+// Data block pair. Entries are cut into pairs of roughly BlockSize
+// uncompressed bytes: a key block, its trailer, a value block, its trailer.
+// Keeping keys and values apart lets a key-only scan read and decompress
+// key blocks alone, and keeps a key block dense (for 16-byte keys and
+// 100-byte values it is about 15% of the pair), so scans and seeks touch
+// 6x fewer bytes than with values inline. The versions of one user key may
+// span pairs.
+//
+// A key block is a sequence of entries followed by a restart array:
+//
+//	entry:   uvarint shared<<1|same | uvarint unshared | uvarint value length |
+//	         unshared key bytes | uvarint trailer (absent when same is 1)
+//	restart: u32 entry offset in the key block | u32 value offset in the value block
+//	end:     restart × R | u32 R
+//
+// shared is the length of the prefix the user key has in common with the
+// previous entry's user key; it is 0 at every restart point, which is every
+// BlockRestartInterval-th entry (the first entry is one). The trailer is
+// RocksDB's internal-key trailer seq<<8 | kind. same is 1 when the trailer
+// equals the previous entry's and is then not stored; it is always 0 at a
+// restart point. A bottom-level table whose sequence numbers are all zero
+// thus stores one trailer byte per restart interval instead of per entry. The value block is the
+// values of the entries, back to back in entry order; an entry's value
+// starts where the previous one's ends, and at a restart point at the
+// offset stored in the restart array, so no value offset is stored per
+// entry.
+//
+// Filter block: a cache-line-blocked bloom filter over the distinct user
+// keys of the table: L lines of 64 bytes, then u32 L, then u8 P (probes).
+// For a key with hash h (hashKey, 64 bits) the line is
+// (h>>32) × L >> 32; with p = uint32(h), each of the P probes tests bit
+// p>>23 of the line (bit b is byte b/8, mask 1<<(b%8)) and then multiplies
+// p by 0x9E3779B9 (mod 2^32). L = ceil(keys × bits per key / 512), at
+// least 1; P = bits per key × 0.69, clamped to [1, 30].
+//
+// Index block: uvarint N, then per pair, in order: uvarint separator length,
+// separator bytes, uvarint key block offset, uvarint key block length,
+// uvarint value block length. The value block starts right after the key
+// block's trailer, and pair i+1 right after pair i's value trailer. The
+// separator of a pair is a user key >= every key in the pair and < every
+// key of the next pair, shortened where possible (between "apple" and
+// "banana" it is "b"); it equals the pair's last key when the next pair
+// starts with the same user key, and for the last pair.
+//
+// Properties block, uvarints in this order: entries, deletions, raw key
+// bytes (user keys plus 8 each), raw value bytes, data bytes, index bytes,
+// filter bytes (each of the last three on disk, trailers included),
+// smallest seq, largest seq, compression; then the smallest and the largest
+// user key, each as uvarint length and bytes.
+//
+// Footer, 52 bytes at the end of the file:
+//
+//	 0  u64 index offset   |  8  u32 index length
+//	12  u64 filter offset  | 20  u32 filter length   (both 0 without a filter)
+//	24  u64 props offset   | 32  u32 props length
+//	36  u32 format version (1)
+//	40  u32 CRC32C of bytes 0..39
+//	44  u64 magic 0x3174737362626467 (the bytes "gdbbsst1")
+//
+// # Example
+//
+// The entries ("apple", 7, set, "red"), ("apple", 5, delete), ("apricot",
+// 9, set, "orange") with BlockRestartInterval 2 and no compression or
+// filter give this 164-byte table (pinned by TestGoldenTable):
+//
+//	0000  00 05 03 61 70 70 6c 65 81 0e    shared 0, unshared 5, value 3, "apple", trailer 7<<8|1 = 0x701
+//	000a  0a 00 00 80 0a                   shared 5 (5<<1|0), unshared 0, value 0, trailer 5<<8|0 = 0x500
+//	000f  00 07 06 61 70 72 69 63 6f 74 81 12   restart: "apricot", value 6, trailer 0x901
+//	001b  00 00 00 00 00 00 00 00          restart 0: entry 0, value 0
+//	0023  0f 00 00 00 03 00 00 00          restart 1: entry 0x0f, value 3
+//	002b  02 00 00 00                      2 restarts
+//	002f  00 89 33 9f 12                   trailer: raw, CRC32C
+//	0034  72 65 64 6f 72 61 6e 67 65       value block "red" "orange"
+//	003d  00 3b b3 c2 a8                   trailer
+//	0042  01 07 61 70 72 69 63 6f 74 00 2f 09   index: 1 pair, separator "apricot", offset 0, key 0x2f, value 9
+//	004e  00 6d 24 cc a6                   trailer
+//	0053  03 01 29 09 42 11 00 05 09 00 05 61 70 70 6c 65 07 61 70 72 69 63 6f 74
+//	                                       properties: 3 entries, 1 deletion, 41, 9, 66, 17, 0, seq 5..9, none, "apple", "apricot"
+//	006b  00 31 63 ee c4                   trailer
+//	0070  42 00.. 0c 00 00 00  00.. 00 00 00 00  53 00.. 18 00 00 00  01 00 00 00  be ae f5 35  67 64 62 62 73 73 74 31
+//	                                       footer: index (0x42, 12), no filter, props (0x53, 24), version 1, CRC, magic
+//
+// # Reading
+//
+// Open reads the footer, properties, index and filter once and keeps the
+// index decoded in memory (separators in one byte slice plus an 8-byte
+// big-endian prefix of each, after the prefix all separators share), so a
+// lookup costs one filter probe, one binary search over uint64s, one key
+// block and, on a hit, one value block. Blocks come from the mapping when
+// Mmap is set and the block is stored raw (zero-copy slices of the file),
+// else from the Cache when one is given, else from pread into per-iterator
+// (or pooled per-Get) buffers. A compressed table read with Mmap and no
+// Cache decompresses a block on every visit: give such readers a cache.
+//
+// Not done in version 1: a two-level (partitioned) index, and a binary fuse
+// filter (the blocked bloom filter's one cache miss per probe leaves little
+// to win at the same false-positive rate).
+package sst

@@ -1,0 +1,251 @@
+package sst
+
+import "fmt"
+
+// Iter walks all entries of a table (every version) in internal-key order:
+// user key ascending, then seq descending. Values are loaded lazily: moving
+// reads key blocks only, and Value reads the current block's value block on
+// first use. An Iter is used by one goroutine at a time.
+type Iter struct {
+	r     *Reader
+	it    blockIter
+	blk   int // current block; -1 before the first, len(blocks) after the last
+	kh    cacheHandle
+	vh    cacheHandle
+	vdata []byte
+	vblk  int // block whose value block is in vdata, -1 if none
+	// Scratch for blocks read without the cache.
+	keyBuf, valueBuf, tmp []byte
+	// pair holds whole pairs once values have been asked for: a scan that
+	// reads values then needs one pread per pair instead of two.
+	pair       pairBuf
+	wantValues bool
+	err        error
+}
+
+// NewIter returns an unpositioned iterator.
+func (r *Reader) NewIter() *Iter {
+	t := &Iter{r: r, blk: -1, vblk: -1}
+	t.pair.reset()
+	return t
+}
+
+// loadKeys makes block i current (i in range); false on error.
+func (t *Iter) loadKeys(i int) bool {
+	t.kh.release()
+	t.kh = cacheHandle{}
+	// Drop the value block too: its bytes may live in t.pair, which the
+	// load below may overwrite.
+	t.vh.release()
+	t.vh, t.vblk, t.vdata = cacheHandle{}, -1, nil
+	t.blk = i
+	d := &t.r.blocks[i]
+	var pair *pairBuf
+	if t.wantValues {
+		pair = &t.pair
+	}
+	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair)
+	if err != nil {
+		t.err = err
+		return false
+	}
+	t.kh = h
+	if err := t.it.init(b); err != nil {
+		t.err = corruptf(t.r.name, d.offset, "%v", err)
+		return false
+	}
+	return true
+}
+
+// settle checks the block iterator after a move that returned ok.
+func (t *Iter) settle(ok bool) bool {
+	if !ok && t.it.err != nil {
+		t.err = corruptf(t.r.name, t.r.blocks[t.blk].offset, "%v", t.it.err)
+	}
+	return ok
+}
+
+// forward moves to the first entry at or after the current block position,
+// crossing into later blocks; ok is the result of the move within the block.
+func (t *Iter) forward(ok bool) bool {
+	for !ok {
+		if t.err != nil || t.it.err != nil {
+			return t.settle(false)
+		}
+		if t.blk+1 >= len(t.r.blocks) {
+			t.blk = len(t.r.blocks)
+			return false
+		}
+		if !t.loadKeys(t.blk + 1) {
+			return false
+		}
+		ok = t.it.first()
+	}
+	return true
+}
+
+// backward is forward's mirror image.
+func (t *Iter) backward(ok bool) bool {
+	for !ok {
+		if t.err != nil || t.it.err != nil {
+			return t.settle(false)
+		}
+		if t.blk <= 0 {
+			t.blk = -1
+			return false
+		}
+		if !t.loadKeys(t.blk - 1) {
+			return false
+		}
+		ok = t.it.last()
+	}
+	return true
+}
+
+// First moves to the first entry.
+func (t *Iter) First() bool {
+	t.err = nil
+	if len(t.r.blocks) == 0 {
+		t.blk = 0
+		return false
+	}
+	if !t.loadKeys(0) {
+		return false
+	}
+	return t.forward(t.it.first())
+}
+
+// Last moves to the last entry.
+func (t *Iter) Last() bool {
+	t.err = nil
+	n := len(t.r.blocks)
+	if n == 0 {
+		t.blk = -1
+		return false
+	}
+	if !t.loadKeys(n - 1) {
+		return false
+	}
+	return t.backward(t.it.last())
+}
+
+// SeekGE moves to the first entry whose user key is >= userKey, which is
+// that key's newest version.
+func (t *Iter) SeekGE(userKey []byte) bool {
+	t.err = nil
+	i := t.r.findBlock(userKey)
+	if i == len(t.r.blocks) {
+		t.blk = i
+		return false
+	}
+	if t.blk != i || t.it.data == nil || t.it.err != nil {
+		if !t.loadKeys(i) {
+			return false
+		}
+	}
+	return t.forward(t.it.seekGE(userKey))
+}
+
+// SeekLT moves to the last entry whose user key is < userKey.
+func (t *Iter) SeekLT(userKey []byte) bool {
+	t.err = nil
+	i := t.r.findBlock(userKey)
+	if i == len(t.r.blocks) {
+		return t.Last()
+	}
+	if t.blk != i || t.it.data == nil || t.it.err != nil {
+		if !t.loadKeys(i) {
+			return false
+		}
+	}
+	if t.it.seekGE(userKey) {
+		return t.backward(t.it.prev())
+	}
+	if t.it.err != nil {
+		return t.settle(false)
+	}
+	// Every key of block i is < userKey.
+	return t.backward(t.it.last())
+}
+
+// Next moves to the next entry.
+func (t *Iter) Next() bool {
+	if t.blk < 0 {
+		return t.First()
+	}
+	if !t.Valid() {
+		return false
+	}
+	return t.forward(t.it.next())
+}
+
+// Prev moves to the previous entry.
+func (t *Iter) Prev() bool {
+	if t.blk >= len(t.r.blocks) {
+		return t.Last()
+	}
+	if !t.Valid() {
+		return false
+	}
+	return t.backward(t.it.prev())
+}
+
+// Valid reports whether the iterator is on an entry.
+func (t *Iter) Valid() bool {
+	return t.err == nil && t.blk >= 0 && t.blk < len(t.r.blocks) && t.it.valid()
+}
+
+// Key returns the current user key, valid until the next move.
+func (t *Iter) Key() []byte { return t.it.key }
+
+// Seq returns the current entry's sequence number.
+func (t *Iter) Seq() uint64 { return t.it.trailer >> 8 }
+
+// Kind returns the current entry's kind.
+func (t *Iter) Kind() Kind { return Kind(t.it.trailer & 0xff) }
+
+// Value loads and returns the current value, valid until the next move.
+func (t *Iter) Value() ([]byte, error) {
+	if !t.Valid() {
+		return nil, fmt.Errorf("sst: Value on an invalid iterator")
+	}
+	if t.it.valLen == 0 {
+		return nil, nil
+	}
+	if t.vblk != t.blk {
+		t.vh.release()
+		t.vh, t.vblk = cacheHandle{}, -1
+		d := &t.r.blocks[t.blk]
+		var pair *pairBuf
+		if t.wantValues {
+			pair = &t.pair
+		}
+		t.wantValues = true
+		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair)
+		if err != nil {
+			t.err = err
+			return nil, err
+		}
+		t.vdata, t.vh, t.vblk = b, h, t.blk
+	}
+	end := uint64(t.it.valOff) + uint64(t.it.valLen)
+	if end > uint64(len(t.vdata)) {
+		d := &t.r.blocks[t.blk]
+		t.err = corruptf(t.r.name, d.valueOffset(), "value at %d+%d outside the %d-byte value block", t.it.valOff, t.it.valLen, len(t.vdata))
+		return nil, t.err
+	}
+	return t.vdata[t.it.valOff:end], nil
+}
+
+// Error returns the error that stopped the iterator, if any.
+func (t *Iter) Error() error { return t.err }
+
+// Close releases the iterator's blocks and returns its error.
+func (t *Iter) Close() error {
+	t.kh.release()
+	t.vh.release()
+	t.kh, t.vh = cacheHandle{}, cacheHandle{}
+	t.vblk, t.blk = -1, -1
+	t.it.data = nil
+	return t.err
+}

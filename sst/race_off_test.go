@@ -1,0 +1,5 @@
+//go:build !race
+
+package sst
+
+const raceEnabled = false

@@ -1,0 +1,267 @@
+package sst
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// WriterOptions configure a Writer. The zero value of a field means its
+// default.
+type WriterOptions struct {
+	BlockSize            int // target uncompressed data block size (default 4096)
+	BlockRestartInterval int // default 16
+	BloomBitsPerKey      int // 0 = no filter
+	Compression          Compression
+	CompressionLevel     int // 0 = library default
+}
+
+// Writer builds one table. It is not safe for concurrent use.
+type Writer struct {
+	w      io.Writer
+	opts   WriterOptions
+	off    uint64
+	block  keyBlockWriter
+	comp   *compressor
+	index  []byte // encoded index entries
+	blocks int
+	hashes []uint64
+	// lastKey/lastSeq are the previous entry, for the order check and the
+	// index separators.
+	lastKey  []byte
+	lastSeq  uint64
+	props    Properties
+	err      error
+	finished bool
+	// out batches writes: one Write per writeBufferSize bytes instead of
+	// four per data block pair (a 1M-entry table of 4 KiB pairs would
+	// otherwise make ~120,000 write calls).
+	out []byte
+}
+
+const writeBufferSize = 256 << 10
+
+// NewWriter returns a Writer that writes a table to w.
+func NewWriter(w io.Writer, opts WriterOptions) *Writer {
+	if opts.BlockSize <= 0 {
+		opts.BlockSize = 4096
+	}
+	if opts.BlockRestartInterval <= 0 {
+		opts.BlockRestartInterval = 16
+	}
+	wr := &Writer{w: w, opts: opts}
+	wr.block.interval = opts.BlockRestartInterval
+	wr.comp, wr.err = newCompressor(opts.Compression, opts.CompressionLevel)
+	wr.props.Compression = opts.Compression
+	wr.props.FormatVersion = FormatVersion
+	return wr
+}
+
+// Add appends an entry. Entries must arrive in internal-key order: user key
+// ascending (bytewise), then seq descending. Returns an error on misordered
+// input.
+func (w *Writer) Add(userKey []byte, seq uint64, kind Kind, value []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.finished {
+		return fmt.Errorf("sst: Add after Finish")
+	}
+	if kind != KindDelete && kind != KindSet {
+		return fmt.Errorf("sst: unknown kind %d", kind)
+	}
+	if seq >= 1<<56 {
+		return fmt.Errorf("sst: sequence number %d does not fit in 56 bits", seq)
+	}
+	if len(userKey) > maxBlockLen/4 || len(value) > maxBlockLen/4 {
+		return fmt.Errorf("sst: entry too large (key %d bytes, value %d bytes)", len(userKey), len(value))
+	}
+	if w.props.NumEntries > 0 {
+		c := bytes.Compare(userKey, w.lastKey)
+		if c < 0 || (c == 0 && seq >= w.lastSeq) {
+			return fmt.Errorf("sst: entry (%q, seq %d) out of order after (%q, seq %d)", userKey, seq, w.lastKey, w.lastSeq)
+		}
+		if c != 0 && w.opts.BloomBitsPerKey > 0 {
+			w.hashes = append(w.hashes, hashKey(userKey))
+		}
+	} else {
+		w.props.SmallestKey = append([]byte(nil), userKey...)
+		w.props.SmallestSeq, w.props.LargestSeq = seq, seq
+		if w.opts.BloomBitsPerKey > 0 {
+			w.hashes = append(w.hashes, hashKey(userKey))
+		}
+	}
+	if w.block.entries > 0 && w.block.size() >= w.opts.BlockSize {
+		if err := w.flushBlock(userKey); err != nil {
+			return err
+		}
+	}
+	w.block.add(userKey, seq<<8|uint64(kind), value)
+	w.lastKey = append(w.lastKey[:0], userKey...)
+	w.lastSeq = seq
+	p := &w.props
+	p.NumEntries++
+	if kind == KindDelete {
+		p.NumDeletions++
+	}
+	p.RawKeySize += uint64(len(userKey)) + 8
+	p.RawValueSize += uint64(len(value))
+	p.SmallestSeq = min(p.SmallestSeq, seq)
+	p.LargestSeq = max(p.LargestSeq, seq)
+	return nil
+}
+
+// flushBlock writes the pending key and value blocks and their index entry,
+// whose separator lies between the block's last key and next (nil at the
+// end of the table).
+func (w *Writer) flushBlock(next []byte) error {
+	keys := w.block.finishKeys()
+	kh, err := w.writeBlock(keys, true)
+	if err != nil {
+		return err
+	}
+	vh, err := w.writeBlock(w.block.values, true)
+	if err != nil {
+		return err
+	}
+	sep := w.block.lastKey
+	if next != nil {
+		sep = separator(w.block.lastKey, next)
+	}
+	w.index = binary.AppendUvarint(w.index, uint64(len(sep)))
+	w.index = append(w.index, sep...)
+	w.index = binary.AppendUvarint(w.index, kh.Offset)
+	w.index = binary.AppendUvarint(w.index, uint64(kh.Len))
+	w.index = binary.AppendUvarint(w.index, uint64(vh.Len))
+	w.blocks++
+	w.props.DataSize += uint64(kh.Len) + uint64(vh.Len) + 2*blockTrailerLen
+	w.block.reset()
+	return nil
+}
+
+// separator returns a short key s with a <= s < b (or s == a when a == b,
+// which happens when the versions of one user key span two blocks).
+func separator(a, b []byte) []byte {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i >= len(a) || i >= len(b) {
+		return a // a is a prefix of b, or equal to it
+	}
+	if a[i]+1 < b[i] {
+		s := append([]byte(nil), a[:i+1]...)
+		s[i]++
+		return s
+	}
+	// a[i]+1 == b[i]: keep a[i] and bump the first later byte of a that
+	// can be bumped; the result stays below b because of position i.
+	for j := i + 1; j < len(a)-1; j++ {
+		if a[j] != 0xff {
+			s := append([]byte(nil), a[:j+1]...)
+			s[j]++
+			return s
+		}
+	}
+	return a
+}
+
+// writeBlock writes one block and its trailer, compressing if allowed.
+func (w *Writer) writeBlock(raw []byte, compress bool) (handle, error) {
+	stored, kind := raw, CompressionNone
+	if compress {
+		stored, kind = w.comp.compress(raw)
+	}
+	h := handle{Offset: w.off, Len: uint32(len(stored))}
+	var trailer [blockTrailerLen]byte
+	trailer[0] = byte(kind)
+	binary.LittleEndian.PutUint32(trailer[1:], blockChecksum(stored, byte(kind)))
+	if err := w.write(stored); err != nil {
+		return h, err
+	}
+	return h, w.write(trailer[:])
+}
+
+func (w *Writer) write(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	w.out = append(w.out, b...)
+	w.off += uint64(len(b))
+	if len(w.out) >= writeBufferSize {
+		return w.flushOut()
+	}
+	return nil
+}
+
+// flushOut hands the buffered bytes to the underlying writer.
+func (w *Writer) flushOut() error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.w.Write(w.out); err != nil {
+		w.err = fmt.Errorf("sst: write: %w", err)
+		return w.err
+	}
+	w.out = w.out[:0]
+	return nil
+}
+
+// EstimatedSize returns the bytes written so far (buffered or not) plus the
+// pending block.
+func (w *Writer) EstimatedSize() uint64 {
+	return w.off + uint64(w.block.size())
+}
+
+// Finish writes the last block, the filter, the index, the properties and
+// the footer. It does not close the underlying writer.
+func (w *Writer) Finish() (Properties, error) {
+	if w.err != nil {
+		return Properties{}, w.err
+	}
+	if w.finished {
+		return Properties{}, fmt.Errorf("sst: Finish called twice")
+	}
+	w.finished = true
+	if w.block.entries > 0 {
+		if err := w.flushBlock(nil); err != nil {
+			return Properties{}, err
+		}
+	}
+	var f footer
+	f.Version = FormatVersion
+	if w.opts.BloomBitsPerKey > 0 {
+		filter := buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey)
+		h, err := w.writeBlock(filter, false)
+		if err != nil {
+			return Properties{}, err
+		}
+		f.Filter = h
+		w.props.FilterSize = uint64(h.Len) + blockTrailerLen
+	}
+	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
+	index = append(index, w.index...)
+	h, err := w.writeBlock(index, false)
+	if err != nil {
+		return Properties{}, err
+	}
+	f.Index = h
+	w.props.IndexSize = uint64(h.Len) + blockTrailerLen
+	w.props.LargestKey = append([]byte(nil), w.lastKey...)
+	if w.props.NumEntries == 0 {
+		w.props.SmallestKey, w.props.LargestKey = nil, nil
+	}
+	if f.Props, err = w.writeBlock(w.props.encode(nil), false); err != nil {
+		return Properties{}, err
+	}
+	if err := w.write(f.encode(nil)); err != nil {
+		return Properties{}, err
+	}
+	if err := w.flushOut(); err != nil {
+		return Properties{}, err
+	}
+	w.props.FileSize = w.off
+	return w.props, nil
+}
