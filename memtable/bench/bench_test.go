@@ -213,3 +213,12 @@ func TestZeroOperations(t *testing.T) {
 	}
 	checkGolden(t, "zero_operations.txt", out)
 }
+
+func TestReverseReadseq(t *testing.T) {
+	args := []string{"--memtablerep=golden_offset", "--num_operations=3000", "--num_scans=2", "--benchmarks=fillrandom,readseq"}
+	fwd, _, c1 := runArgs(t, args...)
+	rev, _, c2 := runArgs(t, append(args, "--reverse")...)
+	if c1 != 0 || c2 != 0 || fwd != rev || !strings.Contains(fwd, "Total bytes read: 0.669479 MiB") {
+		t.Fatalf("forward and reverse scans differ or read the wrong amount:\n%s\n%s", fwd, rev)
+	}
+}

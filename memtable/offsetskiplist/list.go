@@ -10,7 +10,8 @@
 // uint32 offset in 4-byte units; offset 0 is nil. All fields are
 // little-endian machine words at 4-byte alignment.
 //
-// A node of height h, referenced by the offset of its level-0 link:
+// A node of height h, referenced by the offset of its level-0 link, is
+// allocated in the node stream (see arena.go):
 //
 //	-4*(h-1)  next[h-1] ... next[1]   u32 each, higher levels before the node
 //	 0        next[0]                 u32
@@ -24,19 +25,24 @@
 //	 0  trailer  u64  seq<<8 | kind (two u32 words, low word first)
 //	 8  next     u32  offset of the next older version, 0 at the end
 //	12  valLen   u32
-//	16  value    valLen bytes, zero-padded to 4
+//	16  valPos   u32  offset of the value bytes (0 when valLen is 0)
 //
-// Example: key "ab", seq 7, kind Set, value "xyz", height 1, at byte offset
-// 0x40 (offset 0x10):
+// Value bytes live in the value stream, padded to 4, so that nodes stay
+// dense. A record for a second or later version of a key is allocated in
+// the value stream too, immediately followed by its value.
 //
-//	0x40: 00 00 00 00   next[0] = nil
-//	0x44: 02 00 00 00   keyLen 2
-//	0x48: 14 00 00 00   versions = offset 0x14 (byte 0x50)
-//	0x4c: 61 62 00 00   "ab" + padding
+// Example: key "ab", seq 7, kind Set, value "xyz", height 1, node at byte
+// offset 0x40 (offset 0x10), value at byte offset 0x100000 (offset 0x40000):
+//
+//	0x40: 00 00 00 00               next[0] = nil
+//	0x44: 02 00 00 00               keyLen 2
+//	0x48: 14 00 00 00               versions = offset 0x14 (byte 0x50)
+//	0x4c: 61 62 00 00               "ab" + padding
 //	0x50: 01 07 00 00 00 00 00 00   trailer 7<<8|1
-//	0x58: 00 00 00 00   next version = nil
-//	0x5c: 03 00 00 00   valLen 3
-//	0x60: 78 79 7a 00   "xyz" + padding
+//	0x58: 00 00 00 00               next version = nil
+//	0x5c: 03 00 00 00               valLen 3
+//	0x60: 00 00 04 00               valPos 0x40000
+//	0x100000: 78 79 7a 00           "xyz" + padding
 //
 // # Algorithm
 //
@@ -57,12 +63,12 @@
 // # Memory
 //
 // Per new user key: 12 bytes of header (level 0's link included) + 4 bytes
-// per extra level (1.3 on average) + key + 16 bytes of version record +
+// per extra level (1.3 on average) + key + 20 bytes of version record +
 // value, each padded to 4. With the 8-byte keys of memtablerep_bench and no
-// value that is 12+1.3+8+16 = 37.3 bytes per entry, against about 83 for
-// package skiplist (64-byte node + 10.7 bytes of links + key) and about 56
-// for Pebble's arenaskl (8 bytes per level for its back links).
-// Extra versions of a key cost 16 bytes + value.
+// value that is 12+1.3+8+20 = 41.3 bytes per entry, against about 80 for
+// package skiplist (72-byte node + key) and about 56 for Pebble's arenaskl
+// (8 bytes per level for its back links). Extra versions of a key cost 20
+// bytes + value.
 package offsetskiplist
 
 import (
@@ -84,11 +90,12 @@ const (
 	DefaultMemCap = 2 << 30
 
 	nodeHeader  = 12 // next[0], keyLen, versions
-	versionSize = 16 // trailer, next, valLen
+	versionSize = 20 // trailer, next, valLen, valPos
 	offKeyLen   = 4
 	offVersions = 8
 	offVerNext  = 8
 	offVerLen   = 12
+	offVerPos   = 16
 )
 
 func init() {
@@ -137,7 +144,7 @@ func New(memCap uint64) *List {
 	}
 	l := &List{a: newArena(memCap)}
 	// The head is a full-height node with an empty key that is never compared.
-	off, err := l.a.alloc(4*(maxHeight-1) + nodeHeader)
+	off, err := l.a.alloc(4*(maxHeight-1)+nodeHeader, streamNodes)
 	if err != nil {
 		panic("offsetskiplist: arena cannot hold the head node") // newArena guarantees >= 64 KiB
 	}
@@ -176,7 +183,10 @@ func (l *List) nextVersion(v uint32) uint32 {
 func (l *List) value(v uint32) []byte {
 	p := l.a.addr(v)
 	vl := *(*uint32)(unsafe.Add(p, offVerLen))
-	return unsafe.Slice((*byte)(unsafe.Add(p, versionSize)), vl)
+	if vl == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(l.a.addr(*(*uint32)(unsafe.Add(p, offVerPos)))), vl)
 }
 
 // keyAfter reports whether key sorts after node n's key; nil is +infinity.
@@ -219,13 +229,16 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 	return l.a.allocated.Load() + uint64(len(l.a.windows))*8 + uint64(unsafe.Sizeof(*l))
 }
 
-// writeVersion fills the version record at v.
-func (l *List) writeVersion(v uint32, trailer uint64, value []byte) {
+// writeVersion fills the version record at v and copies value to pos.
+func (l *List) writeVersion(v uint32, trailer uint64, pos uint32, value []byte) {
 	p := l.a.addr(v)
 	*(*uint32)(p) = uint32(trailer)
 	*(*uint32)(unsafe.Add(p, 4)) = uint32(trailer >> 32)
 	*(*uint32)(unsafe.Add(p, offVerLen)) = uint32(len(value))
-	copy(unsafe.Slice((*byte)(unsafe.Add(p, versionSize)), len(value)), value)
+	*(*uint32)(unsafe.Add(p, offVerPos)) = pos
+	if len(value) > 0 {
+		copy(unsafe.Slice((*byte)(l.a.addr(pos)), len(value)), value)
+	}
 }
 
 // Add implements memtable.Rep. It returns memtable.ErrFull when the arena
@@ -264,19 +277,27 @@ func (l *List) insert(key []byte, trailer uint64, value []byte, sp *splice) erro
 
 	// The user key exists already: only a version record is needed.
 	if n := sp.next[0]; n != 0 && bytes.Equal(l.key(n), key) {
-		v, err := l.a.alloc(versionSize + align4(uint64(len(value))))
+		// Record and value together, in the value stream: chains are
+		// walked far less often than the node list.
+		v, err := l.a.alloc(versionSize+align4(uint64(len(value))), streamValues)
 		if err != nil {
 			return err
 		}
-		l.writeVersion(v, trailer, value)
+		l.writeVersion(v, trailer, v+versionSize/4, value)
 		l.pushVersion(n, v, trailer)
 		return nil
 	}
 
 	// A new node with its first version record in one allocation.
 	klen := align4(uint64(len(key)))
-	size := 4*uint64(h-1) + nodeHeader + klen + versionSize + align4(uint64(len(value)))
-	off, err := l.a.alloc(size)
+	var pos uint32
+	if len(value) > 0 {
+		var err error
+		if pos, err = l.a.alloc(align4(uint64(len(value))), streamValues); err != nil {
+			return err
+		}
+	}
+	off, err := l.a.alloc(4*uint64(h-1)+nodeHeader+klen+versionSize, streamNodes)
 	if err != nil {
 		return err
 	}
@@ -286,7 +307,7 @@ func (l *List) insert(key []byte, trailer uint64, value []byte, sp *splice) erro
 	*(*uint32)(unsafe.Add(p, offKeyLen)) = uint32(len(key))
 	*(*uint32)(unsafe.Add(p, offVersions)) = v
 	copy(unsafe.Slice((*byte)(unsafe.Add(p, nodeHeader)), len(key)), key)
-	l.writeVersion(v, trailer, value)
+	l.writeVersion(v, trailer, pos, value)
 
 	valid := true
 	for i := 0; i < h; i++ {

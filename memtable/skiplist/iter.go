@@ -17,14 +17,15 @@ func (it *Iter) set(n *node) bool { it.n = n; return n != nil }
 func (it *Iter) First() bool { return it.set(it.list.head.next[0].Load()) }
 
 // Last implements memtable.Iter.
-func (it *Iter) Last() bool { return it.set(it.list.findLast(nil, 0, false, true)) }
+func (it *Iter) Last() bool { return it.set(it.list.findLast(&lookup{}, false, true)) }
 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
 	if seq > memtable.MaxSeq {
 		seq = memtable.MaxSeq
 	}
-	return it.set(it.list.findGreaterOrEqual(key, seq<<8|0xff))
+	t := newLookup(key, seq<<8|0xff)
+	return it.set(it.list.findGreaterOrEqual(&t))
 }
 
 // SeekForPrev implements memtable.Iter.
@@ -32,7 +33,8 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	if seq > memtable.MaxSeq {
 		seq = memtable.MaxSeq
 	}
-	return it.set(it.list.findLast(key, seq<<8, true, false))
+	t := newLookup(key, seq<<8)
+	return it.set(it.list.findLast(&t, true, false))
 }
 
 // Next implements memtable.Iter.
@@ -48,7 +50,8 @@ func (it *Iter) Prev() bool {
 	if it.n == nil {
 		return false
 	}
-	return it.set(it.list.findLast(it.n.key(), it.n.trailer, false, false))
+	t := lookup{key: it.n.key(), prefix: it.n.prefix, trailer: it.n.trailer}
+	return it.set(it.list.findLast(&t, false, false))
 }
 
 // Valid implements memtable.Iter.

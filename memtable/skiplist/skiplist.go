@@ -14,19 +14,21 @@
 // cached in the rep and reused by the next Add that can claim it, which makes
 // ascending inserts (fillseq) cost O(1) comparisons instead of O(log n).
 //
-// Memory: nodes, link towers and key/value bytes are carved from large
-// blocks (see slabAllocator). Per entry that is a 64-byte node, 8 bytes per
-// link level (10.7 bytes on average) and the key and value bytes: about
-// 75 bytes plus key and value. The node holds Go pointers, so the GC scans
-// every node; package offsetskiplist avoids exactly that cost. Prev is a
-// search from the top (O(log n)), as in RocksDB, since nodes have no back
-// links.
+// Memory: nodes, upper towers and key/value bytes are carved from large
+// blocks (see slabAllocator). A node is 72 bytes: the links of levels 0-3,
+// the key's first 8 bytes (so most comparisons never touch the key bytes),
+// the trailer, a pointer to key+value and their lengths; the one node in 256
+// taller than 4 levels also gets a 64-byte tower. Per entry that is about
+// 72 bytes plus key and value. Nodes hold Go pointers, so the GC scans every
+// node; package offsetskiplist avoids exactly that cost. Prev is a search
+// from the top (O(log n)), as in RocksDB, since nodes have no back links.
 //
 // Nothing here is persisted, so there is no on-disk format.
 package skiplist
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
@@ -38,11 +40,13 @@ import (
 const (
 	// maxHeight is InlineSkipList's default max_height.
 	maxHeight = 12
-	// Block sizes of the allocators: 256 nodes (16 KiB), 4096 links (32 KiB)
-	// and 1 MiB of key/value bytes. Bigger blocks only add slack at the end.
-	nodesPerBlock = 256
-	linksPerBlock = 4096
-	bytesPerBlock = 1 << 20
+	// inlineLinks levels live in the node itself.
+	inlineLinks = 4
+	// Block sizes of the allocators: 256 nodes (18 KiB), 64 upper towers
+	// (4 KiB) and 1 MiB of key/value bytes. Bigger blocks only add slack.
+	nodesPerBlock  = 256
+	towersPerBlock = 64
+	bytesPerBlock  = 1 << 20
 )
 
 func init() {
@@ -50,34 +54,86 @@ func init() {
 		func(memtable.Config) (memtable.Rep, error) { return New(), nil })
 }
 
-// node is one internal key. kv holds the user key then the value.
+// node is one internal key. Everything a search reads while passing a node
+// (links of levels 0-3, the key's first 8 bytes, the trailer) sits in its
+// first 56 bytes, so most visits cost one cache line; the full key is read
+// only when the 8-byte prefixes are equal. Levels 4 and up (one node in
+// 256) live in a separate tower.
 type node struct {
-	kv      []byte
-	keyLen  uint32
+	next    [inlineLinks]atomic.Pointer[node]
+	prefix  uint64 // first 8 key bytes, big-endian, zero-padded
 	trailer uint64 // seq<<8 | kind
-	next    []atomic.Pointer[node]
+	kv      *byte  // user key, then value (nil when both are empty)
+	keyLen  uint32
+	valLen  uint32
+	upper   *[maxHeight - inlineLinks]atomic.Pointer[node]
 }
 
-func (n *node) key() []byte   { return n.kv[:n.keyLen] }
-func (n *node) value() []byte { return n.kv[n.keyLen:] }
+// link returns node n's link at level i.
+func (n *node) link(i int) *atomic.Pointer[node] {
+	if i < inlineLinks {
+		return &n.next[i]
+	}
+	return &n.upper[i-inlineLinks]
+}
 
-// cmp compares n with the internal key (key, trailer).
-func (n *node) cmp(key []byte, trailer uint64) int {
-	if c := bytes.Compare(n.kv[:n.keyLen], key); c != 0 {
+func (n *node) key() []byte { return unsafe.Slice(n.kv, n.keyLen) }
+
+func (n *node) value() []byte {
+	if n.valLen == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n.kv), n.keyLen)), n.valLen)
+}
+
+// keyPrefix packs a key's first 8 bytes big-endian. Keys whose prefixes
+// differ compare as their prefixes do (a shorter key pads with zeros and is
+// then a proper prefix of the other, hence smaller).
+func keyPrefix(key []byte) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(key)
+	}
+	var p uint64
+	for i, c := range key {
+		p |= uint64(c) << (56 - 8*i)
+	}
+	return p
+}
+
+// lookup is an internal key being searched for, with its prefix computed once.
+type lookup struct {
+	key     []byte
+	prefix  uint64
+	trailer uint64
+}
+
+func newLookup(key []byte, trailer uint64) lookup {
+	return lookup{key: key, prefix: keyPrefix(key), trailer: trailer}
+}
+
+// cmp compares n with the internal key t.
+func (n *node) cmp(t *lookup) int {
+	if n.prefix != t.prefix {
+		if n.prefix < t.prefix {
+			return -1
+		}
+		return 1
+	}
+	if c := bytes.Compare(n.key(), t.key); c != 0 {
 		return c
 	}
 	switch {
-	case n.trailer > trailer:
+	case n.trailer > t.trailer:
 		return -1
-	case n.trailer < trailer:
+	case n.trailer < t.trailer:
 		return 1
 	}
 	return 0
 }
 
 // after reports whether (key, trailer) sorts after node n; nil is +infinity.
-func after(key []byte, trailer uint64, n *node) bool {
-	return n != nil && n.cmp(key, trailer) < 0
+func after(t *lookup, n *node) bool {
+	return n != nil && n.cmp(t) < 0
 }
 
 // splice brackets a key at every level: prev[i] < key <= next[i].
@@ -91,7 +147,7 @@ type splice struct {
 // List is a concurrent skiplist memtable.
 type List struct {
 	head      node
-	headLinks [maxHeight]atomic.Pointer[node]
+	headUpper [maxHeight - inlineLinks]atomic.Pointer[node]
 	height    atomic.Int32
 	count     atomic.Int64
 
@@ -100,18 +156,18 @@ type List struct {
 	spliceBusy atomic.Uint32
 	seqSplice  splice
 
-	nodes slabAllocator[node]
-	links slabAllocator[atomic.Pointer[node]]
-	bytes slabAllocator[byte]
+	nodes  slabAllocator[node]
+	towers slabAllocator[[maxHeight - inlineLinks]atomic.Pointer[node]]
+	bytes  slabAllocator[byte]
 }
 
 // New returns an empty list.
 func New() *List {
 	l := &List{}
-	l.head.next = l.headLinks[:]
+	l.head.upper = &l.headUpper
 	l.height.Store(1)
 	l.nodes.blockLen = nodesPerBlock
-	l.links.blockLen = linksPerBlock
+	l.towers.blockLen = towersPerBlock
 	l.bytes.blockLen = bytesPerBlock
 	return l
 }
@@ -134,7 +190,7 @@ func (l *List) Len() int64 { return l.count.Load() }
 // ApproximateMemoryUsage implements memtable.Rep: the bytes of every block
 // allocated so far.
 func (l *List) ApproximateMemoryUsage() uint64 {
-	return l.nodes.allocated.Load() + l.links.allocated.Load() + l.bytes.allocated.Load() +
+	return l.nodes.allocated.Load() + l.towers.allocated.Load() + l.bytes.allocated.Load() +
 		uint64(unsafe.Sizeof(*l))
 }
 
@@ -142,12 +198,18 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
 	h := randomHeight()
 	x := &l.nodes.alloc(1)[0]
-	x.kv = l.bytes.alloc(len(key) + len(value))
-	copy(x.kv, key)
-	copy(x.kv[len(key):], value)
-	x.keyLen = uint32(len(key))
+	if n := len(key) + len(value); n > 0 {
+		kv := l.bytes.alloc(n)
+		copy(kv, key)
+		copy(kv[len(key):], value)
+		x.kv = unsafe.SliceData(kv)
+	}
+	x.keyLen, x.valLen = uint32(len(key)), uint32(len(value))
+	x.prefix = keyPrefix(key)
 	x.trailer = trailerOf(seq, kind)
-	x.next = l.links.alloc(h)
+	if h > inlineLinks {
+		x.upper = &l.towers.alloc(1)[0]
+	}
 	if l.spliceBusy.CompareAndSwap(0, 1) {
 		l.insert(x, h, &l.seqSplice)
 		l.spliceBusy.Store(0)
@@ -162,7 +224,7 @@ func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
 // insert links x (of height h) using and then updating splice sp. It is
 // InlineSkipList::Insert<UseCAS=true> with allow_partial_splice_fix.
 func (l *List) insert(x *node, h int, sp *splice) {
-	key, trailer := x.key(), x.trailer
+	t := lookup{key: x.key(), prefix: x.prefix, trailer: x.trailer}
 	maxH := int(l.height.Load())
 	for h > maxH {
 		if l.height.CompareAndSwap(int32(maxH), int32(h)) {
@@ -185,13 +247,13 @@ func (l *List) insert(x *node, h int, sp *splice) {
 		for recompute < maxH {
 			p, n := sp.prev[recompute], sp.next[recompute]
 			switch {
-			case p.next[recompute].Load() != n:
+			case p.link(recompute).Load() != n:
 				recompute++
-			case p != &l.head && !after(key, trailer, p):
+			case p != &l.head && !after(&t, p):
 				for sp.prev[recompute] == p {
 					recompute++
 				}
-			case after(key, trailer, n):
+			case after(&t, n):
 				for sp.next[recompute] == n {
 					recompute++
 				}
@@ -201,18 +263,18 @@ func (l *List) insert(x *node, h int, sp *splice) {
 		}
 	}
 	for i := recompute - 1; i >= 0; i-- {
-		sp.prev[i], sp.next[i] = l.findSpliceForLevel(key, trailer, sp.prev[i+1], sp.next[i+1], i)
+		sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i+1], sp.next[i+1], i)
 	}
 	valid := true
 	for i := 0; i < h; i++ {
 		for {
-			x.next[i].Store(sp.next[i])
-			if sp.prev[i].next[i].CompareAndSwap(sp.next[i], x) {
+			x.link(i).Store(sp.next[i])
+			if sp.prev[i].link(i).CompareAndSwap(sp.next[i], x) {
 				break
 			}
 			// Someone linked a node between prev and next at this level:
 			// search again from prev, at this level only.
-			sp.prev[i], sp.next[i] = l.findSpliceForLevel(key, trailer, sp.prev[i], nil, i)
+			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], nil, i)
 			if i > 0 {
 				valid = false
 			}
@@ -229,10 +291,10 @@ func (l *List) insert(x *node, h int, sp *splice) {
 
 // findSpliceForLevel walks level from before until the next node is at or
 // after the key (or is the known bound after).
-func (l *List) findSpliceForLevel(key []byte, trailer uint64, before, bound *node, level int) (*node, *node) {
+func (l *List) findSpliceForLevel(t *lookup, before, bound *node, level int) (*node, *node) {
 	for {
-		next := before.next[level].Load()
-		if next == bound || !after(key, trailer, next) {
+		next := before.link(level).Load()
+		if next == bound || !after(t, next) {
 			return before, next
 		}
 		before = next
@@ -240,14 +302,14 @@ func (l *List) findSpliceForLevel(key []byte, trailer uint64, before, bound *nod
 }
 
 // findGreaterOrEqual returns the first node >= (key, trailer), or nil.
-func (l *List) findGreaterOrEqual(key []byte, trailer uint64) *node {
+func (l *List) findGreaterOrEqual(t *lookup) *node {
 	x := &l.head
 	level := int(l.height.Load()) - 1
 	var bigger *node // known to be >= key: no need to compare again
 	for {
-		next := x.next[level].Load()
+		next := x.link(level).Load()
 		if next != nil && next != bigger {
-			c := next.cmp(key, trailer)
+			c := next.cmp(t)
 			if c < 0 {
 				x = next
 				continue
@@ -267,17 +329,17 @@ func (l *List) findGreaterOrEqual(key []byte, trailer uint64) *node {
 // findLast returns the last node with cmp(key, trailer) < 0, or <= 0 when
 // orEqual; with key == nil and last it returns the last node of the list.
 // It returns nil when there is no such node.
-func (l *List) findLast(key []byte, trailer uint64, orEqual, last bool) *node {
+func (l *List) findLast(t *lookup, orEqual, last bool) *node {
 	x := &l.head
 	level := int(l.height.Load()) - 1
 	for {
-		next := x.next[level].Load()
+		next := x.link(level).Load()
 		if next != nil {
 			if last {
 				x = next
 				continue
 			}
-			c := next.cmp(key, trailer)
+			c := next.cmp(t)
 			if c < 0 || (orEqual && c == 0) {
 				x = next
 				continue
@@ -298,7 +360,8 @@ func (l *List) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
 	if snapshot > memtable.MaxSeq {
 		snapshot = memtable.MaxSeq
 	}
-	n := l.findGreaterOrEqual(key, snapshot<<8|0xff)
+	t := newLookup(key, snapshot<<8|0xff)
+	n := l.findGreaterOrEqual(&t)
 	if n == nil || !bytes.Equal(n.key(), key) {
 		return nil, 0, false
 	}
