@@ -159,6 +159,9 @@ var startupErrorCases = [][]string{
 }
 
 func TestOracleStdout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("oracle comparison skipped in -short mode (the race run); the plain run covers it")
+	}
 	if _, err := os.Stat(oracleBinary); err != nil {
 		t.Skipf("C++ db_bench not installed at %s; skipping oracle comparison", oracleBinary)
 	}

@@ -72,6 +72,9 @@ var oracleLists = [][]string{
 }
 
 func TestOracleCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("oracle comparison skipped in -short mode (the race run); the plain run covers it")
+	}
 	if _, err := os.Stat(oracleBinary); err != nil {
 		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
 	}

@@ -15,6 +15,9 @@ import (
 // engine and requires every phase checksum to equal the engine-free model's:
 // the engines returned exactly the data the reference workload expects.
 func TestProfilesOnEveryEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("engine runs skipped in -short mode (the race run); the plain run covers them")
+	}
 	const n = 3000
 	model, err := profiles.Model(profiles.Config{Profiles: n, QueryLimit: 100 /* --profiles_query_limit default, as in the published runs */, Seed: profiles.DefaultSeed, Threads: 1})
 	if err != nil {
