@@ -1,5 +1,7 @@
 package dbbench
 
+import "github.com/godbbench/godbbench/internal/cxxrand"
+
 type writeMode int
 
 const (
@@ -33,7 +35,7 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 		for i := range perm {
 			perm[i] = uint64(i)
 		}
-		Shuffle(perm, uint32(r.seedBase))
+		cxxrand.Shuffle(perm, uint32(r.seedBase))
 	}
 	if r.num != r.cfg.num {
 		t.stats.addMessage(fmtOps(r.num))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/cxxrand"
 )
 
 func TestKeyLayouts(t *testing.T) {
@@ -67,7 +69,7 @@ func TestValueGenerator(t *testing.T) {
 		}
 	}
 	// The first character is ' ' + (ParkMiller(301).Next() % 95).
-	r := NewParkMiller(301)
+	r := cxxrand.NewParkMiller(301)
 	if want := byte(' ' + r.Next()%95); data[0] != want {
 		t.Fatalf("first byte %q want %q", data[0], want)
 	}

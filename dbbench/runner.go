@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/cxxrand"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -122,7 +123,7 @@ func (r *runner) outf(format string, a ...any) { fmt.Fprintf(r.out, format, a...
 // thread is a benchmark worker's state (db_bench's ThreadState).
 type thread struct {
 	tid    int
-	rand   *MT64
+	rand   *cxxrand.MT64
 	stats  Stats
 	shared *sharedState
 	err    error
@@ -169,7 +170,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	threads := make([]*thread, n)
 	for i := range threads {
 		r.threadCount++
-		threads[i] = &thread{tid: i, rand: NewMT64(uint64(r.seedBase + r.threadCount)), shared: shared}
+		threads[i] = &thread{tid: i, rand: cxxrand.NewMT64(uint64(r.seedBase + r.threadCount)), shared: shared}
 	}
 	stopProf, err := r.prof.start(r.benchIndex, name)
 	if err != nil {

@@ -1,6 +1,10 @@
 package dbbench
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/godbbench/godbbench/internal/cxxrand"
+)
 
 // ValueGen is db_bench's RandomGenerator: a buffer of at least 1 MiB built
 // from 100-byte pieces, each a random printable string of
@@ -28,7 +32,7 @@ type valueShape struct {
 // buildValueData returns the shared pattern buffer for a ratio and max size.
 func buildValueData(ratio float64, maxSize int) []byte {
 	size := max(1048576, maxSize)
-	rnd := NewParkMiller(301)
+	rnd := cxxrand.NewParkMiller(301)
 	raw := int(100 * ratio)
 	if raw < 1 {
 		raw = 1

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/cxxrand"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -36,7 +37,7 @@ type runner struct {
 	cfg     memtable.Config
 	rep     memtable.Rep
 	seq     atomic.Uint64 // the shared sequence counter
-	rng     *mt64
+	rng     *cxxrand.MT64
 	values  []byte
 }
 
@@ -68,8 +69,8 @@ func Run(f *Flags, clock Clock, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "memtablerep_bench: --num_threads must be >= 1 and --num_operations, --num_scans, --item_size >= 0")
 		return 1
 	}
-	r := &runner{f: f, clock: clock, out: stdout, factory: factory, cfg: cfg, rng: newMT64(uint64(f.Seed))}
-	r.values = newParkMiller(301).randomString(max(1<<20, int(f.ItemSize)))
+	r := &runner{f: f, clock: clock, out: stdout, factory: factory, cfg: cfg, rng: cxxrand.NewMT64(uint64(f.Seed))}
+	r.values = randomString(cxxrand.NewParkMiller(301), max(1<<20, int(f.ItemSize)))
 	n := uint64(f.NumOperations)
 	for _, name := range strings.Split(f.Benchmarks, ",") {
 		var keys *keyGenerator

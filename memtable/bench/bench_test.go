@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/cxxrand"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/offsetskiplist"
 	"github.com/godbbench/godbbench/memtable/skiplist"
@@ -181,20 +182,20 @@ func TestFlagErrors(t *testing.T) {
 
 // TestKeyStreams checks the three key orders against the generators.
 func TestKeyStreams(t *testing.T) {
-	seq := newKeyStream(newKeyGenerator(newMT64(0), keysSequential, 1000, 0))
+	seq := newKeyStream(newKeyGenerator(cxxrand.NewMT64(0), keysSequential, 1000, 0))
 	for i := uint64(0); i < 600; i++ {
 		if k := seq.next(); k != i {
 			t.Fatalf("sequential key %d = %d", i, k)
 		}
 	}
-	rng := newMT64(42)
-	random := newKeyStream(newKeyGenerator(newMT64(42), keysRandom, 1000, 42))
+	rng := cxxrand.NewMT64(42)
+	random := newKeyStream(newKeyGenerator(cxxrand.NewMT64(42), keysRandom, 1000, 42))
 	for i := 0; i < 600; i++ {
-		if k, want := random.next(), rng.next()%1000; k != want {
+		if k, want := random.next(), rng.Next()%1000; k != want {
 			t.Fatalf("random key %d = %d, want %d", i, k, want)
 		}
 	}
-	uniq := newKeyStream(newKeyGenerator(newMT64(0), keysUniqueRandom, 1000, 7))
+	uniq := newKeyStream(newKeyGenerator(cxxrand.NewMT64(0), keysUniqueRandom, 1000, 7))
 	seen := make(map[uint64]bool)
 	for i := 0; i < 1000; i++ {
 		seen[uniq.next()] = true

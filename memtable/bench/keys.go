@@ -1,6 +1,10 @@
 package bench
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/godbbench/godbbench/internal/cxxrand"
+)
 
 // keyMode is KeyGenerator's WriteMode.
 type keyMode int
@@ -23,17 +27,17 @@ type keyGenerator struct {
 	num    uint64
 	next   uint64
 	values []uint64
-	rng    *mt64
+	rng    *cxxrand.MT64
 }
 
-func newKeyGenerator(rng *mt64, mode keyMode, num uint64, seed int64) *keyGenerator {
+func newKeyGenerator(rng *cxxrand.MT64, mode keyMode, num uint64, seed int64) *keyGenerator {
 	g := &keyGenerator{mode: mode, num: num, rng: rng}
 	if mode == keysUniqueRandom {
 		g.values = make([]uint64, num)
 		for i := range g.values {
 			g.values[i] = uint64(i)
 		}
-		shuffle(g.values, uint32(seed))
+		cxxrand.Shuffle(g.values, uint32(seed))
 	}
 	return g
 }
@@ -48,7 +52,7 @@ func (g *keyGenerator) fill(buf []uint64) {
 			buf[i] = g.next
 			g.next++
 		case keysRandom:
-			buf[i] = g.rng.next() % max(g.num, 1) // --num_operations=0 would divide by zero
+			buf[i] = g.rng.Next() % max(g.num, 1) // --num_operations=0 would divide by zero
 		case keysUniqueRandom:
 			if g.next < uint64(len(g.values)) {
 				buf[i] = g.values[g.next]

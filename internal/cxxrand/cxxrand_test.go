@@ -1,4 +1,4 @@
-package dbbench
+package cxxrand
 
 import (
 	"slices"
@@ -120,6 +120,59 @@ func TestShuffleMatchesLibstdcxx(t *testing.T) {
 		}
 		if v[0] != c.first || v[c.n-1] != c.last || h != c.hash {
 			t.Errorf("n=%d: got %d %d %d", c.n, v[0], v[c.n-1], h)
+		}
+	}
+}
+
+func TestMT64MoreSeeds(t *testing.T) {
+	// Reference first outputs of std::mt19937_64, printed by GCC 12's libstdc++.
+	for seed, want := range map[uint64]uint64{0: 2947667278772165694, 2: 16668552215174154828, 7: 13915952638675311015} {
+		if got := NewMT64(seed).Next(); got != want {
+			t.Errorf("mt19937_64(%d) first = %d, want %d", seed, got, want)
+		}
+	}
+}
+
+// TestShuffle compares with std::shuffle(v, std::mt19937(seed)) from GCC
+// 12's libstdc++ on v = 0..n-1: first element and FNV-1a of the result.
+// n = 70000 takes the one-index-per-draw path, the others the paired one.
+func TestShuffleSeeds(t *testing.T) {
+	cases := []struct {
+		n     int
+		seed  uint32
+		first uint64
+		hash  uint64
+	}{
+		{1, 0, 0, 4953163356653287321},
+		{2, 0, 0, 11126444148914698056},
+		{2, 1, 1, 11125488673309971922},
+		{3, 0, 2, 10947662795537084930},
+		{3, 1, 1, 11572782435010236528},
+		{10, 0, 0, 7953043442730882908},
+		{10, 1, 9, 13697048458780594430},
+		{10, 301, 9, 17710432376140386234},
+		{11, 0, 10, 18301681184639396236},
+		{11, 301, 3, 2443783910479607782},
+		{1000, 0, 882, 15900359782384252147},
+		{1000, 1, 735, 16309765574895793183},
+		{1000, 301, 992, 11353675092890574361},
+		{70000, 0, 26990, 6725114845429122027},
+		{70000, 1, 7199, 8998634259488882395},
+		{70000, 301, 59679, 271245937315008585},
+	}
+	for _, c := range cases {
+		v := make([]uint64, c.n)
+		for i := range v {
+			v[i] = uint64(i)
+		}
+		Shuffle(v, c.seed)
+		h := uint64(1469598103934665603)
+		for _, x := range v {
+			h ^= x
+			h *= 1099511628211
+		}
+		if v[0] != c.first || h != c.hash {
+			t.Errorf("shuffle(%d, seed %d): first %d hash %d, want %d %d", c.n, c.seed, v[0], h, c.first, c.hash)
 		}
 	}
 }

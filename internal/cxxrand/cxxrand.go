@@ -1,12 +1,19 @@
-package dbbench
-
-// Random number generators that reproduce C++ db_bench's draws bit for bit.
+// Package cxxrand reproduces, bit for bit, the random number generators
+// RocksDB's benchmark tools draw from, so Go ports produce the same keys and
+// values as the C++ tools for the same seed:
 //
-//   - MT64 is std::mt19937_64 (db_bench's Random64), seeded per thread with
-//     seed_base + the process-wide ordinal of the thread.
-//   - MT32 is std::mt19937, used by filluniquerandom's shuffle.
-//   - ParkMiller is RocksDB's util/random.h Random (the value generator's
-//     source, seeded with 301).
+//   - MT64 is std::mt19937_64 (RocksDB's Random64): db_bench seeds one per
+//     thread with seed_base + the process-wide ordinal of the thread;
+//     memtablerep_bench uses one for its random keys.
+//   - MT32 with Shuffle is std::shuffle(first, last, std::mt19937(seed)) as
+//     libstdc++ 11+ implements it (filluniquerandom's and memtablerep_bench's
+//     fillrandom key orders).
+//   - ParkMiller is RocksDB's util/random.h Random, the source of the value
+//     bytes (seeded with 301 by both tools).
+//
+// Each generator costs a few ns per draw and allocates nothing after
+// construction.
+package cxxrand
 
 const (
 	mt64N        = 312
