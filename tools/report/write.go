@@ -270,6 +270,30 @@ func buildCharts(run *runner.Run) ([]chart, error) {
 			return nil, err
 		}
 	}
+	for _, p := range s.Passes {
+		lt := latencyTable(run, p.Name)
+		if len(lt.rows) == 0 {
+			continue
+		}
+		var cats []string
+		for _, r := range lt.rows {
+			cats = append(cats, r[0].text+" "+r[1].text)
+		}
+		var ss []series
+		for i, e := range s.Engines {
+			sr := series{name: e.Name}
+			for _, r := range lt.rows {
+				var p50, p99, p999 float64
+				fmt.Sscanf(r[i+2].text, "%f / %f / %f", &p50, &p99, &p999)
+				sr.values = append(sr.values, p99)
+			}
+			ss = append(ss, sr)
+		}
+		svg, err := barChart("pass "+p.Name+": p99 latency (µs, lower is better)", "µs", cats, ss)
+		if err := add("p99 latency: "+p.Name, svg, err); err != nil {
+			return nil, err
+		}
+	}
 	for _, pr := range run.Results {
 		if pr.Sampler == nil || len(pr.Sampler.Samples) == 0 {
 			continue
@@ -302,11 +326,23 @@ func ramChart(pr *runner.PassResult) (string, error) {
 		lines[3].values = append(lines[3].values, anon+float64(smp.PageCache)*page)
 	}
 	var bands []band
+	// Stage bands come from the result lines' start times; a binary that
+	// prints none (C++ db_bench without ToplingDB's patch) gets bands from
+	// the running sum of each stage's seconds instead.
+	timed := false
 	for _, l := range pr.Lines {
-		if l.Start.IsZero() {
-			continue
+		timed = timed || !l.Start.IsZero()
+	}
+	cum := 0.0
+	for _, l := range pr.Lines {
+		st := cum
+		cum += l.Seconds
+		if timed {
+			if l.Start.IsZero() {
+				continue
+			}
+			st = l.Start.Sub(res.Start).Seconds()
 		}
-		st := l.Start.Sub(res.Start).Seconds()
 		if n := len(bands); n > 0 && strings.TrimRight(bands[n-1].label, "×0123456789") == l.Name {
 			bands[n-1].end = st + l.Seconds
 			bands[n-1].label = l.Name + "×"
