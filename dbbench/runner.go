@@ -182,6 +182,14 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	done.Add(n)
 	for _, t := range threads {
 		go func(t *thread) {
+			// Each benchmark thread owns an OS thread, as db_bench's pthreads
+			// do. Without this the scheduler moves a goroutine between OS
+			// threads mid-run; with cgo engines that puts RocksDB's block
+			// allocations on another malloc arena each time (measured on
+			// readrandom: 23.8k vs 2.8k minor faults per 100k reads, 25.5 vs
+			// 19.8 µs/op).
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			defer func() {
 				if p := recover(); p != nil {
 					t.err = r.threadPanicError(name, p)

@@ -192,6 +192,30 @@ func BenchmarkIterate(b *testing.B) {
 	})
 }
 
+// BenchmarkSeekNext10 is seekrandom with --seek_nexts=10: a seek and ten
+// steps per op, runs too short to be batched.
+func BenchmarkSeekNext10(b *testing.B) {
+	db := openBenchEngine(b)
+	defer db.Close()
+	fillEngine(b, db)
+	it, err := db.NewIter(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer it.Close()
+	key := make([]byte, 16)
+	var n int
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		it.SeekGE(benchKey(key, i*7919))
+		for j := 0; j < 10 && it.Valid(); j++ {
+			v, _ := it.Value()
+			n += len(it.Key()) + len(v)
+			it.Next()
+		}
+	}
+}
+
 // BenchmarkMultiGet8 looks up 8 keys per op (db_bench's default
 // --multiread_batched batch size).
 func BenchmarkMultiGet8(b *testing.B) {

@@ -11,16 +11,22 @@ package rocksdb
 // heap, which is one allocation per operation. A shim returns its results as
 // a small struct by value instead, and is declared noescape/nocallback so the
 // Go key and value slices handed to it stay where they are. With the shims a
-// Get is two cgo calls (lookup, release) and an iterator step is one (move
-// and read the key together), with no Go allocation at all.
+// Get is two cgo calls (lookup, release) and an iterator step at most one
+// (move and read key and value together; long runs are batched), with no Go
+// allocation at all.
 //
 // Measured (bench_test.go, 100k keys of 16 B with 100 B values, block cache
 // holding all of it, -cpu 1, min of 5 runs on a shared 2-core VM): an
-// iterator step with Key and Value takes 400 ns and 0 allocs here against
-// 604 ns and 4 allocs (64 B) through grocksdb v1.7.15; MultiGet of 8 keys
-// 0 allocs against 14 (576 B). Put and Get differ by 1 and 3 small
-// allocations; their time is dominated by RocksDB itself (4-7 us with
-// Debian's assertion-enabled build).
+// iterator step with Key and Value took 400 ns and 0 allocs with one call for
+// the move and one for the value, against 604 ns and 4 allocs (64 B) through
+// grocksdb v1.7.15; MultiGet of 8 keys 0 allocs against 14 (576 B). Put and
+// Get differ by 1 and 3 small allocations; their time is dominated by
+// RocksDB itself (4-7 us with Debian's assertion-enabled build). With the
+// batched steps of iterbatch.go the step is ~390 ns against ~440 ns for the
+// two-call step (medians of 4 alternated runs, -benchtime 300000x), and the
+// binding's share of a db_bench readseq fell from ~14% of the profile
+// (cgocall, entersyscall/exitsyscall, glue) to ~2%; what remains is
+// RocksDB's own Next (~300 ns with assertions).
 
 /*
 #cgo CXXFLAGS: -std=c++17 -O2
@@ -46,6 +52,8 @@ package rocksdb
 #cgo nocallback gdb_iter_move
 #cgo noescape gdb_iter_value
 #cgo nocallback gdb_iter_value
+#cgo noescape gdb_iter_fill
+#cgo nocallback gdb_iter_fill
 #cgo noescape gdb_batch_put
 #cgo nocallback gdb_batch_put
 #cgo noescape gdb_batch_delete

@@ -13,8 +13,11 @@
 //
 // Hot paths call small C shims (shim.h) instead of a general binding: a Put is
 // one cgo call, a Get two (pinned lookup, release; the value is never
-// copied), an iterator step one (move and read the key), Value one more.
-// None allocates on the Go heap. ReadOptions and the four WriteOptions
+// copied), a seek or a short run of steps one call per move (the move returns
+// key and value together; with IterOptions.KeysOnly the value is read only
+// when asked for), and a long run of steps in one direction one call per up
+// to 128 entries, copied into a reused buffer (iterbatch.go). None allocates
+// on the Go heap. ReadOptions and the four WriteOptions
 // combinations are created once per DB. The features the C API lacks
 // (library version, loading an OPTIONS file by path, db_bench's block cache
 // and table-option adjustments, CompactRange with its Status, DB::ResetStats,

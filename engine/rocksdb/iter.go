@@ -16,16 +16,36 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// iterator is an engine.Iterator over a rocksdb_iterator_t. Each move is one
-// cgo call that also returns the key, so Key is free; Value is a second call,
-// made only when asked for. Key and Value alias RocksDB's buffers (no copy).
+// iterator is an engine.Iterator over a rocksdb_iterator_t. It has two
+// modes. Direct: the current entry is the RocksDB iterator's, each move is
+// one cgo call that also returns the key and (unless the options say keys
+// only) the value, and Key/Value alias RocksDB's buffers. Buffered: after a
+// run of steps in one direction, entries come from a stepBatch filled by one
+// call for many steps (iterbatch.go), and Key/Value alias the batch. Either
+// way the bytes stay valid until the iterator moves, and nothing is
+// allocated per step.
 type iterator struct {
 	it    *C.rocksdb_iterator_t
 	ro    *C.rocksdb_readoptions_t
 	lower *C.char // C copy of the lower bound, owned; RocksDB keeps a pointer
 	upper *C.char // C copy of the upper bound, owned
-	key   []byte
-	valid bool
+
+	withValue  C.int // 1: read values with keys; 0: IterOptions.KeysOnly
+	key        []byte
+	value      []byte
+	valueReady bool // value holds the current entry's value
+	valid      bool
+
+	// dir (+1 forward, -1 backward) and run (steps taken in dir since the
+	// last positioning) choose between single moves and fills.
+	dir int
+	run int
+
+	batch    *stepBatch // nil until the first fill
+	buffered bool       // the current entry is batch entry pos
+	fillDir  int        // direction the batch was filled in
+	pos, n   int        // current entry and entry count of the batch
+	under    int        // the RocksDB iterator after the fill: C.GDB_FILL_*
 }
 
 // NewIter implements engine.DB.
@@ -33,9 +53,12 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if d.db == nil {
 		return nil, errClosed
 	}
-	it := &iterator{}
+	it := &iterator{withValue: 1}
 	it.ro = d.newReadOptions()
 	if o != nil {
+		if o.KeysOnly {
+			it.withValue = 0
+		}
 		// rocksdb_readoptions_set_iterate_*_bound keeps a Slice pointing at
 		// the bytes, so they live in C memory until Close.
 		if o.LowerBound != nil {
@@ -61,37 +84,129 @@ func cCopy(b []byte) *C.char {
 	return p
 }
 
+// set makes the RocksDB iterator's position p current (direct mode).
 func (it *iterator) set(p C.gdb_iter_pos) bool {
+	it.buffered = false
 	it.valid = p.valid != 0
-	if it.valid {
-		it.key = goBytes(p.key, p.len)
-	} else {
-		it.key = nil
+	if !it.valid {
+		it.clear()
+		return false
 	}
-	return it.valid
+	it.key = goBytes(p.key, p.len)
+	it.valueReady = it.withValue != 0
+	if it.valueReady {
+		it.value = goBytes(p.val, p.vlen)
+	}
+	return true
 }
 
-func (it *iterator) First() bool { return it.set(C.gdb_iter_move(it.it, C.GDB_FIRST)) }
-func (it *iterator) Last() bool  { return it.set(C.gdb_iter_move(it.it, C.GDB_LAST)) }
-func (it *iterator) Next() bool  { return it.set(C.gdb_iter_move(it.it, C.GDB_NEXT)) }
-func (it *iterator) Prev() bool  { return it.set(C.gdb_iter_move(it.it, C.GDB_PREV)) }
-func (it *iterator) Valid() bool { return it.valid }
-func (it *iterator) Key() []byte { return it.key }
+func (it *iterator) clear() {
+	it.valid = false
+	it.valueReady = false
+	it.key = nil
+	it.value = nil
+}
+
+// positioned starts a new run after a seek.
+func (it *iterator) positioned(valid bool) bool {
+	it.dir, it.run = 0, 0
+	return valid
+}
+
+func (it *iterator) First() bool {
+	return it.positioned(it.set(C.gdb_iter_move(it.it, C.GDB_FIRST, it.withValue)))
+}
+
+func (it *iterator) Last() bool {
+	return it.positioned(it.set(C.gdb_iter_move(it.it, C.GDB_LAST, it.withValue)))
+}
 
 func (it *iterator) SeekGE(key []byte) bool {
-	return it.set(C.gdb_iter_seek(it.it, bytesPtr(key), C.size_t(len(key))))
+	return it.positioned(it.set(C.gdb_iter_seek(it.it, bytesPtr(key), C.size_t(len(key)), it.withValue)))
 }
 
 func (it *iterator) SeekLE(key []byte) bool {
-	return it.set(C.gdb_iter_seek_for_prev(it.it, bytesPtr(key), C.size_t(len(key))))
+	return it.positioned(it.set(C.gdb_iter_seek_for_prev(it.it, bytesPtr(key), C.size_t(len(key)), it.withValue)))
 }
 
+func (it *iterator) Next() bool  { return it.step(1) }
+func (it *iterator) Prev() bool  { return it.step(-1) }
+func (it *iterator) Valid() bool { return it.valid }
+func (it *iterator) Key() []byte { return it.key }
+
+// step moves one entry in direction d. An invalid iterator stays invalid
+// (RocksDB asserts Valid() in Next and Prev).
+func (it *iterator) step(d int) bool {
+	if !it.valid {
+		return false
+	}
+	if it.buffered {
+		if d == it.fillDir {
+			if it.pos+1 < it.n {
+				it.pos++
+				it.load()
+				return true
+			}
+			switch it.under {
+			case C.GDB_FILL_END:
+				it.buffered = false
+				it.clear()
+				return false
+			case C.GDB_FILL_PENDING:
+				return it.fill(d, false, max(fillSize(it.run), 1))
+			}
+			return it.fill(d, true, max(fillSize(it.run), 1))
+		}
+		if it.pos > 0 {
+			it.pos--
+			it.load()
+			return true
+		}
+		// Leaving the batch against its fill direction: the RocksDB
+		// iterator is elsewhere, so bring it back to the current key.
+		if !it.reposition() {
+			return false
+		}
+	}
+	if d == it.dir {
+		it.run++
+	} else {
+		it.dir, it.run = d, 1
+	}
+	if want := fillSize(it.run); want > 0 {
+		return it.fill(d, true, want)
+	}
+	how := C.int(C.GDB_NEXT)
+	if d < 0 {
+		how = C.GDB_PREV
+	}
+	return it.set(C.gdb_iter_move(it.it, how, it.withValue))
+}
+
+// reposition seeks the RocksDB iterator to the current (buffered) key and
+// returns to direct mode there. The key exists in the iterator's implicit
+// snapshot, so the seek lands on it.
+func (it *iterator) reposition() bool {
+	k := it.key
+	return it.positioned(it.set(C.gdb_iter_seek(it.it, bytesPtr(k), C.size_t(len(k)), it.withValue)))
+}
+
+// Value implements engine.Iterator. With IterOptions.KeysOnly the value is
+// read on demand (one more call, and a seek when the key came from a batch).
 func (it *iterator) Value() ([]byte, error) {
 	if !it.valid {
 		return nil, nil
 	}
+	if it.valueReady {
+		return it.value, nil
+	}
+	if it.buffered && !it.reposition() {
+		return nil, it.Error()
+	}
 	v := C.gdb_iter_value(it.it)
-	return goBytes(v.data, v.len), nil
+	it.value = goBytes(v.data, v.len)
+	it.valueReady = true
+	return it.value, nil
 }
 
 func (it *iterator) Error() error {
@@ -106,6 +221,7 @@ func (it *iterator) Close() error {
 		return nil
 	}
 	err := it.Error()
+	it.releaseBatch()
 	C.rocksdb_iter_destroy(it.it)
 	C.rocksdb_readoptions_destroy(it.ro)
 	if it.lower != nil {
