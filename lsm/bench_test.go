@@ -203,3 +203,31 @@ func TestHotPathAllocations(t *testing.T) {
 		t.Errorf("iterator step: %v allocations", a)
 	}
 }
+
+// BenchmarkShortScan is the profiles workload's scan shape: a new iterator,
+// one seek and ten steps with values, over a DB that was not compacted
+// (memtable, L0 and deeper levels all hold data).
+func BenchmarkShortScan(b *testing.B) {
+	db := openFilled(b, false)
+	defer db.Close()
+	key := make([]byte, 16)
+	rng := rand.New(rand.NewSource(1))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		it, err := db.NewIter(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ok := it.SeekGE(benchKey(key, uint64(rng.Intn(benchKeys))))
+		for n := 0; ok && n < 10; n++ {
+			if _, err := it.Value(); err != nil {
+				b.Fatal(err)
+			}
+			ok = it.Next()
+		}
+		if err := it.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

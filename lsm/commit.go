@@ -212,6 +212,9 @@ func (db *DB) lead(w *writer) error {
 // there is more than one and the options allow concurrent memtable writes.
 func (db *DB) insertGroup(mem *memTable, group []*writer) error {
 	n := len(group)
+	if n == 1 && db.canSplit(group[0].batch) {
+		return db.insertSplit(mem, group[0].batch)
+	}
 	if n == 1 || !db.opts.AllowConcurrentMemtableWrite {
 		for _, g := range group {
 			if err := db.insert(mem, g.batch); err != nil {
@@ -243,6 +246,11 @@ func (db *DB) insert(mem *memTable, b *Batch) error {
 	if err != nil {
 		return err
 	}
+	return insertRecords(mem, &r)
+}
+
+// insertRecords adds the records left in r to mem.
+func insertRecords(mem *memTable, r *batchReader) error {
 	for {
 		kind, key, value, seq, ok, err := r.next()
 		if err != nil {

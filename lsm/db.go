@@ -53,6 +53,7 @@ type DB struct {
 	writers  writerQueue
 	group    []*writer      // the current leader's group (leader only)
 	insertWG sync.WaitGroup // the current group's parallel inserts (leader only)
+	split    splitInsert    // a lone large batch's two-way insert (leader only)
 	mem      *memTable
 	imm      []*memTable
 	nextMem  uint64
@@ -430,13 +431,7 @@ func (db *DB) Close() error {
 	}
 	db.mu.Unlock()
 	db.bgWG.Wait()
-	db.reads.mu.Lock()
-	rs := db.reads.rs
-	db.reads.rs = nil
-	db.reads.mu.Unlock()
-	if rs != nil {
-		rs.unref()
-	}
+	db.reads.clear()
 	db.mu.Lock()
 	v := db.vs.current
 	db.vs.current = nil

@@ -81,7 +81,9 @@
 //
 // Write queues the batch; the head of the queue leads a commit group (see
 // commit.go): sequence numbers, one WAL write and optional fsync for the
-// group, parallel memtable inserts, then publication of the last sequence.
+// group, parallel memtable inserts (a lone batch of 256 or more records is
+// split between two goroutines, see insert_split.go), then publication of
+// the last sequence.
 // A memtable is full at write_buffer_size; it then becomes immutable, a new
 // WAL and memtable start, and a flush writes the immutable memtables (merged
 // when min_write_buffer_number_to_merge > 1) to one L0 table. Writes stall
@@ -95,8 +97,10 @@
 // The current version lists tables per level; L0 tables may overlap (newest
 // first), deeper levels are sorted and disjoint. Get reads the memtables, then
 // L0 newest first, then one table per level found by binary search on the
-// largest keys (each table checks its bloom filter first). Iterators merge all
-// sources with a heap and load values lazily.
+// largest keys (each table checks its bloom filter first). Reads pin the
+// memtables and version through one atomically published read state (one
+// compare-and-swap per read, no lock). Iterators merge all sources with a
+// heap of cached keys and load values lazily.
 //
 // Leveled compaction scores L0 by file count over
 // level0_file_num_compaction_trigger and level n >= 1 by bytes over

@@ -51,7 +51,9 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 	if rs == nil {
 		return nil, ErrClosed
 	}
-	it := &Iterator{db: db, rs: rs, seq: db.visibleSeq.Load()}
+	b := &iterBundle{}
+	it := &b.it
+	it.db, it.rs, it.seq = db, rs, db.visibleSeq.Load()
 	if o != nil {
 		if o.Snapshot != nil {
 			it.seq = o.Snapshot.seq
@@ -65,10 +67,10 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			it.upper = append(make([]byte, 0, len(o.UpperBound)), o.UpperBound...)
 		}
 	}
-	children := make([]internalIter, 0, 2+len(rs.imm)+len(rs.v.levels[0])+len(rs.v.levels))
-	children = append(children, newMemIter(rs.mem.rep))
+	children := b.children[:0]
+	children = append(children, b.memIter(rs.mem))
 	for i := len(rs.imm) - 1; i >= 0; i-- {
-		children = append(children, newMemIter(rs.imm[i].rep))
+		children = append(children, b.memIter(rs.imm[i]))
 	}
 	for _, f := range rs.v.levels[0] {
 		r, err := db.tableReader(f)
@@ -79,14 +81,20 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			rs.unref()
 			return nil, err
 		}
-		children = append(children, &tableIter{it: r.NewIter()})
+		ti := b.tableIter()
+		ti.it = r.NewIter()
+		children = append(children, ti)
 	}
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {
-			children = append(children, newLevelIter(db, rs.v.levels[level]))
+			children = append(children, b.levelIter(db, rs.v.levels[level]))
 		}
 	}
-	it.m = newMergingIter(children)
+	b.merge = mergingIter{children: children, heap: b.heap[:0]}
+	if len(children) > len(b.heap) {
+		b.merge.heap = make([]mergeEntry, 0, len(children))
+	}
+	it.m = &b.merge
 	return it, nil
 }
 

@@ -7,29 +7,56 @@ import (
 )
 
 // mergingIter merges children into one internal-order stream with a binary
-// heap: a min-heap in forward mode, a max-heap in reverse mode. Each step
-// costs one child step plus O(log n) comparisons; with the typical 1 memtable
-// + 4 L0 tables + 6 levels that is about 3-4 key comparisons.
+// heap: a min-heap in forward mode, a max-heap in reverse mode.
+//
+// Each heap slot caches its child's current key and sequence, refreshed once
+// per child move, so a heap comparison is one bytes.Compare on two slices
+// with no interface calls. Before the cache a comparison made four
+// interface calls (Key and Seq on both sides, about 2 ns each plus lost
+// inlining); a forward step over 1 memtable + 4 L0 tables + 3 levels costs
+// about 3-4 comparisons, so the cache saves ~30 ns of a ~100-300 ns step.
+//
+// Most steps of a scan over data with locality leave the same child on top
+// (one source holds a run of consecutive keys); with the cached order of
+// the root's two children (rootChild) such a step costs one comparison.
 type mergingIter struct {
 	children []internalIter
-	heap     []internalIter // valid children
+	heap     []mergeEntry // valid children
 	reverse  bool
 	err      error
+	// rootChild caches which of heap[1] and heap[2] comes first (1 or 2;
+	// 0: unknown). Neither moves while the top child keeps winning, so a
+	// step that leaves the top in place costs one comparison instead of
+	// two. Any change below the root resets it.
+	rootChild int
+}
+
+// mergeEntry is a heap slot: a valid child and its cached position.
+type mergeEntry struct {
+	it  internalIter
+	key []byte
+	seq uint64
+}
+
+// load refreshes the cached key and sequence after the child moved.
+func (e *mergeEntry) load() {
+	e.key = e.it.Key()
+	e.seq = e.it.Seq()
 }
 
 func newMergingIter(children []internalIter) *mergingIter {
-	return &mergingIter{children: children, heap: make([]internalIter, 0, len(children))}
+	return &mergingIter{children: children, heap: make([]mergeEntry, 0, len(children))}
 }
 
 // less orders a before b in the current direction.
-func (m *mergingIter) less(a, b internalIter) bool {
-	c := bytes.Compare(a.Key(), b.Key())
+func (m *mergingIter) less(a, b *mergeEntry) bool {
+	c := bytes.Compare(a.key, b.key)
 	if c == 0 {
 		// Newer (higher sequence) first in forward order.
 		if m.reverse {
-			return a.Seq() < b.Seq()
+			return a.seq < b.seq
 		}
-		return a.Seq() > b.Seq()
+		return a.seq > b.seq
 	}
 	if m.reverse {
 		return c > 0
@@ -46,10 +73,10 @@ func (m *mergingIter) down(i int) {
 			return
 		}
 		j := l
-		if r := l + 1; r < n && m.less(h[r], h[l]) {
+		if r := l + 1; r < n && m.less(&h[r], &h[l]) {
 			j = r
 		}
-		if !m.less(h[j], h[i]) {
+		if !m.less(&h[j], &h[i]) {
 			return
 		}
 		h[i], h[j] = h[j], h[i]
@@ -57,12 +84,36 @@ func (m *mergingIter) down(i int) {
 	}
 }
 
-func (m *mergingIter) init(reverse bool, position func(internalIter) bool) bool {
-	m.reverse = reverse
+// seekMode names how init positions each child.
+type seekMode uint8
+
+const (
+	seekFirst seekMode = iota
+	seekLast
+	seekGE
+	seekLT
+)
+
+// init positions every child (no closure, so a seek allocates nothing) and
+// builds the heap.
+func (m *mergingIter) init(mode seekMode, key []byte) bool {
+	m.reverse = mode == seekLast || mode == seekLT
 	m.heap = m.heap[:0]
 	for _, c := range m.children {
-		if position(c) {
-			m.heap = append(m.heap, c)
+		var ok bool
+		switch mode {
+		case seekFirst:
+			ok = c.First()
+		case seekLast:
+			ok = c.Last()
+		case seekGE:
+			ok = c.SeekGE(key)
+		default:
+			ok = c.SeekLT(key)
+		}
+		if ok {
+			m.heap = append(m.heap, mergeEntry{it: c})
+			m.heap[len(m.heap)-1].load()
 		} else if err := c.Error(); err != nil && m.err == nil {
 			m.err = err
 		}
@@ -70,47 +121,80 @@ func (m *mergingIter) init(reverse bool, position func(internalIter) bool) bool 
 	for i := len(m.heap)/2 - 1; i >= 0; i-- {
 		m.down(i)
 	}
+	m.rootChild = 0
 	return len(m.heap) > 0
 }
 
-func (m *mergingIter) First() bool { return m.init(false, internalIter.First) }
-func (m *mergingIter) Last() bool  { return m.init(true, internalIter.Last) }
-func (m *mergingIter) SeekGE(key []byte) bool {
-	return m.init(false, func(c internalIter) bool { return c.SeekGE(key) })
-}
-func (m *mergingIter) SeekLT(key []byte) bool {
-	return m.init(true, func(c internalIter) bool { return c.SeekLT(key) })
+// fixTop restores the heap after the top child moved forward in its
+// direction (so it can only sink).
+func (m *mergingIter) fixTop() {
+	h := m.heap
+	n := len(h)
+	if n < 2 {
+		return
+	}
+	j := 1
+	if n > 2 {
+		if m.rootChild == 0 {
+			m.rootChild = 1
+			if m.less(&h[2], &h[1]) {
+				m.rootChild = 2
+			}
+		}
+		j = m.rootChild
+	}
+	if !m.less(&h[j], &h[0]) {
+		return
+	}
+	h[0], h[j] = h[j], h[0]
+	m.rootChild = 0
+	m.down(j)
 }
 
-func (m *mergingIter) step(move func(internalIter) bool) bool {
+func (m *mergingIter) First() bool            { return m.init(seekFirst, nil) }
+func (m *mergingIter) Last() bool             { return m.init(seekLast, nil) }
+func (m *mergingIter) SeekGE(key []byte) bool { return m.init(seekGE, key) }
+func (m *mergingIter) SeekLT(key []byte) bool { return m.init(seekLT, key) }
+
+// step moves the top child (forward or backward) and restores the heap.
+func (m *mergingIter) step(forward bool) bool {
 	if len(m.heap) == 0 {
 		return false
 	}
-	top := m.heap[0]
-	if move(top) {
-		m.down(0)
+	top := &m.heap[0]
+	var ok bool
+	if forward {
+		ok = top.it.Next()
 	} else {
-		if err := top.Error(); err != nil && m.err == nil {
-			m.err = err
-		}
-		last := len(m.heap) - 1
-		m.heap[0] = m.heap[last]
-		m.heap = m.heap[:last]
-		if last > 0 {
-			m.down(0)
-		}
+		ok = top.it.Prev()
 	}
-	return len(m.heap) > 0
+	if ok {
+		top.load()
+		m.fixTop()
+		return true
+	}
+	if err := top.it.Error(); err != nil && m.err == nil {
+		m.err = err
+	}
+	last := len(m.heap) - 1
+	m.heap[0] = m.heap[last]
+	m.heap[last] = mergeEntry{}
+	m.heap = m.heap[:last]
+	m.rootChild = 0
+	if last > 0 {
+		m.down(0)
+	}
+	return last > 0
 }
 
-func (m *mergingIter) Next() bool { return m.step(internalIter.Next) }
-func (m *mergingIter) Prev() bool { return m.step(internalIter.Prev) }
+func (m *mergingIter) Next() bool { return m.step(true) }
+func (m *mergingIter) Prev() bool { return m.step(false) }
 
 func (m *mergingIter) Valid() bool            { return len(m.heap) > 0 }
-func (m *mergingIter) Key() []byte            { return m.heap[0].Key() }
-func (m *mergingIter) Seq() uint64            { return m.heap[0].Seq() }
-func (m *mergingIter) Kind() memtable.Kind    { return m.heap[0].Kind() }
-func (m *mergingIter) Value() ([]byte, error) { return m.heap[0].Value() }
+func (m *mergingIter) Key() []byte            { return m.heap[0].key }
+func (m *mergingIter) Seq() uint64            { return m.heap[0].seq }
+func (m *mergingIter) Kind() memtable.Kind    { return m.heap[0].it.Kind() }
+func (m *mergingIter) Value() ([]byte, error) { return m.heap[0].it.Value() }
 func (m *mergingIter) Error() error           { return m.err }
 
 func (m *mergingIter) Close() error {

@@ -1,7 +1,6 @@
 package lsm
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/memtable"
@@ -37,51 +36,4 @@ func (m *memTable) full() bool {
 		return true
 	}
 	return m.logical >= m.limit/2 && m.rep.ApproximateMemoryUsage() >= m.limit
-}
-
-// readState is what a read needs: the memtables and the version, pinned
-// together so that a flush cannot move data between them mid-read.
-type readState struct {
-	mem  *memTable
-	imm  []*memTable // oldest first
-	v    *version
-	refs atomic.Int32
-}
-
-func (rs *readState) unref() {
-	if rs.refs.Add(-1) == 0 {
-		rs.v.unref()
-	}
-}
-
-// readStateHolder publishes the current readState. Readers take a reference
-// under the read lock: two atomic adds on the RWMutex and one on the state,
-// about 20-40 ns uncontended.
-type readStateHolder struct {
-	mu sync.RWMutex
-	rs *readState
-}
-
-func (h *readStateHolder) get() *readState {
-	h.mu.RLock()
-	rs := h.rs
-	if rs != nil {
-		rs.refs.Add(1)
-	}
-	h.mu.RUnlock()
-	return rs
-}
-
-// set publishes a new state built from mem, imm and v (DB.mu held).
-func (h *readStateHolder) set(mem *memTable, imm []*memTable, v *version) {
-	v.ref()
-	rs := &readState{mem: mem, imm: append([]*memTable(nil), imm...), v: v}
-	rs.refs.Store(1)
-	h.mu.Lock()
-	old := h.rs
-	h.rs = rs
-	h.mu.Unlock()
-	if old != nil {
-		old.unref()
-	}
 }
