@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 
@@ -58,7 +59,7 @@ func (r *runner) runProfiles() error {
 			}
 			return db.WaitForCompactions()
 		},
-		Out: r.out,
+		Out: flushingWriter{r.out},
 	}
 	results, err := profiles.Run(cfg)
 	r.out.Flush()
@@ -103,4 +104,16 @@ func checksumHex(v uint64) string {
 		v >>= 4
 	}
 	return string(b[:])
+}
+
+// flushingWriter flushes the buffered stdout after every write, so each
+// profiles phase line appears as the phase ends (phases can take minutes).
+type flushingWriter struct{ w *bufio.Writer }
+
+func (f flushingWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err == nil {
+		err = f.w.Flush()
+	}
+	return n, err
 }
