@@ -276,16 +276,11 @@ func openOptionsFile(f *flags.Flags, o *options.Options) error {
 	return applyOptionsFile(o, f.OptionsFile)
 }
 
-// flagToOption maps the few db_bench flags whose RocksDB option has another
-// name; the rest share the name.
+// flagToOption maps the one db_bench flag whose RocksDB option has another
+// name (open_files is max_open_files); the rest share the name.
 func flagToOption(flag string) string {
-	switch flag {
-	case "cache_numshardbits":
-		return "cache_numshardbits"
-	case "open_files":
+	if flag == "open_files" {
 		return "max_open_files"
-	case "bloom_bits":
-		return "bloom_bits"
 	}
 	return flag
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -157,14 +156,4 @@ func trimNL(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// sortedKeys returns m's keys in order (for deterministic output).
-func sortedKeys(m map[string]string) []string {
-	k := make([]string, 0, len(m))
-	for n := range m {
-		k = append(k, n)
-	}
-	sort.Strings(k)
-	return k
 }

@@ -101,9 +101,11 @@ var memtableFactories = map[string]string{
 // optionSetter parses value into o; it reports whether the value changed.
 type optionSetter func(o *Options, value string) (changed bool, err error)
 
-func setInt64(field func(*Options) *int64) optionSetter {
+// setParsed builds the setter of one field: parse the text, store it, and
+// report whether the value changed. Every typed setter below is one of these.
+func setParsed[T comparable](parse func(string) (T, error), field func(*Options) *T) optionSetter {
 	return func(o *Options, v string) (bool, error) {
-		n, err := parseOptionInt(v)
+		n, err := parse(v)
 		if err != nil {
 			return false, err
 		}
@@ -113,82 +115,48 @@ func setInt64(field func(*Options) *int64) optionSetter {
 		return old != n, nil
 	}
 }
+
+func setInt64(field func(*Options) *int64) optionSetter { return setParsed(parseOptionInt, field) }
+
+func setUint64(field func(*Options) *uint64) optionSetter { return setParsed(parseOptionUint, field) }
+
+func setBool(field func(*Options) *bool) optionSetter { return setParsed(parseOptionBool, field) }
 
 func setInt(field func(*Options) *int) optionSetter {
-	return func(o *Options, v string) (bool, error) {
+	return setParsed(func(v string) (int, error) {
 		n, err := parseOptionInt(v)
 		if err != nil {
-			return false, err
+			return 0, err
 		}
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			return false, fmt.Errorf("value %s out of range", v)
+			return 0, fmt.Errorf("value %s out of range", v)
 		}
-		p := field(o)
-		old := *p
-		*p = int(n)
-		return old != int(n), nil
-	}
-}
-
-func setUint64(field func(*Options) *uint64) optionSetter {
-	return func(o *Options, v string) (bool, error) {
-		n, err := parseOptionUint(v)
-		if err != nil {
-			return false, err
-		}
-		p := field(o)
-		old := *p
-		*p = n
-		return old != n, nil
-	}
-}
-
-func setBool(field func(*Options) *bool) optionSetter {
-	return func(o *Options, v string) (bool, error) {
-		b, err := parseOptionBool(v)
-		if err != nil {
-			return false, err
-		}
-		p := field(o)
-		old := *p
-		*p = b
-		return old != b, nil
-	}
+		return int(n), nil
+	}, field)
 }
 
 func setFloat(field func(*Options) *float64) optionSetter {
-	return func(o *Options, v string) (bool, error) {
+	return setParsed(func(v string) (float64, error) {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return false, fmt.Errorf("not a number: %q", v)
+			return 0, fmt.Errorf("not a number: %q", v)
 		}
-		p := field(o)
-		old := *p
-		*p = f
-		return old != f, nil
-	}
+		return f, nil
+	}, field)
 }
 
 func setEnum(table map[string]int, field func(*Options) *int) optionSetter {
-	return func(o *Options, v string) (bool, error) {
+	return setParsed(func(v string) (int, error) {
 		n, ok := table[v]
 		if !ok {
-			return false, fmt.Errorf("unknown value %q", v)
+			return 0, fmt.Errorf("unknown value %q", v)
 		}
-		p := field(o)
-		old := *p
-		*p = n
-		return old != n, nil
-	}
+		return n, nil
+	}, field)
 }
 
 func setString(field func(*Options) *string) optionSetter {
-	return func(o *Options, v string) (bool, error) {
-		p := field(o)
-		old := *p
-		*p = v
-		return old != v, nil
-	}
+	return setParsed(func(v string) (string, error) { return v, nil }, field)
 }
 
 // dbOptionSetters maps [DBOptions] names onto Options.
