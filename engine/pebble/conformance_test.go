@@ -1,7 +1,6 @@
 package pebble
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
@@ -22,18 +21,7 @@ func testOptions() *options.Options {
 }
 
 func openTest(t testing.TB, o *options.Options) func(dir string) engine.DB {
-	return func(dir string) engine.DB {
-		t.Helper()
-		var warn bytes.Buffer
-		db, err := Opener{}.Open(dir, o, &warn)
-		if err != nil {
-			t.Fatalf("Open(%s): %v", dir, err)
-		}
-		if warn.Len() > 0 {
-			t.Logf("warnings: %s", warn.String())
-		}
-		return db
-	}
+	return enginetest.OpenWith(t, Opener{}, o)
 }
 
 func TestConformance(t *testing.T) {

@@ -24,18 +24,7 @@ func testOptions() *options.Options {
 }
 
 func openWith(t *testing.T, o *options.Options) func(dir string) engine.DB {
-	return func(dir string) engine.DB {
-		t.Helper()
-		var warn bytes.Buffer
-		db, err := Opener{}.Open(dir, o, &warn)
-		if err != nil {
-			t.Fatalf("open %s: %v", dir, err)
-		}
-		if warn.Len() > 0 {
-			t.Logf("warnings: %s", warn.String())
-		}
-		return db
-	}
+	return enginetest.OpenWith(t, Opener{}, o)
 }
 
 func TestConformance(t *testing.T) {
