@@ -74,8 +74,6 @@ package offsetskiplist
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
-	"math/rand/v2"
 	"sync/atomic"
 	"unsafe"
 
@@ -211,15 +209,6 @@ func compareKeys(a, b []byte) int {
 	return bytes.Compare(a, b)
 }
 
-// randomHeight draws a height with P(h > k) = 4^-k from one random number.
-func randomHeight() int {
-	h := 1 + bits.TrailingZeros32(rand.Uint32()|1<<31)/2
-	if h > maxHeight {
-		h = maxHeight
-	}
-	return h
-}
-
 // Len implements memtable.Rep.
 func (l *List) Len() int64 { return l.count.Load() }
 
@@ -264,7 +253,7 @@ func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
 
 // insert adds (key, trailer, value) using and updating splice sp.
 func (l *List) insert(key []byte, trailer uint64, value []byte, sp *splice) error {
-	h := randomHeight()
+	h := memtable.RandomHeight(maxHeight)
 	maxH := int(l.height.Load())
 	for h > maxH {
 		if l.height.CompareAndSwap(int32(maxH), int32(h)) {

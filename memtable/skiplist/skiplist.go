@@ -29,8 +29,6 @@ package skiplist
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
-	"math/rand/v2"
 	"sync/atomic"
 	"unsafe"
 
@@ -174,16 +172,6 @@ func New() *List {
 
 func trailerOf(seq uint64, kind memtable.Kind) uint64 { return seq<<8 | uint64(kind) }
 
-// randomHeight draws a height with P(h > k) = 4^-k from one 32-bit random
-// number: each pair of trailing zero bits is one more level.
-func randomHeight() int {
-	h := 1 + bits.TrailingZeros32(rand.Uint32()|1<<31)/2
-	if h > maxHeight {
-		h = maxHeight
-	}
-	return h
-}
-
 // Len implements memtable.Rep.
 func (l *List) Len() int64 { return l.count.Load() }
 
@@ -196,7 +184,7 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 
 // Add implements memtable.Rep. It never returns ErrFull.
 func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
-	h := randomHeight()
+	h := memtable.RandomHeight(maxHeight)
 	x := &l.nodes.alloc(1)[0]
 	if n := len(key) + len(value); n > 0 {
 		kv := l.bytes.alloc(n)
