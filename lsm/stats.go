@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/rocksfmt"
 )
 
 // Stall counters, in the order of RocksDB's "Stalls(count):" line.
@@ -111,43 +113,6 @@ func (db *DB) ResetStats() error {
 	return nil
 }
 
-// humanBytes formats like RocksDB's BytesToHumanString ("1.23 MB").
-func humanBytes(b uint64) string {
-	const (
-		kb = 1 << 10
-		mb = 1 << 20
-		gb = 1 << 30
-		tb = 1 << 40
-	)
-	f := float64(b)
-	switch {
-	case b >= tb:
-		return fmt.Sprintf("%.2f TB", f/tb)
-	case b >= gb:
-		return fmt.Sprintf("%.2f GB", f/gb)
-	case b >= mb:
-		return fmt.Sprintf("%.2f MB", f/mb)
-	case b >= kb:
-		return fmt.Sprintf("%.2f KB", f/kb)
-	}
-	return fmt.Sprintf("%.2f B", f)
-}
-
-// humanCount formats like RocksDB's NumberToHumanString ("10K").
-func humanCount(n uint64) string {
-	switch {
-	case n >= 10000000000000:
-		return fmt.Sprintf("%dT", n/1000000000000)
-	case n >= 10000000000:
-		return fmt.Sprintf("%dG", n/1000000000)
-	case n >= 10000000:
-		return fmt.Sprintf("%dM", n/1000000)
-	case n >= 10000:
-		return fmt.Sprintf("%dK", n/1000)
-	}
-	return fmt.Sprintf("%d", n)
-}
-
 const gib = float64(1 << 30)
 const mib = float64(1 << 20)
 
@@ -168,10 +133,10 @@ func compactionRow(name string, files, compacting int, size uint64, score, wamp 
 		avg = secs / float64(s.count)
 	}
 	return fmt.Sprintf("%4s %6d/%-3d %8s %5.1f %8.1f %7.1f %8.1f %9.1f %8.1f %9.1f %5.1f %8.1f %8.1f %9.2f %17.2f %9d %8.3f %7s %7s %9.1f %9.1f\n",
-		name, files, compacting, humanBytes(size), score, rd,
+		name, files, compacting, rocksfmt.Bytes(size), score, rd,
 		float64(s.readBytesN)/gib, float64(s.readBytesNp1)/gib, wr, float64(s.wnewBytes)/gib,
 		float64(s.movedBytes)/gib, wamp, rdRate, wrRate, secs, secs, s.count, avg,
-		humanCount(s.keyIn), humanCount(s.keyDrop), 0.0, 0.0)
+		rocksfmt.Count(int64(s.keyIn)), rocksfmt.Count(int64(s.keyDrop)), 0.0, 0.0)
 }
 
 const compactionHeader = "Level    Files   Size     Score Read(GB)  Rn(GB) Rnp1(GB) Write(GB) Wnew(GB) Moved(GB) W-Amp Rd(MB/s) Wr(MB/s) Comp(sec) CompMergeCPU(sec) Comp(cnt) Avg(sec) KeyIn KeyDrop Rblob(GB) Wblob(GB)\n"
@@ -276,29 +241,21 @@ func (db *DB) statsText() string {
 		return float64(writes) / float64(syncs)
 	}
 	fmt.Fprintf(&b, "Cumulative writes: %s writes, %s keys, %s commit groups, %.1f writes per commit group, ingest: %.2f GB, %.2f MB/s\n",
-		humanCount(w.writes), humanCount(w.keys), humanCount(w.groups), perGroup(w.writes, w.groups), float64(w.bytes)/gib, rate(w.bytes, uptime))
+		rocksfmt.Count(int64(w.writes)), rocksfmt.Count(int64(w.keys)), rocksfmt.Count(int64(w.groups)), perGroup(w.writes, w.groups), float64(w.bytes)/gib, rate(w.bytes, uptime))
 	fmt.Fprintf(&b, "Cumulative WAL: %s writes, %s syncs, %.2f writes per sync, written: %.2f GB, %.2f MB/s\n",
-		humanCount(w.walWrites), humanCount(w.walSyncs), perSync(w.walWrites, w.walSyncs), float64(w.walBytes)/gib, rate(w.walBytes, uptime))
-	fmt.Fprintf(&b, "Cumulative stall: %s H:M:S, %.1f percent\n", hms(s.stallMicros), percent(s.stallMicros, uptime))
+		rocksfmt.Count(int64(w.walWrites)), rocksfmt.Count(int64(w.walSyncs)), perSync(w.walWrites, w.walSyncs), float64(w.walBytes)/gib, rate(w.walBytes, uptime))
+	fmt.Fprintf(&b, "Cumulative stall: %s H:M:S, %.1f percent\n", rocksfmt.HMS(time.Duration(s.stallMicros)*time.Microsecond), percent(s.stallMicros, uptime))
 	iw := writeStats{writes: w.writes - lw.writes, keys: w.keys - lw.keys, groups: w.groups - lw.groups, bytes: w.bytes - lw.bytes,
 		walWrites: w.walWrites - lw.walWrites, walSyncs: w.walSyncs - lw.walSyncs, walBytes: w.walBytes - lw.walBytes}
 	fmt.Fprintf(&b, "Interval writes: %s writes, %s keys, %s commit groups, %.1f writes per commit group, ingest: %.2f MB, %.2f MB/s\n",
-		humanCount(iw.writes), humanCount(iw.keys), humanCount(iw.groups), perGroup(iw.writes, iw.groups), float64(iw.bytes)/mib, rate(iw.bytes, interval))
+		rocksfmt.Count(int64(iw.writes)), rocksfmt.Count(int64(iw.keys)), rocksfmt.Count(int64(iw.groups)), perGroup(iw.writes, iw.groups), float64(iw.bytes)/mib, rate(iw.bytes, interval))
 	fmt.Fprintf(&b, "Interval WAL: %s writes, %s syncs, %.2f writes per sync, written: %.2f GB, %.2f MB/s\n",
-		humanCount(iw.walWrites), humanCount(iw.walSyncs), perSync(iw.walWrites, iw.walSyncs), float64(iw.walBytes)/gib, rate(iw.walBytes, interval))
-	fmt.Fprintf(&b, "Interval stall: %s H:M:S, %.1f percent\n", hms(s.stallMicros-s.lastStall), percent(s.stallMicros-s.lastStall, interval))
+		rocksfmt.Count(int64(iw.walWrites)), rocksfmt.Count(int64(iw.walSyncs)), perSync(iw.walWrites, iw.walSyncs), float64(iw.walBytes)/gib, rate(iw.walBytes, interval))
+	fmt.Fprintf(&b, "Interval stall: %s H:M:S, %.1f percent\n", rocksfmt.HMS(time.Duration(s.stallMicros-s.lastStall)*time.Microsecond), percent(s.stallMicros-s.lastStall, interval))
 
 	s.lastTime, s.lastWrites, s.lastStall, s.lastFlush = now, w, s.stallMicros, s.flushBytes
 	s.lastCompW, s.lastCompR, s.lastCompSec = compW, compR, compSec
 	return b.String()
-}
-
-func hms(micros uint64) string {
-	secs := float64(micros) / 1e6
-	h := uint64(secs) / 3600
-	m := (uint64(secs) % 3600) / 60
-	s := secs - float64(h*3600+m*60)
-	return fmt.Sprintf("%02d:%02d:%06.3f", h, m, s)
 }
 
 func percent(micros uint64, secs float64) float64 {
@@ -312,5 +269,5 @@ func (db *DB) cacheLine() string {
 	if db.cache == nil {
 		return "none"
 	}
-	return fmt.Sprintf("capacity: %s usage: %s", humanBytes(uint64(db.cache.Capacity())), humanBytes(uint64(db.cache.Usage())))
+	return fmt.Sprintf("capacity: %s usage: %s", rocksfmt.Bytes(uint64(db.cache.Capacity())), rocksfmt.Bytes(uint64(db.cache.Usage())))
 }

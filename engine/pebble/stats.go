@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/godbbench/godbbench/internal/rocksfmt"
 )
 
 // This file writes the RocksDB-layout part of "rocksdb.stats": the
@@ -182,7 +184,7 @@ func writeLevelRow(b *strings.Builder, name string, r levelRow, secs float64) {
 	}
 	wnew := r.write - min(r.rnp1, r.write)
 	fmt.Fprintf(b, "%4s %6d/%-3d %8s %5.1f %8.1f %7.1f %8.1f %9.1f %8.1f %9.1f %5.1f %8.1f %8.1f %9.2f %9.2f %10d %9.3f %7s %7s %8.1f %8.1f\n",
-		name, r.files, 0, bytesToHuman(r.size), r.score,
+		name, r.files, 0, rocksfmt.Bytes(r.size), r.score,
 		float64(read)/gib, float64(r.rn)/gib, float64(r.rnp1)/gib, float64(r.write)/gib,
 		float64(wnew)/gib, float64(r.moved)/gib, wamp, rd, wr, r.compSec, 0.0, r.count, avg,
 		"0", "0", float64(r.rblob)/gib, float64(r.wblob)/gib)
@@ -216,7 +218,7 @@ func writeWriteLines(b *strings.Builder, kind string, writes, keys, bytesIn, syn
 		perGroup = float64(writes) / float64(groups)
 	}
 	fmt.Fprintf(b, "%s writes: %s writes, %s keys, %s commit groups, %.1f writes per commit group, ingest: %.2f GB, %.2f MB/s\n",
-		kind, numberToHuman(writes), numberToHuman(keys), numberToHuman(groups), perGroup,
+		kind, rocksfmt.Count(writes), rocksfmt.Count(keys), rocksfmt.Count(groups), perGroup,
 		float64(bytesIn)/gib, perSec(float64(bytesIn)))
 	walWrites := writes
 	if walOff {
@@ -224,51 +226,11 @@ func writeWriteLines(b *strings.Builder, kind string, writes, keys, bytesIn, syn
 	}
 	// RocksDB divides by syncs+1, so no sync still gives a finite figure.
 	fmt.Fprintf(b, "%s WAL: %s writes, %s syncs, %.2f writes per sync, written: %.2f GB, %.2f MB/s\n",
-		kind, numberToHuman(walWrites), numberToHuman(syncs), float64(walWrites)/float64(syncs+1),
+		kind, rocksfmt.Count(walWrites), rocksfmt.Count(syncs), float64(walWrites)/float64(syncs+1),
 		float64(walBytes)/gib, perSec(float64(walBytes)))
 	pct := 0.0
 	if secs > 0 {
 		pct = stall.Seconds() / secs * 100
 	}
-	fmt.Fprintf(b, "%s stall: %s H:M:S, %.1f percent\n", kind, hms(stall), pct)
-}
-
-// numberToHuman follows RocksDB's NumberToHumanString: plain below 10000,
-// then thousands (K), millions (M) or billions (G), truncated.
-func numberToHuman(n int64) string {
-	a := n
-	if a < 0 {
-		a = -a
-	}
-	switch {
-	case a < 10000:
-		return fmt.Sprintf("%d", n)
-	case a < 10000000:
-		return fmt.Sprintf("%dK", n/1000)
-	case a < 10000000000:
-		return fmt.Sprintf("%dM", n/1000000)
-	}
-	return fmt.Sprintf("%dG", n/1000000000)
-}
-
-// bytesToHuman follows RocksDB's BytesToHumanString: always at least KB,
-// two decimals, e.g. "0.00 KB", "1.23 MB".
-func bytesToHuman(n uint64) string {
-	units := [...]string{"KB", "MB", "GB", "TB"}
-	v := float64(n) / 1024
-	i := 0
-	for i < len(units)-1 && v >= 1024 {
-		v /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.2f %s", v, units[i])
-}
-
-// hms formats a duration as RocksDB's stall time: "00:00:0.000".
-func hms(d time.Duration) string {
-	s := d.Seconds()
-	h := int64(s) / 3600
-	m := (int64(s) % 3600) / 60
-	sec := s - float64(h*3600+m*60)
-	return fmt.Sprintf("%02d:%02d:%05.3f", h, m, sec)
+	fmt.Fprintf(b, "%s stall: %s H:M:S, %.1f percent\n", kind, rocksfmt.HMS(stall), pct)
 }
