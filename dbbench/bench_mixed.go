@@ -8,7 +8,7 @@ import "fmt"
 func benchReadRandomWriteRandom(r *runner, t *thread) {
 	gen := newValueGen(&r.shape, r.valueData)
 	key := r.keys.NewBuf()
-	sink := &getSink{key: key, fold: true}
+	sink := &getSink{key: key, fold: r.foldReads}
 	take := sink.take
 	var found, readsDone, writesDone int64
 	getWeight, putWeight := 0, 0
@@ -50,7 +50,7 @@ func benchReadRandomWriteRandom(r *runner, t *thread) {
 func benchUpdateRandom(r *runner, t *thread) {
 	gen := newValueGen(&r.shape, r.valueData)
 	key := r.keys.NewBuf()
-	sink := &getSink{key: key, fold: true}
+	sink := &getSink{key: key, fold: r.foldReads}
 	take := sink.take
 	var found, bytes, reads int64
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)

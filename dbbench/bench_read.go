@@ -25,6 +25,7 @@ func (r *runner) readScan(t *thread, reverse bool) {
 	}
 	defer it.Close()
 	omitKey, omitValue := r.cfg.scanOmitKey, r.cfg.scanOmitValue
+	fold := r.foldReads
 	var i, bytes int64
 	var sum uint64
 	var valid bool
@@ -41,7 +42,9 @@ func (r *runner) readScan(t *thread, reverse bool) {
 			} else {
 				k := it.Key()
 				bytes += int64(len(k))
-				sum += foldKey(k)
+				if fold {
+					sum += foldKey(k)
+				}
 			}
 		} else {
 			k := it.Key()
@@ -50,7 +53,9 @@ func (r *runner) readScan(t *thread, reverse bool) {
 				t.fail("iterator value error: %v", err)
 			}
 			bytes += int64(len(k) + len(v))
-			sum += foldKV(k, v)
+			if fold {
+				sum += foldKV(k, v)
+			}
 		}
 		t.stats.finishedOps(1, opRead)
 		if lim != nil && i%1024 == 1023 {
@@ -84,7 +89,9 @@ func benchNextWithKey(r *runner, t *thread) {
 	for valid := it.First(); i < r.reads && valid; valid = it.Next() {
 		k := it.Key()
 		bytes += int64(len(k))
-		sum += foldKey(k)
+		if r.foldReads {
+			sum += foldKey(k)
+		}
 		t.stats.finishedOps(1, opRead)
 		i++
 	}
@@ -115,7 +122,7 @@ func benchReadRandom(r *runner, t *thread) {
 	for i := range key {
 		key[i] = '0'
 	}
-	sink := &getSink{key: key, fold: true}
+	sink := &getSink{key: key, fold: r.foldReads}
 	take := sink.take
 	var read, found, bytes, keyRand int64
 	var numKeys int64
@@ -169,7 +176,7 @@ func benchMultiReadRandom(r *runner, t *thread) {
 	}
 	foundv := make([]bool, n)
 	var bytes int64
-	sink := &multiSink{keys: keys, lens: make([]int, n)}
+	sink := &multiSink{keys: keys, lens: make([]int, n), fold: r.foldReads}
 	take, takeCur := sink.takeAt, sink.takeCurrent
 	mg, native := r.db.(engine.MultiGetter)
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
@@ -272,11 +279,14 @@ type multiSink struct {
 	lens     []int
 	cur      int
 	checksum uint64
+	fold     bool
 }
 
 func (m *multiSink) takeAt(i int, v []byte) {
 	m.lens[i] = len(v)
-	m.checksum += foldKV(m.keys[i], v)
+	if m.fold {
+		m.checksum += foldKV(m.keys[i], v)
+	}
 }
 
 func (m *multiSink) takeCurrent(v []byte) { m.takeAt(m.cur, v) }

@@ -73,7 +73,9 @@ func benchSeekRandom(r *runner, t *thread) {
 				t.fail("iterator value error: %v", err)
 			}
 			nbytes += int64(len(k) + len(v))
-			sum += foldKV(k, v)
+			if r.foldReads {
+				sum += foldKV(k, v)
+			}
 			if reverse {
 				valid = it.Prev()
 			} else {

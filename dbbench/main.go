@@ -90,6 +90,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer r.json.close()
+	r.foldReads = r.json != nil
 
 	if !cfg.useExistingDB && !existsNotDir(cfg.db) {
 		if err := opener.Destroy(cfg.db, opts); err != nil {

@@ -53,6 +53,8 @@ type Stats struct {
 	found    int64 // found count for the JSON record
 	reads    int64
 	checksum uint64 // order-independent fold of what was read
+
+	yield yielder
 }
 
 func (s *Stats) startAt(r *runner, id int) {
@@ -108,6 +110,7 @@ func (s *Stats) finishedOps(n int64, t OpType) {
 		}
 		s.lastOp = now
 	}
+	s.yield.tick()
 	s.done += n
 	if s.done >= s.nextRpt && cfg.progressReports {
 		s.progress()
