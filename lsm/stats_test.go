@@ -2,8 +2,11 @@ package lsm
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/rocksfmt"
 )
 
 // TestStatsLayout checks the lines tools/benchmark.sh parses, by awk field.
@@ -62,4 +65,31 @@ func TestStatsLayout(t *testing.T) {
 		}
 	}
 	t.Log(s)
+}
+
+// TestStatsMatchRocksDBLayout compares rocksdb.stats, line by line and field
+// by field, with RocksDB 7.8.3's.
+func TestStatsMatchRocksDBLayout(t *testing.T) {
+	want, err := os.ReadFile("../internal/rocksfmt/testdata/rocksdb-7.8.3-fillrandom.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions()
+	db := mustOpen(t, t.TempDir(), opts)
+	defer db.Close()
+	for i := 0; i < 20000; i++ {
+		put(t, db, fmt.Sprintf("key%06d", i*7919%20000), "some value bytes, some value bytes")
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second dump has an interval of its own
+		s, _ := db.Property("rocksdb.stats")
+		for _, d := range rocksfmt.LayoutDiff(s, string(want)) {
+			t.Error(d)
+		}
+		if t.Failed() {
+			t.Fatalf("rocksdb.stats:\n%s", s)
+		}
+	}
 }

@@ -1,6 +1,16 @@
-// Package rocksfmt holds RocksDB's number formatters as its stats text uses
-// them, so every engine that prints a rocksdb.stats-style block formats sizes,
-// counts and stall times the way tools/benchmark.sh and RocksDB users expect.
+// Package rocksfmt writes RocksDB's statistics text, so that every engine
+// that prints a "rocksdb.stats" block prints RocksDB 7.8.3's layout byte for
+// byte and tools/benchmark.sh and users' scripts, which read it with awk field
+// numbers, work unchanged on any engine.
+//
+// It holds RocksDB's number formatters (Bytes, Count, HMS) and the writers of
+// the two parts of "rocksdb.stats" (db/internal_stats.cc): the per-column-
+// family part (WriteColumnFamilyStats: the compaction-stats tables, the
+// Blob, Uptime, Flush, AddFile, compaction and Stalls lines) and the DB part
+// (WriteDBStats: writes, WAL and stall lines). An engine fills in the
+// cumulative figures it keeps, leaves the others 0, and keeps the baseline
+// each writer returns for the next call's interval figures, as RocksDB keeps
+// its stats snapshots.
 package rocksfmt
 
 import (
