@@ -3,6 +3,8 @@ package cspp
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/godbbench/godbbench/internal/hugemem"
 )
 
 // maxSlots bounds the arena: bit 31 of a version pin is its lock bit, so a
@@ -25,24 +27,77 @@ type arena struct {
 	// above on every step; padding on both sides keeps next on a cache line
 	// of its own so readers do not take a coherence miss per writer.
 	_ [64]byte
-	// next is the first unallocated slot. It only grows; slots are never
-	// reused within the life of the trie.
+	// next is the first never allocated slot. It only grows; retired runs
+	// come back through rc's free lists instead.
 	next atomic.Uint64
 	_    [56]byte
+	rc   reclaimer
 }
 
-func (a *arena) init(nslots uint64) {
-	a.slots = make([]uint32, nslots)
+// hugeArenaBytes is the arena size from which init maps the slots outside
+// the Go heap on transparent huge pages (internal/hugemem) instead of making
+// a heap slice. Lookups and inserts touch one node per trie level in random
+// order, so 4 KiB pages cost a TLB miss per level on a big memtable; off the
+// heap, a 4 GiB mem_cap also no longer counts toward the collector's heap
+// goal (which let garbage pile up to the arena's size before a GC).
+const hugeArenaBytes = 16 << 20
+
+// init sizes the arena to nslots. It returns the hugemem region backing the
+// slots, which the owner must free once nothing can touch them, or nil when
+// the slots are on the Go heap.
+func (a *arena) init(nslots uint64) (*hugemem.Region, error) {
+	var region *hugemem.Region
+	if nslots*4 >= hugeArenaBytes {
+		r, err := hugemem.Map(int(nslots * 4))
+		if err != nil {
+			return nil, err
+		}
+		region = r
+		a.slots = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(r.Bytes))), nslots)
+	} else {
+		a.slots = make([]uint32, nslots)
+	}
 	a.bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a.slots))), len(a.slots)*4)
 	a.next.Store(firstFreeSlot)
+	return region, nil
 }
 
 // alloc reserves n consecutive slots and returns the offset of the first,
-// or 0 when the arena is exhausted. One atomic add, lock-free (a CAS loop
-// would retry under contention). A failed allocation still advances next
-// past the end, so exhaustion is sticky: once one Add got ErrFull every later
-// Add does too, even a smaller one, and the engine switches memtables.
-func (a *arena) alloc(n uint32) uint32 {
+// or 0 when the arena is exhausted: a free run of exactly n slots from the
+// caller's registration shard when one waits, otherwise fresh slots from
+// the cursor.
+func (a *arena) alloc(shard, n uint32) uint32 {
+	if off := a.reuse(shard, n); off != 0 {
+		return off
+	}
+	return a.allocFresh(n)
+}
+
+// allocPair reserves a run of n1 slots and one of n2 slots: reused runs when
+// free ones of those sizes wait, otherwise fresh and adjacent (one cursor
+// add). Either offset is 0 when the arena is exhausted.
+func (a *arena) allocPair(shard, n1, n2 uint32) (uint32, uint32) {
+	o1, o2 := a.reuse(shard, n1), a.reuse(shard, n2)
+	switch {
+	case o1 == 0 && o2 == 0:
+		if o1 = a.allocFresh(n1 + n2); o1 == 0 {
+			return 0, 0
+		}
+		return o1, o1 + n1
+	case o1 == 0:
+		o1 = a.allocFresh(n1)
+	case o2 == 0:
+		o2 = a.allocFresh(n2)
+	}
+	return o1, o2
+}
+
+// allocFresh takes n slots from the cursor. One atomic add, lock-free (a CAS
+// loop would retry under contention). A failed allocation still advances
+// next past the end, so exhaustion is sticky: once one Add got ErrFull every
+// later Add does too, even a smaller one (reuse checks it as well), and the
+// engine switches memtables.
+func (a *arena) allocFresh(n uint32) uint32 {
 	end := a.next.Add(uint64(n))
 	if end > uint64(len(a.slots)) {
 		return 0

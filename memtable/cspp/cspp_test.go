@@ -391,6 +391,13 @@ func TestConcurrentWritersReaders(t *testing.T) {
 	for err := range errc {
 		t.Fatal(err)
 	}
+	scanMergedModels(t, tr, models)
+}
+
+// scanMergedModels merges the writers' models, checks a full forward scan
+// of tr against them, and returns the merged, sorted model.
+func scanMergedModels(t *testing.T, tr *Trie, models []refModel) refModel {
+	t.Helper()
 	var m refModel
 	for _, wm := range models {
 		m = append(m, wm...)
@@ -403,6 +410,7 @@ func TestConcurrentWritersReaders(t *testing.T) {
 		ok = it.Next()
 	}
 	checkAt(t, "final scan end", it, ok, m, len(m))
+	return m
 }
 
 // TestLongKeys covers suffixes longer than one compressed path (chains of

@@ -13,8 +13,9 @@ import (
 // a copy and publishes it by storing the parent's link, holding the parent's
 // lock and then the node's lock (always parent before child, so writers
 // cannot deadlock). The replaced node is marked dead while still locked and
-// stays frozen: a writer that locks a dead node retries from the root, a
-// reader that holds it still sees a consistent older state.
+// stays frozen until it is reused: a writer that locks a dead node retries
+// from the root, a reader that holds it still sees a consistent older state,
+// and no registered caller can hold it once it is reused (reclaim.go).
 
 // addState carries what one Add has prepared across retries, so that a retry
 // reuses it instead of allocating again.
@@ -26,6 +27,10 @@ type addState struct {
 	// leafLen is the suffix length of leaf; the suffix is always a tail of
 	// the key, so equal lengths mean equal bytes.
 	leafLen int
+	// shard is the Add's registration shard, also its limbo shard.
+	shard uint32
+	// reclaim is set when a retirement made a reclamation pass due.
+	reclaim bool
 }
 
 // Add inserts (key, seq, kind) -> value, copying key and value into the arena.
@@ -33,12 +38,18 @@ func (t *Trie) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
 	if limit := uint64(len(t.a.slots)) * 4; uint64(len(key)) >= limit || uint64(len(value)) >= limit {
 		return memtable.ErrFull // also keeps slot counts within uint32
 	}
-	st := addState{tag: seq<<8 | uint64(kind), value: value}
+	st := addState{tag: seq<<8 | uint64(kind), value: value, shard: bufShard(key)}
+	reg := t.a.rc.ep.enter(st.shard)
 	for {
 		done, err := t.insert(&st, key)
 		if done {
 			if err == nil {
-				t.count.Add(1)
+				leaveAdded(reg)
+			} else {
+				leave(reg)
+			}
+			if st.reclaim {
+				t.a.reclaim() // unregistered, so it can advance the epoch twice
 			}
 			return err
 		}
@@ -90,7 +101,7 @@ func (t *Trie) prepVec(st *addState) error {
 	if st.vec != 0 {
 		return nil
 	}
-	off := t.a.alloc(newVecSlots(len(st.value)))
+	off := t.a.alloc(st.shard, newVecSlots(len(st.value)))
 	if off == 0 {
 		return memtable.ErrFull
 	}
@@ -104,16 +115,16 @@ func (t *Trie) prepLeaf(st *addState, suffix []byte) error {
 	if st.leaf != 0 && st.leafLen == len(suffix) {
 		return nil
 	}
-	need := leafSlots(len(suffix))
+	var off uint32
 	if st.vec == 0 {
-		need += newVecSlots(len(st.value))
-	}
-	off := t.a.alloc(need)
-	if off == 0 {
+		var voff uint32
+		off, voff = t.a.allocPair(st.shard, leafSlots(len(suffix)), newVecSlots(len(st.value)))
+		if off == 0 || voff == 0 {
+			return memtable.ErrFull
+		}
+		st.vec = t.a.writeVec(voff, st.tag, st.value)
+	} else if off = t.a.alloc(st.shard, leafSlots(len(suffix))); off == 0 {
 		return memtable.ErrFull
-	}
-	if st.vec == 0 {
-		st.vec = t.a.writeVec(off+leafSlots(len(suffix)), st.tag, st.value)
 	}
 	st.leaf = t.a.writeLeaf(off, suffix, st.vec)
 	st.leafLen = len(suffix)
@@ -141,7 +152,7 @@ func (a *arena) lockNode(n uint32) (h uint32, ok bool) {
 func (t *Trie) setFinal(st *addState, n uint32) (bool, error) {
 	a := &t.a
 	if pin := a.load(n + 1); pin != 0 {
-		return true, a.addVersion(pin, st.tag, st.value)
+		return true, a.addVersion(pin, st)
 	}
 	if err := t.prepVec(st); err != nil {
 		return true, err
@@ -213,7 +224,7 @@ func (t *Trie) grow(st *addState, b byte, parent, parentLink, n uint32) (bool, e
 	ch.n++
 	nc := classFor(uint32(ch.n))
 	zp := a.zpath(n, nh)
-	r := a.alloc(nodeSlots(nc, len(zp)))
+	r := a.alloc(st.shard, nodeSlots(nc, len(zp)))
 	if r == 0 {
 		a.store(n, nh)
 		a.store(parent, ph)
@@ -221,6 +232,7 @@ func (t *Trie) grow(st *addState, b byte, parent, parentLink, n uint32) (bool, e
 	}
 	a.writeNode(r, nc, zp, a.load(n+1), ch.labels[:ch.n], ch.links[:ch.n])
 	a.publish(parent, ph, parentLink, n, nh, r)
+	st.reclaim = a.retire(st.shard, n, nodeSlots(hdrClass(nh), len(zp))) || st.reclaim
 	return true, nil
 }
 
@@ -276,14 +288,12 @@ func (t *Trie) split(st *addState, key []byte, parent, parentLink, n, h uint32, 
 	if !ends {
 		headClass = 2
 	}
-	tailSlots := nodeSlots(c, len(zp)-j-1)
-	r := a.alloc(nodeSlots(headClass, j) + tailSlots)
-	if r == 0 {
+	r, tail := a.allocPair(st.shard, nodeSlots(headClass, j), nodeSlots(c, len(zp)-j-1))
+	if r == 0 || tail == 0 {
 		a.store(n, nh)
 		a.store(parent, ph)
 		return true, memtable.ErrFull
 	}
-	tail := r + nodeSlots(headClass, j)
 	// The tail is n verbatim (value pin, labels, links) with a shorter path.
 	for s := uint32(1); s < 2+classLabelSlots[c]+classCap[c]; s++ {
 		a.slots[tail+s] = a.load(n + s)
@@ -305,5 +315,6 @@ func (t *Trie) split(st *addState, key []byte, parent, parentLink, n, h uint32, 
 		a.writeNode(r, headClass, zp[:j], 0, labels[:], links[:])
 	}
 	a.publish(parent, ph, parentLink, n, nh, r)
+	st.reclaim = a.retire(st.shard, n, nodeSlots(c, len(zp))) || st.reclaim
 	return true, nil
 }

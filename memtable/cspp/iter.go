@@ -3,8 +3,6 @@ package cspp
 import (
 	"cmp"
 	"slices"
-
-	"github.com/godbbench/godbbench/memtable"
 )
 
 // frame is one node on the iterator's path from the root.
@@ -25,42 +23,6 @@ type frame struct {
 	n      int
 	labels [48]byte
 	links  [48]uint32
-}
-
-// Iter walks a Trie in internal-key order: user keys ascending, and for each
-// key its versions newest first. It rebuilds each user key in its own buffer
-// from the path of labels and compressed paths, so the slice returned by Key
-// would be valid only until the iterator moves. The Rep contract wants key
-// bytes valid for the life of the Rep, so Key copies the rebuilt key once per
-// user key into a slab the iterator owns and never overwrites: a 16-byte key
-// costs 16 bytes of slab and one 8 KiB allocation per 512 keys, paid only by
-// callers of Key. Values live in the arena and need no copy.
-type Iter struct {
-	a     *arena
-	stack []frame
-	buf   []byte
-	valid bool
-	// The current version vector: block, entry count and the rank of the
-	// current entry in ascending tag order (num-1 is the newest). For an
-	// unsorted block, order maps rank to entry index.
-	blk, num, v uint32
-	sorted      bool
-	order       []uint32
-	// stable is the current user key copied into slab; keyReady tells
-	// whether it is up to date.
-	stable   []byte
-	slab     []byte
-	keyReady bool
-}
-
-// slabSize is the allocation unit for stable key copies.
-const slabSize = 8 << 10
-
-var _ memtable.Iter = (*Iter)(nil)
-
-// NewIter returns an unpositioned iterator.
-func (t *Trie) NewIter() memtable.Iter {
-	return &Iter{a: &t.a, stack: make([]frame, 0, 8), buf: make([]byte, 0, 64)}
 }
 
 func (it *Iter) top() *frame { return &it.stack[len(it.stack)-1] }
@@ -220,6 +182,7 @@ func (it *Iter) atValue(f *frame, v uint32) bool {
 	it.v = v
 	it.valid = true
 	it.keyReady = false
+	it.walkNewKey = true
 	return true
 }
 
@@ -280,45 +243,28 @@ func (it *Iter) backward(p int) bool {
 	}
 }
 
-// First positions at the smallest entry.
-func (it *Iter) First() bool {
-	it.reset()
-	return it.forward(-1)
-}
-
-// Last positions at the largest entry.
-func (it *Iter) Last() bool {
-	it.reset()
-	return it.backward(255)
-}
-
-// Next moves to the following entry: an older version of the same key, or
-// the newest version of the next key.
-func (it *Iter) Next() bool {
-	if !it.valid {
-		return false
-	}
+// next steps the walk to the following entry.
+func (it *Iter) next() bool {
 	if it.v > 0 {
 		it.v--
+		it.walkNewKey = false
 		return true
 	}
 	return it.forward(0)
 }
 
-// Prev moves to the preceding entry.
-func (it *Iter) Prev() bool {
-	if !it.valid {
-		return false
-	}
+// prev steps the walk to the preceding entry.
+func (it *Iter) prev() bool {
 	if it.v+1 < it.num {
 		it.v++
+		it.walkNewKey = false
 		return true
 	}
 	return it.backward(-2)
 }
 
-// Seek positions at the first entry >= (key, seq).
-func (it *Iter) Seek(key []byte, seq uint64) bool {
+// seek positions the walk at the first entry >= (key, seq).
+func (it *Iter) seek(key []byte, seq uint64) bool {
 	it.reset()
 	i := 0
 	for {
@@ -357,8 +303,8 @@ func (it *Iter) Seek(key []byte, seq uint64) bool {
 	}
 }
 
-// SeekForPrev positions at the last entry <= (key, seq).
-func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
+// seekForPrev positions the walk at the last entry <= (key, seq).
+func (it *Iter) seekForPrev(key []byte, seq uint64) bool {
 	it.reset()
 	i := 0
 	for {
@@ -397,30 +343,3 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 		i++
 	}
 }
-
-// Valid reports whether the iterator is at an entry.
-func (it *Iter) Valid() bool { return it.valid }
-
-// Key is the current user key. Its bytes are never overwritten.
-func (it *Iter) Key() []byte {
-	if !it.keyReady {
-		k := it.buf[:it.top().keyEnd]
-		if cap(it.slab)-len(it.slab) < len(k) {
-			it.slab = make([]byte, 0, max(slabSize, len(k)))
-		}
-		start := len(it.slab)
-		it.slab = append(it.slab, k...)
-		it.stable = it.slab[start:len(it.slab):len(it.slab)]
-		it.keyReady = true
-	}
-	return it.stable
-}
-
-// Seq is the current entry's sequence number.
-func (it *Iter) Seq() uint64 { return it.a.entryTag(it.entry(it.v)) >> 8 }
-
-// Kind is the current entry's kind.
-func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.a.entryTag(it.entry(it.v))) }
-
-// Value is the current entry's value; it lives in the arena.
-func (it *Iter) Value() []byte { return it.a.entryValue(it.entry(it.v)) }

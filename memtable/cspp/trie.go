@@ -1,8 +1,10 @@
 package cspp
 
 import (
-	"sync/atomic"
+	"runtime"
+	"unsafe"
 
+	"github.com/godbbench/godbbench/internal/hugemem"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -16,9 +18,6 @@ const minMemCap = 4 << 10
 // Trie is a concurrent Patricia trie memtable. It implements memtable.Rep.
 type Trie struct {
 	a arena
-	// count is the number of entries added; the arena's padding keeps it off
-	// the cache lines readers use.
-	count atomic.Int64
 }
 
 var _ memtable.Rep = (*Trie)(nil)
@@ -38,16 +37,29 @@ func New(memCap int64) *Trie {
 		nslots = maxSlots
 	}
 	t := &Trie{}
-	t.a.init(nslots)
+	region, err := t.a.init(nslots)
+	if err != nil {
+		// Address space for the mapping was refused (a tight ulimit -v):
+		// fall back to the Go heap, which will fail the same way only if
+		// the memory truly is not there.
+		t.a.slots = make([]uint32, nslots)
+		t.a.bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.a.slots))), len(t.a.slots)*4)
+	}
+	if region != nil {
+		// Values handed out alias the arena and are valid for the life of
+		// the Trie (memtable.Rep's contract); iterators hold the Trie.
+		runtime.AddCleanup(t, func(r *hugemem.Region) { _ = r.Free() }, region)
+	}
 	t.a.slots[rootOffset] = makeHeader(classDirect, 0, 0)
 	return t
 }
 
 // Len is the number of entries added.
-func (t *Trie) Len() int64 { return t.count.Load() }
+func (t *Trie) Len() int64 { return t.a.rc.ep.added() }
 
-// ApproximateMemoryUsage is the bytes of arena handed out so far, dead
-// (replaced) nodes and blocks included, plus the fixed overhead of the Trie.
+// ApproximateMemoryUsage is the high-water mark of arena bytes handed out
+// (runs reused from free lists are counted once; retired runs not reused
+// yet are included), plus the fixed overhead of the Trie.
 // The reserved but untouched part of the arena is not counted: it is address
 // space, not memory.
 func (t *Trie) ApproximateMemoryUsage() uint64 {
@@ -55,9 +67,17 @@ func (t *Trie) ApproximateMemoryUsage() uint64 {
 }
 
 // Get returns the newest version of key with sequence <= snapshot. It takes
-// no lock and allocates nothing: atomic loads of header, link and pin words.
+// no lock and allocates nothing: atomic loads of header, link and pin words,
+// inside one epoch registration (the value bytes it returns are never
+// reused, only nodes and version blocks are).
 func (t *Trie) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
-	a := &t.a
+	reg := t.a.rc.ep.enter(bufShard(key))
+	v, kind, ok := t.a.get(key, snapshot)
+	leave(reg)
+	return v, kind, ok
+}
+
+func (a *arena) get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
 	n := uint32(rootOffset)
 	i := 0
 	for {

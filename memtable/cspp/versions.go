@@ -123,11 +123,13 @@ func (a *arena) lockPin(pin uint32) uint32 {
 	}
 }
 
-// addVersion adds (tag, value) to the vector at pin.
-func (a *arena) addVersion(pin uint32, tag uint64, value []byte) error {
+// addVersion adds (st.tag, st.value) to the vector at pin. It sets
+// st.reclaim when retiring the outgrown block made a reclamation pass due.
+func (a *arena) addVersion(pin uint32, st *addState) error {
+	tag, value := st.tag, st.value
 	var voff uint32
 	if len(value) > 0 {
-		if voff = a.alloc(slotsFor(len(value))); voff == 0 {
+		if voff = a.alloc(st.shard, slotsFor(len(value))); voff == 0 {
 			return memtable.ErrFull
 		}
 		a.putBytes(voff, value)
@@ -155,7 +157,7 @@ func (a *arena) addVersion(pin uint32, tag uint64, value []byte) error {
 		a.store(pin, blk) // unlock
 		return nil
 	}
-	nb := a.alloc(1 + entrySlots*blockCap(num+1))
+	nb := a.alloc(st.shard, 1+entrySlots*blockCap(num+1))
 	if nb == 0 {
 		a.store(pin, blk)
 		return memtable.ErrFull
@@ -167,6 +169,9 @@ func (a *arena) addVersion(pin uint32, tag uint64, value []byte) error {
 	}
 	a.slots[nb] = num + 1
 	a.store(pin, nb) // publish and unlock
+	if a.retire(st.shard, blk, 1+entrySlots*num) {
+		st.reclaim = true
+	}
 	return nil
 }
 

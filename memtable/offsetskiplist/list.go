@@ -74,6 +74,7 @@ package offsetskiplist
 import (
 	"bytes"
 	"encoding/binary"
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -141,6 +142,9 @@ func New(memCap uint64) *List {
 		memCap = DefaultMemCap
 	}
 	l := &List{a: newArena(memCap)}
+	// Values and keys handed out alias the arena and are valid for the
+	// life of the List (memtable.Rep's contract); iterators hold the List.
+	runtime.AddCleanup(l, (*arena).free, l.a)
 	// The head is a full-height node with an empty key that is never compared.
 	off, err := l.a.alloc(4*(maxHeight-1)+nodeHeader, streamNodes)
 	if err != nil {
