@@ -55,6 +55,7 @@ type config struct {
 	keysPerPrefix            int64
 	prefixSize               int
 	statistics               bool
+	perfLevel                int // --perf_level, handed to engine.ThreadStarter
 	disableAutoCompactions   bool
 	mergeOperator            string
 }
@@ -118,6 +119,7 @@ func makeConfig(f *flags.Flags) (c config, toStdout bool, err error) {
 		keysPerPrefix:            f.KeysPerPrefix,
 		prefixSize:               int(f.PrefixSize),
 		statistics:               f.Statistics || f.StatisticsString != "",
+		perfLevel:                int(f.PerfLevel),
 		disableAutoCompactions:   f.DisableAutoCompactions,
 		mergeOperator:            f.MergeOperator,
 	}

@@ -197,6 +197,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// the P from a thread inside a cgo call at every tick.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			if ts, ok := r.db.(engine.ThreadStarter); ok {
+				ts.StartThread(r.cfg.perfLevel)
+			}
 			defer func() {
 				if p := recover(); p != nil {
 					t.err = r.threadPanicError(name, p)

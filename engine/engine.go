@@ -103,6 +103,16 @@ type MultiGetter interface {
 	MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error
 }
 
+// ThreadStarter is implemented by engines that keep per-OS-thread settings,
+// which db_bench makes at the start of every benchmark thread (ThreadBody).
+// The driver calls StartThread on each benchmark thread before its first
+// operation, on the OS thread the thread's goroutine is locked to.
+// perfLevel is db_bench's --perf_level, in RocksDB's PerfLevel numbering
+// (1 = disabled, db_bench's default).
+type ThreadStarter interface {
+	StartThread(perfLevel int)
+}
+
 // Info describes an engine for the header lines.
 type Info struct {
 	Name    string // "native", "pebble", "rocksdb"
