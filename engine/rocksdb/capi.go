@@ -36,10 +36,10 @@ package rocksdb
 #include "bridge.h"
 #include "shim.h"
 
-#cgo noescape gdb_put
-#cgo nocallback gdb_put
-#cgo noescape gdb_delete
-#cgo nocallback gdb_delete
+#cgo noescape gdb_put_with
+#cgo nocallback gdb_put_with
+#cgo noescape gdb_delete_with
+#cgo nocallback gdb_delete_with
 #cgo noescape gdb_write
 #cgo nocallback gdb_write
 #cgo noescape gdb_get

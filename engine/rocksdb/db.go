@@ -122,8 +122,11 @@ func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	if d.db == nil {
 		return errClosed
 	}
-	return cError(C.gdb_put(d.db, d.writeOptions(wo),
+	pb := getPutBatch()
+	err := cError(C.gdb_put_with(d.db, d.writeOptions(wo), pb.b,
 		bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value))))
+	putPutBatch(pb, len(key)+len(value))
+	return err
 }
 
 // Delete implements engine.DB.
@@ -131,7 +134,10 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	if d.db == nil {
 		return errClosed
 	}
-	return cError(C.gdb_delete(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key))))
+	pb := getPutBatch()
+	err := cError(C.gdb_delete_with(d.db, d.writeOptions(wo), pb.b, bytesPtr(key), C.size_t(len(key))))
+	putPutBatch(pb, len(key))
+	return err
 }
 
 // Get implements engine.DB. The value handed to fn is pinned in the memtable

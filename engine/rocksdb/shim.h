@@ -7,17 +7,25 @@
 #include <string.h>
 #include <rocksdb/c.h>
 
-static inline char* gdb_put(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
-                     const char* k, size_t kl, const char* v, size_t vl) {
+// gdb_put_with / gdb_delete_with write one entry through a caller-owned
+// batch, cleared first: rocksdb_put builds a fresh WriteBatch per call (one
+// malloc and free of its buffer), where db_bench clears and reuses one.
+static inline char* gdb_put_with(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
+                                 rocksdb_writebatch_t* b, const char* k, size_t kl,
+                                 const char* v, size_t vl) {
 	char* err = NULL;
-	rocksdb_put(db, wo, k, kl, v, vl, &err);
+	rocksdb_writebatch_clear(b);
+	rocksdb_writebatch_put(b, k, kl, v, vl);
+	rocksdb_write(db, wo, b, &err);
 	return err;
 }
 
-static inline char* gdb_delete(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
-                        const char* k, size_t kl) {
+static inline char* gdb_delete_with(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
+                                    rocksdb_writebatch_t* b, const char* k, size_t kl) {
 	char* err = NULL;
-	rocksdb_delete(db, wo, k, kl, &err);
+	rocksdb_writebatch_clear(b);
+	rocksdb_writebatch_delete(b, k, kl);
+	rocksdb_write(db, wo, b, &err);
 	return err;
 }
 
