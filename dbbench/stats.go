@@ -55,6 +55,13 @@ type Stats struct {
 	checksum uint64 // order-independent fold of what was read
 
 	yield yielder
+	// detailed: finishedOps also feeds the report-interval counter or the
+	// latency histograms.
+	detailed bool
+	// slowMask selects the calls of finishedOps that take its slow path:
+	// those that bring done to a multiple of yieldCheckEvery (at least one
+	// call in yieldCheckEvery whatever n is), or every call when detailed.
+	slowMask uint32
 }
 
 func (s *Stats) startAt(r *runner, id int) {
@@ -65,6 +72,14 @@ func (s *Stats) startAt(r *runner, id int) {
 		s.nextRpt = r.cfg.statsInterval
 	} else {
 		s.nextRpt = 100
+	}
+	if !r.cfg.progressReports {
+		s.nextRpt = math.MaxInt64 // db_bench reports only with --progress_reports
+	}
+	s.detailed = r.cfg.reportInterval > 0 || r.cfg.histogram
+	s.slowMask = yieldCheckEvery - 1
+	if s.detailed {
+		s.slowMask = 0
 	}
 }
 
@@ -87,8 +102,37 @@ func (s *Stats) addMessage(m string) {
 	}
 }
 
-// finishedOps records n completed operations of type t.
+// finishedOps records n completed operations of type t. It is small enough
+// to inline into the benchmark loops (inlining cost 80, the budget): the
+// call with its configuration loads through s.r was 1.2% of a RocksDB
+// readseq profile, and inlining took native readseq on a compacted 1M-key
+// DB from 0.111 to 0.107 µs an entry (alternated runs; RocksDB's readseq,
+// at ~0.215, did not move measurably). Histograms, the report-interval
+// counter, the yield clock and progress lines all sit behind one test.
 func (s *Stats) finishedOps(n int64, t OpType) {
+	s.done += n
+	if uint32(s.done)&s.slowMask == 0 || s.done >= s.nextRpt {
+		s.finishedOpsSlow(n, t)
+	}
+}
+
+// finishedOpsSlow is finishedOps' rare part.
+//
+//go:noinline
+func (s *Stats) finishedOpsSlow(n int64, t OpType) {
+	if s.detailed {
+		s.recordDetail(n, t)
+	}
+	if uint32(s.done)&(yieldCheckEvery-1) == 0 {
+		s.yield.check()
+	}
+	if s.done >= s.nextRpt {
+		s.progress()
+	}
+}
+
+// recordDetail feeds the report-interval counter and the histograms.
+func (s *Stats) recordDetail(n int64, t OpType) {
 	cfg := &s.r.cfg
 	if cfg.reportInterval > 0 {
 		s.r.reportOps.Add(n)
@@ -109,11 +153,6 @@ func (s *Stats) finishedOps(n int64, t OpType) {
 			s.r.errf("long op: %d micros%30s\r", micros, "")
 		}
 		s.lastOp = now
-	}
-	s.yield.tick()
-	s.done += n
-	if s.done >= s.nextRpt && cfg.progressReports {
-		s.progress()
 	}
 }
 
