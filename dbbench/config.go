@@ -55,7 +55,7 @@ type config struct {
 	keysPerPrefix            int64
 	prefixSize               int
 	statistics               bool
-	perfLevel                int // --perf_level, handed to engine.ThreadStarter
+	perfLevel                int // --perf_level, handed to engine.ThreadContext
 	disableAutoCompactions   bool
 	mergeOperator            string
 }

@@ -207,6 +207,11 @@ func (r *runner) open() error {
 		return err
 	}
 	r.db = db
+	if _, ok := db.(engine.ThreadContext); !ok && r.cfg.perfLevel > 1 && !r.warnedPerfLevel {
+		fmt.Fprintf(log, "WARNING: --perf_level=%d has no effect here: the %s engine keeps no perf context\n",
+			r.cfg.perfLevel, r.opener.Info().Name)
+		r.warnedPerfLevel = true
+	}
 	// Warnings are reported once per process, not at every fresh-DB re-open.
 	r.opts.Explicit = map[string]bool{}
 	return nil

@@ -38,7 +38,10 @@ type runner struct {
 	// the hash is skipped and a scan touches no more bytes than db_bench's
 	// (readseq on RocksDB: the fold is ~15 ns of a ~400 ns entry).
 	foldReads bool
-	prof      *profiler
+	// warnedPerfLevel: the --perf_level warning for an engine without a
+	// perf context has been printed.
+	warnedPerfLevel bool
+	prof            *profiler
 
 	// Per-benchmark state, reset for each item of --benchmarks.
 	num             int64
@@ -197,8 +200,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// the P from a thread inside a cgo call at every tick.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			if ts, ok := r.db.(engine.ThreadStarter); ok {
-				ts.StartThread(r.cfg.perfLevel)
+			tc, hasContext := r.db.(engine.ThreadContext)
+			if hasContext {
+				tc.StartThread(r.cfg.perfLevel)
 			}
 			defer func() {
 				if p := recover(); p != nil {
@@ -212,6 +216,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			<-startCh
 			t.stats.startAt(r, t.tid)
 			fn(r, t)
+			if hasContext && r.cfg.perfLevel > 1 {
+				t.stats.addMessage("PERF_CONTEXT:\n" + tc.PerfContext())
+			}
 		}(t)
 	}
 	ready.Wait()

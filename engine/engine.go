@@ -103,14 +103,20 @@ type MultiGetter interface {
 	MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error
 }
 
-// ThreadStarter is implemented by engines that keep per-OS-thread settings,
-// which db_bench makes at the start of every benchmark thread (ThreadBody).
-// The driver calls StartThread on each benchmark thread before its first
-// operation, on the OS thread the thread's goroutine is locked to.
-// perfLevel is db_bench's --perf_level, in RocksDB's PerfLevel numbering
-// (1 = disabled, db_bench's default).
-type ThreadStarter interface {
+// ThreadContext is implemented by engines that keep per-OS-thread state,
+// which db_bench sets up at the start of every benchmark thread and reports
+// at its end (ThreadBody). The driver calls both methods on the benchmark
+// thread's own OS thread (its goroutine is locked to it).
+type ThreadContext interface {
+	// StartThread runs before the thread's first operation: it sets the
+	// thread's perf level to perfLevel (db_bench's --perf_level, RocksDB's
+	// PerfLevel numbering: 1 disables, db_bench's default) and zeroes the
+	// thread's perf context, as a fresh db_bench thread has.
 	StartThread(perfLevel int)
+	// PerfContext is the thread's perf context as text (RocksDB's
+	// PerfContext::ToString), which db_bench appends to the thread's
+	// message after "PERF_CONTEXT:\n" when --perf_level > 1.
+	PerfContext() string
 }
 
 // Info describes an engine for the header lines.

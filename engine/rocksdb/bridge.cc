@@ -18,6 +18,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
@@ -143,6 +145,13 @@ char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts) {
   }
   if (!s.ok()) return copy_error(s.ToString());
   return nullptr;
+}
+
+void gdb_thread_start(int level) {
+  ROCKSDB_NAMESPACE::SetPerfLevel(static_cast<ROCKSDB_NAMESPACE::PerfLevel>(level));
+  ROCKSDB_NAMESPACE::PerfContext* pc = ROCKSDB_NAMESPACE::get_perf_context();
+  pc->Reset();
+  pc->EnablePerLevelPerfContext();
 }
 
 }  // extern "C"

@@ -56,6 +56,12 @@ void gdb_set_stats_level(rocksdb_options_t* opts, int level);
 // enabled, the statistics object; it returns an error string or NULL.
 char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts);
 
+// gdb_thread_start does what db_bench's ThreadBody does before a benchmark
+// thread runs: SetPerfLevel(level) and EnablePerLevelPerfContext on the
+// calling thread, whose perf context it also resets (a db_bench thread is
+// new, so its context starts at zero).
+void gdb_thread_start(int level);
+
 #ifdef __cplusplus
 }
 #endif

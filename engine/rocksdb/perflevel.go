@@ -3,21 +3,38 @@
 package rocksdb
 
 /*
+#include <stdlib.h>
 #include <rocksdb/c.h>
+#include "bridge.h"
 */
 import "C"
 
-// StartThread sets RocksDB's per-thread perf level on the calling OS thread,
-// as db_bench's ThreadBody does with SetPerfLevel(--perf_level). RocksDB's
-// own default for a thread is kEnableCount (2): every operation then
-// updates the thread-local perf context. db_bench's default --perf_level is
-// kDisable (1), so without this call our threads did that counting and C++
-// db_bench's did not — measured on fillrandom at 1M keys, the TLS lookups
-// alone were 6.5% of our profile against 2.3% of C++ db_bench's.
-// It implements engine.ThreadStarter; the setting stays with the OS thread,
-// which is why the driver locks each benchmark goroutine to its thread.
+import "unsafe"
+
+// StartThread sets RocksDB's per-thread perf level on the calling OS thread
+// and resets its perf context, as db_bench's ThreadBody does with
+// SetPerfLevel(--perf_level) and EnablePerLevelPerfContext on a new thread.
+// RocksDB's own default for a thread is kEnableCount (2): every operation
+// then updates the thread-local perf context. db_bench's default
+// --perf_level is kDisable (1), so without this call our threads did that
+// counting and C++ db_bench's did not — measured on fillrandom at 1M keys,
+// the TLS lookups alone were 6.5% of our profile against 2.3% of C++
+// db_bench's. It implements engine.ThreadContext; the setting stays with
+// the OS thread, which is why the driver locks each benchmark goroutine to
+// its thread.
 func (d *DB) StartThread(perfLevel int) {
-	C.rocksdb_set_perf_level(C.int(perfLevel))
+	C.gdb_thread_start(C.int(perfLevel))
+}
+
+// PerfContext is the calling thread's perf context as RocksDB prints it
+// (PerfContext::ToString, zero counters included), which db_bench appends
+// to a thread's message when --perf_level > 1.
+func (d *DB) PerfContext() string {
+	ctx := C.rocksdb_perfcontext_create()
+	defer C.rocksdb_perfcontext_destroy(ctx)
+	s := C.rocksdb_perfcontext_report(ctx, 0)
+	defer C.free(unsafe.Pointer(s))
+	return C.GoString(s)
 }
 
 // threadKeyComparisons is the calling thread's perf-context count of user
@@ -27,11 +44,4 @@ func threadKeyComparisons() uint64 {
 	ctx := C.rocksdb_perfcontext_create()
 	defer C.rocksdb_perfcontext_destroy(ctx)
 	return uint64(C.rocksdb_perfcontext_metric(ctx, C.rocksdb_user_key_comparison_count))
-}
-
-// resetThreadPerfContext zeroes the calling thread's perf context.
-func resetThreadPerfContext() {
-	ctx := C.rocksdb_perfcontext_create()
-	defer C.rocksdb_perfcontext_destroy(ctx)
-	C.rocksdb_perfcontext_reset(ctx)
 }

@@ -5,6 +5,7 @@ package rocksdb
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -16,13 +17,14 @@ func TestStartThreadSetsPerfLevel(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	db := openWith(t, testOptions())(t.TempDir())
 	defer db.Close()
+	ts := db.(*DB)
 	for i := range 1000 {
 		if err := db.Put([]byte(fmt.Sprintf("key%06d", i)), []byte("v"), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	reads := func() uint64 {
-		resetThreadPerfContext()
+	reads := func(level int) uint64 {
+		ts.StartThread(level) // resets the context too
 		for i := range 1000 {
 			if _, err := db.Get([]byte(fmt.Sprintf("key%06d", i)), func([]byte) {}); err != nil {
 				t.Fatal(err)
@@ -30,14 +32,19 @@ func TestStartThreadSetsPerfLevel(t *testing.T) {
 		}
 		return threadKeyComparisons()
 	}
-	ts := db.(*DB)
-	ts.StartThread(1)
-	if n := reads(); n != 0 {
+	if n := reads(1); n != 0 {
 		t.Fatalf("perf level 1: %d key comparisons counted, want none", n)
 	}
-	ts.StartThread(2)
-	if n := reads(); n == 0 {
+	n := reads(2)
+	if n == 0 {
 		t.Fatal("perf level 2: no key comparisons counted")
 	}
+	report := ts.PerfContext()
+	if !strings.HasPrefix(report, fmt.Sprintf("user_key_comparison_count = %d, ", n)) {
+		t.Fatalf("perf context report starts %.80q, want the comparison count %d first", report, n)
+	}
 	ts.StartThread(1)
+	if n := threadKeyComparisons(); n != 0 {
+		t.Fatalf("StartThread left %d comparisons in the perf context", n)
+	}
 }
