@@ -11,7 +11,8 @@
 //     the region is aligned to 2 MiB and, when n >= 2 MiB, advised with
 //     MADV_HUGEPAGE, so with /sys/kernel/mm/transparent_hugepage/enabled set
 //     to "madvise" or "always" each touched 2 MiB becomes one huge page.
-//     Elsewhere Map falls back to the Go heap.
+//     Elsewhere, and in race-detector builds (see hugemem_other.go), Map
+//     falls back to the Go heap.
 //   - A Region must be released with Free exactly once, after the last use
 //     of any slice of it; the memory is unmapped then, and touching it
 //     afterwards faults. Owners that cannot know when the last use happens

@@ -1,11 +1,15 @@
-//go:build !linux
+//go:build !linux || race
 
 package hugemem
 
 import "fmt"
 
 // Map returns a zeroed region of at least n bytes from the Go heap: other
-// systems get neither huge pages nor off-heap memory.
+// systems get neither huge pages nor off-heap memory. So do race-detector
+// builds everywhere: the detector records synchronization only for atomics
+// on Go memory, so a structure published by atomic stores into an mmap'd
+// region (as memtable arenas are) would look unsynchronized to it, and
+// every reader of Go memory ordered by those atomics would be reported.
 func Map(n int) (*Region, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("hugemem: bad size %d", n)
