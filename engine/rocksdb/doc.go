@@ -11,9 +11,10 @@
 // bloom filter (when the file has none) and statistics are added, as db_bench
 // --options_file does.
 //
-// Hot paths call small C shims (shim.h) instead of a general binding: a Put is
-// one cgo call, a Get two (pinned lookup, release; the value is never
-// copied), a seek or a short run of steps one call per move (the move returns
+// Hot paths call small C shims (shim.h) instead of a general binding: a Put or
+// Delete is one cgo call that clears, fills and writes a pooled WriteBatch
+// (batch.go; rocksdb_put would build a batch per call), a Get two (pinned
+// lookup, release; the value is never copied), a seek or a short run of steps one call per move (the move returns
 // key and value together; with IterOptions.KeysOnly the value is read only
 // when asked for), and a long run of steps in one direction one call per up
 // to 128 entries, copied into a reused buffer (iterbatch.go). None allocates
@@ -30,6 +31,12 @@
 // iterator step, its LatestOptions keeps the DB options of a loaded OPTIONS
 // file private, and it cannot load an OPTIONS file by path. bench_test.go
 // keeps grocksdb as the baseline the engine is measured against.
+//
+// Per-thread state (engine.ThreadContext, perflevel.go): the driver calls
+// StartThread on each benchmark thread, which sets RocksDB's thread-local
+// perf level to --perf_level and resets the perf context, as db_bench's
+// ThreadBody does; PerfContext gives the thread's context for
+// --perf_level > 1.
 //
 // Property passes RocksDB property names straight to DB::GetProperty;
 // StatisticsProperty ("rocksdb.options-statistics") returns the statistics
