@@ -34,6 +34,8 @@ func TestStartupCheckOrder(t *testing.T) {
 		{[]string{"--prefix_size=20", "--seek_missing_prefix"}, true, "", "prefix size is larger than key size"},
 		{[]string{"--seek_missing_prefix", "--compression_ratio=2"}, true, "", "prefix_size > 8 required by --seek_missing_prefix\n"},
 		{[]string{"--compression_ratio=2"}, true, "", "compression_ratio should be between 0 and 1\n"},
+		{[]string{"--perf_level=0"}, true, "", "Invalid --perf_level=0: SetPerfLevel takes 1 (kDisable) to 5 (kEnableTime)\n"},
+		{[]string{"--perf_level=6"}, true, "", "Invalid --perf_level=6: SetPerfLevel takes 1 (kDisable) to 5 (kEnableTime)\n"},
 	}
 	for _, c := range cases {
 		args := append([]string{db, "--engine=pebble", "--seed=0"}, c.args...)

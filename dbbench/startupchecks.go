@@ -16,7 +16,7 @@ import (
 //   - after it (checkAfterSeed), in this order: --use_existing_keys,
 //     --compaction_fadvice, --value_size_distribution_type,
 //     --seek_missing_prefix, --cache_type, --prefix_size against
-//     --key_size, --compression_ratio;
+//     --key_size, --compression_ratio, --key_size, --perf_level;
 //   - inside the first Open, after the "Initializing RocksDB Options" lines
 //     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
 //     --user_timestamp_size (0 or 8), then the --blob_compression_type name.
@@ -65,6 +65,12 @@ func checkAfterSeed(f *flags.Flags, c *config) (toStdout bool, err error) {
 	}
 	if c.keySize < 1 {
 		return false, fmt.Errorf("key_size must be at least 1")
+	}
+	// db_bench hands --perf_level to SetPerfLevel on every benchmark thread,
+	// which asserts kUninitialized < level < kOutOfBounds (Debian's build
+	// aborts there); refuse it before any benchmark runs instead.
+	if c.perfLevel < 1 || c.perfLevel > 5 {
+		return false, fmt.Errorf("Invalid --perf_level=%d: SetPerfLevel takes 1 (kDisable) to 5 (kEnableTime)", c.perfLevel)
 	}
 	return false, nil
 }
