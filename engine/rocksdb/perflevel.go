@@ -36,12 +36,3 @@ func (d *DB) PerfContext() string {
 	defer C.free(unsafe.Pointer(s))
 	return C.GoString(s)
 }
-
-// threadKeyComparisons is the calling thread's perf-context count of user
-// key comparisons (zero while the perf level is kDisable); the tests use
-// it to see which level is in force.
-func threadKeyComparisons() uint64 {
-	ctx := C.rocksdb_perfcontext_create()
-	defer C.rocksdb_perfcontext_destroy(ctx)
-	return uint64(C.rocksdb_perfcontext_metric(ctx, C.rocksdb_user_key_comparison_count))
-}
