@@ -44,22 +44,23 @@ const hugeArenaBytes = 16 << 20
 
 // init sizes the arena to nslots. It returns the hugemem region backing the
 // slots, which the owner must free once nothing can touch them, or nil when
-// the slots are on the Go heap.
-func (a *arena) init(nslots uint64) (*hugemem.Region, error) {
+// the slots are on the Go heap: small arenas, and big ones whose mapping
+// was refused (a tight ulimit -v; the heap then fails the same way only if
+// the memory truly is not there).
+func (a *arena) init(nslots uint64) *hugemem.Region {
 	var region *hugemem.Region
 	if nslots*4 >= hugeArenaBytes {
-		r, err := hugemem.Map(int(nslots * 4))
-		if err != nil {
-			return nil, err
+		if r, err := hugemem.Map(int(nslots * 4)); err == nil {
+			region = r
+			a.slots = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(r.Bytes))), nslots)
 		}
-		region = r
-		a.slots = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(r.Bytes))), nslots)
-	} else {
+	}
+	if region == nil {
 		a.slots = make([]uint32, nslots)
 	}
 	a.bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a.slots))), len(a.slots)*4)
 	a.next.Store(firstFreeSlot)
-	return region, nil
+	return region
 }
 
 // alloc reserves n consecutive slots and returns the offset of the first,

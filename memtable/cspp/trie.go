@@ -2,7 +2,6 @@ package cspp
 
 import (
 	"runtime"
-	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/hugemem"
 	"github.com/godbbench/godbbench/memtable"
@@ -37,15 +36,7 @@ func New(memCap int64) *Trie {
 		nslots = maxSlots
 	}
 	t := &Trie{}
-	region, err := t.a.init(nslots)
-	if err != nil {
-		// Address space for the mapping was refused (a tight ulimit -v):
-		// fall back to the Go heap, which will fail the same way only if
-		// the memory truly is not there.
-		t.a.slots = make([]uint32, nslots)
-		t.a.bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(t.a.slots))), len(t.a.slots)*4)
-	}
-	if region != nil {
+	if region := t.a.init(nslots); region != nil {
 		// Values handed out alias the arena and are valid for the life of
 		// the Trie (memtable.Rep's contract); iterators hold the Trie.
 		runtime.AddCleanup(t, func(r *hugemem.Region) { _ = r.Free() }, region)
