@@ -74,3 +74,38 @@ func TestHugePagesWhenOffered(t *testing.T) {
 	}
 	t.Skip("smaps_rollup has no AnonHugePages line")
 }
+
+// BenchmarkRandomReadChain reads a dependent random chain over 512 MiB,
+// from a huge-page region and from a Go heap slice, so the package doc's
+// figures can be checked:
+//
+//	go test -run XXX -bench RandomReadChain ./internal/hugemem/
+func BenchmarkRandomReadChain(b *testing.B) {
+	const size = 512 << 20
+	run := func(b *testing.B, mem []byte) {
+		for i := 0; i < len(mem); i += 64 {
+			mem[i] = 1 // fault every page in before timing; every line reads 1
+		}
+		lines := uint64(len(mem) / 64)
+		x, sum := uint64(88172645463325252), uint64(0)
+		b.ResetTimer()
+		for range b.N {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			sum += uint64(mem[((x+sum)%lines)*64]) // depends on the previous read
+		}
+		if sum == 0 {
+			b.Fatal("no page was read")
+		}
+	}
+	b.Run("hugemem", func(b *testing.B) {
+		r, err := Map(size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Free()
+		run(b, r.Bytes)
+	})
+	b.Run("goheap", func(b *testing.B) { run(b, make([]byte, size)) })
+}
