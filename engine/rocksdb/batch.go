@@ -10,8 +10,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/godbbench/godbbench/engine"
 )
@@ -65,32 +63,4 @@ func (d *DB) Apply(eb engine.Batch, wo *engine.WriteOptions) error {
 		return errClosed
 	}
 	return cError(C.gdb_write(d.db, d.writeOptions(wo), b.b))
-}
-
-// Single-entry writes. RocksDB's DB::Put (and so rocksdb_put) builds a
-// WriteBatch per call, whose buffer is one malloc and free; db_bench writes
-// each entry through one WriteBatch it clears and reuses. Put and Delete do
-// the same with a batch from putBatches: sync.Pool keeps one per P, so a
-// write costs two pool operations (~10 ns each) instead of the allocation.
-// Measured on fillseq at 1M keys (16/100 bytes, /dev/shm, runs alternated
-// with C++ db_bench at 1.58-1.60 µs/op): 1.755-1.769 -> 1.719-1.724 µs/op.
-
-// putBatches holds batches for single-entry writes; a cleanup destroys a
-// batch's C object when the pool drops it.
-var putBatches = sync.Pool{New: func() any {
-	b := &batch{b: C.rocksdb_writebatch_create()}
-	runtime.AddCleanup(b, func(cb *C.rocksdb_writebatch_t) { C.rocksdb_writebatch_destroy(cb) }, b.b)
-	return b
-}}
-
-// maxPooledEntry bounds the entry size whose batch goes back to the pool,
-// so one huge value does not keep a huge buffer alive.
-const maxPooledEntry = 64 << 10
-
-func getPutBatch() *batch { return putBatches.Get().(*batch) }
-
-func putPutBatch(b *batch, entryBytes int) {
-	if entryBytes <= maxPooledEntry {
-		putBatches.Put(b)
-	}
 }

@@ -1,13 +1,16 @@
 //go:build rocksdb
 
-// C++ functions for features that RocksDB 7.8.3's C API lacks. RocksDB's c.cc
-// defines each C handle type as a struct whose single member is the C++
-// object (or a pointer/shared_ptr to it); the definitions below repeat those
-// definitions exactly, which is how these functions reach the C++ objects behind
-// the handles the C API gives out.
+// C++ functions for features that RocksDB 7.8.3's C API lacks, and the
+// one-call point operations. RocksDB's c.cc defines each C handle type as a
+// struct whose first (for most, only) member is the C++ object (or a
+// pointer/shared_ptr to it); the definitions below repeat those first
+// members exactly, which is how these functions reach the C++ objects behind
+// the handles the C API gives out. They only ever receive pointers the C API
+// made, so the members they leave out do not matter.
 
 #include "bridge.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -24,6 +27,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/version.h>
+#include <rocksdb/write_batch.h>
 
 struct rocksdb_t {
   ROCKSDB_NAMESPACE::DB* rep;
@@ -33,6 +37,15 @@ struct rocksdb_options_t {
 };
 struct rocksdb_cache_t {
   std::shared_ptr<ROCKSDB_NAMESPACE::Cache> rep;
+};
+// c.cc's rocksdb_readoptions_t has more members after rep (the Slices its
+// bound setters point rep at); only rep is reached here, through pointers
+// the C API made, so declaring the first member alone is enough.
+struct rocksdb_readoptions_t {
+  ROCKSDB_NAMESPACE::ReadOptions rep;
+};
+struct rocksdb_writeoptions_t {
+  ROCKSDB_NAMESPACE::WriteOptions rep;
 };
 
 static char* copy_error(const std::string& s) {
@@ -152,6 +165,69 @@ void gdb_thread_start(int level) {
   ROCKSDB_NAMESPACE::PerfContext* pc = ROCKSDB_NAMESPACE::get_perf_context();
   pc->Reset();
   pc->EnablePerLevelPerfContext();
+}
+
+// Per-OS-thread scratch for the one-call point operations below. Each is
+// used and left empty (or cleared) within one call, so a goroutine that
+// moves to another OS thread between calls, or shares one with another
+// goroutine, never sees another call's state: only capacity carries over.
+static thread_local ROCKSDB_NAMESPACE::PinnableSlice tl_pinned;
+static thread_local ROCKSDB_NAMESPACE::WriteBatch tl_batch;
+
+// maxKeptBatchBytes bounds the buffer a thread's write batch keeps between
+// calls, so one huge value does not pin a huge buffer to the thread.
+static const size_t maxKeptBatchBytes = 64 << 10;
+
+static char* write_one(rocksdb_t* db, const rocksdb_writeoptions_t* wo) {
+  ROCKSDB_NAMESPACE::Status s = db->rep->Write(wo->rep, &tl_batch);
+  if (tl_batch.GetDataSize() > maxKeptBatchBytes) {
+    tl_batch = ROCKSDB_NAMESPACE::WriteBatch();
+  }
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+char* gdb_put_one(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* k,
+                  size_t kl, const char* v, size_t vl) {
+  tl_batch.Clear();
+  ROCKSDB_NAMESPACE::Status s =
+      tl_batch.Put(ROCKSDB_NAMESPACE::Slice(k, kl), ROCKSDB_NAMESPACE::Slice(v, vl));
+  if (!s.ok()) return copy_error(s.ToString());
+  return write_one(db, wo);
+}
+
+char* gdb_delete_one(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* k,
+                     size_t kl) {
+  tl_batch.Clear();
+  ROCKSDB_NAMESPACE::Status s = tl_batch.Delete(ROCKSDB_NAMESPACE::Slice(k, kl));
+  if (!s.ok()) return copy_error(s.ToString());
+  return write_one(db, wo);
+}
+
+gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                                 const char* k, size_t kl, char* buf, size_t cap) {
+  gdb_get_copy_result r = {0, 0, nullptr, nullptr};
+  tl_pinned.Reset();
+  ROCKSDB_NAMESPACE::Status s = db->rep->Get(ro->rep, db->rep->DefaultColumnFamily(),
+                                             ROCKSDB_NAMESPACE::Slice(k, kl), &tl_pinned);
+  if (!s.ok()) {
+    if (!s.IsNotFound()) r.err = copy_error(s.ToString());
+    tl_pinned.Reset();
+    return r;
+  }
+  r.found = 1;
+  r.len = tl_pinned.size();
+  if (r.len <= cap) {
+    if (r.len > 0) memcpy(buf, tl_pinned.data(), r.len);
+  } else {
+    r.big = static_cast<char*>(malloc(r.len));
+    memcpy(r.big, tl_pinned.data(), r.len);
+  }
+  // Release the pinned block (or memtable copy) now: nothing refers to it
+  // after the copy, and a pin held past the call would count against the
+  // block cache until the thread's next Get.
+  tl_pinned.Reset();
+  return r;
 }
 
 }  // extern "C"

@@ -62,6 +62,35 @@ char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts);
 // new, so its context starts at zero).
 void gdb_thread_start(int level);
 
+// The one-call point operations. db_bench's threads each clear and reuse one
+// WriteBatch for their writes and one PinnableSlice for their reads; these do
+// the same with per-OS-thread objects, so a point write or read is one cgo
+// call with no allocation (the C API's rocksdb_put builds a WriteBatch per
+// call; rocksdb_get_pinned allocates a handle per call and needs a second
+// call to free it).
+
+// gdb_put_one and gdb_delete_one write one entry through the calling
+// thread's write batch, cleared first. They return an error string or NULL.
+char* gdb_put_one(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* k,
+                  size_t kl, const char* v, size_t vl);
+char* gdb_delete_one(rocksdb_t* db, const rocksdb_writeoptions_t* wo, const char* k,
+                     size_t kl);
+
+// gdb_get_copy_result is one point lookup by gdb_get_copy.
+typedef struct {
+  size_t len;  // the value's length when found
+  int found;
+  char* big;   // when found and len > cap: a malloc'd copy of the value
+  char* err;   // an error other than not-found (free with rocksdb_free)
+} gdb_get_copy_result;
+
+// gdb_get_copy looks k up in the default column family and, when found,
+// copies the value into buf when it fits in cap bytes, or else into a
+// malloc'd buffer returned in big (free with free). The calling thread's
+// pinned slice is released before it returns.
+gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                                 const char* k, size_t kl, char* buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,7 @@ package rocksdb
 // heap, which is one allocation per operation. A shim returns its results as
 // a small struct by value instead, and is declared noescape/nocallback so the
 // Go key and value slices handed to it stay where they are. With the shims a
-// Get is two cgo calls (lookup, release) and an iterator step at most one
+// Put, Delete or Get is one cgo call and an iterator step at most one
 // (move and read key and value together; long runs are batched), with no Go
 // allocation at all.
 //
@@ -36,14 +36,14 @@ package rocksdb
 #include "bridge.h"
 #include "shim.h"
 
-#cgo noescape gdb_put_with
-#cgo nocallback gdb_put_with
-#cgo noescape gdb_delete_with
-#cgo nocallback gdb_delete_with
+#cgo noescape gdb_put_one
+#cgo nocallback gdb_put_one
+#cgo noescape gdb_delete_one
+#cgo nocallback gdb_delete_one
 #cgo noescape gdb_write
 #cgo nocallback gdb_write
-#cgo noescape gdb_get
-#cgo nocallback gdb_get
+#cgo noescape gdb_get_copy
+#cgo nocallback gdb_get_copy
 #cgo noescape gdb_iter_seek
 #cgo nocallback gdb_iter_seek
 #cgo noescape gdb_iter_seek_for_prev
@@ -62,7 +62,6 @@ package rocksdb
 #cgo nocallback gdb_multi_get
 #cgo noescape gdb_pinned_destroy_all
 #cgo nocallback gdb_pinned_destroy_all
-#cgo nocallback rocksdb_pinnableslice_destroy
 
 */
 import "C"

@@ -11,20 +11,22 @@
 // bloom filter (when the file has none) and statistics are added, as db_bench
 // --options_file does.
 //
-// Hot paths call small C shims (shim.h) instead of a general binding: a Put or
-// Delete is one cgo call that clears, fills and writes a pooled WriteBatch
-// (batch.go; rocksdb_put would build a batch per call), a Get two (pinned
-// lookup, release; the value is never copied), a seek or a short run of steps one call per move (the move returns
-// key and value together; with IterOptions.KeysOnly the value is read only
-// when asked for), and a long run of steps in one direction one call per up
-// to 128 entries, copied into a reused buffer (iterbatch.go). None allocates
-// on the Go heap. ReadOptions and the four WriteOptions
+// Hot paths call small C shims (shim.h, bridge.cc) instead of a general
+// binding: a Put or Delete is one cgo call that clears, fills and writes the
+// calling OS thread's reused WriteBatch (rocksdb_put would build a batch per
+// call), a Get one call that pins the value in the thread's reused
+// PinnableSlice and copies it into a pooled Go buffer before releasing the
+// pin (db.go), a seek or a short run of steps one call per move (the move
+// returns key and value together; with IterOptions.KeysOnly the value is read
+// only when asked for), and a long run of steps in one direction one call per
+// up to 128 entries, copied into a reused buffer (iterbatch.go). None
+// allocates on the Go heap. ReadOptions and the four WriteOptions
 // combinations are created once per DB. The features the C API lacks
 // (library version, loading an OPTIONS file by path, db_bench's block cache
 // and table-option adjustments, CompactRange with its Status, DB::ResetStats,
 // the statistics level) are C++ functions in bridge.cc. They reach the C++
 // objects behind the C handles through the handle structs' definitions in
-// RocksDB's c.cc (one member each), which bridge.cc repeats.
+// RocksDB's c.cc (their first member), which bridge.cc repeats.
 //
 // The package calls the C API directly rather than through grocksdb, the
 // usual Go binding: grocksdb v1.7.15 allocates 1 to 4 times per Put, Get or

@@ -7,51 +7,11 @@
 #include <string.h>
 #include <rocksdb/c.h>
 
-// gdb_put_with / gdb_delete_with write one entry through a caller-owned
-// batch, cleared first: rocksdb_put builds a fresh WriteBatch per call (one
-// malloc and free of its buffer), where db_bench clears and reuses one.
-static inline char* gdb_put_with(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
-                                 rocksdb_writebatch_t* b, const char* k, size_t kl,
-                                 const char* v, size_t vl) {
-	char* err = NULL;
-	rocksdb_writebatch_clear(b);
-	rocksdb_writebatch_put(b, k, kl, v, vl);
-	rocksdb_write(db, wo, b, &err);
-	return err;
-}
-
-static inline char* gdb_delete_with(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
-                                    rocksdb_writebatch_t* b, const char* k, size_t kl) {
-	char* err = NULL;
-	rocksdb_writebatch_clear(b);
-	rocksdb_writebatch_delete(b, k, kl);
-	rocksdb_write(db, wo, b, &err);
-	return err;
-}
-
 static inline char* gdb_write(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
                        rocksdb_writebatch_t* b) {
 	char* err = NULL;
 	rocksdb_write(db, wo, b, &err);
 	return err;
-}
-
-// gdb_get_result is one point lookup: handle is NULL when the key is absent.
-typedef struct {
-	rocksdb_pinnableslice_t* handle;
-	const char* data;
-	size_t len;
-	char* err;
-} gdb_get_result;
-
-static inline gdb_get_result gdb_get(rocksdb_t* db, const rocksdb_readoptions_t* ro,
-                              const char* k, size_t kl) {
-	gdb_get_result r = {NULL, NULL, 0, NULL};
-	r.handle = rocksdb_get_pinned(db, ro, k, kl, &r.err);
-	if (r.handle != NULL) {
-		r.data = rocksdb_pinnableslice_value(r.handle, &r.len);
-	}
-	return r;
 }
 
 // gdb_iter_pos is an iterator position: valid, and when valid the key and,
