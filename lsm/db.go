@@ -176,7 +176,9 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.nextMem++
-	return &memTable{rep: rep, id: db.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}, nil
+	m := &memTable{rep: rep, id: db.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}
+	m.refs.Store(1)
+	return m, nil
 }
 
 // recover loads the MANIFEST, replays the WALs past it into L0 tables, starts
@@ -294,6 +296,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
 		if meta != nil {
 			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
 		}
+		mem.unref() // replay memtables are never in a readState
 		mem, err = db.newMemTable(num)
 		return err
 	}
@@ -330,7 +333,11 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
 			}
 		}
 	}
-	return flushMem()
+	if err := flushMem(); err != nil {
+		return err
+	}
+	mem.unref()
+	return nil
 }
 
 // deleteObsoleteFiles removes tables not in the current version, WALs
@@ -432,6 +439,14 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	db.bgWG.Wait()
 	db.reads.clear()
+	// Drop the DB's references; memtables still listed by an open iterator's
+	// read state are released when it closes.
+	if db.mem != nil {
+		db.mem.unref()
+	}
+	for _, m := range db.imm {
+		m.unref()
+	}
 	db.mu.Lock()
 	v := db.vs.current
 	db.vs.current = nil

@@ -87,6 +87,9 @@ func (db *DB) flushLoop() {
 		db.imm = db.imm[len(mems):]
 		db.flushedID = mems[len(mems)-1].id
 		db.reads.set(db.mem, db.imm, db.vs.current)
+		for _, m := range mems {
+			m.unref() // the DB's reference; readers may still hold theirs
+		}
 		if meta != nil {
 			db.stats.recordFlush(meta.size, time.Since(start))
 		}

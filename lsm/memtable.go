@@ -18,6 +18,22 @@ type memTable struct {
 	logical uint64
 	// unlogged is set when a write skipped the WAL, so Close flushes it.
 	unlogged atomic.Bool
+	// refs counts the memtable's holders: the DB while it is db.mem or in
+	// db.imm (the reference newMemTable returns), and every readState that
+	// lists it. At zero the rep's memory is released for reuse when the rep
+	// supports it (memtable.Releaser: cspp hands its arena to the next
+	// memtable), instead of waiting for the garbage collector.
+	refs atomic.Int32
+}
+
+func (m *memTable) ref() { m.refs.Add(1) }
+
+func (m *memTable) unref() {
+	if m.refs.Add(-1) == 0 {
+		if r, ok := m.rep.(memtable.Releaser); ok {
+			r.Release()
+		}
+	}
 }
 
 func (m *memTable) empty() bool { return m.rep.Len() == 0 }

@@ -3,7 +3,8 @@ package lsm
 import "sync/atomic"
 
 // readState is what a read needs: the memtables and the version, pinned
-// together so that a flush cannot move data between them mid-read.
+// together so that a flush cannot move data between them mid-read. It holds
+// a reference on each of its memtables, dropped when its own count reaches 0.
 //
 // A readState is immutable once published. Its reference count starts at 1
 // (the holder's reference) and never rises again after reaching 0: the
@@ -27,6 +28,10 @@ func (rs *readState) tryRef() bool {
 
 func (rs *readState) unref() {
 	if rs.refs.Add(-1) == 0 {
+		rs.mem.unref()
+		for _, m := range rs.imm {
+			m.unref()
+		}
 		rs.v.unref()
 	}
 }
@@ -54,6 +59,10 @@ func (h *readStateHolder) get() *readState {
 // set publishes a new state built from mem, imm and v (DB.mu held).
 func (h *readStateHolder) set(mem *memTable, imm []*memTable, v *version) {
 	v.ref()
+	mem.ref()
+	for _, m := range imm {
+		m.ref()
+	}
 	rs := &readState{mem: mem, imm: append([]*memTable(nil), imm...), v: v}
 	rs.refs.Store(1)
 	if old := h.p.Swap(rs); old != nil {

@@ -43,6 +43,15 @@ type Rep interface {
 	Len() int64
 }
 
+// Releaser is implemented by reps that can hand their memory back for reuse
+// as soon as their owner is done with them, rather than when the garbage
+// collector finds them unreachable. The owner calls Release at most once,
+// after the last use of the rep, of its iterators and of every byte they
+// handed out.
+type Releaser interface {
+	Release()
+}
+
 // Iter walks a Rep in internal-key order. Positioning methods return validity.
 type Iter interface {
 	First() bool

@@ -2,6 +2,7 @@ package cspp
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/hugemem"
 	"github.com/godbbench/godbbench/memtable"
@@ -17,9 +18,35 @@ const minMemCap = 4 << 10
 // Trie is a concurrent Patricia trie memtable. It implements memtable.Rep.
 type Trie struct {
 	a arena
+	// region backs the arena when it is off the Go heap (nil otherwise, and
+	// after Release); cleanup frees it if the trie is dropped unreleased.
+	region   *hugemem.Region
+	cleanup  runtime.Cleanup
+	released atomic.Bool
 }
 
-var _ memtable.Rep = (*Trie)(nil)
+var (
+	_ memtable.Rep      = (*Trie)(nil)
+	_ memtable.Releaser = (*Trie)(nil)
+)
+
+// Release implements memtable.Releaser: an off-heap arena goes to
+// regionPool for the next trie of its size (see regionpool.go), zeroed on
+// a goroutine of its own. The trie
+// must not be used afterwards; its slices are dropped, so a use after
+// Release panics instead of reading another trie's memory. Later calls do
+// nothing.
+func (t *Trie) Release() {
+	if !t.released.CompareAndSwap(false, true) || t.region == nil {
+		return
+	}
+	t.cleanup.Stop()
+	r, used := t.region, t.a.used()*4
+	t.region, t.a.slots, t.a.bytes = nil, nil, nil
+	// Zeroing tens of MiB takes milliseconds; the caller may hold its DB's
+	// mutex (a flush dropping its memtables) or be a reader.
+	go regions.put(r, used)
+}
 
 // New returns an empty trie whose arena holds memCap bytes (DefaultMemCap
 // when memCap <= 0; at most 8 GiB). Add returns memtable.ErrFull once the
@@ -39,7 +66,8 @@ func New(memCap int64) *Trie {
 	if region := t.a.init(nslots); region != nil {
 		// Values handed out alias the arena and are valid for the life of
 		// the Trie (memtable.Rep's contract); iterators hold the Trie.
-		runtime.AddCleanup(t, func(r *hugemem.Region) { _ = r.Free() }, region)
+		t.region = region
+		t.cleanup = runtime.AddCleanup(t, func(r *hugemem.Region) { _ = r.Free() }, region)
 	}
 	t.a.slots[rootOffset] = makeHeader(classDirect, 0, 0)
 	return t
