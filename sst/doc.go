@@ -129,7 +129,9 @@
 // block and, on a hit, one value block. Blocks come from the mapping when
 // Mmap is set and the block is stored raw (zero-copy slices of the file),
 // else from the Cache when one is given, else from pread into per-iterator
-// (or pooled per-Get) buffers. A compressed table read with Mmap and no
+// (or pooled per-Get) buffers. An iterator that reads values reads whole
+// pairs, and reads ahead on sequential pairs: 16 KiB, doubling to 256 KiB a
+// pread (pairBuf). A compressed table read with Mmap and no
 // Cache decompresses a block on every visit: give such readers a cache.
 //
 // Not done in version 1: a two-level (partitioned) index, and a binary fuse

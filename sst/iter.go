@@ -27,6 +27,7 @@ type Iter struct {
 func (r *Reader) NewIter() *Iter {
 	t := &Iter{r: r, blk: -1, vblk: -1}
 	t.pair.reset()
+	t.pair.ahead = true
 	return t
 }
 

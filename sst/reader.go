@@ -88,14 +88,30 @@ type getState struct {
 // values needs both blocks of a pair; one 4-8 KiB pread instead of two
 // saves a system call (about 1 us) per pair, about 30 ns per entry of a
 // scan at 35 entries per pair. Key-only scans read key blocks alone.
+//
+// An iterator's pairBuf also reads ahead (RocksDB's iterators do the same
+// from their third sequential read): when a read asks for the pair right
+// after the run held, it reads that pair and the following ones up to
+// window bytes in one pread, the window doubling from minReadahead to
+// maxReadahead on every such read; any other read goes back to one pair.
+// On a 1M-entry table set (16-byte keys, 100-byte values, 8 MiB block cache)
+// a cold readseq made one pread per ~4.5 KiB pair, and system calls were 25%
+// of its profile.
 type pairBuf struct {
-	buf []byte
-	blk int // pair held in buf, -1 for none
-	set bool
+	buf         []byte
+	first, last int // pairs held in buf, first > last for none
+	set         bool
+	ahead       bool // read ahead on sequential reads (iterators)
+	window      int  // current read-ahead bytes, 0 before the first sequential read
 }
 
-// reset forgets the held pair; the zero pairBuf must be reset before use.
-func (p *pairBuf) reset() { p.blk, p.set = -1, true }
+const (
+	minReadahead = 16 << 10
+	maxReadahead = 256 << 10
+)
+
+// reset forgets the held pairs; the zero pairBuf must be reset before use.
+func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 
 // Open reads the footer, index, filter and properties of a table of size
 // bytes. It takes ownership of f (Close closes it), also on error.
@@ -419,22 +435,39 @@ func (r *Reader) readBlock(tmp *[]byte, off uint64, n uint32) ([]byte, error) {
 }
 
 // readPair returns block (off, n) of pair i with its trailer, reading the
-// whole pair into p unless p already holds it.
+// whole pair (and, reading ahead, the pairs after it) into p unless p
+// already holds it.
 func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, error) {
-	d := &r.blocks[i]
-	if p.blk != i || !p.set {
-		if cap(p.buf) < r.maxPair {
-			p.buf = make([]byte, r.maxPair)
+	if !p.set || i < p.first || i > p.last {
+		sequential := p.set && i == p.last+1
+		p.first, p.last = 0, -1
+		last := i
+		if p.ahead && sequential {
+			p.window = min(max(2*p.window, minReadahead), maxReadahead)
+			for last+1 < len(r.blocks) && r.pairEnd(last+1)-r.blocks[i].offset <= uint64(p.window) {
+				last++
+			}
+		} else {
+			p.window = 0
 		}
-		buf := grow(&p.buf, int(d.keyLen)+int(d.valueLen)+2*blockTrailerLen)
-		p.blk = -1
-		if err := r.readAt(buf, d.offset); err != nil {
+		size := int(r.pairEnd(last) - r.blocks[i].offset)
+		if cap(p.buf) < max(size, r.maxPair) {
+			p.buf = make([]byte, max(size, r.maxPair))
+		}
+		buf := grow(&p.buf, size)
+		if err := r.readAt(buf, r.blocks[i].offset); err != nil {
 			return nil, err
 		}
-		p.blk, p.set = i, true
+		p.first, p.last, p.set = i, last, true
 	}
-	start := off - d.offset
+	start := off - r.blocks[p.first].offset
 	return p.buf[start : start+uint64(n)+blockTrailerLen], nil
+}
+
+// pairEnd is the file offset just past pair i's value block trailer.
+func (r *Reader) pairEnd(i int) uint64 {
+	d := &r.blocks[i]
+	return d.offset + uint64(d.keyLen) + uint64(d.valueLen) + 2*blockTrailerLen
 }
 
 func (r *Reader) readAt(buf []byte, off uint64) error {
