@@ -50,7 +50,7 @@ func (it *Iter) Prev() bool {
 	if it.n == nil {
 		return false
 	}
-	t := lookup{key: it.n.key(), prefix: it.n.prefix, trailer: it.n.trailer}
+	t := lookup{key: it.n.key(), prefix: it.n.prefix(), trailer: it.n.trailer}
 	return it.set(it.list.findLast(&t, false, false))
 }
 
