@@ -60,8 +60,11 @@ type Stats struct {
 	detailed bool
 	// slowMask selects the calls of finishedOps that take its slow path:
 	// those that bring done to a multiple of yieldCheckEvery (at least one
-	// call in yieldCheckEvery whatever n is), or every call when detailed.
+	// call in yieldCheckEvery whatever n is), or every call when detailed,
+	// batched, or while operations are slow (yield.go).
 	slowMask uint32
+	// batched: every call of finishedOps reports a batch of operations.
+	batched bool
 }
 
 func (s *Stats) startAt(r *runner, id int) {
@@ -78,7 +81,8 @@ func (s *Stats) startAt(r *runner, id int) {
 	}
 	s.detailed = r.cfg.reportInterval > 0 || r.cfg.histogram
 	s.slowMask = yieldCheckEvery - 1
-	if s.detailed || r.entriesPerBatch > 1 {
+	s.batched = r.entriesPerBatch > 1
+	if s.detailed || s.batched {
 		// Batched writes report many ops per call, each call a long engine
 		// call: done could skip multiples of yieldCheckEvery for many calls
 		// (by 64 calls with an odd batch size), so every call is checked.
@@ -126,8 +130,14 @@ func (s *Stats) finishedOpsSlow(n int64, t OpType) {
 	if s.detailed {
 		s.recordDetail(n, t)
 	}
-	if uint32(s.done)&(yieldCheckEvery-1) == 0 {
-		s.yield.check()
+	if s.slowMask == 0 || uint32(s.done)&(yieldCheckEvery-1) == 0 {
+		everyOp := s.yield.check(s.done)
+		if !s.detailed && !s.batched {
+			s.slowMask = yieldCheckEvery - 1
+			if everyOp {
+				s.slowMask = 0
+			}
+		}
 	}
 	if s.done >= s.nextRpt {
 		s.progress()

@@ -1,0 +1,98 @@
+package dbbench
+
+import (
+	"math"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestYielderInterval checks that check yields (moving its clock) only once
+// yieldEvery has passed since the last yield.
+func TestYielderInterval(t *testing.T) {
+	now := time.Now().UnixNano()
+	y := yielder{last: now, lastCheck: now}
+	y.check(yieldCheckEvery)
+	if y.last != now {
+		t.Fatalf("yielded %v after the last yield, interval %v", time.Duration(y.last-now), yieldEvery)
+	}
+	y.last = time.Now().Add(-yieldEvery).UnixNano()
+	before := y.last
+	y.check(2 * yieldCheckEvery)
+	if y.last == before {
+		t.Fatal("did not yield after the interval passed")
+	}
+}
+
+// TestYielderSlowOperations checks that check asks for a clock read on every
+// operation once yieldCheckEvery operations take more than a quarter of
+// yieldEvery, and goes back to every yieldCheckEvery when they are fast.
+func TestYielderSlowOperations(t *testing.T) {
+	now := time.Now().UnixNano()
+	y := yielder{last: now, lastCheck: now, lastDone: 0}
+	if y.check(yieldCheckEvery) {
+		t.Fatal("fast operations: asked for a check on every operation")
+	}
+	y.lastCheck = time.Now().Add(-yieldEvery / 2).UnixNano()
+	if !y.check(2 * yieldCheckEvery) {
+		t.Fatalf("%d operations in %v: did not ask for a check on every operation", yieldCheckEvery, yieldEvery/2)
+	}
+	y.lastCheck = time.Now().UnixNano()
+	if y.check(2*yieldCheckEvery + 64) {
+		t.Fatal("fast again: still asks for a check on every operation")
+	}
+}
+
+// TestStatsChecksSlowOperationsEveryTime checks the wiring: once the
+// yielder reports slow operations, finishedOps takes its slow path on every
+// operation, and returns to every yieldCheckEvery-th when they are fast.
+func TestStatsChecksSlowOperationsEveryTime(t *testing.T) {
+	s := Stats{nextRpt: math.MaxInt64} // no progress lines
+	s.slowMask = yieldCheckEvery - 1
+	now := time.Now().UnixNano()
+	s.yield = yielder{last: now, lastCheck: now - int64(yieldEvery)}
+	for range yieldCheckEvery {
+		s.finishedOps(1, opRead)
+	}
+	if s.slowMask != 0 {
+		t.Fatalf("slowMask %d after slow operations, want 0", s.slowMask)
+	}
+	s.finishedOps(1, opRead) // a fast one right after
+	if s.slowMask != yieldCheckEvery-1 {
+		t.Fatalf("slowMask %d after a fast operation, want %d", s.slowMask, yieldCheckEvery-1)
+	}
+}
+
+// BenchmarkYield measures one yield of a benchmark thread: Gosched from a
+// goroutine locked to its OS thread (the driver's case) and from an
+// unlocked one. Between yields the goroutine spins for a millisecond, as a
+// benchmark thread works, so the other threads are asleep when it yields.
+// yield.go's figures come from
+// `go test -run XXX -bench Yield -benchtime 300x -count 3 ./dbbench/`.
+func BenchmarkYield(b *testing.B) {
+	for _, locked := range []bool{true, false} {
+		name := "unlocked"
+		if locked {
+			name = "locked"
+		}
+		b.Run(name, func(b *testing.B) {
+			done := make(chan time.Duration)
+			go func() {
+				if locked {
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+				}
+				var inYield time.Duration
+				for i := 0; i < b.N; i++ {
+					for start := time.Now(); time.Since(start) < time.Millisecond; {
+					}
+					t0 := time.Now()
+					runtime.Gosched()
+					inYield += time.Since(t0)
+				}
+				done <- inYield
+			}()
+			b.ReportMetric(float64((<-done).Nanoseconds())/float64(b.N), "yield-ns/op")
+		})
+	}
+}
