@@ -63,8 +63,13 @@ type Stats struct {
 	// call in yieldCheckEvery whatever n is), or every call when detailed,
 	// batched, or while operations are slow (yield.go).
 	slowMask uint32
-	// batched: every call of finishedOps reports a batch of operations.
+	// batched: --batch_size > 1, so slowMask stays 0 (batched writes report
+	// many operations a call).
 	batched bool
+	// yieldEveryOp: operations are slow, so the yield clock is read on every
+	// call (yield.go), not only when done crosses a multiple of
+	// yieldCheckEvery.
+	yieldEveryOp bool
 }
 
 func (s *Stats) startAt(r *runner, id int) {
@@ -130,11 +135,11 @@ func (s *Stats) finishedOpsSlow(n int64, t OpType) {
 	if s.detailed {
 		s.recordDetail(n, t)
 	}
-	if s.slowMask == 0 || uint32(s.done)&(yieldCheckEvery-1) == 0 {
-		everyOp := s.yield.check(s.done)
+	if s.yieldEveryOp || uint32(s.done)&(yieldCheckEvery-1) == 0 {
+		s.yieldEveryOp = s.yield.check(s.done)
 		if !s.detailed && !s.batched {
 			s.slowMask = yieldCheckEvery - 1
-			if everyOp {
+			if s.yieldEveryOp {
 				s.slowMask = 0
 			}
 		}

@@ -96,3 +96,22 @@ func BenchmarkYield(b *testing.B) {
 		})
 	}
 }
+
+// TestBatchedReadsCheckEvery64 checks that with --batch_size > 1 (slowMask
+// 0, every call takes the slow path) single fast reads still read the yield
+// clock only once per yieldCheckEvery operations, not on every call.
+func TestBatchedReadsCheckEvery64(t *testing.T) {
+	s := Stats{nextRpt: math.MaxInt64, batched: true}
+	now := time.Now().UnixNano()
+	s.yield = yielder{last: now, lastCheck: now}
+	for range yieldCheckEvery - 1 {
+		s.finishedOps(1, opRead)
+	}
+	if s.yield.lastDone != 0 {
+		t.Fatalf("clock read at operation %d of %d", s.yield.lastDone, yieldCheckEvery-1)
+	}
+	s.finishedOps(1, opRead)
+	if s.yield.lastDone != yieldCheckEvery {
+		t.Fatalf("no clock read at operation %d", yieldCheckEvery)
+	}
+}
