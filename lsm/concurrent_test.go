@@ -11,13 +11,14 @@ import (
 // TestConcurrentReadWrite runs writers, readers, scanners and manual
 // flushes/compactions at once. Each writer owns a key range and writes
 // increasing counters, so a reader must never see a counter go backwards.
-// With cspp on a 16 MiB arena (off the Go heap) every flushed memtable's
-// arena is released to the next one while readers may still hold it, so
+// With cspp on a 16 MiB arena and offset_skiplist (both off the Go heap)
+// every flushed memtable's arena is released to the next one while readers
+// may still hold it, so
 // the run also checks that a release waits for the last reader (a released
 // arena is dropped, so a late read would panic; under -race, its slices
 // are written without synchronisation).
 func TestConcurrentReadWrite(t *testing.T) {
-	for _, rep := range []string{"skip_list", `cspp:{"mem_cap":"16M"}`} {
+	for _, rep := range []string{"skip_list", `cspp:{"mem_cap":"16M"}`, "offset_skiplist"} {
 		t.Run(rep, func(t *testing.T) { testConcurrentReadWrite(t, rep) })
 	}
 }

@@ -151,9 +151,15 @@ func (a *arena) refill(s stream, old *chunk, n uint64) error {
 	}
 	var mem []byte
 	if big {
-		r, err := hugemem.Map(int(size))
-		if err != nil {
-			return err
+		r := (*hugemem.Region)(nil)
+		if size == bigChunkBytes {
+			r = chunks.get()
+		}
+		if r == nil {
+			var err error
+			if r, err = hugemem.Map(int(size)); err != nil {
+				return err
+			}
 		}
 		a.regions = append(a.regions, r)
 		mem = r.Bytes
@@ -180,6 +186,16 @@ func (a *arena) refill(s stream, old *chunk, n uint64) error {
 // word returns the uint32 at byte delta from offset off.
 func (a *arena) word(off uint32, delta uintptr) *uint32 {
 	return (*uint32)(unsafe.Add(a.addr(off), delta))
+}
+
+// release hands the arena's regions to chunkPool (see chunkpool.go).
+// Nothing may touch the arena afterwards.
+func (a *arena) release() {
+	a.mu.Lock()
+	regions := a.regions
+	a.regions = nil
+	a.mu.Unlock()
+	chunks.put(regions)
 }
 
 // free unmaps the arena's hugemem regions. Nothing may touch the arena

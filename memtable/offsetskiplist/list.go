@@ -133,6 +133,25 @@ type List struct {
 
 	spliceBusy atomic.Uint32 // 0->1 CAS claims seqSplice
 	seqSplice  splice
+
+	cleanup  runtime.Cleanup // frees the arena if the list is dropped unreleased
+	released atomic.Bool
+}
+
+var _ memtable.Releaser = (*List)(nil)
+
+// Release implements memtable.Releaser: the arena's huge-page regions go to
+// chunkPool for the next lists, zeroed on a goroutine of their own. The list
+// must not be used afterwards; its arena is dropped, so a use after Release
+// panics instead of reading another list's memory. Later calls do nothing.
+func (l *List) Release() {
+	if !l.released.CompareAndSwap(false, true) {
+		return
+	}
+	l.cleanup.Stop()
+	a := l.a
+	l.a = nil
+	go a.release()
 }
 
 // New returns an empty list whose arena may grow to memCap bytes (0 means
@@ -144,7 +163,7 @@ func New(memCap uint64) *List {
 	l := &List{a: newArena(memCap)}
 	// Values and keys handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
-	runtime.AddCleanup(l, (*arena).free, l.a)
+	l.cleanup = runtime.AddCleanup(l, (*arena).free, l.a)
 	// The head is a full-height node with an empty key that is never compared.
 	off, err := l.a.alloc(4*(maxHeight-1)+nodeHeader, streamNodes)
 	if err != nil {
