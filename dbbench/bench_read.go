@@ -117,6 +117,10 @@ func (r *runner) randomKey(t *thread) int64 {
 // benchReadRandom is db_bench's ReadRandom (readrandom, readmissing,
 // readrandomsmall): per op one DB-selection draw and one key draw.
 func benchReadRandom(r *runner, t *thread) {
+	if sg, ok := r.sizeGetterFor(t); ok {
+		r.readRandomSizes(t, sg)
+		return
+	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	key := make([]byte, r.keySize)
 	for i := range key {

@@ -103,6 +103,17 @@ type MultiGetter interface {
 	MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error
 }
 
+// SizeGetter is implemented by engines whose every call crosses a language
+// boundary (cgo), so that a loop of point lookups costs a crossing per key.
+// GetSizes looks up n keys of keyLen bytes each, stored back to back in
+// keys, one Get after another in order (the same lookups a loop of Get
+// makes, not a batched MultiGet), and sets sizes[i] to the length of key i's
+// value, or -1 when it is absent. len(keys) must be n*keyLen and len(sizes)
+// n. On error the sizes of the keys from the failed one on are unspecified.
+type SizeGetter interface {
+	GetSizes(keys []byte, keyLen int, sizes []int32) error
+}
+
 // ThreadContext is implemented by engines that keep per-OS-thread state,
 // which db_bench sets up at the start of every benchmark thread and reports
 // at its end (ThreadBody). The driver calls both methods on the benchmark

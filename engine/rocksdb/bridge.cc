@@ -230,4 +230,24 @@ gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
   return r;
 }
 
+char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
+                    const char* keys, size_t key_len, int32_t* sizes) {
+  auto* cf = db->rep->DefaultColumnFamily();
+  for (size_t i = 0; i < n; i++) {
+    tl_pinned.Reset();
+    ROCKSDB_NAMESPACE::Status s = db->rep->Get(
+        ro->rep, cf, ROCKSDB_NAMESPACE::Slice(keys + i * key_len, key_len), &tl_pinned);
+    if (s.ok()) {
+      sizes[i] = static_cast<int32_t>(tl_pinned.size());
+    } else if (s.IsNotFound()) {
+      sizes[i] = -1;
+    } else {
+      tl_pinned.Reset();
+      return copy_error(s.ToString());
+    }
+  }
+  tl_pinned.Reset();
+  return nullptr;
+}
+
 }  // extern "C"

@@ -4,6 +4,7 @@
 #define GODBBENCH_ROCKSDB_BRIDGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <rocksdb/c.h>
 
 #ifdef __cplusplus
@@ -90,6 +91,13 @@ typedef struct {
 // pinned slice is released before it returns.
 gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
                                  const char* k, size_t kl, char* buf, size_t cap);
+
+// gdb_get_sizes looks up n keys of key_len bytes stored back to back in
+// keys, one Get after another, and sets sizes[i] to the value's length or
+// -1 when absent (engine.SizeGetter). It returns an error string (free with
+// rocksdb_free) at the first lookup that fails other than not-found.
+char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
+                    const char* keys, size_t key_len, int32_t* sizes);
 
 #ifdef __cplusplus
 }

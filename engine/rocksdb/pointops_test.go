@@ -107,3 +107,46 @@ func TestPointOpsManyGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGetSizes checks engine.SizeGetter against Get: present keys (an empty
+// value among them), absent keys, and malformed arguments.
+func TestGetSizes(t *testing.T) {
+	db := openWith(t, testOptions())(t.TempDir())
+	defer db.Close()
+	const keyLen = 8
+	key := func(i int) []byte { return []byte(fmt.Sprintf("k%07d", i)) }
+	for i := 0; i < 300; i += 2 {
+		if err := db.Put(key(i), valueOfSize(string(key(i)), i%7*30), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sg := db.(*DB)
+	keys := make([]byte, 0, 300*keyLen)
+	for i := 0; i < 300; i++ {
+		keys = append(keys, key(i)...)
+	}
+	sizes := make([]int32, 300)
+	if err := sg.GetSizes(keys, keyLen, sizes); err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range sizes {
+		want := int32(-1)
+		if i%2 == 0 {
+			want = int32(i % 7 * 30)
+		}
+		if got != want {
+			t.Fatalf("size of key %d = %d, want %d", i, got, want)
+		}
+	}
+	if err := sg.GetSizes(keys[:5], keyLen, sizes[:1]); err == nil {
+		t.Fatal("no error for keys of the wrong length")
+	}
+	if err := sg.GetSizes(nil, keyLen, nil); err != nil {
+		t.Fatalf("no keys: %v", err)
+	}
+	if !raceEnabled {
+		if n := testing.AllocsPerRun(100, func() { sg.GetSizes(keys[:64*keyLen], keyLen, sizes[:64]) }); n != 0 {
+			t.Errorf("GetSizes: %.1f allocs/op, want 0", n)
+		}
+	}
+}

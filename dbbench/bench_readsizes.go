@@ -1,0 +1,73 @@
+package dbbench
+
+import (
+	"fmt"
+
+	"github.com/godbbench/godbbench/engine"
+)
+
+// readRandomRun is how many keys the readrandom loop hands a SizeGetter at
+// once. The keys are drawn exactly as the one-Get loop draws them, the
+// lookups run in the same order, and a run never crosses a progress-report
+// or stats-interval boundary, so the key stream, the counts and the output
+// are those of the one-Get loop; only the number of engine calls differs.
+const readRandomRun = 64
+
+// sizeGetterFor returns the engine's SizeGetter when readrandom may use it:
+// the loop only counts what it finds. Not with latency histograms or report
+// intervals (per-operation timing), a read rate limit, --report_json's value
+// checksum, the stride pattern of --multiread_stride, or --duration (which
+// would stop up to a run late).
+func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, bool) {
+	sg, ok := r.db.(engine.SizeGetter)
+	if !ok || t.stats.detailed || t.shared.readLimiter != nil || r.foldReads ||
+		r.cfg.duration > 0 || (r.entriesPerBatch > 1 && r.cfg.multireadStride != 0) {
+		return nil, false
+	}
+	return sg, true
+}
+
+// readRandomSizes is benchReadRandom through a SizeGetter.
+func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
+	d := r.newDuration(0, r.reads)
+	ks := r.keySize
+	keys := make([]byte, readRandomRun*ks)
+	for i := range keys {
+		keys[i] = '0'
+	}
+	sizes := make([]int32, readRandomRun)
+	var read, found, bytes int64
+	for {
+		limit := int64(readRandomRun)
+		if left := t.stats.nextRpt - t.stats.done; left < limit {
+			limit = max(left, 1)
+		}
+		n := 0
+		for int64(n) < limit && !d.done(1) {
+			t.rand.Next() // DB selection draw
+			r.keys.Fill(keys[n*ks:(n+1)*ks], r.randomKey(t))
+			n++
+		}
+		if n == 0 {
+			break
+		}
+		if err := sg.GetSizes(keys[:n*ks], ks, sizes[:n]); err != nil {
+			t.fail("Get returned an error: %v", err)
+		}
+		for _, sz := range sizes[:n] {
+			if sz >= 0 {
+				found++
+				bytes += int64(ks) + int64(sz) + int64(r.cfg.userTimestampSize)
+			}
+		}
+		read += int64(n)
+		t.stats.finishedOps(int64(n), opRead)
+		if int64(n) < limit {
+			break // the duration ran out mid-run
+		}
+	}
+	t.stats.reads += read
+	t.stats.found += found
+	t.stats.addBytes(bytes)
+	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
+}

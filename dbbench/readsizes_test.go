@@ -1,0 +1,98 @@
+package dbbench_test
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/options"
+)
+
+// sizesEngine is the native engine with an engine.SizeGetter made of Gets,
+// so the driver's run-at-a-time readrandom can be compared with its
+// one-Get loop on the same engine.
+type sizesEngine struct{ inner engine.Opener }
+
+func (e sizesEngine) Info() engine.Info { return e.inner.Info() }
+func (e sizesEngine) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
+	db, err := e.inner.Open(dir, o, warn)
+	if err != nil {
+		return nil, err
+	}
+	return &sizesDB{DB: db}, nil
+}
+func (e sizesEngine) Destroy(dir string, o *options.Options) error { return e.inner.Destroy(dir, o) }
+
+type sizesDB struct{ engine.DB }
+
+// sizesRuns counts GetSizes calls, so the test knows the runs were used.
+var sizesRuns atomic.Int64
+
+func (d *sizesDB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
+	sizesRuns.Add(1)
+	for i := range sizes {
+		sizes[i] = -1
+		if _, err := d.Get(keys[i*keyLen:(i+1)*keyLen], func(v []byte) { sizes[i] = int32(len(v)) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func init() {
+	native, err := engine.Lookup("native")
+	if err != nil {
+		panic(err)
+	}
+	engine.Register("native-sizes", sizesEngine{inner: native})
+}
+
+// progressCounts matches the operation counts of progress lines ("...
+// finished N ops") and stats-interval lines ("(N,M) ops").
+var progressCounts = regexp.MustCompile(`finished \d+ ops|\(\d+,\d+\) ops`)
+
+// TestReadRandomThroughSizeGetter runs readrandom on the same data with the
+// one-Get loop and with runs through a SizeGetter, with progress reports on
+// and a read count that is not a multiple of the run length: the found
+// counts, the bytes and the progress lines must be the same.
+func TestReadRandomThroughSizeGetter(t *testing.T) {
+	for _, extra := range [][]string{{}, {"--stats_interval=1000"}} {
+		checkReadRandomThroughSizeGetter(t, extra)
+	}
+}
+
+func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
+	run := func(eng string) (stdout string, progress []string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20000", "--reads=10007",
+			"--benchmarks=fillrandom,readrandom", "--progress_reports=true"}, extra...)
+		if code := dbbench.Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
+		}
+		return out.String(), progressCounts.FindAllString(errb.String(), -1)
+	}
+	plainOut, plainProgress := run("native")
+	before := sizesRuns.Load()
+	sizesOut, sizesProgress := run("native-sizes")
+	if sizesRuns.Load() == before {
+		t.Fatal("readrandom did not use the SizeGetter")
+	}
+	found := regexp.MustCompile(`readrandom .*\((\d+) of (\d+) found\)`)
+	mb := regexp.MustCompile(`readrandom .* ([0-9.]+) MB/s`)
+	p, s := found.FindStringSubmatch(plainOut), found.FindStringSubmatch(sizesOut)
+	if p == nil || s == nil || p[1] != s[1] || p[2] != s[2] || s[2] != "10007" {
+		t.Fatalf("found counts differ:\none-Get: %v\nruns:    %v", p, s)
+	}
+	if mb.FindStringSubmatch(plainOut) == nil || mb.FindStringSubmatch(sizesOut) == nil {
+		t.Fatalf("no MB/s on the readrandom lines:\n%s\n%s", plainOut, sizesOut)
+	}
+	if len(plainProgress) == 0 || !slices.Equal(plainProgress, sizesProgress) {
+		t.Fatalf("progress lines differ:\none-Get: %v\nruns:    %v", plainProgress, sizesProgress)
+	}
+}
