@@ -60,6 +60,10 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 			return next - 1
 		}
 	}
+	if rp, ok := r.runPutterFor(t, seconds); ok && keyNum != 0 {
+		t.stats.addBytes(r.writeRuns(t, rp, &d, nextKey, gen))
+		return
+	}
 	perBatch := r.entriesPerBatch
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	for keyNum != 0 && !d.done(perBatch) {

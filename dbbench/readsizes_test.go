@@ -13,9 +13,10 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-// sizesEngine is the native engine with an engine.SizeGetter made of Gets,
-// so the driver's run-at-a-time readrandom can be compared with its
-// one-Get loop on the same engine.
+// sizesEngine is the native engine with an engine.SizeGetter made of Gets
+// and an engine.RunPutter made of Puts, so the driver's run-at-a-time
+// readrandom and fills can be compared with its one-call loops on the same
+// engine.
 type sizesEngine struct{ inner engine.Opener }
 
 func (e sizesEngine) Info() engine.Info { return e.inner.Info() }
@@ -30,8 +31,21 @@ func (e sizesEngine) Destroy(dir string, o *options.Options) error { return e.in
 
 type sizesDB struct{ engine.DB }
 
-// sizesRuns counts GetSizes calls, so the test knows the runs were used.
-var sizesRuns atomic.Int64
+// sizesRuns and putRuns count GetSizes and PutRun calls, so the test knows
+// the runs were used.
+var sizesRuns, putRuns atomic.Int64
+
+func (d *sizesDB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions) (int, error) {
+	putRuns.Add(1)
+	start := int32(0)
+	for i, end := range ends {
+		if err := d.Put(keys[i*keyLen:(i+1)*keyLen], values[start:end], wo); err != nil {
+			return i, err
+		}
+		start = end
+	}
+	return len(ends), nil
+}
 
 func (d *sizesDB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 	sizesRuns.Add(1)
@@ -56,10 +70,11 @@ func init() {
 // finished N ops") and stats-interval lines ("(N,M) ops").
 var progressCounts = regexp.MustCompile(`finished \d+ ops|\(\d+,\d+\) ops`)
 
-// TestReadRandomThroughSizeGetter runs readrandom on the same data with the
-// one-Get loop and with runs through a SizeGetter, with progress reports on
-// and a read count that is not a multiple of the run length: the found
-// counts, the bytes and the progress lines must be the same.
+// TestReadRandomThroughSizeGetter runs fillrandom and readrandom with the
+// one-call loops and with runs through a RunPutter and a SizeGetter, with
+// progress reports on and counts that are not multiples of the run length:
+// the found counts (which depend on what the fill wrote), the MB/s lines and
+// the progress lines must be the same.
 func TestReadRandomThroughSizeGetter(t *testing.T) {
 	for _, extra := range [][]string{{}, {"--stats_interval=1000"}} {
 		checkReadRandomThroughSizeGetter(t, extra)
@@ -70,7 +85,7 @@ func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
 	run := func(eng string) (stdout string, progress []string) {
 		t.Helper()
 		var out, errb bytes.Buffer
-		args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20000", "--reads=10007",
+		args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20011", "--reads=10007",
 			"--benchmarks=fillrandom,readrandom", "--progress_reports=true"}, extra...)
 		if code := dbbench.Main(args, &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
@@ -78,10 +93,10 @@ func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
 		return out.String(), progressCounts.FindAllString(errb.String(), -1)
 	}
 	plainOut, plainProgress := run("native")
-	before := sizesRuns.Load()
+	before, beforePuts := sizesRuns.Load(), putRuns.Load()
 	sizesOut, sizesProgress := run("native-sizes")
-	if sizesRuns.Load() == before {
-		t.Fatal("readrandom did not use the SizeGetter")
+	if sizesRuns.Load() == before || putRuns.Load() == beforePuts {
+		t.Fatal("readrandom or fillrandom did not use the runs")
 	}
 	found := regexp.MustCompile(`readrandom .*\((\d+) of (\d+) found\)`)
 	mb := regexp.MustCompile(`readrandom .* ([0-9.]+) MB/s`)

@@ -114,6 +114,15 @@ type SizeGetter interface {
 	GetSizes(keys []byte, keyLen int, sizes []int32) error
 }
 
+// RunPutter is SizeGetter's counterpart for writes: PutRun writes n entries
+// as n separate single-entry writes in order (the writes a loop of Put
+// makes, not one batch), key i being keys[i*keyLen:(i+1)*keyLen] and value i
+// values[ends[i-1]:ends[i]] (ends[-1] = 0). It stops at the first error and
+// returns it with the number of entries written before it.
+type RunPutter interface {
+	PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions) (int, error)
+}
+
 // ThreadContext is implemented by engines that keep per-OS-thread state,
 // which db_bench sets up at the start of every benchmark thread and reports
 // at its end (ThreadBody). The driver calls both methods on the benchmark

@@ -230,6 +230,25 @@ gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
   return r;
 }
 
+char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
+                  const char* keys, size_t key_len, const char* values,
+                  const int32_t* ends, size_t* written) {
+  *written = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t end = static_cast<size_t>(ends[i]);
+    tl_batch.Clear();
+    ROCKSDB_NAMESPACE::Status s =
+        tl_batch.Put(ROCKSDB_NAMESPACE::Slice(keys + i * key_len, key_len),
+                     ROCKSDB_NAMESPACE::Slice(values + start, end - start));
+    if (!s.ok()) return copy_error(s.ToString());
+    if (char* err = write_one(db, wo)) return err;
+    *written = i + 1;
+    start = end;
+  }
+  return nullptr;
+}
+
 char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
                     const char* keys, size_t key_len, int32_t* sizes) {
   auto* cf = db->rep->DefaultColumnFamily();

@@ -92,6 +92,14 @@ typedef struct {
 gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
                                  const char* k, size_t kl, char* buf, size_t cap);
 
+// gdb_put_run writes n entries as n single-entry writes through the
+// calling thread's write batch (engine.RunPutter): key i is
+// keys[i*key_len:(i+1)*key_len], value i values[ends[i-1]:ends[i]]. It sets
+// *written to the entries written and returns an error string or NULL.
+char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
+                  const char* keys, size_t key_len, const char* values,
+                  const int32_t* ends, size_t* written);
+
 // gdb_get_sizes looks up n keys of key_len bytes stored back to back in
 // keys, one Get after another, and sets sizes[i] to the value's length or
 // -1 when absent (engine.SizeGetter). It returns an error string (free with

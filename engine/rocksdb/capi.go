@@ -46,6 +46,8 @@ package rocksdb
 #cgo nocallback gdb_get_copy
 #cgo noescape gdb_get_sizes
 #cgo nocallback gdb_get_sizes
+#cgo noescape gdb_put_run
+#cgo nocallback gdb_put_run
 #cgo noescape gdb_iter_seek
 #cgo nocallback gdb_iter_seek
 #cgo noescape gdb_iter_seek_for_prev

@@ -46,7 +46,7 @@ import (
 )
 
 // DB is an open RocksDB database. It implements engine.DB,
-// engine.MultiGetter and engine.SizeGetter.
+// engine.MultiGetter, engine.SizeGetter and engine.RunPutter.
 type DB struct {
 	db  *C.rocksdb_t
 	cf  *C.rocksdb_column_family_handle_t // the default column family
@@ -67,6 +67,7 @@ var (
 	_ engine.DB          = (*DB)(nil)
 	_ engine.MultiGetter = (*DB)(nil)
 	_ engine.SizeGetter  = (*DB)(nil)
+	_ engine.RunPutter   = (*DB)(nil)
 )
 
 // errClosed is returned by operations on a closed DB.
@@ -199,6 +200,25 @@ func (d *DB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 	}
 	return cError(C.gdb_get_sizes(d.db, d.ro, C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
 		(*C.int32_t)(unsafe.Pointer(&sizes[0]))))
+}
+
+// PutRun implements engine.RunPutter: a run of single-entry writes in one
+// cgo call, for db_bench's fills with batch_size 1 (see GetSizes for why).
+func (d *DB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions) (int, error) {
+	if d.db == nil {
+		return 0, errClosed
+	}
+	n := len(ends)
+	if keyLen <= 0 || len(keys) != n*keyLen || (n > 0 && int(ends[n-1]) != len(values)) {
+		return 0, fmt.Errorf("rocksdb: PutRun: %d bytes of keys, %d of values for %d entries of %d-byte keys", len(keys), len(values), n, keyLen)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	var written C.size_t
+	err := cError(C.gdb_put_run(d.db, d.writeOptions(wo), C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
+		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written))
+	return int(written), err
 }
 
 // valueBuf is a Go buffer that Get copies values into.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/godbbench/godbbench/engine"
 )
 
 // valueOfSize is a value whose bytes depend on the key and the size, so a
@@ -147,6 +149,47 @@ func TestGetSizes(t *testing.T) {
 	if !raceEnabled {
 		if n := testing.AllocsPerRun(100, func() { sg.GetSizes(keys[:64*keyLen], keyLen, sizes[:64]) }); n != 0 {
 			t.Errorf("GetSizes: %.1f allocs/op, want 0", n)
+		}
+	}
+}
+
+// TestPutRun checks engine.RunPutter: every entry of a run is written (an
+// empty value among them), later entries of the same key win, and malformed
+// arguments are refused.
+func TestPutRun(t *testing.T) {
+	db := openWith(t, testOptions())(t.TempDir())
+	defer db.Close()
+	rp := db.(*DB)
+	const keyLen = 8
+	var keys, values []byte
+	var ends []int32
+	for i := 0; i < 100; i++ {
+		keys = append(keys, fmt.Sprintf("k%07d", i%90)...) // keys 0-9 twice
+		values = append(values, valueOfSize(fmt.Sprint(i), i%5*10)...)
+		ends = append(ends, int32(len(values)))
+	}
+	n, err := rp.PutRun(keys, keyLen, values, ends, nil)
+	if err != nil || n != 100 {
+		t.Fatalf("PutRun = %d, %v", n, err)
+	}
+	for i := 10; i < 100; i++ { // the later write of keys 0-9 is i = 90..99
+		var got []byte
+		found, err := db.Get([]byte(fmt.Sprintf("k%07d", i%90)), func(v []byte) { got = append([]byte(nil), v...) })
+		want := valueOfSize(fmt.Sprint(i), i%5*10)
+		if err != nil || !found || !bytes.Equal(got, want) {
+			t.Fatalf("key %d: %q, %v, %v; want %q", i%90, got, found, err, want)
+		}
+	}
+	if _, err := rp.PutRun(keys[:5], keyLen, values, ends[:1], nil); err == nil {
+		t.Fatal("no error for keys of the wrong length")
+	}
+	if _, err := rp.PutRun(keys[:keyLen], keyLen, values, ends[:1], nil); err == nil {
+		t.Fatal("no error for values not matching the ends")
+	}
+	if !raceEnabled {
+		wo := &engine.WriteOptions{DisableWAL: true}
+		if a := testing.AllocsPerRun(100, func() { rp.PutRun(keys[:64*keyLen], keyLen, values[:ends[63]], ends[:64], wo) }); a != 0 {
+			t.Errorf("PutRun: %.1f allocs/op, want 0", a)
 		}
 	}
 }

@@ -1,0 +1,59 @@
+package dbbench
+
+import "github.com/godbbench/godbbench/engine"
+
+// writeRun is how many single-entry writes a fill hands a RunPutter at once;
+// see readRandomRun for why runs keep db_bench's behaviour.
+const writeRun = 64
+
+// runPutterFor returns the engine's RunPutter when a fill may use it: one
+// entry per write (--batch_size 1), no latency histograms or report
+// intervals, no write rate limit, and no --duration (which would stop up to
+// a run late).
+func (r *runner) runPutterFor(t *thread, seconds int64) (engine.RunPutter, bool) {
+	rp, ok := r.db.(engine.RunPutter)
+	if !ok || r.entriesPerBatch != 1 || t.stats.detailed || t.shared.writeLimiter != nil || seconds > 0 {
+		return nil, false
+	}
+	return rp, true
+}
+
+// writeRuns is doWrite's loop through a RunPutter: keys and values are drawn
+// exactly as the one-Put loop draws them, and a run never crosses a
+// progress-report or stats-interval boundary. It returns the bytes written.
+func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey func() int64, gen *ValueGen) int64 {
+	ks := r.keySize
+	keys := make([]byte, writeRun*ks)
+	ends := make([]int32, writeRun)
+	var values []byte
+	entryOverhead := int64(ks + r.cfg.userTimestampSize)
+	var bytes int64
+	for {
+		limit := int64(writeRun)
+		if left := t.stats.nextRpt - t.stats.done; left < limit {
+			limit = max(left, 1)
+		}
+		n := 0
+		values = values[:0]
+		for int64(n) < limit && !d.done(1) {
+			t.rand.Next() // DB selection draw
+			r.keys.Fill(keys[n*ks:(n+1)*ks], nextKey())
+			val := gen.Generate()
+			values = append(values, val...)
+			ends[n] = int32(len(values))
+			bytes += int64(len(val)) + entryOverhead
+			n++
+		}
+		if n == 0 {
+			break
+		}
+		if _, err := rp.PutRun(keys[:n*ks], ks, values, ends[:n], &r.wo); err != nil {
+			t.fail("put error: %v", err)
+		}
+		t.stats.finishedOps(int64(n), opWrite)
+		if int64(n) < limit {
+			break // the write count ran out mid-run
+		}
+	}
+	return bytes
+}
