@@ -35,6 +35,11 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		valid = it.First()
 	}
 	lim := t.shared.readLimiter
+	if ss, ok := it.(engine.SizeScanner); ok && valid && !reverse && !omitKey && !omitValue && !fold &&
+		lim == nil && !t.stats.detailed {
+		i, bytes = r.scanSizes(t, ss)
+		valid = false
+	}
 	for ; i < r.reads && valid; i++ {
 		if omitValue {
 			if omitKey {

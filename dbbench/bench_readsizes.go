@@ -71,3 +71,34 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 	t.stats.addBytes(bytes)
 	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
 }
+
+// scanRun is how many entries readseq asks a SizeScanner for at once.
+const scanRun = 128
+
+// scanSizes is readScan's forward loop through a SizeScanner, on an
+// iterator just positioned on its first entry: the same Next calls, runs
+// never crossing a progress-report or stats-interval boundary. It returns
+// the entries and bytes counted.
+func (r *runner) scanSizes(t *thread, ss engine.SizeScanner) (entries, bytes int64) {
+	stepFirst := false
+	for entries < r.reads {
+		limit := min(int64(scanRun), r.reads-entries)
+		if left := t.stats.nextRpt - t.stats.done; left < limit {
+			limit = max(left, 1)
+		}
+		n, b, more, err := ss.ScanSizes(int(limit), stepFirst)
+		if err != nil {
+			t.fail("iterator error: %v", err)
+		}
+		entries += int64(n)
+		bytes += b
+		if n > 0 {
+			t.stats.finishedOps(int64(n), opRead)
+		}
+		if !more {
+			break
+		}
+		stepFirst = true
+	}
+	return entries, bytes
+}

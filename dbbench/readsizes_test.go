@@ -58,6 +58,43 @@ func (d *sizesDB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 	return nil
 }
 
+func (d *sizesDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
+	it, err := d.DB.NewIter(o)
+	if err != nil {
+		return nil, err
+	}
+	return &sizesIter{Iterator: it}, nil
+}
+
+// sizesIter adds an engine.SizeScanner made of Next, Key and Value.
+type sizesIter struct{ engine.Iterator }
+
+// scanRuns counts ScanSizes calls.
+var scanRuns atomic.Int64
+
+func (it *sizesIter) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
+	scanRuns.Add(1)
+	if stepFirst && !it.Next() || !it.Valid() {
+		return 0, 0, false, it.Error()
+	}
+	var count int
+	var bytes int64
+	for {
+		v, err := it.Value()
+		if err != nil {
+			return count, bytes, false, err
+		}
+		bytes += int64(len(it.Key()) + len(v))
+		count++
+		if count == n {
+			return count, bytes, true, nil
+		}
+		if !it.Next() {
+			return count, bytes, false, it.Error()
+		}
+	}
+}
+
 func init() {
 	native, err := engine.Lookup("native")
 	if err != nil {
@@ -86,17 +123,22 @@ func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
 		t.Helper()
 		var out, errb bytes.Buffer
 		args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20011", "--reads=10007",
-			"--benchmarks=fillrandom,readrandom", "--progress_reports=true"}, extra...)
+			"--benchmarks=fillrandom,readrandom,readseq", "--progress_reports=true"}, extra...)
 		if code := dbbench.Main(args, &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
 		}
 		return out.String(), progressCounts.FindAllString(errb.String(), -1)
 	}
 	plainOut, plainProgress := run("native")
-	before, beforePuts := sizesRuns.Load(), putRuns.Load()
+	before, beforePuts, beforeScans := sizesRuns.Load(), putRuns.Load(), scanRuns.Load()
 	sizesOut, sizesProgress := run("native-sizes")
-	if sizesRuns.Load() == before || putRuns.Load() == beforePuts {
-		t.Fatal("readrandom or fillrandom did not use the runs")
+	if sizesRuns.Load() == before || putRuns.Load() == beforePuts || scanRuns.Load() == beforeScans {
+		t.Fatal("readrandom, fillrandom or readseq did not use the runs")
+	}
+	scanned := regexp.MustCompile(`readseq +:.* (\d+) operations; +[0-9.]+ MB/s`)
+	ps, ss := scanned.FindStringSubmatch(plainOut), scanned.FindStringSubmatch(sizesOut)
+	if ps == nil || ss == nil || ps[1] != ss[1] {
+		t.Fatalf("readseq counts differ:\none-call: %v\nruns:     %v", ps, ss)
 	}
 	found := regexp.MustCompile(`readrandom .*\((\d+) of (\d+) found\)`)
 	mb := regexp.MustCompile(`readrandom .* ([0-9.]+) MB/s`)

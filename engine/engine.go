@@ -123,6 +123,18 @@ type RunPutter interface {
 	PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions) (int, error)
 }
 
+// SizeScanner is implemented by iterators whose every move crosses a
+// language boundary (cgo). ScanSizes counts up to n entries forward from
+// the current one (from the one after it when stepFirst), summing their key
+// and value lengths (keys only for a KeysOnly iterator), and stops on the
+// n-th: more is true when it stopped there, false when it ran off the end.
+// The Next calls are those a loop of Next would make. A scan starts on a
+// freshly positioned iterator (First or SeekGE, stepFirst false); afterwards
+// only ScanSizes with stepFirst, Error and Close may be called.
+type SizeScanner interface {
+	ScanSizes(n int, stepFirst bool) (count int, bytes int64, more bool, err error)
+}
+
 // ThreadContext is implemented by engines that keep per-OS-thread state,
 // which db_bench sets up at the start of every benchmark thread and reports
 // at its end (ThreadBody). The driver calls both methods on the benchmark

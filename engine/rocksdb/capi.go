@@ -48,6 +48,7 @@ package rocksdb
 #cgo nocallback gdb_get_sizes
 #cgo noescape gdb_put_run
 #cgo nocallback gdb_put_run
+#cgo nocallback gdb_iter_sum
 #cgo noescape gdb_iter_seek
 #cgo nocallback gdb_iter_seek
 #cgo noescape gdb_iter_seek_for_prev

@@ -11,6 +11,7 @@ package rocksdb
 import "C"
 
 import (
+	"errors"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
@@ -46,6 +47,10 @@ type iterator struct {
 	fillDir  int        // direction the batch was filled in
 	pos, n   int        // current entry and entry count of the batch
 	under    int        // the RocksDB iterator after the fill: C.GDB_FILL_*
+
+	// scanning: ScanSizes has run (only ScanSizes may follow); scanEnded:
+	// it ran off the end, so the RocksDB iterator is invalid.
+	scanning, scanEnded bool
 }
 
 // NewIter implements engine.DB.
@@ -110,6 +115,7 @@ func (it *iterator) clear() {
 // positioned starts a new run after a seek.
 func (it *iterator) positioned(valid bool) bool {
 	it.dir, it.run = 0, 0
+	it.scanning, it.scanEnded = false, false
 	return valid
 }
 
@@ -207,6 +213,32 @@ func (it *iterator) Value() ([]byte, error) {
 	it.value = goBytes(v.data, v.len)
 	it.valueReady = true
 	return it.value, nil
+}
+
+// ScanSizes implements engine.SizeScanner: n Next calls and the key and
+// value lengths in one cgo call, nothing copied. db_bench's readseq only
+// counts the bytes it passes, which C++ db_bench does inline; see
+// BENCHMARKS.md for what the batched copy cost against it. The Go-side
+// position (Key, Value) is cleared: only ScanSizes, Error and Close follow.
+func (it *iterator) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
+	switch {
+	case stepFirst && !it.scanning, !stepFirst && it.buffered:
+		return 0, 0, false, errors.New("rocksdb: ScanSizes needs a freshly positioned iterator")
+	case !stepFirst && !it.valid, stepFirst && it.scanEnded:
+		// Nothing to count; RocksDB must not move an invalid iterator
+		// (Debian's build asserts).
+		return 0, 0, false, nil
+	}
+	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue)
+	it.clear()
+	it.dir, it.run = 0, 0
+	it.scanning, it.scanEnded = true, r.more == 0
+	if r.more == 0 {
+		if err := it.Error(); err != nil {
+			return int(r.count), int64(r.bytes), false, err
+		}
+	}
+	return int(r.count), int64(r.bytes), r.more != 0, nil
 }
 
 func (it *iterator) Error() error {

@@ -193,3 +193,66 @@ func TestPutRun(t *testing.T) {
 		}
 	}
 }
+
+// TestScanSizes checks engine.SizeScanner against a plain scan: counts and
+// bytes over runs of several lengths, a keys-only iterator, running off the
+// end (and calling again after it), and a scan that was never started.
+func TestScanSizes(t *testing.T) {
+	db := openWith(t, testOptions())(t.TempDir())
+	defer db.Close()
+	var wantKeys, wantBytes int64
+	for i := 0; i < 1000; i++ {
+		k := []byte(fmt.Sprintf("key-%05d", i))
+		v := valueOfSize(string(k), i%13*9)
+		if err := db.Put(k, v, nil); err != nil {
+			t.Fatal(err)
+		}
+		wantKeys += int64(len(k))
+		wantBytes += int64(len(k) + len(v))
+	}
+	for _, keysOnly := range []bool{false, true} {
+		for _, run := range []int{1, 7, 128, 5000} {
+			it, err := db.NewIter(&engine.IterOptions{KeysOnly: keysOnly})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ss := it.(engine.SizeScanner)
+			if _, _, _, err := ss.ScanSizes(run, true); err == nil {
+				t.Fatal("a scan not started on a positioned iterator was accepted")
+			}
+			if !it.First() {
+				t.Fatal("empty")
+			}
+			var count, bytes int64
+			stepFirst := false
+			for {
+				n, b, more, err := ss.ScanSizes(run, stepFirst)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n > run || (more && n != run) {
+					t.Fatalf("run %d: %d entries, more %v", run, n, more)
+				}
+				count += int64(n)
+				bytes += b
+				if !more {
+					break
+				}
+				stepFirst = true
+			}
+			want := wantBytes
+			if keysOnly {
+				want = wantKeys
+			}
+			if count != 1000 || bytes != want {
+				t.Fatalf("keysOnly %v, run %d: %d entries, %d bytes; want 1000, %d", keysOnly, run, count, bytes, want)
+			}
+			if n, _, more, err := ss.ScanSizes(run, true); n != 0 || more || err != nil {
+				t.Fatalf("after the end: %d, %v, %v", n, more, err)
+			}
+			if err := it.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -147,6 +147,43 @@ static inline gdb_fill_result gdb_iter_fill(rocksdb_iterator_t* it, int how, int
 	return r;
 }
 
+// gdb_sum_result is what gdb_iter_sum counted.
+typedef struct {
+	size_t count;
+	unsigned long long bytes;
+	int more; // stopped on the n-th entry (1) or ran off the end (0)
+} gdb_sum_result;
+
+// gdb_iter_sum counts up to n entries forward from the current one (from
+// the next one with step_first), summing key and, with with_value, value
+// lengths, and stops on the n-th (engine.SizeScanner).
+static inline gdb_sum_result gdb_iter_sum(rocksdb_iterator_t* it, size_t n, int step_first,
+                                          int with_value) {
+	gdb_sum_result r = {0, 0, 0};
+	if (n == 0) {
+		r.more = rocksdb_iter_valid(it);
+		return r;
+	}
+	if (step_first) {
+		rocksdb_iter_next(it);
+	}
+	while (rocksdb_iter_valid(it)) {
+		size_t kl = 0, vl = 0;
+		rocksdb_iter_key(it, &kl);
+		if (with_value) {
+			rocksdb_iter_value(it, &vl);
+		}
+		r.bytes += kl + vl;
+		r.count++;
+		if (r.count == n) {
+			r.more = 1;
+			return r;
+		}
+		rocksdb_iter_next(it);
+	}
+	return r;
+}
+
 static inline void gdb_batch_put(rocksdb_writebatch_t* b, const char* k, size_t kl,
                           const char* v, size_t vl) {
 	rocksdb_writebatch_put(b, k, kl, v, vl);
