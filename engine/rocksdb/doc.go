@@ -19,7 +19,11 @@
 // pin (db.go), a seek or a short run of steps one call per move (the move
 // returns key and value together; with IterOptions.KeysOnly the value is read
 // only when asked for), and a long run of steps in one direction one call per
-// up to 128 entries, copied into a reused buffer (iterbatch.go). None
+// up to 128 entries, copied into a reused buffer (iterbatch.go). For
+// db_bench's loops that only count what they pass, whole runs go through one
+// call: engine.SizeGetter (readrandom's Gets), engine.RunPutter (fills'
+// single-entry writes) and engine.SizeScanner (readseq's Next calls); the
+// RocksDB calls are the same ones a loop of single operations makes. None
 // allocates on the Go heap. ReadOptions and the four WriteOptions
 // combinations are created once per DB. The features the C API lacks
 // (library version, loading an OPTIONS file by path, db_bench's block cache
