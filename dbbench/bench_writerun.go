@@ -3,8 +3,13 @@ package dbbench
 import "github.com/godbbench/godbbench/engine"
 
 // writeRun is how many single-entry writes a fill hands a RunPutter at once;
-// see readRandomRun for why runs keep db_bench's behaviour.
-const writeRun = 64
+// see readRandomRun for why runs keep db_bench's behaviour. A run also ends
+// once its values reach writeRunBytes, so large values (fill100K) do not
+// make a large buffer.
+const (
+	writeRun      = 64
+	writeRunBytes = 1 << 20
+)
 
 // runPutterFor returns the engine's RunPutter when a fill may use it: one
 // entry per write (--batch_size 1), no latency histograms or report
@@ -35,7 +40,7 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 		}
 		n := 0
 		values = values[:0]
-		for int64(n) < limit && !d.done(1) {
+		for int64(n) < limit && len(values) < writeRunBytes && !d.done(1) {
 			t.rand.Next() // DB selection draw
 			r.keys.Fill(keys[n*ks:(n+1)*ks], nextKey())
 			val := gen.Generate()
@@ -51,7 +56,7 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 			t.fail("put error: %v", err)
 		}
 		t.stats.finishedOps(int64(n), opWrite)
-		if int64(n) < limit {
+		if int64(n) < limit && len(values) < writeRunBytes {
 			break // the write count ran out mid-run
 		}
 	}
