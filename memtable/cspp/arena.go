@@ -43,14 +43,14 @@ type arena struct {
 const hugeArenaBytes = 16 << 20
 
 // init sizes the arena to nslots. It returns the hugemem region backing the
-// slots (a released trie's, when regionPool has one of that size), which the owner must free once nothing can touch them, or nil when
+// slots (a released trie's, when the pool has one of that size), which the owner must free once nothing can touch them, or nil when
 // the slots are on the Go heap: small arenas, and big ones whose mapping
 // was refused (a tight ulimit -v; the heap then fails the same way only if
 // the memory truly is not there).
 func (a *arena) init(nslots uint64) *hugemem.Region {
 	var region *hugemem.Region
 	if nslots*4 >= hugeArenaBytes {
-		region = regions.get(int(nslots * 4))
+		region = regions.Get(int(nslots * 4))
 		if region == nil {
 			if r, err := hugemem.Map(int(nslots * 4)); err == nil {
 				region = r

@@ -1,10 +1,6 @@
 package cspp
 
-import (
-	"sync"
-
-	"github.com/godbbench/godbbench/internal/hugemem"
-)
+import "github.com/godbbench/godbbench/internal/hugemem"
 
 // Reusing arenas. A memtable's arena is written once from front to back, so
 // every page of a fresh mapping is first touched by an insert, which then
@@ -12,9 +8,9 @@ import (
 // pages) on the write path: in native fillseq at 5M keys (8-byte keys,
 // 50-byte values, batches of 1000) that was 16% of the CPU profile, all in
 // the memmove of putBytes. A trie that the engine releases (Trie.Release)
-// instead hands its region to regionPool, which zeroes the part that was
-// used (still resident, so no faults) and gives it to the next trie of the
-// same size. The engine releases a memtable after its flush, once no read
+// instead hands its region to a hugemem.Pool, which zeroes the part that
+// was used (still resident, so no faults) and gives it to the next trie of
+// the same size. The engine releases a memtable after its flush, once no read
 // holds it; with db_bench's max_write_buffer_number=2 the active memtable
 // then always finds the flushed one's region waiting.
 
@@ -24,39 +20,4 @@ import (
 // cover a flush finishing just after a switch.
 const maxPooledRegions = 2
 
-type regionPool struct {
-	mu   sync.Mutex
-	free []*hugemem.Region // oldest first
-}
-
-var regions regionPool
-
-// get returns a zeroed pooled region of exactly n bytes, or nil.
-func (p *regionPool) get(n int) *hugemem.Region {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := len(p.free) - 1; i >= 0; i-- {
-		if r := p.free[i]; len(r.Bytes) == n {
-			p.free = append(p.free[:i], p.free[i+1:]...)
-			return r
-		}
-	}
-	return nil
-}
-
-// put zeroes the first used bytes of r (the rest was never touched) and
-// keeps it, unmapping the oldest region when the pool is full.
-func (p *regionPool) put(r *hugemem.Region, used uint64) {
-	clear(r.Bytes[:min(used, uint64(len(r.Bytes)))])
-	p.mu.Lock()
-	var evicted *hugemem.Region
-	if len(p.free) >= maxPooledRegions {
-		evicted = p.free[0]
-		p.free = append(p.free[:0], p.free[1:]...)
-	}
-	p.free = append(p.free, r)
-	p.mu.Unlock()
-	if evicted != nil {
-		_ = evicted.Free()
-	}
-}
+var regions = hugemem.Pool{Max: maxPooledRegions}

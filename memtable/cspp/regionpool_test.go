@@ -24,7 +24,7 @@ func TestReleaseReusesArena(t *testing.T) {
 	}
 	region := old.region
 	used := old.a.used() * 4
-	regions.put(region, used) // what Release does, without its goroutine
+	regions.Put(region, int(used)) // what Release does, without its goroutine
 	old.released.Store(true)
 	old.cleanup.Stop()
 	old.region, old.a.slots, old.a.bytes = nil, nil, nil
@@ -57,29 +57,4 @@ func TestReleaseReusesArena(t *testing.T) {
 	}()
 	fresh.Release()
 	fresh.Release() // a second call does nothing
-}
-
-// TestRegionPoolBound checks that the pool keeps at most maxPooledRegions
-// regions, dropping the oldest, and only hands out exact sizes.
-func TestRegionPoolBound(t *testing.T) {
-	var p regionPool
-	a, b, c := New(hugeArenaBytes), New(hugeArenaBytes), New(2*hugeArenaBytes)
-	if a.region == nil || b.region == nil || c.region == nil {
-		t.Skip("no off-heap regions here")
-	}
-	p.put(a.region, 0)
-	p.put(b.region, 0)
-	p.put(c.region, 0)
-	if len(p.free) != maxPooledRegions {
-		t.Fatalf("pool holds %d regions, want %d", len(p.free), maxPooledRegions)
-	}
-	if r := p.get(3 * hugeArenaBytes); r != nil {
-		t.Fatal("got a region of another size")
-	}
-	if r := p.get(2 * hugeArenaBytes); r != c.region {
-		t.Fatal("did not get the region of the size asked for")
-	}
-	for _, tr := range []*Trie{a, b, c} {
-		tr.cleanup.Stop() // the pool owns (or freed) the regions now
-	}
 }

@@ -31,7 +31,7 @@ var (
 )
 
 // Release implements memtable.Releaser: an off-heap arena goes to
-// regionPool for the next trie of its size (see regionpool.go), zeroed on
+// the region pool for the next trie of its size (see regionpool.go), zeroed on
 // a goroutine of its own. The trie
 // must not be used afterwards; its slices are dropped, so a use after
 // Release panics instead of reading another trie's memory. Later calls do
@@ -45,7 +45,7 @@ func (t *Trie) Release() {
 	t.region, t.a.slots, t.a.bytes = nil, nil, nil
 	// Zeroing tens of MiB takes milliseconds; the caller may hold its DB's
 	// mutex (a flush dropping its memtables) or be a reader.
-	go regions.put(r, used)
+	go regions.Put(r, int(used))
 }
 
 // New returns an empty trie whose arena holds memCap bytes (DefaultMemCap

@@ -153,7 +153,7 @@ func (a *arena) refill(s stream, old *chunk, n uint64) error {
 	if big {
 		r := (*hugemem.Region)(nil)
 		if size == bigChunkBytes {
-			r = chunks.get()
+			r = chunks.Get(bigChunkBytes)
 		}
 		if r == nil {
 			var err error
@@ -188,14 +188,14 @@ func (a *arena) word(off uint32, delta uintptr) *uint32 {
 	return (*uint32)(unsafe.Add(a.addr(off), delta))
 }
 
-// release hands the arena's regions to chunkPool (see chunkpool.go).
+// release hands the arena's regions to the chunk pool (see chunkpool.go).
 // Nothing may touch the arena afterwards.
 func (a *arena) release() {
 	a.mu.Lock()
 	regions := a.regions
 	a.regions = nil
 	a.mu.Unlock()
-	chunks.put(regions)
+	poolChunks(regions)
 }
 
 // free unmaps the arena's hugemem regions. Nothing may touch the arena

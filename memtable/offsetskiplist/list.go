@@ -141,7 +141,7 @@ type List struct {
 var _ memtable.Releaser = (*List)(nil)
 
 // Release implements memtable.Releaser: the arena's huge-page regions go to
-// chunkPool for the next lists, zeroed on a goroutine of their own. The list
+// the chunk pool for the next lists, zeroed on a goroutine of their own. The list
 // must not be used afterwards; its arena is dropped, so a use after Release
 // panics instead of reading another list's memory. Later calls do nothing.
 func (l *List) Release() {
