@@ -31,17 +31,11 @@ func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, bool) {
 func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 	d := r.newDuration(0, r.reads)
 	ks := r.keySize
-	keys := make([]byte, readRandomRun*ks)
-	for i := range keys {
-		keys[i] = '0'
-	}
+	keys := make([]byte, readRandomRun*ks) // Fill writes every byte
 	sizes := make([]int32, readRandomRun)
 	var read, found, bytes int64
 	for {
-		limit := int64(readRandomRun)
-		if left := t.stats.nextRpt - t.stats.done; left < limit {
-			limit = max(left, 1)
-		}
+		limit := t.stats.runLimit(readRandomRun)
 		n := 0
 		for int64(n) < limit && !d.done(1) {
 			t.rand.Next() // DB selection draw
@@ -82,10 +76,7 @@ const scanRun = 128
 func (r *runner) scanSizes(t *thread, ss engine.SizeScanner) (entries, bytes int64) {
 	stepFirst := false
 	for entries < r.reads {
-		limit := min(int64(scanRun), r.reads-entries)
-		if left := t.stats.nextRpt - t.stats.done; left < limit {
-			limit = max(left, 1)
-		}
+		limit := t.stats.runLimit(min(scanRun, r.reads-entries))
 		n, b, more, err := ss.ScanSizes(int(limit), stepFirst)
 		if err != nil {
 			t.fail("iterator error: %v", err)

@@ -34,10 +34,7 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 	entryOverhead := int64(ks + r.cfg.userTimestampSize)
 	var bytes int64
 	for {
-		limit := int64(writeRun)
-		if left := t.stats.nextRpt - t.stats.done; left < limit {
-			limit = max(left, 1)
-		}
+		limit := t.stats.runLimit(writeRun)
 		n := 0
 		values = values[:0]
 		for int64(n) < limit && len(values) < writeRunBytes && !d.done(1) {

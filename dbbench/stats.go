@@ -128,6 +128,17 @@ func (s *Stats) finishedOps(n int64, t OpType) {
 	}
 }
 
+// runLimit bounds a run of up to n operations reported by one finishedOps
+// call so that the run ends on the next progress-report or stats-interval
+// boundary at the latest: the report lines then show the counts the
+// one-operation loops show. It is at least 1.
+func (s *Stats) runLimit(n int64) int64 {
+	if left := s.nextRpt - s.done; left < n {
+		return max(left, 1)
+	}
+	return n
+}
+
 // finishedOpsSlow is finishedOps' rare part.
 //
 //go:noinline
