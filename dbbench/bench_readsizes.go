@@ -6,13 +6,6 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// readRandomRun is how many keys the readrandom loop hands a SizeGetter at
-// once. The keys are drawn exactly as the one-Get loop draws them, the
-// lookups run in the same order, and a run never crosses a progress-report
-// or stats-interval boundary, so the key stream, the counts and the output
-// are those of the one-Get loop; only the number of engine calls differs.
-const readRandomRun = 64
-
 // sizeGetterFor returns the engine's SizeGetter when readrandom may use it:
 // the loop only counts what it finds. Not with latency histograms or report
 // intervals (per-operation timing), a read rate limit, --report_json's value
@@ -27,15 +20,17 @@ func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, bool) {
 	return sg, true
 }
 
-// readRandomSizes is benchReadRandom through a SizeGetter.
+// readRandomSizes is benchReadRandom through a SizeGetter, in runs of keys
+// (runs.go).
 func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 	d := r.newDuration(0, r.reads)
 	ks := r.keySize
-	keys := make([]byte, readRandomRun*ks) // Fill writes every byte
-	sizes := make([]int32, readRandomRun)
+	run := runOps(ks)
+	keys := make([]byte, run*ks) // Fill writes every byte
+	sizes := make([]int32, run)
 	var read, found, bytes int64
 	for {
-		limit := t.stats.runLimit(readRandomRun)
+		limit := t.stats.runLimit(int64(run))
 		n := 0
 		for int64(n) < limit && !d.done(1) {
 			t.rand.Next() // DB selection draw
@@ -66,17 +61,15 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
 }
 
-// scanRun is how many entries readseq asks a SizeScanner for at once.
-const scanRun = 128
-
 // scanSizes is readScan's forward loop through a SizeScanner, on an
-// iterator just positioned on its first entry: the same Next calls, runs
-// never crossing a progress-report or stats-interval boundary. It returns
+// iterator just positioned on its first entry: the same Next calls, in runs
+// of maxRunOps (runs.go) that never cross a progress-report or
+// stats-interval boundary. It returns
 // the entries and bytes counted.
 func (r *runner) scanSizes(t *thread, ss engine.SizeScanner) (entries, bytes int64) {
 	stepFirst := false
 	for entries < r.reads {
-		limit := t.stats.runLimit(min(scanRun, r.reads-entries))
+		limit := t.stats.runLimit(min(maxRunOps, r.reads-entries))
 		n, b, more, err := ss.ScanSizes(int(limit), stepFirst)
 		if err != nil {
 			t.fail("iterator error: %v", err)

@@ -2,15 +2,6 @@ package dbbench
 
 import "github.com/godbbench/godbbench/engine"
 
-// writeRun is how many single-entry writes a fill hands a RunPutter at once;
-// see readRandomRun for why runs keep db_bench's behaviour. A run also ends
-// once its values reach writeRunBytes, so large values (fill100K) do not
-// make a large buffer.
-const (
-	writeRun      = 64
-	writeRunBytes = 1 << 20
-)
-
 // runPutterFor returns the engine's RunPutter when a fill may use it: one
 // entry per write (--batch_size 1), no latency histograms or report
 // intervals, no write rate limit, and no --duration (which would stop up to
@@ -23,21 +14,24 @@ func (r *runner) runPutterFor(t *thread, seconds int64) (engine.RunPutter, bool)
 	return rp, true
 }
 
-// writeRuns is doWrite's loop through a RunPutter: keys and values are drawn
-// exactly as the one-Put loop draws them, and a run never crosses a
-// progress-report or stats-interval boundary. It returns the bytes written.
+// writeRuns is doWrite's loop through a RunPutter, in runs (runs.go): keys
+// and values are drawn exactly as the one-Put loop draws them, and a run
+// never crosses a progress-report or stats-interval boundary. A run also
+// ends once its values reach runBufBytes, so large values (fill100K) do not
+// make a large buffer. It returns the bytes written.
 func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey func() int64, gen *ValueGen) int64 {
 	ks := r.keySize
-	keys := make([]byte, writeRun*ks)
-	ends := make([]int32, writeRun)
+	run := runOps(ks)
+	keys := make([]byte, run*ks)
+	ends := make([]int32, run)
 	var values []byte
 	entryOverhead := int64(ks + r.cfg.userTimestampSize)
 	var bytes int64
 	for {
-		limit := t.stats.runLimit(writeRun)
+		limit := t.stats.runLimit(int64(run))
 		n := 0
 		values = values[:0]
-		for int64(n) < limit && len(values) < writeRunBytes && !d.done(1) {
+		for int64(n) < limit && len(values) < runBufBytes && !d.done(1) {
 			t.rand.Next() // DB selection draw
 			r.keys.Fill(keys[n*ks:(n+1)*ks], nextKey())
 			val := gen.Generate()
@@ -53,7 +47,7 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 			t.fail("put error: %v", err)
 		}
 		t.stats.finishedOps(int64(n), opWrite)
-		if int64(n) < limit && len(values) < writeRunBytes {
+		if int64(n) < limit && len(values) < runBufBytes {
 			break // the write count ran out mid-run
 		}
 	}

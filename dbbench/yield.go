@@ -31,7 +31,10 @@ import (
 // 300,000 reads for our process against ~110 for C++ db_bench, about two
 // per yield. Unlocking around the yield (16 rounds: 0.924 both ways) did
 // not show in the timings, and would let RocksDB's per-thread perf context
-// move to another thread, so the lock stays.
+// move to another thread, so the lock stays. The way around these trips
+// is fewer of them: runs of operations longer than 10 ms in one engine call
+// (runs.go), during which sysmon takes the P without waking the thread, so
+// the thread passes through the scheduler once a run.
 //
 // sysmon acts on a scheduling tick older than 10 ms, so the clock must be
 // read often enough to yield before that: every yieldCheckEvery operations

@@ -181,12 +181,11 @@ func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 // GetSizes implements engine.SizeGetter: the lookups of a whole run of keys
 // in one cgo call. db_bench's readrandom only counts what it finds (unless
 // --report_json asks for a checksum of the values), so the driver hands it
-// runs of up to 64 keys. Each crossing costs more than its CPU samples
-// show. RocksDB readrandom, 300,000 reads on a 1M-key DB, 8 alternated
-// rounds against C++ db_bench (medians of the per-round ratios): one Get a
-// crossing 0.929 of C++; the same keys from a scratch build looking them up
-// 1,000 a crossing, 0.979. With this method and the driver's runs of 64:
-// 0.965, against 0.938 for one Get a crossing in the same rounds.
+// runs of up to 16,384 keys (dbbench/runs.go says why long ones: a locked
+// goroutine's trips through the Go scheduler cost more than the crossings).
+// RocksDB readrandom, 500,000 reads on a 1M-key DB, 8 rounds against C++
+// db_bench (medians of the per-round ratios): runs of 64 0.954, runs of
+// 16,384 1.020; one Get a crossing was 0.929-0.938 in earlier rounds.
 func (d *DB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 	if d.db == nil {
 		return errClosed
