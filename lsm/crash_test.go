@@ -17,11 +17,14 @@ const crashChildEnv = "LSM_CRASH_CHILD_DIR"
 func crashKey(i int) string   { return fmt.Sprintf("key%08d", i) }
 func crashValue(i int) string { return fmt.Sprintf("value-%d-%0100d", i, i) }
 
-// crashChild writes keys from start on with synchronous writes, printing the
-// index of each acknowledged write, until killed.
-func crashChild(dir string, start int) {
+// crashChild writes keys from start on, printing the index of each
+// acknowledged write, until killed: synchronous writes, or with mmapWAL
+// unsynced writes through the mapped WAL (--mmap_write), which must survive
+// the process's death as well.
+func crashChild(dir string, start int, mmapWAL bool) {
 	o := testOptions()
 	o.WriteBufferSize = 32 << 10
+	o.MmapWrite = mmapWAL
 	db, err := Open(dir, o, Config{})
 	if err != nil {
 		fmt.Println("open error:", err)
@@ -36,7 +39,7 @@ func crashChild(dir string, start int) {
 			b.Delete([]byte(crashKey(i - 3)))
 			b.Put([]byte(crashKey(i-3)), []byte(crashValue(i-3)))
 		}
-		if err := db.Write(b, WriteOptions{Sync: true}); err != nil {
+		if err := db.Write(b, WriteOptions{Sync: !mmapWAL}); err != nil {
 			fmt.Println("write error:", err)
 			os.Exit(2)
 		}
@@ -45,21 +48,30 @@ func crashChild(dir string, start int) {
 	}
 }
 
+// TestCrashRecovery kills a writing child process five times and checks
+// that every acknowledged write is there after each reopen: synced writes,
+// and unsynced writes through the mapped WAL.
 func TestCrashRecovery(t *testing.T) {
 	if dir := os.Getenv(crashChildEnv); dir != "" {
 		start, _ := strconv.Atoi(os.Getenv(crashChildEnv + "_START"))
-		crashChild(dir, start)
+		crashChild(dir, start, os.Getenv(crashChildEnv+"_MMAP") == "1")
 		return
 	}
 	if testing.Short() {
 		t.Skip("crash test runs subprocesses")
 	}
+	t.Run("sync", func(t *testing.T) { crashRounds(t, false) })
+	t.Run("mmap_write", func(t *testing.T) { crashRounds(t, true) })
+}
+
+func crashRounds(t *testing.T, mmapWAL bool) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	next := 0
 	for round := 0; round < 5; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, fmt.Sprintf("%s_START=%d", crashChildEnv, next))
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, fmt.Sprintf("%s_START=%d", crashChildEnv, next),
+			fmt.Sprintf("%s_MMAP=%d", crashChildEnv, boolInt(mmapWAL)))
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -118,4 +130,11 @@ func TestCrashRecovery(t *testing.T) {
 		}
 		next = acked + 1
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

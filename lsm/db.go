@@ -247,6 +247,12 @@ func (db *DB) switchLog(logNum uint64) error {
 	if err != nil {
 		return fmt.Errorf("lsm: create WAL: %w", err)
 	}
+	if osf, ok := f.(*os.File); ok && db.opts.MmapWrite {
+		if f, err = newMmapLog(osf); err != nil {
+			osf.Close()
+			return fmt.Errorf("lsm: create WAL: %w", err)
+		}
+	}
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()

@@ -8,7 +8,11 @@
 //   - A DB is safe for concurrent use. Writes (Write, Flush) are applied in
 //     one total order of sequence numbers; a write is visible to Get and new
 //     iterators when Write returns, and durable on return when it asked for
-//     Sync and did not disable the WAL.
+//     Sync and did not disable the WAL. Without Sync it survives the
+//     process (it has reached the operating system) but not the machine:
+//     through write(2) per commit group, or with Options.MmapWrite
+//     (--mmap_write) through a shared mapping of a preallocated WAL file,
+//     which costs no system call (walmmap_linux.go).
 //   - Get, iterators and snapshots read one consistent sequence number. Bytes
 //     handed out (Get's callback argument, Iterator.Key and Value) are valid
 //     only until the callback returns or the iterator moves.
@@ -31,7 +35,9 @@
 //	CURRENT           "MANIFEST-<n>\n", replaced atomically: written to
 //	                  <n>.dbtmp, fsynced, renamed, directory fsynced
 //	MANIFEST-<n>      version edits, one wal record each (6 digits, zero padded)
-//	<n>.log           a WAL: one wal record per committed batch
+//	<n>.log           a WAL: one wal record per committed batch; with
+//	                  MmapWrite, zeros up to a 4 MiB multiple follow the
+//	                  records until the WAL is closed
 //	<n>.sst           a table (format in package sst)
 //	LOCK              flock target
 //	LOG               a text log whose first line ends in "RocksDB version: <v>",

@@ -34,8 +34,14 @@
 //
 // A writer killed mid-write leaves a torn tail: a header or payload cut short
 // by the end of the file, or a FIRST/MIDDLE fragment never followed by its
-// LAST. The reader reports a torn tail as the end of the log (io.EOF), since
-// the record was never acknowledged. Everything else that does not decode (a
+// LAST. A log written through a mapping of a preallocated file (the native
+// engine's --mmap_write) has zeros after its last record instead, and a
+// writer killed while copying a record leaves that record's fragment with
+// a checksum that fails and zeros after it (such a writer always keeps at
+// least one zero byte after its data), so that is a torn tail too; a last
+// fragment that fails its checksum at the very end of the file is still
+// corruption. The reader reports a torn tail as the end of the log (io.EOF),
+// since the record was never acknowledged. Everything else that does not decode (a
 // checksum mismatch, a length crossing its block, an unknown type, fragments
 // out of order) is corruption: Next returns an error wrapping ErrCorruption
 // with the file offset, and never panics.

@@ -68,6 +68,11 @@ func (r *Reader) Next() ([]byte, error) {
 		payload := r.data[start+HeaderSize : start+HeaderSize+n]
 		c := crc32.Update(0, castagnoli, h[6:7])
 		if maskCRC(crc32.Update(c, castagnoli, payload)) != stored {
+			if rest := r.data[start+HeaderSize+n:]; len(rest) > 0 && allZero(rest) {
+				// The last fragment of the file, followed by zeros: a copy
+				// into a mapped, preallocated log that a crash stopped.
+				return nil, io.EOF
+			}
 			return nil, r.corrupt(start, "checksum mismatch")
 		}
 		r.off = start + HeaderSize + n

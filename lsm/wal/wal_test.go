@@ -143,3 +143,24 @@ func BenchmarkAddRecordFlush(b *testing.B) {
 		_ = w.Flush()
 	}
 }
+
+// TestTornMappedTailIsEOF: a log in a preallocated file whose last record
+// a crash cut short while it was being copied in (its bytes from some point
+// on still zero, zeros after it) ends before that record; the same damage
+// at the very end of a file, with no zeros after it, is corruption.
+func TestTornMappedTailIsEOF(t *testing.T) {
+	recs := [][]byte{bytes.Repeat([]byte("a"), 100), bytes.Repeat([]byte("b"), 300)}
+	data := encode(t, recs)
+	lastStart := len(data) - (HeaderSize + 300)
+	for cut := lastStart + 5; cut < len(data); cut += 13 {
+		d := append(append([]byte(nil), data[:cut]...), make([]byte, len(data)-cut+4096)...)
+		got, err := readAll(d)
+		if err != nil || len(got) != 1 || !bytes.Equal(got[0], recs[0]) {
+			t.Fatalf("cut %d with a zero tail: %d records, %v; want the first record only", cut, len(got), err)
+		}
+		// With its header whole, the damaged fragment reaches the file's end.
+		if _, err := readAll(d[:len(data)]); cut >= lastStart+HeaderSize && !errors.Is(err, ErrCorruption) {
+			t.Fatalf("cut %d ending the file: got %v, want corruption", cut, err)
+		}
+	}
+}

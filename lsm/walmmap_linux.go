@@ -1,0 +1,140 @@
+//go:build linux
+
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// WAL writes through a shared mapping (--mmap_write, RocksDB's
+// allow_mmap_writes). A write to the WAL normally costs a write(2) per
+// commit group: on the build machine ~0.45 µs of a 2.5 µs fillrandom
+// operation (pprof, 1M keys, default shape). With --mmap_write the records
+// are copied into a MAP_SHARED mapping of the file instead. A store to a
+// shared file mapping is in the page cache as soon as it is made, so the
+// data survives the process exactly as after write(2) (RocksDB's guarantee
+// without sync), and Sync is msync + fdatasync, as with RocksDB's
+// PosixMmapFile.
+//
+// The file grows by mmapExtent at a time: fallocate first, so that running
+// out of space is an error from Write and never a SIGBUS on a store, then
+// a mapping of the new extent with MAP_POPULATE (one call instead of a page
+// fault per 4 KiB). Close unmaps and truncates the file to what was
+// written. A process killed before Close leaves the file at its allocated
+// size with a zero tail, which the WAL reader takes for the end of the log
+// (wal.Reader: "a torn or preallocated tail"). A file system without
+// fallocate gets the write(2) path.
+
+// mmapExtent is how much the file grows at a time.
+const mmapExtent = 4 << 20
+
+// mmapLog is a WritableFile that writes through mappings of f.
+type mmapLog struct {
+	f       *os.File
+	extents [][]byte // mappings of consecutive mmapExtent pieces of f
+	size    int64    // bytes written
+	synced  int64    // bytes covered by the last Sync
+	err     error    // sticky
+}
+
+// newMmapLog returns a WritableFile writing f, an empty file, through
+// mappings; when the file system cannot preallocate it returns f itself.
+func newMmapLog(f *os.File) (WritableFile, error) {
+	m := &mmapLog{f: f}
+	if err := m.grow(); err != nil {
+		if errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS) {
+			return f, nil
+		}
+		return nil, err
+	}
+	return m, nil
+}
+
+// grow allocates and maps the next extent.
+func (m *mmapLog) grow() error {
+	off := int64(len(m.extents)) * mmapExtent
+	if err := syscall.Fallocate(int(m.f.Fd()), 0, off, mmapExtent); err != nil {
+		return fmt.Errorf("fallocate WAL: %w", err)
+	}
+	b, err := syscall.Mmap(int(m.f.Fd()), off, mmapExtent,
+		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	if err != nil {
+		return fmt.Errorf("mmap WAL: %w", err)
+	}
+	m.extents = append(m.extents, b)
+	return nil
+}
+
+// Write copies p into the mappings. The file first grows until at least
+// one byte past p stays unwritten: a copy that a crash stops is then always
+// followed by zeros, which is how the WAL reader tells it from corruption.
+func (m *mmapLog) Write(p []byte) (int, error) {
+	if m.err != nil {
+		return 0, m.err
+	}
+	for int64(len(m.extents))*mmapExtent <= m.size+int64(len(p)) {
+		if err := m.grow(); err != nil {
+			m.err = err
+			return 0, err
+		}
+	}
+	n := 0
+	for len(p) > 0 {
+		c := copy(m.extents[m.size/mmapExtent][m.size%mmapExtent:], p)
+		p = p[c:]
+		n += c
+		m.size += int64(c)
+	}
+	return n, nil
+}
+
+// Sync makes what was written since the last Sync durable: msync of the
+// pages it touched, then fdatasync.
+func (m *mmapLog) Sync() error {
+	if m.err != nil {
+		return m.err
+	}
+	const page = 4096
+	for start := m.synced &^ (page - 1); start < m.size; {
+		e := m.extents[start/mmapExtent]
+		lo := start % mmapExtent
+		hi := min(int64(len(e)), lo+m.size-start)
+		if _, _, errno := syscall.Syscall(syscall.SYS_MSYNC, uintptr(unsafe.Pointer(&e[lo])),
+			uintptr(hi-lo), syscall.MS_SYNC); errno != 0 {
+			m.err = fmt.Errorf("msync WAL: %w", errno)
+			return m.err
+		}
+		start += hi - lo
+	}
+	if err := syscall.Fdatasync(int(m.f.Fd())); err != nil {
+		m.err = fmt.Errorf("fdatasync WAL: %w", err)
+		return m.err
+	}
+	m.synced = m.size
+	return nil
+}
+
+// Close unmaps the file, truncates it to the bytes written and closes it.
+func (m *mmapLog) Close() error {
+	var err error
+	for _, e := range m.extents {
+		if uerr := syscall.Munmap(e); uerr != nil && err == nil {
+			err = fmt.Errorf("munmap WAL: %w", uerr)
+		}
+	}
+	m.extents = nil
+	if terr := m.f.Truncate(m.size); terr != nil && err == nil {
+		err = terr
+	}
+	if cerr := m.f.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	if m.err == nil {
+		m.err = errors.New("lsm: WAL closed")
+	}
+	return err
+}

@@ -1,0 +1,103 @@
+//go:build linux
+
+package lsm
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMmapLogWrites writes pieces of every size across several extents,
+// syncing now and then, and checks the file: while open it is allocated a
+// whole extent at a time with the bytes written first, after Close it is
+// exactly those bytes, and writes after Close fail.
+func TestMmapLogWrites(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "000001.log")
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newMmapLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.(*mmapLog); !ok {
+		t.Skipf("%s cannot preallocate: the WAL writes with write(2) there", filepath.Dir(name))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want []byte
+	for len(want) < 2*mmapExtent+12345 {
+		p := make([]byte, rng.IntN(300<<10))
+		for i := range p {
+			p[i] = byte(rng.Uint32())
+		}
+		if n, err := w.Write(p); err != nil || n != len(p) {
+			t.Fatalf("Write(%d bytes) = %d, %v", len(p), n, err)
+		}
+		want = append(want, p...)
+		if rng.IntN(4) == 0 {
+			if err := w.Sync(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got)%mmapExtent != 0 || len(got) < len(want) || !bytes.Equal(got[:len(want)], want) ||
+		len(bytes.Trim(got[len(want):], "\x00")) != 0 {
+		t.Fatalf("open file: %d bytes, want the %d written then zeros to an extent boundary", len(got), len(want))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = os.ReadFile(name); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("closed file: %d bytes (%v), want the %d written", len(got), err, len(want))
+	}
+	if _, err := w.Write([]byte("x")); err == nil {
+		t.Fatal("Write after Close succeeded")
+	}
+}
+
+// TestMmapWriteReopen writes through the mapped WAL, closes and reopens
+// with and without --mmap_write, and finds every key.
+func TestMmapWriteReopen(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions()
+	o.MmapWrite = true
+	db, err := Open(dir, o, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBatch()
+	for i := 0; i < 3000; i++ {
+		b.Reset()
+		b.Put([]byte(crashKey(i)), []byte(crashValue(i)))
+		if err := db.Write(b, WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, mmapWAL := range []bool{true, false} {
+		o := testOptions()
+		o.MmapWrite = mmapWAL
+		db, err := Open(dir, o, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3000; i++ {
+			if v, ok := getString(t, db, crashKey(i)); !ok || v != crashValue(i) {
+				t.Fatalf("mmap_write=%v: key %d: %q, %v", mmapWAL, i, v, ok)
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
