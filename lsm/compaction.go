@@ -48,13 +48,16 @@ func (db *DB) runCompaction(c *compaction) error {
 	st := &db.stats.levels[c.outputLevel]
 	e := &versionEdit{}
 	if c.trivialMove {
-		f := c.inputs[0][0]
-		e.deleted = append(e.deleted, deletedFileEntry{level: c.level, fileNum: f.num})
-		e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: f})
+		var moved uint64
+		for _, f := range c.inputs[0] {
+			e.deleted = append(e.deleted, deletedFileEntry{level: c.level, fileNum: f.num})
+			e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: f})
+			moved += f.size
+		}
 		if err := db.installEdit(e); err != nil {
 			return err
 		}
-		st.movedBytes += f.size
+		st.movedBytes += moved
 		return nil
 	}
 	snaps := db.snaps.seqs()

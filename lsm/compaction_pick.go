@@ -1,12 +1,15 @@
 package lsm
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // compaction describes one unit of compaction work.
 type compaction struct {
 	level, outputLevel int
 	inputs             [2][]*fileMeta // files of level and of outputLevel
-	trivialMove        bool           // one file, nothing to merge with: move it
+	trivialMove        bool           // disjoint inputs, nothing to merge with: move them
 	bottommost         bool           // no deeper level overlaps the key range
 	smallest, largest  []byte
 }
@@ -122,8 +125,27 @@ func (db *DB) newCompaction(v *version, level, outputLevel int, inputs []*fileMe
 			break
 		}
 	}
-	c.trivialMove = len(inputs) == 1 && len(next) == 0 && outputLevel != level
+	c.trivialMove = outputLevel != level && len(next) == 0 && disjoint(inputs)
 	return c
+}
+
+// disjoint reports whether no two of files share a user key, so that they
+// can sit side by side in a level >= 1: then a compaction with nothing to
+// merge with below moves them all, as RocksDB moves non-overlapping L0
+// files. fillseq's L0 tables never overlap, and rewriting each batch of them
+// into L1 was 22% of native fillseq's CPU samples at 5M keys.
+func disjoint(files []*fileMeta) bool {
+	if len(files) == 1 {
+		return true
+	}
+	sorted := slices.Clone(files)
+	slices.SortFunc(sorted, func(a, b *fileMeta) int { return compareKeys(a.smallest, b.smallest) })
+	for i := 1; i < len(sorted); i++ {
+		if compareKeys(sorted[i-1].largest, sorted[i].smallest) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *compaction) markCompacting(on bool) {

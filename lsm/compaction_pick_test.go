@@ -67,4 +67,21 @@ func TestPickCompaction(t *testing.T) {
 	if c == nil || c.level != 1 || !c.trivialMove || !c.bottommost {
 		t.Fatalf("picked %+v", c)
 	}
+	c.markCompacting(false)
+	// Disjoint L0 files with nothing below them move together; one more
+	// that overlaps another makes it a merge.
+	v.levels[0] = []*fileMeta{f(20, "e", "f", 1), f(21, "a", "b", 1), f(22, "c", "d", 1), f(23, "g", "h", 1)}
+	sortLevel(0, v.levels[0])
+	v.levels[1] = []*fileMeta{f(1, "x", "y", 1)}
+	c = db.pickCompaction()
+	if c == nil || c.level != 0 || len(c.inputs[0]) != 4 || len(c.inputs[1]) != 0 || !c.trivialMove {
+		t.Fatalf("picked %+v", c)
+	}
+	c.markCompacting(false)
+	v.levels[0] = append(v.levels[0], f(24, "b", "c", 1))
+	sortLevel(0, v.levels[0])
+	c = db.pickCompaction()
+	if c == nil || c.level != 0 || len(c.inputs[0]) != 5 || c.trivialMove {
+		t.Fatalf("picked %+v", c)
+	}
 }
