@@ -12,6 +12,8 @@ import (
 // sequence numbers, releases the mutex, appends their records to the WAL
 // with one write (and one fsync if any asked for it), and then the group
 // inserts into the memtable in parallel: each follower inserts its own batch.
+// A group of walOverlapBytes or more writes its WAL from a second goroutine
+// while it inserts (wal_overlap.go).
 // Finally the leader publishes the group's last sequence, hands the
 // remaining queue to the next leader and wakes everyone.
 //
@@ -167,17 +169,13 @@ func (db *DB) lead(w *writer) error {
 					mem.unlogged.Store(true)
 				}
 			}
-			if err = log.Flush(); err != nil {
-				err = fmt.Errorf("lsm: WAL write: %w", err)
-			} else if sync {
-				if err = logFile.Sync(); err != nil {
-					err = fmt.Errorf("lsm: WAL sync: %w", err)
-				}
+			if groupBytes >= walOverlapBytes && db.canOverlapWAL() {
+				err = db.logAndInsert(mem, log, logFile, sync)
+			} else if err = writeLog(log, logFile, sync); err == nil {
+				err = db.insertGroup(mem, db.group)
 			}
 		} else {
 			mem.unlogged.Store(true)
-		}
-		if err == nil {
 			err = db.insertGroup(mem, db.group)
 		}
 	}

@@ -54,6 +54,7 @@ type DB struct {
 	group    []*writer      // the current leader's group (leader only)
 	insertWG sync.WaitGroup // the current group's parallel inserts (leader only)
 	split    splitInsert    // a lone large batch's two-way insert (leader only)
+	walWrite walWrite       // a large group's overlapped WAL write (leader only)
 	mem      *memTable
 	imm      []*memTable
 	nextMem  uint64

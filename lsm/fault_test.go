@@ -86,6 +86,52 @@ func TestWALNoSpaceStopsWrites(t *testing.T) {
 	}
 }
 
+// TestFailedOverlappedWALWrite fails the WAL write of a group large enough
+// to be written while it inserts (walOverlapBytes): the write must fail,
+// none of its keys may become visible although they reached the memtable,
+// a Flush must not carry them into a table, and a reopen finds exactly what
+// the WAL holds.
+func TestFailedOverlappedWALWrite(t *testing.T) {
+	ffs := &faultFS{FS: DefaultFS}
+	dir := t.TempDir()
+	db, err := Open(dir, testOptions(), Config{FS: ffs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(db, "before", false); err != nil {
+		t.Fatal(err)
+	}
+	big := NewBatch()
+	for i := 0; big.Size() < 2*walOverlapBytes; i++ {
+		big.Put(fmt.Appendf(nil, "big%05d", i), make([]byte, 100))
+	}
+	ffs.failWrite.Store(true)
+	if err := db.Write(big, WriteOptions{}); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("large write on a full disk: %v", err)
+	}
+	ffs.failWrite.Store(false)
+	for _, k := range []string{"big00000", "big00100"} {
+		if _, ok := getString(t, db, k); ok {
+			t.Fatalf("%s of the failed write is visible", k)
+		}
+	}
+	if err := db.Flush(); err == nil {
+		t.Fatal("Flush accepted after the failed WAL write")
+	}
+	db.Close()
+	db, err = Open(dir, testOptions(), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, ok := getString(t, db, "before"); !ok {
+		t.Fatal("lost the write before the failure")
+	}
+	if _, ok := getString(t, db, "big00000"); ok {
+		t.Fatal("the failed write came back after a reopen")
+	}
+}
+
 func TestFailedSyncStopsWrites(t *testing.T) {
 	db, ffs := openFault(t)
 	defer db.Close()
