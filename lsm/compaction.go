@@ -77,15 +77,17 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.stats.runningCompactions--
 				return err
 			}
-			iters = append(iters, &tableIter{it: r.NewIter()})
+			it := r.NewIter()
+			it.SetFillCache(false)
+			iters = append(iters, &tableIter{it: it})
 			readIn += f.size
 		}
 	} else {
-		iters = append(iters, newLevelIter(db, c.inputs[0]))
+		iters = append(iters, newCompactionLevelIter(db, c.inputs[0]))
 		readIn = levelBytes(c.inputs[0])
 	}
 	if len(c.inputs[1]) > 0 {
-		iters = append(iters, newLevelIter(db, c.inputs[1]))
+		iters = append(iters, newCompactionLevelIter(db, c.inputs[1]))
 		readOut = levelBytes(c.inputs[1])
 	}
 	src := newMergingIter(iters)

@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/godbbench/godbbench/options"
@@ -83,5 +84,49 @@ func TestPickCompaction(t *testing.T) {
 	c = db.pickCompaction()
 	if c == nil || c.level != 0 || len(c.inputs[0]) != 5 || c.trivialMove {
 		t.Fatalf("picked %+v", c)
+	}
+}
+
+// TestCompactionDoesNotFillCache flushes two overlapping tables and compacts
+// them: the compaction reads every block of both, yet the block cache must
+// stay as empty as the writes left it (RocksDB reads compaction inputs with
+// fill_cache off), and a scan afterwards fills it as usual.
+func TestCompactionDoesNotFillCache(t *testing.T) {
+	o := testOptions()
+	o.CacheSize = 64 << 20
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < 3000; i++ {
+			put(t, db, fmt.Sprintf("key%06d", i), fmt.Sprintf("value %d of round %d", i, round))
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	usage := func() string {
+		u, _ := db.Property("rocksdb.block-cache-usage")
+		return u
+	}
+	before := usage()
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if after := usage(); after != before {
+		t.Fatalf("block cache usage %s after the compaction, %s before", after, before)
+	}
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	if err := it.Close(); err != nil || n != 3000 {
+		t.Fatalf("scan: %d keys, %v", n, err)
+	}
+	if usage() == before {
+		t.Fatal("a scan left the block cache as it was")
 	}
 }

@@ -12,10 +12,15 @@ type levelIter struct {
 	idx   int        // current file, -1 or len(files) when exhausted
 	cur   *tableIter // iterator of files[idx]
 	err   error
+	// noFill: the level's reads do not fill the block cache
+	// (sst.Iter.SetFillCache); set for compaction inputs.
+	noFill bool
 }
 
-func newLevelIter(db *DB, files []*fileMeta) *levelIter {
-	return &levelIter{db: db, files: files, idx: -1}
+// newCompactionLevelIter returns a levelIter over compaction inputs, whose
+// reads do not fill the block cache.
+func newCompactionLevelIter(db *DB, files []*fileMeta) *levelIter {
+	return &levelIter{db: db, files: files, idx: -1, noFill: true}
 }
 
 // open positions cur on file i (without moving it within the file).
@@ -36,7 +41,9 @@ func (l *levelIter) open(i int) bool {
 		l.err = err
 		return false
 	}
-	l.cur = &tableIter{it: r.NewIter()}
+	it := r.NewIter()
+	it.SetFillCache(!l.noFill)
+	l.cur = &tableIter{it: it}
 	return true
 }
 

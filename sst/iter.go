@@ -20,6 +20,7 @@ type Iter struct {
 	// reads values then needs one pread per pair instead of two.
 	pair       pairBuf
 	wantValues bool
+	noFill     bool // blocks missing from the cache are not added (SetFillCache)
 	err        error
 }
 
@@ -30,6 +31,13 @@ func (r *Reader) NewIter() *Iter {
 	t.pair.ahead = true
 	return t
 }
+
+// SetFillCache sets whether blocks the iterator reads from the file go into
+// the cache (the default) or only into its own buffers, as RocksDB reads
+// compaction inputs (fill_cache false): a compaction's inputs are deleted
+// when it ends, and their blocks would only crowd out the blocks readers
+// use. It finds blocks already cached either way.
+func (t *Iter) SetFillCache(fill bool) { t.noFill = !fill }
 
 // loadKeys makes block i current (i in range); false on error.
 func (t *Iter) loadKeys(i int) bool {
@@ -45,7 +53,7 @@ func (t *Iter) loadKeys(i int) bool {
 	if t.wantValues {
 		pair = &t.pair
 	}
-	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair)
+	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, !t.noFill)
 	if err != nil {
 		t.err = err
 		return false
@@ -222,7 +230,7 @@ func (t *Iter) Value() ([]byte, error) {
 			pair = &t.pair
 		}
 		t.wantValues = true
-		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair)
+		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, !t.noFill)
 		if err != nil {
 			t.err = err
 			return nil, err

@@ -47,3 +47,45 @@ func TestIterReadsAhead(t *testing.T) {
 		t.Errorf("after a seek: %d pairs held, window %d; want 1 and 0", n, it.pair.window)
 	}
 }
+
+// TestIterWithoutFillingCache scans a table with SetFillCache(false), as a
+// compaction reads its inputs: every entry is right, values included, and
+// the cache stays empty; a default scan then fills it, and a third scan
+// without filling finds the cached blocks (same entries) and adds nothing.
+func TestIterWithoutFillingCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	es := randomEntries(rng, 3000, 200)
+	for _, comp := range []Compression{CompressionNone, CompressionSnappy} {
+		path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 1024, Compression: comp})
+		cache := NewCache(64<<20, 0)
+		r := openTable(t, path, ReaderOptions{Cache: cache, FileNum: 1})
+		scan := func(fill bool) {
+			t.Helper()
+			it := r.NewIter()
+			defer it.Close()
+			it.SetFillCache(fill)
+			i := 0
+			for ok := it.First(); ok; ok = it.Next() {
+				checkEntry(t, it, es[i], true)
+				i++
+			}
+			if it.Error() != nil || i != len(es) {
+				t.Fatalf("%v, fill %v: scan saw %d of %d entries, err %v", comp, fill, i, len(es), it.Error())
+			}
+		}
+		scan(false)
+		if u := cache.Usage(); u != 0 {
+			t.Fatalf("%v: a scan without filling left %d bytes in the cache", comp, u)
+		}
+		scan(true)
+		filled := cache.Usage()
+		if filled == 0 {
+			t.Fatalf("%v: a default scan left the cache empty", comp)
+		}
+		scan(false)
+		if u := cache.Usage(); u != filled {
+			t.Fatalf("%v: cache usage %d after a scan without filling, want %d", comp, u, filled)
+		}
+		r.Close()
+	}
+}

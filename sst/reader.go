@@ -353,8 +353,9 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // With pair non-nil, a block that must be read from the file is taken from
 // the whole pair read into pair, which then serves the pair's other block
 // too; the returned bytes may point into pair.buf and stay valid until the
-// pair is replaced.
-func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf) ([]byte, cacheHandle, error) {
+// pair is replaced. With fill false a block missing from the cache is not
+// added to it (RocksDB's ReadOptions.fill_cache, off for compactions).
+func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill bool) ([]byte, cacheHandle, error) {
 	var raw []byte
 	hd := handle{off, n}
 	if r.mapped != nil {
@@ -400,7 +401,7 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	if err != nil {
 		return nil, cacheHandle{}, corruptf(r.name, off, "%v", err)
 	}
-	if r.cache != nil {
+	if r.cache != nil && fill {
 		if h, b, ok := r.cache.reserve(r.opts.FileNum, off, size); ok {
 			if err := decompress(b, stored, kind); err != nil {
 				r.cache.abandon(h)
@@ -512,7 +513,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair)
+		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true)
 		if err != nil {
 			return false, err
 		}
@@ -549,7 +550,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kin
 		return nil
 	}
 	d := &r.blocks[i]
-	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair)
+	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true)
 	if err != nil {
 		return err
 	}
