@@ -2,22 +2,37 @@ package dbbench
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/godbbench/godbbench/engine"
 )
 
 // sizeGetterFor returns the engine's SizeGetter when readrandom may use it:
-// the loop only counts what it finds. Not with latency histograms or report
-// intervals (per-operation timing), a read rate limit, --report_json's value
-// checksum, the stride pattern of --multiread_stride, or --duration (which
-// would stop up to a run late).
+// the loop only counts what it finds. Not with a read rate limit,
+// --report_json's value checksum, the stride pattern of --multiread_stride,
+// or --duration (which would stop up to a run late); with latency
+// histograms or report intervals only when the engine times each operation
+// of a run (engine.TimedRunner).
 func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, bool) {
 	sg, ok := r.db.(engine.SizeGetter)
-	if !ok || t.stats.detailed || t.shared.readLimiter != nil || r.foldReads ||
+	if !ok || t.shared.readLimiter != nil || r.foldReads ||
 		r.cfg.duration > 0 || (r.entriesPerBatch > 1 && r.cfg.multireadStride != 0) {
 		return nil, false
 	}
+	if _, timed := r.db.(engine.TimedRunner); t.stats.detailed && !timed {
+		return nil, false
+	}
 	return sg, true
+}
+
+// timedRunner is the engine's TimedRunner when the thread records
+// per-operation latencies, else nil.
+func (r *runner) timedRunner(t *thread) engine.TimedRunner {
+	if !t.stats.detailed {
+		return nil
+	}
+	tr, _ := r.db.(engine.TimedRunner)
+	return tr
 }
 
 // readRandomSizes is benchReadRandom through a SizeGetter, in runs of keys
@@ -28,6 +43,11 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 	run := runOps(ks)
 	keys := make([]byte, run*ks) // Fill writes every byte
 	sizes := make([]int32, run)
+	tr := r.timedRunner(t)
+	var doneNs []int64
+	if tr != nil {
+		doneNs = make([]int64, run)
+	}
 	var read, found, bytes int64
 	for {
 		limit := t.stats.runLimit(int64(run))
@@ -40,7 +60,15 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 		if n == 0 {
 			break
 		}
-		if err := sg.GetSizes(keys[:n*ks], ks, sizes[:n]); err != nil {
+		var callStart time.Time
+		var err error
+		if tr != nil {
+			callStart = time.Now()
+			err = tr.GetSizesTimed(keys[:n*ks], ks, sizes[:n], doneNs[:n])
+		} else {
+			err = sg.GetSizes(keys[:n*ks], ks, sizes[:n])
+		}
+		if err != nil {
 			t.fail("Get returned an error: %v", err)
 		}
 		for _, sz := range sizes[:n] {
@@ -50,7 +78,11 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 			}
 		}
 		read += int64(n)
-		t.stats.finishedOps(int64(n), opRead)
+		if tr != nil {
+			t.stats.finishedTimedRun(callStart, doneNs[:n], opRead)
+		} else {
+			t.stats.finishedOps(int64(n), opRead)
+		}
 		if int64(n) < limit {
 			break // the duration ran out mid-run
 		}

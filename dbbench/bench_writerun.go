@@ -1,14 +1,22 @@
 package dbbench
 
-import "github.com/godbbench/godbbench/engine"
+import (
+	"time"
+
+	"github.com/godbbench/godbbench/engine"
+)
 
 // runPutterFor returns the engine's RunPutter when a fill may use it: one
-// entry per write (--batch_size 1), no latency histograms or report
-// intervals, no write rate limit, and no --duration (which would stop up to
-// a run late).
+// entry per write (--batch_size 1), no write rate limit, and no --duration
+// (which would stop up to a run late); with latency histograms or report
+// intervals only when the engine times each write of a run
+// (engine.TimedRunner).
 func (r *runner) runPutterFor(t *thread, seconds int64) (engine.RunPutter, bool) {
 	rp, ok := r.db.(engine.RunPutter)
-	if !ok || r.entriesPerBatch != 1 || t.stats.detailed || t.shared.writeLimiter != nil || seconds > 0 {
+	if !ok || r.entriesPerBatch != 1 || t.shared.writeLimiter != nil || seconds > 0 {
+		return nil, false
+	}
+	if _, timed := r.db.(engine.TimedRunner); t.stats.detailed && !timed {
 		return nil, false
 	}
 	return rp, true
@@ -24,6 +32,11 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 	run := runOps(ks)
 	keys := make([]byte, run*ks)
 	ends := make([]int32, run)
+	tr := r.timedRunner(t)
+	var doneNs []int64
+	if tr != nil {
+		doneNs = make([]int64, run)
+	}
 	var values []byte
 	entryOverhead := int64(ks + r.cfg.userTimestampSize)
 	var bytes int64
@@ -43,10 +56,18 @@ func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey 
 		if n == 0 {
 			break
 		}
-		if _, err := rp.PutRun(keys[:n*ks], ks, values, ends[:n], &r.wo); err != nil {
+		var err error
+		if tr != nil {
+			callStart := time.Now()
+			if _, err = tr.PutRunTimed(keys[:n*ks], ks, values, ends[:n], &r.wo, doneNs[:n]); err == nil {
+				t.stats.finishedTimedRun(callStart, doneNs[:n], opWrite)
+			}
+		} else if _, err = rp.PutRun(keys[:n*ks], ks, values, ends[:n], &r.wo); err == nil {
+			t.stats.finishedOps(int64(n), opWrite)
+		}
+		if err != nil {
 			t.fail("put error: %v", err)
 		}
-		t.stats.finishedOps(int64(n), opWrite)
 		if int64(n) < limit && len(values) < runBufBytes {
 			break // the write count ran out mid-run
 		}

@@ -5,8 +5,10 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/godbbench/godbbench/dbbench"
 	"github.com/godbbench/godbbench/engine"
@@ -54,6 +56,36 @@ func (d *sizesDB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 		if _, err := d.Get(keys[i*keyLen:(i+1)*keyLen], func(v []byte) { sizes[i] = int32(len(v)) }); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// timedRuns counts the timed calls (engine.TimedRunner), which time each
+// operation with the Go clock.
+var timedRuns atomic.Int64
+
+func (d *sizesDB) PutRunTimed(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {
+	timedRuns.Add(1)
+	begin, start := time.Now(), int32(0)
+	for i, end := range ends {
+		if err := d.Put(keys[i*keyLen:(i+1)*keyLen], values[start:end], wo); err != nil {
+			return i, err
+		}
+		doneNs[i] = int64(time.Since(begin))
+		start = end
+	}
+	return len(ends), nil
+}
+
+func (d *sizesDB) GetSizesTimed(keys []byte, keyLen int, sizes []int32, doneNs []int64) error {
+	timedRuns.Add(1)
+	begin := time.Now()
+	for i := range sizes {
+		sizes[i] = -1
+		if _, err := d.Get(keys[i*keyLen:(i+1)*keyLen], func(v []byte) { sizes[i] = int32(len(v)) }); err != nil {
+			return err
+		}
+		doneNs[i] = int64(time.Since(begin))
 	}
 	return nil
 }
@@ -121,20 +153,24 @@ func TestReadRandomThroughSizeGetter(t *testing.T) {
 	}
 }
 
-func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
-	run := func(eng string) (stdout string, progress []string) {
-		t.Helper()
-		var out, errb bytes.Buffer
-		args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20011", "--reads=10007",
-			"--benchmarks=fillrandom,readrandom,readseq"}, extra...)
-		if code := dbbench.Main(args, &out, &errb); code != 0 {
-			t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
-		}
-		return out.String(), progressCounts.FindAllString(errb.String(), -1)
+// runSizesBench runs fillrandom, readrandom and readseq (20,011 writes,
+// 10,007 reads) on eng with extra flags, and returns the standard output
+// and the counts of the progress lines.
+func runSizesBench(t *testing.T, eng string, extra []string) (stdout string, progress []string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	args := append([]string{"--engine=" + eng, "--db=" + t.TempDir(), "--seed=7", "--num=20011", "--reads=10007",
+		"--benchmarks=fillrandom,readrandom,readseq"}, extra...)
+	if code := dbbench.Main(args, &out, &errb); code != 0 {
+		t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
 	}
-	plainOut, plainProgress := run("native")
+	return out.String(), progressCounts.FindAllString(errb.String(), -1)
+}
+
+func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
+	plainOut, plainProgress := runSizesBench(t, "native", extra)
 	before, beforePuts, beforeScans := sizesRuns.Load(), putRuns.Load(), scanRuns.Load()
-	sizesOut, sizesProgress := run("native-sizes")
+	sizesOut, sizesProgress := runSizesBench(t, "native-sizes", extra)
 	if sizesRuns.Load() == before || putRuns.Load() == beforePuts || scanRuns.Load() == beforeScans {
 		t.Fatal("readrandom, fillrandom or readseq did not use the runs")
 	}
@@ -155,5 +191,39 @@ func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
 	reports := slices.Contains(extra, "--progress_reports=true")
 	if (reports && len(plainProgress) == 0) || !slices.Equal(plainProgress, sizesProgress) {
 		t.Fatalf("progress lines differ:\none-Get: %v\nruns:    %v", plainProgress, sizesProgress)
+	}
+}
+
+// TestTimedRunsKeepHistograms runs the same benchmarks with --histogram=1:
+// the driver then uses the engine's timed runs (engine.TimedRunner), and
+// the found counts, the progress lines and every histogram's count must be
+// those of the one-call loops, and its average latency must be sane.
+func TestTimedRunsKeepHistograms(t *testing.T) {
+	extra := []string{"--histogram=1", "--progress_reports=true"}
+	plainOut, plainProgress := runSizesBench(t, "native", extra)
+	before := timedRuns.Load()
+	timedOut, timedProgress := runSizesBench(t, "native-sizes", extra)
+	if timedRuns.Load() == before {
+		t.Fatal("fillrandom and readrandom did not use the timed runs")
+	}
+	found := regexp.MustCompile(`readrandom .*\((\d+) of (\d+) found\)`)
+	if p, s := found.FindStringSubmatch(plainOut), found.FindStringSubmatch(timedOut); p == nil || s == nil || p[1] != s[1] {
+		t.Fatalf("found counts differ:\none-Get: %v\ntimed:   %v", p, s)
+	}
+	if !slices.Equal(plainProgress, timedProgress) {
+		t.Fatalf("progress lines differ:\none-Get: %v\ntimed:   %v", plainProgress, timedProgress)
+	}
+	counts := regexp.MustCompile(`Count: (\d+) Average: ([0-9.]+)`)
+	p, s := counts.FindAllStringSubmatch(plainOut, -1), counts.FindAllStringSubmatch(timedOut, -1)
+	if len(p) < 2 || len(p) != len(s) {
+		t.Fatalf("histograms: %d one-call, %d timed\n%s", len(p), len(s), timedOut)
+	}
+	for i := range p {
+		if p[i][1] != s[i][1] {
+			t.Fatalf("histogram %d counts %s one-call, %s timed", i, p[i][1], s[i][1])
+		}
+		if avg, err := strconv.ParseFloat(s[i][2], 64); err != nil || avg <= 0 || avg > 10000 {
+			t.Fatalf("histogram %d of the timed runs averages %q micros", i, s[i][2])
+		}
 	}
 }

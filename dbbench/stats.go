@@ -146,6 +146,12 @@ func (s *Stats) finishedOpsSlow(n int64, t OpType) {
 	if s.detailed {
 		s.recordDetail(n, t)
 	}
+	s.afterOps()
+}
+
+// afterOps is the part of finishedOps' slow path that follows the
+// per-operation records: the yield clock and the progress lines.
+func (s *Stats) afterOps() {
 	if s.yieldEveryOp || uint32(s.done)&(yieldCheckEvery-1) == 0 {
 		s.yieldEveryOp = s.yield.check(s.done)
 		if !s.detailed && !s.batched {
@@ -168,20 +174,58 @@ func (s *Stats) recordDetail(n int64, t OpType) {
 	}
 	if cfg.histogram {
 		now := time.Now()
-		micros := uint64(now.Sub(s.lastOp) / time.Microsecond)
-		h := s.hist[t]
-		if h == nil {
-			h = NewHistogram()
-			s.hist[t] = h
-			s.hdr[t] = newHdrRecorder()
-			s.histOrd = append(s.histOrd, t)
+		s.recordLatency(now, t)
+	}
+}
+
+// recordLatency adds the operation that ended at end to the histograms,
+// with the latency db_bench computes: the difference of the whole
+// microseconds of its clock (NowMicros) at the end of this operation and
+// of the one before, so the latencies add up to the run's time instead of
+// each losing its fraction of a microsecond.
+func (s *Stats) recordLatency(end time.Time, t OpType) {
+	micros := uint64(max(end.UnixMicro()-s.lastOp.UnixMicro(), 0))
+	s.lastOp = end
+	h := s.hist[t]
+	if h == nil {
+		h = NewHistogram()
+		s.hist[t] = h
+		s.hdr[t] = newHdrRecorder()
+		s.histOrd = append(s.histOrd, t)
+	}
+	h.Add(micros)
+	s.hdr[t].record(int64(micros))
+	if micros >= s.r.cfg.slowUsecs && s.r.cfg.statsInterval == 0 {
+		s.r.errf("long op: %d micros%30s\r", micros, "")
+	}
+}
+
+// finishedTimedRun records a run of operations an engine timed
+// (engine.TimedRunner): the call began at callStart and operation i ended
+// doneNs[i] nanoseconds later; the run's keys and values were drawn between
+// the previous operation's end and callStart. Each operation's latency is
+// its time in the engine plus an equal share of that drawing, as db_bench's
+// clock read after every operation would see it, and the sum of the
+// latencies is the run's whole time, as with one call per operation.
+func (s *Stats) finishedTimedRun(callStart time.Time, doneNs []int64, t OpType) {
+	n := int64(len(doneNs))
+	if n == 0 {
+		return
+	}
+	if s.r.cfg.reportInterval > 0 {
+		s.r.reportOps.Add(n)
+	}
+	if s.r.cfg.histogram {
+		from := s.lastOp
+		share := callStart.Sub(from) / time.Duration(n)
+		for i, d := range doneNs {
+			s.recordLatency(from.Add(share*time.Duration(i+1)+time.Duration(d)), t)
 		}
-		h.Add(micros)
-		s.hdr[t].record(int64(micros))
-		if micros >= cfg.slowUsecs && cfg.statsInterval == 0 {
-			s.r.errf("long op: %d micros%30s\r", micros, "")
-		}
-		s.lastOp = now
+	}
+	s.done += n
+	s.yield.check(s.done) // once a run: a run is one long engine call
+	if s.done >= s.nextRpt {
+		s.progress()
 	}
 }
 

@@ -123,6 +123,17 @@ type RunPutter interface {
 	PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions) (int, error)
 }
 
+// TimedRunner is implemented by engines whose runs (SizeGetter, RunPutter)
+// can also say when each operation of a run ended, so that the driver can
+// use runs while it keeps per-operation latencies (--histogram,
+// --report_interval_seconds): doneNs[i] is set to the nanoseconds from the
+// start of the call to the end of operation i, and len(doneNs) is the run's
+// length. Otherwise the methods are GetSizes and PutRun.
+type TimedRunner interface {
+	GetSizesTimed(keys []byte, keyLen int, sizes []int32, doneNs []int64) error
+	PutRunTimed(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions, doneNs []int64) (int, error)
+}
+
 // SizeScanner is implemented by iterators whose every move crosses a
 // language boundary (cgo). ScanSizes counts up to n entries forward from
 // the current one (from the one after it when stepFirst), summing their key

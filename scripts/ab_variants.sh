@@ -9,9 +9,10 @@
 # exists). Each round runs C++ db_bench and every binary once on it with
 # --use_existing_db=1, the order rotating by one place a round so that no
 # side always runs first; BENCH (default readrandom) with READS (default
-# 500000) operations. Per binary it prints the per-round ratios ours / C++
-# of the same round, sorted, and their median. Environment variables set on
-# the command line reach every binary (e.g. GODEBUG).
+# 500000) operations, plus the flags in EXTRA (e.g. EXTRA=--histogram=1).
+# Per binary it prints the per-round ratios ours / C++ of the same round,
+# sorted, and their median. Environment variables set on the command line
+# reach every binary (e.g. GODEBUG).
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 ROUNDS LABEL=BINARY [LABEL=BINARY ...]" >&2; exit 2; }
 rounds=$1
@@ -19,6 +20,7 @@ shift
 num=${NUM:-1000000}
 bench=${BENCH:-readrandom}
 reads=${READS:-500000}
+read -r -a extra <<<"${EXTRA:-}"
 cpp=/usr/bin/db_bench
 dir=$(mktemp -d /dev/shm/abv-XXXX 2>/dev/null || mktemp -d)
 out=$(mktemp)
@@ -32,7 +34,7 @@ echo "preparing the shared DB (num=$num) ..." >&2
 opsec() {
   local bin=("$cpp")
   [ "$1" = cpp ] || bin=("${1#*=}" --engine=rocksdb)
-  "${bin[@]}" --db="$dir/db" "${common[@]}" --use_existing_db=1 --benchmarks="$bench" --reads="$reads" 2>/dev/null |
+  "${bin[@]}" --db="$dir/db" "${common[@]}" --use_existing_db=1 --benchmarks="$bench" --reads="$reads" "${extra[@]}" 2>/dev/null |
     awk '$4=="micros/op" {print $5}'
 }
 
@@ -46,7 +48,7 @@ for r in $(seq "$rounds"); do
   done
 done
 
-echo "$bench, reads=$reads, num=$num, $rounds rounds: per-round ratios ours / C++ (sorted), median"
+echo "$bench ${EXTRA:-}, reads=$reads, num=$num, $rounds rounds: per-round ratios ours / C++ (sorted), median"
 for s in "$@"; do
   label=${s%%=*}
   awk -v l="$label" '$2=="cpp" {c[$1]=$3} $2==l {o[$1]=$3} END {for (r in o) if (c[r] > 0) printf "%.3f\n", o[r]/c[r]}' "$out" |

@@ -187,6 +187,19 @@ func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 // db_bench (medians of the per-round ratios): runs of 64 0.954, runs of
 // 16,384 1.020; one Get a crossing was 0.929-0.938 in earlier rounds.
 func (d *DB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
+	return d.getSizes(keys, keyLen, sizes, nil)
+}
+
+// GetSizesTimed implements engine.TimedRunner: GetSizes that also says
+// when each lookup ended.
+func (d *DB) GetSizesTimed(keys []byte, keyLen int, sizes []int32, doneNs []int64) error {
+	if len(doneNs) != len(sizes) {
+		return fmt.Errorf("rocksdb: GetSizesTimed: %d times for %d keys", len(doneNs), len(sizes))
+	}
+	return d.getSizes(keys, keyLen, sizes, doneNs)
+}
+
+func (d *DB) getSizes(keys []byte, keyLen int, sizes []int32, doneNs []int64) error {
 	if d.db == nil {
 		return errClosed
 	}
@@ -198,12 +211,33 @@ func (d *DB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
 		return nil
 	}
 	return cError(C.gdb_get_sizes(d.db, d.ro, C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		(*C.int32_t)(unsafe.Pointer(&sizes[0]))))
+		(*C.int32_t)(unsafe.Pointer(&sizes[0])), timesPtr(doneNs)))
+}
+
+// timesPtr is the C view of a run's completion times, NULL for none.
+func timesPtr(doneNs []int64) *C.int64_t {
+	if len(doneNs) == 0 {
+		return nil
+	}
+	return (*C.int64_t)(unsafe.Pointer(&doneNs[0]))
 }
 
 // PutRun implements engine.RunPutter: a run of single-entry writes in one
 // cgo call, for db_bench's fills with batch_size 1 (see GetSizes for why).
 func (d *DB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions) (int, error) {
+	return d.putRun(keys, keyLen, values, ends, wo, nil)
+}
+
+// PutRunTimed implements engine.TimedRunner: PutRun that also says when
+// each write ended.
+func (d *DB) PutRunTimed(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {
+	if len(doneNs) != len(ends) {
+		return 0, fmt.Errorf("rocksdb: PutRunTimed: %d times for %d entries", len(doneNs), len(ends))
+	}
+	return d.putRun(keys, keyLen, values, ends, wo, doneNs)
+}
+
+func (d *DB) putRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {
 	if d.db == nil {
 		return 0, errClosed
 	}
@@ -216,7 +250,7 @@ func (d *DB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *en
 	}
 	var written C.size_t
 	err := cError(C.gdb_put_run(d.db, d.writeOptions(wo), C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written))
+		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written, timesPtr(doneNs)))
 	return int(written), err
 }
 

@@ -23,7 +23,10 @@
 // db_bench's loops that only count what they pass, whole runs go through one
 // call: engine.SizeGetter (readrandom's Gets), engine.RunPutter (fills'
 // single-entry writes) and engine.SizeScanner (readseq's Next calls); the
-// RocksDB calls are the same ones a loop of single operations makes. None
+// RocksDB calls are the same ones a loop of single operations makes. With
+// engine.TimedRunner the readrandom and fill runs also return when each
+// operation ended (CLOCK_MONOTONIC after each call, as db_bench reads its
+// clock), so runs serve --histogram and --report_interval_seconds too. None
 // allocates on the Go heap. ReadOptions and the four WriteOptions
 // combinations are created once per DB. The features the C API lacks
 // (library version, loading an OPTIONS file by path, db_bench's block cache

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/godbbench/godbbench/engine"
 )
@@ -191,6 +192,64 @@ func TestPutRun(t *testing.T) {
 		if a := testing.AllocsPerRun(100, func() { rp.PutRun(keys[:64*keyLen], keyLen, values[:ends[63]], ends[:64], wo) }); a != 0 {
 			t.Errorf("PutRun: %.1f allocs/op, want 0", a)
 		}
+	}
+}
+
+// TestTimedRuns checks engine.TimedRunner: the timed calls give the same
+// sizes and writes as the untimed ones, and each operation's end time is
+// after the call began, no earlier than the one before, and within the
+// call's own duration; a times slice of the wrong length is refused.
+func TestTimedRuns(t *testing.T) {
+	db := openWith(t, testOptions())(t.TempDir())
+	defer db.Close()
+	tr := engine.TimedRunner(db.(*DB))
+	const keyLen, n = 8, 200
+	var keys, values []byte
+	var ends []int32
+	for i := 0; i < n; i++ {
+		keys = append(keys, fmt.Sprintf("k%07d", i)...)
+		values = append(values, valueOfSize(fmt.Sprint(i), i%4*20)...)
+		ends = append(ends, int32(len(values)))
+	}
+	checkTimes := func(what string, done []int64, took time.Duration) {
+		t.Helper()
+		prev := int64(0)
+		for i, d := range done {
+			if d <= 0 || d < prev || d > int64(took) {
+				t.Fatalf("%s: operation %d ended at %d ns (previous %d, call took %d)", what, i, d, prev, took)
+			}
+			prev = d
+		}
+	}
+	done := make([]int64, n)
+	begin := time.Now()
+	written, err := tr.PutRunTimed(keys, keyLen, values, ends, nil, done)
+	if err != nil || written != n {
+		t.Fatalf("PutRunTimed = %d, %v", written, err)
+	}
+	checkTimes("PutRunTimed", done, time.Since(begin))
+	sizes := make([]int32, n+1)
+	keys = append(keys, "absent.."...)
+	done = make([]int64, n+1)
+	begin = time.Now()
+	if err := tr.GetSizesTimed(keys, keyLen, sizes, done); err != nil {
+		t.Fatal(err)
+	}
+	checkTimes("GetSizesTimed", done, time.Since(begin))
+	for i, got := range sizes {
+		want := int32(i % 4 * 20)
+		if i == n {
+			want = -1
+		}
+		if got != want {
+			t.Fatalf("size of key %d = %d, want %d", i, got, want)
+		}
+	}
+	if err := tr.GetSizesTimed(keys, keyLen, sizes, done[:n]); err == nil {
+		t.Fatal("GetSizesTimed took too few times")
+	}
+	if _, err := tr.PutRunTimed(keys[:n*keyLen], keyLen, values, ends, nil, done); err == nil {
+		t.Fatal("PutRunTimed took too many times")
 	}
 }
 
