@@ -35,8 +35,9 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		valid = it.First()
 	}
 	lim := t.shared.readLimiter
+	_, timed := it.(engine.TimedScanner)
 	if ss, ok := it.(engine.SizeScanner); ok && valid && !reverse && !omitKey && !omitValue && !fold &&
-		lim == nil && !t.stats.detailed {
+		lim == nil && (!t.stats.detailed || timed) {
 		i, bytes = r.scanSizes(t, ss)
 		valid = false
 	}

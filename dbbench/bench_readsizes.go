@@ -99,16 +99,35 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 // stats-interval boundary. It returns
 // the entries and bytes counted.
 func (r *runner) scanSizes(t *thread, ss engine.SizeScanner) (entries, bytes int64) {
+	var ts engine.TimedScanner
+	var doneNs []int64
+	if t.stats.detailed {
+		ts = ss.(engine.TimedScanner) // readScan checked
+		doneNs = make([]int64, maxRunOps)
+	}
 	stepFirst := false
 	for entries < r.reads {
 		limit := t.stats.runLimit(min(maxRunOps, r.reads-entries))
-		n, b, more, err := ss.ScanSizes(int(limit), stepFirst)
+		var n int
+		var b int64
+		var more bool
+		var err error
+		var callStart time.Time
+		if ts != nil {
+			callStart = time.Now()
+			n, b, more, err = ts.ScanSizesTimed(int(limit), stepFirst, doneNs)
+		} else {
+			n, b, more, err = ss.ScanSizes(int(limit), stepFirst)
+		}
 		if err != nil {
 			t.fail("iterator error: %v", err)
 		}
 		entries += int64(n)
 		bytes += b
-		if n > 0 {
+		switch {
+		case n > 0 && ts != nil:
+			t.stats.finishedTimedRun(callStart, doneNs[:n], opRead)
+		case n > 0:
 			t.stats.finishedOps(int64(n), opRead)
 		}
 		if !more {

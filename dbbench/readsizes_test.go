@@ -106,6 +106,19 @@ var scanRuns atomic.Int64
 
 func (it *sizesIter) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
 	scanRuns.Add(1)
+	return it.scan(n, stepFirst, nil)
+}
+
+// timedScans counts ScanSizesTimed calls.
+var timedScans atomic.Int64
+
+func (it *sizesIter) ScanSizesTimed(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
+	timedScans.Add(1)
+	return it.scan(n, stepFirst, doneNs)
+}
+
+func (it *sizesIter) scan(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
+	begin := time.Now()
 	if stepFirst && !it.Next() || !it.Valid() {
 		return 0, 0, false, it.Error()
 	}
@@ -117,6 +130,9 @@ func (it *sizesIter) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) 
 			return count, bytes, false, err
 		}
 		bytes += int64(len(it.Key()) + len(v))
+		if doneNs != nil {
+			doneNs[count] = int64(time.Since(begin))
+		}
 		count++
 		if count == n {
 			return count, bytes, true, nil
@@ -201,10 +217,10 @@ func checkReadRandomThroughSizeGetter(t *testing.T, extra []string) {
 func TestTimedRunsKeepHistograms(t *testing.T) {
 	extra := []string{"--histogram=1", "--progress_reports=true"}
 	plainOut, plainProgress := runSizesBench(t, "native", extra)
-	before := timedRuns.Load()
+	before, beforeScans := timedRuns.Load(), timedScans.Load()
 	timedOut, timedProgress := runSizesBench(t, "native-sizes", extra)
-	if timedRuns.Load() == before {
-		t.Fatal("fillrandom and readrandom did not use the timed runs")
+	if timedRuns.Load() < before+2 || timedScans.Load() == beforeScans {
+		t.Fatal("fillrandom, readrandom or readseq did not use the timed runs")
 	}
 	found := regexp.MustCompile(`readrandom .*\((\d+) of (\d+) found\)`)
 	if p, s := found.FindStringSubmatch(plainOut), found.FindStringSubmatch(timedOut); p == nil || s == nil || p[1] != s[1] {

@@ -146,6 +146,13 @@ type SizeScanner interface {
 	ScanSizes(n int, stepFirst bool) (count int, bytes int64, more bool, err error)
 }
 
+// TimedScanner is SizeScanner's counterpart of TimedRunner: ScanSizes that
+// also sets doneNs[i] to the nanoseconds from the start of the call to the
+// counting of entry i; len(doneNs) must be at least n.
+type TimedScanner interface {
+	ScanSizesTimed(n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, err error)
+}
+
 // ThreadContext is implemented by engines that keep per-OS-thread state,
 // which db_bench sets up at the start of every benchmark thread and reports
 // at its end (ThreadBody). The driver calls both methods on the benchmark

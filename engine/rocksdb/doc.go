@@ -24,8 +24,8 @@
 // call: engine.SizeGetter (readrandom's Gets), engine.RunPutter (fills'
 // single-entry writes) and engine.SizeScanner (readseq's Next calls); the
 // RocksDB calls are the same ones a loop of single operations makes. With
-// engine.TimedRunner the readrandom and fill runs also return when each
-// operation ended (CLOCK_MONOTONIC after each call, as db_bench reads its
+// engine.TimedRunner (and engine.TimedScanner for readseq) the readrandom,
+// fill and scan runs also return when each operation ended (CLOCK_MONOTONIC after each call, as db_bench reads its
 // clock), so runs serve --histogram and --report_interval_seconds too. None
 // allocates on the Go heap. ReadOptions and the four WriteOptions
 // combinations are created once per DB. The features the C API lacks

@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
@@ -221,6 +222,19 @@ func (it *iterator) Value() ([]byte, error) {
 // BENCHMARKS.md for what the batched copy cost against it. The Go-side
 // position (Key, Value) is cleared: only ScanSizes, Error and Close follow.
 func (it *iterator) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
+	return it.scanSizes(n, stepFirst, nil)
+}
+
+// ScanSizesTimed implements engine.TimedScanner: ScanSizes that also says
+// when each entry was counted.
+func (it *iterator) ScanSizesTimed(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
+	if len(doneNs) < n {
+		return 0, 0, false, fmt.Errorf("rocksdb: ScanSizesTimed: %d times for %d entries", len(doneNs), n)
+	}
+	return it.scanSizes(n, stepFirst, doneNs)
+}
+
+func (it *iterator) scanSizes(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
 	switch {
 	case stepFirst && !it.scanning, !stepFirst && it.buffered:
 		return 0, 0, false, errors.New("rocksdb: ScanSizes needs a freshly positioned iterator")
@@ -229,7 +243,7 @@ func (it *iterator) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
 		// (Debian's build asserts).
 		return 0, 0, false, nil
 	}
-	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue)
+	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue, timesPtr(doneNs))
 	it.clear()
 	it.dir, it.run = 0, 0
 	it.scanning, it.scanEnded = true, r.more == 0

@@ -195,8 +195,8 @@ func TestPutRun(t *testing.T) {
 	}
 }
 
-// TestTimedRuns checks engine.TimedRunner: the timed calls give the same
-// sizes and writes as the untimed ones, and each operation's end time is
+// TestTimedRuns checks engine.TimedRunner and engine.TimedScanner: the
+// timed calls give the same sizes, writes and scan counts as the untimed ones, and each operation's end time is
 // after the call began, no earlier than the one before, and within the
 // call's own duration; a times slice of the wrong length is refused.
 func TestTimedRuns(t *testing.T) {
@@ -248,6 +248,25 @@ func TestTimedRuns(t *testing.T) {
 	if err := tr.GetSizesTimed(keys, keyLen, sizes, done[:n]); err == nil {
 		t.Fatal("GetSizesTimed took too few times")
 	}
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	ts := it.(engine.TimedScanner)
+	if !it.First() {
+		t.Fatal("empty")
+	}
+	if _, _, _, err := ts.ScanSizesTimed(n, false, done[:n-1]); err == nil {
+		t.Fatal("ScanSizesTimed took too few times")
+	}
+	begin = time.Now()
+	count, bytes, more, err := ts.ScanSizesTimed(n, false, done)
+	// It stops on the n-th entry, the last, so more is true.
+	if err != nil || count != n || !more || bytes != int64(n*keyLen+len(values)) {
+		t.Fatalf("ScanSizesTimed = %d entries, %d bytes, more %v, %v; want %d, %d, true", count, bytes, more, err, n, n*keyLen+len(values))
+	}
+	checkTimes("ScanSizesTimed", done[:count], time.Since(begin))
 	if _, err := tr.PutRunTimed(keys[:n*keyLen], keyLen, values, ends, nil, done); err == nil {
 		t.Fatal("PutRunTimed took too many times")
 	}

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <stdint.h>
+#include <time.h>
 #include <rocksdb/c.h>
 
 static inline char* gdb_write(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
@@ -154,12 +156,22 @@ typedef struct {
 	int more; // stopped on the n-th entry (1) or ran off the end (0)
 } gdb_sum_result;
 
+// gdb_now_ns reads CLOCK_MONOTONIC in nanoseconds.
+static inline int64_t gdb_now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 // gdb_iter_sum counts up to n entries forward from the current one (from
 // the next one with step_first), summing key and, with with_value, value
-// lengths, and stops on the n-th (engine.SizeScanner).
+// lengths, and stops on the n-th (engine.SizeScanner). With done_ns
+// non-NULL it sets done_ns[i] to the nanoseconds from the call's start to
+// the counting of entry i (engine.TimedScanner).
 static inline gdb_sum_result gdb_iter_sum(rocksdb_iterator_t* it, size_t n, int step_first,
-                                          int with_value) {
+                                          int with_value, int64_t* done_ns) {
 	gdb_sum_result r = {0, 0, 0};
+	int64_t start = done_ns != NULL ? gdb_now_ns() : 0;
 	if (n == 0) {
 		r.more = rocksdb_iter_valid(it);
 		return r;
@@ -174,6 +186,9 @@ static inline gdb_sum_result gdb_iter_sum(rocksdb_iterator_t* it, size_t n, int 
 			rocksdb_iter_value(it, &vl);
 		}
 		r.bytes += kl + vl;
+		if (done_ns != NULL) {
+			done_ns[r.count] = gdb_now_ns() - start;
+		}
 		r.count++;
 		if (r.count == n) {
 			r.more = 1;
