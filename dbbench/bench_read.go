@@ -35,10 +35,14 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		valid = it.First()
 	}
 	lim := t.shared.readLimiter
-	_, timed := it.(engine.TimedScanner)
+	// With per-operation latencies, runs need the engine's timed scans.
+	var timed engine.TimedScanner
+	if t.stats.detailed {
+		timed, _ = it.(engine.TimedScanner)
+	}
 	if ss, ok := it.(engine.SizeScanner); ok && valid && !reverse && !omitKey && !omitValue && !fold &&
-		lim == nil && (!t.stats.detailed || timed) {
-		i, bytes = r.scanSizes(t, ss)
+		lim == nil && (!t.stats.detailed || timed != nil) {
+		i, bytes = r.scanSizes(t, ss, timed)
 		valid = false
 	}
 	for ; i < r.reads && valid; i++ {

@@ -96,13 +96,12 @@ func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
 // scanSizes is readScan's forward loop through a SizeScanner, on an
 // iterator just positioned on its first entry: the same Next calls, in runs
 // of maxRunOps (runs.go) that never cross a progress-report or
-// stats-interval boundary. It returns
-// the entries and bytes counted.
-func (r *runner) scanSizes(t *thread, ss engine.SizeScanner) (entries, bytes int64) {
-	var ts engine.TimedScanner
+// stats-interval boundary, timed through ts when it is not nil (the thread
+// records per-operation latencies). It returns the entries and bytes
+// counted.
+func (r *runner) scanSizes(t *thread, ss engine.SizeScanner, ts engine.TimedScanner) (entries, bytes int64) {
 	var doneNs []int64
-	if t.stats.detailed {
-		ts = ss.(engine.TimedScanner) // readScan checked
+	if ts != nil {
 		doneNs = make([]int64, maxRunOps)
 	}
 	stepFirst := false
