@@ -1,6 +1,9 @@
 package hugemem
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestPool checks exact-size reuse, zeroing of the used part, the bound
 // (oldest evicted first) and a pool that keeps nothing.
@@ -53,5 +56,32 @@ func TestPool(t *testing.T) {
 	none.Put(r2, 0)
 	if none.Len() != 0 || r2.Bytes != nil {
 		t.Fatal("a pool of Max 0 kept a region")
+	}
+}
+
+// TestPoolFreesIdleRegions checks that a pool with MaxIdle frees what it
+// kept once that has passed, keeps what was put since, and starts again
+// after it ran empty.
+func TestPoolFreesIdleRegions(t *testing.T) {
+	p := Pool{Max: 4, MaxIdle: 40 * time.Millisecond}
+	for round := 0; round < 2; round++ {
+		r, err := Map(HugePageSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Put(r, 0)
+		if p.Len() != 1 {
+			t.Fatalf("round %d: pool keeps %d regions, want 1", round, p.Len())
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for p.Len() != 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: an idle region was never freed", round)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if r.Bytes != nil {
+			t.Fatalf("round %d: the expired region was not freed", round)
+		}
 	}
 }

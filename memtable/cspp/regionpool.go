@@ -20,4 +20,4 @@ import "github.com/godbbench/godbbench/internal/hugemem"
 // cover a flush finishing just after a switch.
 const maxPooledRegions = 2
 
-var regions = hugemem.Pool{Max: maxPooledRegions}
+var regions = hugemem.Pool{Max: maxPooledRegions, MaxIdle: hugemem.DefaultMaxIdle}

@@ -14,7 +14,7 @@ import "github.com/godbbench/godbbench/internal/hugemem"
 // memtables' worth.
 const maxPooledChunks = 64
 
-var chunks = hugemem.Pool{Max: maxPooledChunks}
+var chunks = hugemem.Pool{Max: maxPooledChunks, MaxIdle: hugemem.DefaultMaxIdle}
 
 // poolChunks hands the regions of a released arena to chunks: whole
 // bigChunkBytes regions are kept (cleared in full), the partial last chunk

@@ -52,7 +52,7 @@ const (
 // chunks keeps released big chunks, already resident, for the next lists
 // (the first touch of a fresh huge page is the kernel zeroing 2 MiB on the
 // toucher's path); see hugemem.Pool.
-var chunks = hugemem.Pool{Max: maxPooledChunks}
+var chunks = hugemem.Pool{Max: maxPooledChunks, MaxIdle: hugemem.DefaultMaxIdle}
 
 // chunk is one region being filled by a stream.
 type chunk struct {
