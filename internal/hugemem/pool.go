@@ -81,6 +81,20 @@ func (p *Pool) Put(r *Region, used int) {
 	}
 }
 
+// Recycle hands over a released owner's regions: those of exactly size
+// usable bytes are Put, cleared in full (their owner's use is not known
+// region by region), and the others, which no Get of size could take, are
+// freed.
+func (p *Pool) Recycle(rs []*Region, size int) {
+	for _, r := range rs {
+		if len(r.Bytes) == size {
+			p.Put(r, size)
+		} else {
+			_ = r.Free()
+		}
+	}
+}
+
 // expire frees the regions kept longer than MaxIdle, every MaxIdle/2,
 // until the pool is empty.
 func (p *Pool) expire() {

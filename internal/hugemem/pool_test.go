@@ -85,3 +85,27 @@ func TestPoolFreesIdleRegions(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolRecycle checks that Recycle keeps the regions of the size given
+// (zeroed in full) and frees the others.
+func TestPoolRecycle(t *testing.T) {
+	p := Pool{Max: 4}
+	keep, err := Map(HugePageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Map(3 * HugePageSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep.Bytes[len(keep.Bytes)-1] = 7
+	p.Recycle([]*Region{keep, other}, HugePageSize)
+	if other.Bytes != nil || p.Len() != 1 {
+		t.Fatalf("other region freed: %v, pool keeps %d; want true, 1", other.Bytes == nil, p.Len())
+	}
+	r := p.Get(HugePageSize)
+	if r != keep || r.Bytes[len(r.Bytes)-1] != 0 {
+		t.Fatal("the kept region did not come back whole and zeroed")
+	}
+	_ = r.Free()
+}

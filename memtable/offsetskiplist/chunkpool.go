@@ -17,14 +17,6 @@ const maxPooledChunks = 64
 var chunks = hugemem.Pool{Max: maxPooledChunks, MaxIdle: hugemem.DefaultMaxIdle}
 
 // poolChunks hands the regions of a released arena to chunks: whole
-// bigChunkBytes regions are kept (cleared in full), the partial last chunk
-// of an arena at its capacity is unmapped.
-func poolChunks(regions []*hugemem.Region) {
-	for _, r := range regions {
-		if len(r.Bytes) == bigChunkBytes {
-			chunks.Put(r, len(r.Bytes))
-		} else {
-			_ = r.Free()
-		}
-	}
-}
+// bigChunkBytes regions are kept, the partial last chunk of an arena at its
+// capacity is unmapped.
+func poolChunks(regions []*hugemem.Region) { chunks.Recycle(regions, bigChunkBytes) }

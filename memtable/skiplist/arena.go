@@ -141,21 +141,20 @@ func (a *arena) mapRegion(n uintptr) (*hugemem.Region, error) {
 
 // release hands the arena's chunks to the pool (big ones; the rest are
 // unmapped). Nothing may touch the arena's memory afterwards.
-func (a *arena) release() { a.drop(true) }
+func (a *arena) release() { chunks.Recycle(a.take(), bigChunk) }
 
 // free unmaps every chunk: the cleanup of a list dropped without Release.
-func (a *arena) free() { a.drop(false) }
+func (a *arena) free() {
+	for _, r := range a.take() {
+		_ = r.Free()
+	}
+}
 
-func (a *arena) drop(pool bool) {
+// take empties the arena's list of regions and returns it.
+func (a *arena) take() []*hugemem.Region {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	regions := a.regions
 	a.regions = nil
-	a.mu.Unlock()
-	for _, r := range regions {
-		if pool && len(r.Bytes) == bigChunk {
-			chunks.Put(r, len(r.Bytes))
-		} else {
-			_ = r.Free()
-		}
-	}
+	return regions
 }
