@@ -37,11 +37,11 @@ func (r *runner) readScan(t *thread, reverse bool) {
 	lim := t.shared.readLimiter
 	// With per-operation latencies, runs need the engine's timed scans.
 	var timed engine.TimedScanner
-	if t.stats.detailed {
-		timed, _ = it.(engine.TimedScanner)
+	timedOK := !t.stats.detailed
+	if !timedOK {
+		timed, timedOK = it.(engine.TimedScanner)
 	}
-	if ss, ok := it.(engine.SizeScanner); ok && valid && !reverse && !omitKey && !omitValue && !fold &&
-		lim == nil && (!t.stats.detailed || timed != nil) {
+	if ss, ok := it.(engine.SizeScanner); ok && timedOK && valid && !reverse && !omitKey && !omitValue && !fold && lim == nil {
 		i, bytes = r.scanSizes(t, ss, timed)
 		valid = false
 	}
@@ -127,8 +127,8 @@ func (r *runner) randomKey(t *thread) int64 {
 // benchReadRandom is db_bench's ReadRandom (readrandom, readmissing,
 // readrandomsmall): per op one DB-selection draw and one key draw.
 func benchReadRandom(r *runner, t *thread) {
-	if sg, ok := r.sizeGetterFor(t); ok {
-		r.readRandomSizes(t, sg)
+	if sg, tr, ok := r.sizeGetterFor(t); ok {
+		r.readRandomSizes(t, sg, tr)
 		return
 	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)

@@ -7,43 +7,41 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// sizeGetterFor returns the engine's SizeGetter when readrandom may use it:
-// the loop only counts what it finds. Not with a read rate limit,
-// --report_json's value checksum, the stride pattern of --multiread_stride,
-// or --duration (which would stop up to a run late); with latency
-// histograms or report intervals only when the engine times each operation
-// of a run (engine.TimedRunner).
-func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, bool) {
+// sizeGetterFor returns the engine's SizeGetter when readrandom may use it
+// (the loop only counts what it finds), with the engine's TimedRunner when
+// the thread records per-operation latencies (runTimer). Not with a read
+// rate limit, --report_json's value checksum, the stride pattern of
+// --multiread_stride, or --duration (which would stop up to a run late).
+func (r *runner) sizeGetterFor(t *thread) (engine.SizeGetter, engine.TimedRunner, bool) {
 	sg, ok := r.db.(engine.SizeGetter)
 	if !ok || t.shared.readLimiter != nil || r.foldReads ||
 		r.cfg.duration > 0 || (r.entriesPerBatch > 1 && r.cfg.multireadStride != 0) {
-		return nil, false
+		return nil, nil, false
 	}
-	if _, timed := r.db.(engine.TimedRunner); t.stats.detailed && !timed {
-		return nil, false
-	}
-	return sg, true
+	tr, ok := r.runTimer(t)
+	return sg, tr, ok
 }
 
-// timedRunner is the engine's TimedRunner when the thread records
-// per-operation latencies, else nil.
-func (r *runner) timedRunner(t *thread) engine.TimedRunner {
+// runTimer decides runs for a thread that may record per-operation
+// latencies (--histogram, --report_interval_seconds): without them runs need
+// no timing (nil, true); with them they need the engine's TimedRunner, and
+// are not used (nil, false) when it has none.
+func (r *runner) runTimer(t *thread) (engine.TimedRunner, bool) {
 	if !t.stats.detailed {
-		return nil
+		return nil, true
 	}
-	tr, _ := r.db.(engine.TimedRunner)
-	return tr
+	tr, ok := r.db.(engine.TimedRunner)
+	return tr, ok
 }
 
 // readRandomSizes is benchReadRandom through a SizeGetter, in runs of keys
-// (runs.go).
-func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter) {
+// (runs.go), timed through tr when it is not nil.
+func (r *runner) readRandomSizes(t *thread, sg engine.SizeGetter, tr engine.TimedRunner) {
 	d := r.newDuration(0, r.reads)
 	ks := r.keySize
 	run := runOps(ks)
 	keys := make([]byte, run*ks) // Fill writes every byte
 	sizes := make([]int32, run)
-	tr := r.timedRunner(t)
 	var doneNs []int64
 	if tr != nil {
 		doneNs = make([]int64, run)

@@ -60,8 +60,8 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 			return next - 1
 		}
 	}
-	if rp, ok := r.runPutterFor(t, seconds); ok && keyNum != 0 {
-		t.stats.addBytes(r.writeRuns(t, rp, &d, nextKey, gen))
+	if rp, tr, ok := r.runPutterFor(t, seconds); ok && keyNum != 0 {
+		t.stats.addBytes(r.writeRuns(t, rp, tr, &d, nextKey, gen))
 		return
 	}
 	perBatch := r.entriesPerBatch

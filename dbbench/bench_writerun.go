@@ -6,33 +6,30 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// runPutterFor returns the engine's RunPutter when a fill may use it: one
-// entry per write (--batch_size 1), no write rate limit, and no --duration
-// (which would stop up to a run late); with latency histograms or report
-// intervals only when the engine times each write of a run
-// (engine.TimedRunner).
-func (r *runner) runPutterFor(t *thread, seconds int64) (engine.RunPutter, bool) {
+// runPutterFor returns the engine's RunPutter when a fill may use it, with
+// the engine's TimedRunner when the thread records per-operation latencies
+// (runTimer): one entry per write (--batch_size 1), no write rate limit, and
+// no --duration (which would stop up to a run late).
+func (r *runner) runPutterFor(t *thread, seconds int64) (engine.RunPutter, engine.TimedRunner, bool) {
 	rp, ok := r.db.(engine.RunPutter)
 	if !ok || r.entriesPerBatch != 1 || t.shared.writeLimiter != nil || seconds > 0 {
-		return nil, false
+		return nil, nil, false
 	}
-	if _, timed := r.db.(engine.TimedRunner); t.stats.detailed && !timed {
-		return nil, false
-	}
-	return rp, true
+	tr, ok := r.runTimer(t)
+	return rp, tr, ok
 }
 
 // writeRuns is doWrite's loop through a RunPutter, in runs (runs.go): keys
 // and values are drawn exactly as the one-Put loop draws them, and a run
 // never crosses a progress-report or stats-interval boundary. A run also
 // ends once its values reach runBufBytes, so large values (fill100K) do not
-// make a large buffer. It returns the bytes written.
-func (r *runner) writeRuns(t *thread, rp engine.RunPutter, d *duration, nextKey func() int64, gen *ValueGen) int64 {
+// make a large buffer. Runs are timed through tr when it is not nil. It
+// returns the bytes written.
+func (r *runner) writeRuns(t *thread, rp engine.RunPutter, tr engine.TimedRunner, d *duration, nextKey func() int64, gen *ValueGen) int64 {
 	ks := r.keySize
 	run := runOps(ks)
 	keys := make([]byte, run*ks)
 	ends := make([]int32, run)
-	tr := r.timedRunner(t)
 	var doneNs []int64
 	if tr != nil {
 		doneNs = make([]int64, run)
