@@ -62,12 +62,13 @@ func runChild(s *childSpec, out io.Writer) int {
 		fmt.Fprintln(out, "error:", err)
 		return 3
 	}
-	db, err := op.Open(s.Dir, s.Config.options(), io.Discard)
+	db, err := op.Open(s.Dir, s.Config.options(), os.Stderr)
 	if s.Role == roleVerify {
 		v := Verdict{Prefix: -1}
 		if err != nil {
 			v.OpenErr = err.Error()
 		} else {
+			fmt.Fprintln(out, "opened")
 			v = Verify(db, s.Workload, s.Lo, s.Hi)
 			if cerr := db.Close(); cerr != nil {
 				v.readErr("close", cerr)

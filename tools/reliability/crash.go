@@ -150,11 +150,26 @@ func parseAck(l string) (int, bool) {
 // verifyChild runs a verifier on dir and returns its verdict, or a
 // description of how it died (crash, hang, no verdict).
 func verifyChild(eng, dir string, cfg Config, wl Workload, lo, hi int) (Verdict, string) {
+	v, _, vexit := verifyChildOpened(eng, dir, cfg, wl, lo, hi)
+	return v, vexit
+}
+
+// verifyChildOpened is verifyChild that also says whether the open
+// succeeded, which a crash or hang afterwards does not undo.
+func verifyChildOpened(eng, dir string, cfg Config, wl Workload, lo, hi int) (v Verdict, opened bool, vexit string) {
+	v, vexit = verifyChildRun(eng, dir, cfg, wl, lo, hi, &opened)
+	return v, opened, vexit
+}
+
+func verifyChildRun(eng, dir string, cfg Config, wl Workload, lo, hi int, opened *bool) (Verdict, string) {
 	c, err := startChild(&childSpec{Role: roleVerify, Engine: eng, Dir: dir, Config: cfg, Workload: wl, Lo: lo, Hi: hi}, 60*time.Second)
 	if err != nil {
 		return Verdict{}, "start verifier: " + err.Error()
 	}
 	e := c.wait()
+	for _, l := range e.lines {
+		*opened = *opened || l == "opened"
+	}
 	switch {
 	case e.timedOut:
 		return Verdict{}, "hang (killed after 60 s)"
@@ -182,7 +197,7 @@ func crashWords(e *exit) string {
 			return tail(l)
 		}
 	}
-	return tail(e.stderr)
+	return tail(strings.SplitN(strings.TrimSpace(e.stderr), "\n", 2)[0])
 }
 
 // removeAllIn empties dir, which the probe created itself.
