@@ -94,27 +94,15 @@ func runChild(s *childSpec, out io.Writer) int {
 		bw.Flush()
 		return 1
 	}
-	b := db.NewBatch()
-	defer b.Close()
 	write := func(from, n int, ack bool) error {
-		for i := from; n == 0 || i < from+n; i++ {
-			b.Reset()
-			for w := i * s.Workload.Batch; w < (i+1)*s.Workload.Batch; w++ {
-				if k, del := s.Workload.Op(w); del {
-					b.Delete(s.Workload.Key(k))
-				} else {
-					b.Put(s.Workload.Key(k), s.Workload.Value(w))
-				}
-			}
-			if err := db.Apply(b, &engine.WriteOptions{Sync: s.Config.Sync}); err != nil {
-				return fmt.Errorf("batch %d: %w", i, err)
-			}
-			if ack {
+		var onAck func(int)
+		if ack {
+			onAck = func(i int) {
 				fmt.Fprintf(bw, "ack %d\n", i)
 				bw.Flush()
 			}
 		}
-		return nil
+		return applyBatches(db, s.Workload, from, n, s.Config.Sync, onAck)
 	}
 	switch s.Role {
 	case roleWrite:
@@ -269,4 +257,28 @@ func tail(s string) string {
 		l = l[:200] + "..."
 	}
 	return l
+}
+
+// applyBatches applies batches from, from+1, ... (n of them; n = 0: until
+// a write fails), calling ack, if set, after each is acknowledged.
+func applyBatches(db engine.DB, wl Workload, from, n int, sync bool, ack func(batch int)) error {
+	b := db.NewBatch()
+	defer b.Close()
+	for i := from; n == 0 || i < from+n; i++ {
+		b.Reset()
+		for w := i * wl.Batch; w < (i+1)*wl.Batch; w++ {
+			if k, del := wl.Op(w); del {
+				b.Delete(wl.Key(k))
+			} else {
+				b.Put(wl.Key(k), wl.Value(w))
+			}
+		}
+		if err := db.Apply(b, &engine.WriteOptions{Sync: sync}); err != nil {
+			return fmt.Errorf("batch %d: %w", i, err)
+		}
+		if ack != nil {
+			ack(i)
+		}
+	}
+	return nil
 }
