@@ -1,0 +1,135 @@
+package reliability
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// cell makes s safe inside a Markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// WriteCrashTable writes the crash-loop results as a Markdown table.
+func WriteCrashTable(w io.Writer, rs []CrashResult) {
+	fmt.Fprintln(w, "| engine | writes | kill cycles | killed while opening | batches acknowledged | acknowledged writes lost | other failures |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
+	for _, r := range rs {
+		var other []string
+		for _, f := range r.Failures {
+			if !strings.Contains(f, "acknowledged writes lost") {
+				other = append(other, f)
+			}
+		}
+		o := "none"
+		if len(other) > 0 {
+			o = cell(strings.Join(other, "; "))
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s |\n", r.Engine, r.Config, r.Cycles, r.KilledOpening, r.AckedBatches, r.LostWrites, o)
+	}
+}
+
+// WriteMatrixTables writes one Markdown table per corruption-matrix
+// result, by file kind and outcome, then the failed trials.
+func WriteMatrixTables(w io.Writer, rs []MatrixResult, maxListed int) {
+	cols := append(append([]Outcome{}, Outcomes...), DeletedLiveColumn)
+	for _, r := range rs {
+		fmt.Fprintf(w, "\n#### %s (%s)\n\n", r.Engine, r.Config)
+		if r.Err != "" {
+			fmt.Fprintf(w, "Not run: %s\n", cell(r.Err))
+			continue
+		}
+		fmt.Fprintf(w, "Database: %d files; %d writes compacted to the last level, %d flushed to level 0, %d left in the memtable and WAL.\n\n",
+			len(r.Files), r.Phases[0], r.Phases[1], r.Phases[2])
+		fmt.Fprint(w, "| file kind | trials |")
+		for _, c := range cols {
+			fmt.Fprintf(w, " %s |", c)
+		}
+		fmt.Fprint(w, "\n|---|---:|")
+		fmt.Fprintln(w, strings.Repeat("---:|", len(cols)))
+		counts := r.Counts()
+		total := map[Outcome]int{}
+		trials := 0
+		for _, k := range FileKinds {
+			c, ok := counts[k]
+			if !ok {
+				continue
+			}
+			n := 0
+			for _, o := range Outcomes {
+				n += c[o]
+			}
+			trials += n
+			fmt.Fprintf(w, "| %s | %d |", k, n)
+			for _, o := range cols {
+				fmt.Fprintf(w, " %d |", c[o])
+				total[o] += c[o]
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "| **all** | **%d** |", trials)
+		for _, o := range cols {
+			fmt.Fprintf(w, " **%d** |", total[o])
+		}
+		fmt.Fprintln(w)
+		failed := r.Failed()
+		if len(failed) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nFailed trials (%d", len(failed))
+		if len(failed) > maxListed {
+			fmt.Fprintf(w, ", first %d", maxListed)
+			failed = failed[:maxListed]
+		}
+		fmt.Fprintln(w, "):")
+		fmt.Fprintln(w)
+		for _, t := range failed {
+			d := t.Detail
+			if len(t.DeletedLive) > 0 {
+				d += fmt.Sprintf(" [deleted: %s]", strings.Join(t.DeletedLive, " "))
+			}
+			fmt.Fprintf(w, "- %s `%s` %s: **%s** %s\n", t.Kind, t.File, t.Damage, t.Outcome, d)
+		}
+	}
+}
+
+// WriteENOSPCTable writes the ENOSPC results as a Markdown table.
+func WriteENOSPCTable(w io.Writer, rs []ENOSPCResult) {
+	fmt.Fprintln(w, "| engine | writes | writer outcome | error reported | Close returned | batches acknowledged | reopen with room | acknowledged writes lost |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---:|---|---:|")
+	for _, r := range rs {
+		if r.Skipped != "" {
+			fmt.Fprintf(w, "| %s | %s | not run: %s | | | | | |\n", r.Engine, r.Config, cell(r.Skipped))
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %v | %d | %s | %d |\n", r.Engine, r.Config, cell(r.Writer), cell(r.Error), r.CloseReturned, r.AckedBatches, cell(r.Reopen), r.LostWrites)
+	}
+}
+
+// WriteBadInputTable writes the bad-input probes, one row each, one column
+// per tool: exit status, the explaining line, and what was lost.
+func WriteBadInputTable(w io.Writer, probes []BadInput, tools []Tool, res [][]BadInputResult) {
+	fmt.Fprint(w, "| input |")
+	for _, t := range tools {
+		fmt.Fprintf(w, " %s |", t.Name)
+	}
+	fmt.Fprint(w, "\n|---|")
+	fmt.Fprintln(w, strings.Repeat("---|", len(tools)))
+	for i, p := range probes {
+		fmt.Fprintf(w, "| %s |", cell(p.Name))
+		for j := range tools {
+			r := res[i][j]
+			s := "exit " + r.Exit
+			if r.Message != "" {
+				s += ": " + r.Message
+			}
+			if r.Lost != "" {
+				s += " **LOST: " + r.Lost + "**"
+			}
+			fmt.Fprintf(w, " %s |", cell(s))
+		}
+		fmt.Fprintln(w)
+	}
+}
