@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -18,7 +19,8 @@ func matrixEngines() []EngineConfig {
 
 // TestCorruptionMatrix damages every kind of file of every engine's
 // database and fails on silent wrong data, a deleted live file, a crash or
-// a hang: a few trials per kind by default, many with RELIABILITY_LONG=1.
+// a hang, with a subtest per file kind: a few trials per kind by default,
+// many with RELIABILITY_LONG=1.
 func TestCorruptionMatrix(t *testing.T) {
 	flips, cuts := 2, 0
 	if testing.Short() {
@@ -35,9 +37,20 @@ func TestCorruptionMatrix(t *testing.T) {
 			if r.Err != "" {
 				t.Fatal(r.Err)
 			}
-			t.Logf("seed %d: %d trials in %v: %v", seed, len(r.Trials), time.Since(start).Round(time.Millisecond), r.Counts())
+			t.Logf("seed %d: %d trials in %v", seed, len(r.Trials), time.Since(start).Round(time.Millisecond))
+			failed := map[string][]string{}
 			for _, tr := range r.Failed() {
-				t.Errorf("%s %s %s: %s %s deleted %v", tr.Kind, tr.File, tr.Damage, tr.Outcome, tr.Detail, tr.DeletedLive)
+				failed[tr.Kind] = append(failed[tr.Kind], fmt.Sprintf("%s %s: %s %s deleted %v", tr.File, tr.Damage, tr.Outcome, tr.Detail, tr.DeletedLive))
+			}
+			counts := r.Counts()
+			for _, kind := range FileKinds {
+				if _, ok := counts[kind]; !ok {
+					continue
+				}
+				t.Run(kind, func(t *testing.T) {
+					t.Logf("%v", counts[kind])
+					report(t, failed[kind])
+				})
 			}
 		})
 	}

@@ -22,9 +22,7 @@ func TestCrashLoop(t *testing.T) {
 			r := RunCrashLoop(CrashLoop{Engine: c.Engine, Config: c.Config, Cycles: cycles, Seed: time.Now().UnixNano(), Dir: t.TempDir()})
 			t.Logf("%d cycles in %v: %d batches acknowledged, %d killed while opening, %d writes lost",
 				r.Cycles, time.Since(start).Round(time.Millisecond), r.AckedBatches, r.KilledOpening, r.LostWrites)
-			for _, f := range r.Failures {
-				t.Error(f)
-			}
+			report(t, r.Failures)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -24,12 +25,14 @@ func TestENOSPC(t *testing.T) {
 				t.Skip("ENOSPC PROBE NOT RUN: " + r.Skipped)
 			}
 			t.Logf("%+v", r)
+			var failures []string
 			if r.Writer != "error, exit 1" || !r.CloseReturned {
-				t.Errorf("writer: %s (close returned: %v), want the error reported and exit 1 after Close", r.Writer, r.CloseReturned)
+				failures = append(failures, fmt.Sprintf("writer: %s (close returned: %v), want the error reported and exit 1 after Close", r.Writer, r.CloseReturned))
 			}
 			if r.Reopen != "ok" || r.LostWrites != 0 {
-				t.Errorf("reopen: %s, %d acknowledged writes lost", r.Reopen, r.LostWrites)
+				failures = append(failures, fmt.Sprintf("reopen: %s, %d acknowledged writes lost", r.Reopen, r.LostWrites))
 			}
+			report(t, failures)
 		})
 	}
 }
