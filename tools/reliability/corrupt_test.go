@@ -22,10 +22,8 @@ func matrixEngines() []EngineConfig {
 // a hang, with a subtest per file kind: a few trials per kind by default,
 // many with RELIABILITY_LONG=1.
 func TestCorruptionMatrix(t *testing.T) {
+	skipShort(t)
 	flips, cuts := 2, 0
-	if testing.Short() {
-		flips = 1
-	}
 	if long() {
 		flips, cuts = 40, 10
 	}

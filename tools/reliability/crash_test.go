@@ -9,10 +9,8 @@ import (
 // requires every acknowledged write back after each reopen: a few cycles
 // each by default, 200 with RELIABILITY_LONG=1.
 func TestCrashLoop(t *testing.T) {
+	skipShort(t)
 	cycles := 4
-	if testing.Short() {
-		cycles = 2
-	}
 	if long() {
 		cycles = 200
 	}

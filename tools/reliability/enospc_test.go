@@ -18,6 +18,7 @@ func enospcEngines() []EngineConfig {
 // the error and exit, and a reopen with room must hold every acknowledged
 // write. Without root or a mountable tmpfs it skips, saying so.
 func TestENOSPC(t *testing.T) {
+	skipShort(t)
 	for _, ec := range enospcEngines() {
 		t.Run(ec.Engine+"/"+ec.Config.Name(), func(t *testing.T) {
 			r := RunENOSPC(ec.Engine, ec.Config, t.TempDir(), 8, 1, 15*time.Second)
