@@ -7,7 +7,7 @@ ROCKSDB_HEADER ?= /usr/include/rocksdb/c.h
 # The command binaries, built at the repository root (see .gitignore).
 CMDS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build build-rocksdb test test-rocksdb check-rocksdb
+.PHONY: all build build-rocksdb test test-rocksdb check-rocksdb reliability
 
 all: build
 
@@ -43,3 +43,11 @@ test-rocksdb: check-rocksdb
 
 check-rocksdb:
 	@test -f $(ROCKSDB_HEADER) || { echo "$(ROCKSDB_HEADER) not found: install Debian's librocksdb-dev 7.8.3 (apt-get install librocksdb-dev)" >&2; exit 1; }
+
+# reliability: the data-safety suite's long mode (tools/reliability), then the
+# tables of docs/RELIABILITY.md on stdout. Needs root for the ENOSPC tmpfs
+# (skipped, saying so, otherwise); about 20 minutes on 2 cores.
+reliability:
+	$(GO) build -o db_bench ./cmd/db_bench
+	RELIABILITY_LONG=1 $(GO) test -count=1 -timeout 2h ./tools/reliability/
+	$(GO) run ./tools/reliability/cmd/reliability -long -ours ./db_bench
