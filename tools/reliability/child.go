@@ -209,7 +209,8 @@ func (e *exit) crashed(killedByUs bool) bool {
 		return true
 	}
 	return strings.Contains(e.stderr, "panic:") || strings.Contains(e.stderr, "fatal error:") ||
-		strings.Contains(e.stderr, "SIGBUS") || strings.Contains(e.stderr, "SIGSEGV")
+		strings.Contains(e.stderr, "SIGBUS") || strings.Contains(e.stderr, "SIGSEGV") ||
+		strings.Contains(e.stderr, "SIGABRT")
 }
 
 // wait drains stdout and waits for the child to end.

@@ -193,7 +193,8 @@ func crashWords(e *exit) string {
 		return "signal " + e.signal + " " + tail(e.stderr)
 	}
 	for _, l := range strings.Split(e.stderr, "\n") {
-		if strings.Contains(l, "panic:") || strings.Contains(l, "fatal error:") || strings.Contains(l, "signal") {
+		if strings.Contains(l, "panic:") || strings.Contains(l, "fatal error:") || strings.Contains(l, "signal") ||
+			strings.Contains(l, "Assertion") || strings.Contains(l, "SIGABRT") {
 			return tail(l)
 		}
 	}

@@ -82,6 +82,9 @@ func RunENOSPC(eng string, cfg Config, dir string, sizeMiB int, seed int64, limi
 		r.Writer = fmt.Sprintf("error, exit %d", e.code)
 	default:
 		r.Writer = fmt.Sprintf("no error, exit %d", e.code)
+		if e.stderr != "" {
+			r.Writer += ": " + tail(e.stderr)
+		}
 	}
 	if err := syscall.Mount("tmpfs", mnt, "tmpfs", syscall.MS_REMOUNT, "size=256m"); err != nil {
 		r.Reopen = "not run: grow tmpfs: " + err.Error()

@@ -106,7 +106,11 @@ func main() {
 		reliability.WriteMatrixTables(os.Stdout, rs, 12)
 	}
 	if want(*probes, "enospc") {
-		fmt.Printf("\n### ENOSPC (8 MiB tmpfs)\n\n")
+		runs := 3
+		if *long {
+			runs = 5
+		}
+		fmt.Printf("\n### ENOSPC (8 MiB tmpfs, %d runs per row)\n\n", runs)
 		var rs []reliability.ENOSPCResult
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{Sync: true}}
@@ -115,7 +119,9 @@ func main() {
 			}
 			for _, c := range cfgs {
 				progress("enospc %s %s", ec.Engine, c.Name())
-				rs = append(rs, reliability.RunENOSPC(ec.Engine, c, dir(), 8, *seed, 30*time.Second))
+				for i := 0; i < runs; i++ {
+					rs = append(rs, reliability.RunENOSPC(ec.Engine, c, dir(), 8, *seed+int64(i), 15*time.Second))
+				}
 			}
 		}
 		reliability.WriteENOSPCTable(os.Stdout, rs)
