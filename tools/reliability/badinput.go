@@ -201,13 +201,18 @@ var errorLine = regexp.MustCompile(`(?i)error|invalid|corrupt|not supported|coul
 
 // RunBadInput runs probe p with tool t in a fresh sandbox under dir.
 func RunBadInput(p BadInput, t Tool, dir string) BadInputResult {
+	return runTool(p, t, dir, 60*time.Second)
+}
+
+// runTool is RunBadInput with a time limit for each command.
+func runTool(p BadInput, t Tool, dir string, limit time.Duration) BadInputResult {
 	sb, err := os.MkdirTemp(dir, "probe")
 	if err != nil {
 		return BadInputResult{Exit: "harness: " + err.Error()}
 	}
 	defer os.RemoveAll(sb)
 	run := func(cwd string, args ...string) (string, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, t.Bin, append(append([]string{}, t.Args...), args...)...)
 		cmd.Dir = filepath.Join(sb, cwd)
@@ -240,14 +245,14 @@ func RunBadInput(p BadInput, t Tool, dir string) BadInputResult {
 	code, out := run(p.Cwd, p.Args...)
 	r := BadInputResult{Exit: code}
 	if code != "0" {
-		for _, l := range strings.Split(out, "\n") {
+		for _, l := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
 			if errorLine.MatchString(l) && !strings.Contains(l, "Assertions are enabled") {
 				r.Message = tail(l)
 				break
 			}
 		}
 		if r.Message == "" && strings.TrimSpace(out) != "" {
-			r.Message = tail(out)
+			r.Message = tail(strings.ReplaceAll(out, "\r", "\n"))
 		}
 	}
 	if p.Check != nil {

@@ -106,3 +106,23 @@ func RunENOSPC(eng string, cfg Config, dir string, sizeMiB int, seed int64, limi
 	}
 	return r
 }
+
+// RunDbBenchENOSPC runs a fillrandom with 1 KiB values and synchronous
+// writes by tool t on an 8 MiB tmpfs mounted under dir, which fills it: a
+// clean run exits non-zero with the error within limit. The result's Lost
+// is empty; Skipped-style reasons come back as Exit "not run: ...".
+func RunDbBenchENOSPC(t Tool, dir string, limit time.Duration) BadInputResult {
+	if os.Geteuid() != 0 {
+		return BadInputResult{Exit: "not run: needs root to mount a tmpfs"}
+	}
+	mnt := filepath.Join(dir, "tmpfs")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		return BadInputResult{Exit: "not run: " + err.Error()}
+	}
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=8m"); err != nil {
+		return BadInputResult{Exit: "not run: mount tmpfs: " + err.Error()}
+	}
+	defer syscall.Unmount(mnt, syscall.MNT_DETACH)
+	p := BadInput{Args: []string{"--benchmarks=fillrandom", "--num=100000", "--value_size=1024", "--sync=1", "--db=" + filepath.Join(mnt, "db")}}
+	return runTool(p, t, dir, limit)
+}

@@ -75,6 +75,15 @@ func main() {
 	for _, e := range strings.Split(*engines, ",") {
 		ecs = append(ecs, reliability.EngineConfig{Engine: strings.TrimSpace(e)})
 	}
+	tools := func() []reliability.Tool {
+		t := []reliability.Tool{{Name: "C++ db_bench 7.8.3", Bin: *cxx}}
+		for _, ec := range ecs {
+			if ec.Engine != "rocksdb" {
+				t = append(t, reliability.Tool{Name: "ours, " + ec.Engine, Bin: *ours, Args: []string{"--engine=" + ec.Engine}})
+			}
+		}
+		return t
+	}
 	if want(*probes, "crash") {
 		fmt.Printf("\n### Crash loop (%d cycles per row)\n\n", *cycles)
 		var rs []reliability.CrashResult
@@ -125,15 +134,18 @@ func main() {
 			}
 		}
 		reliability.WriteENOSPCTable(os.Stdout, rs)
+		fmt.Printf("\n#### db_bench fillrandom --sync=1 --value_size=1024 on an 8 MiB tmpfs\n\n")
+		fmt.Println("| db_bench | outcome |")
+		fmt.Println("|---|---|")
+		for _, t := range tools() {
+			progress("enospc %s", t.Name)
+			r := reliability.RunDbBenchENOSPC(t, dir(), 60*time.Second)
+			fmt.Printf("| %s | exit %s: %s |\n", t.Name, r.Exit, strings.ReplaceAll(r.Message, "|", `\|`))
+		}
 	}
 	if want(*probes, "badinput") {
 		fmt.Printf("\n### Bad input\n\n")
-		tools := []reliability.Tool{{Name: "C++ db_bench 7.8.3", Bin: *cxx}}
-		for _, ec := range ecs {
-			if ec.Engine != "rocksdb" {
-				tools = append(tools, reliability.Tool{Name: "ours, " + ec.Engine, Bin: *ours, Args: []string{"--engine=" + ec.Engine}})
-			}
-		}
+		tools := tools()
 		probes := reliability.BadInputs()
 		res := make([][]reliability.BadInputResult, len(probes))
 		for i, p := range probes {
