@@ -133,3 +133,54 @@ func WriteBadInputTable(w io.Writer, probes []BadInput, tools []Tool, res [][]Ba
 		fmt.Fprintln(w)
 	}
 }
+
+// WriteSummary writes one row per engine: kill cycles and acknowledged
+// writes lost (all crash configurations), the corruption matrix's totals
+// (all its configurations), and the ENOSPC writer outcomes.
+func WriteSummary(w io.Writer, engines []string, crash []CrashResult, matrix []MatrixResult, enospc []ENOSPCResult) {
+	fmt.Fprintln(w, "| engine | kill cycles | acknowledged writes lost | reopen failures | corruption trials | silent wrong data | deleted live files | crashes (panic, SIGBUS, fatal exit) | hangs | open refused / read error | correct / older state | ENOSPC: error and exit | ENOSPC: hang or crash |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, e := range engines {
+		cycles, lost, reopen := 0, 0, 0
+		for _, r := range crash {
+			if r.Engine != e {
+				continue
+			}
+			cycles += r.Cycles
+			lost += r.LostWrites
+			for _, f := range r.Failures {
+				if strings.Contains(f, "reopen") || strings.Contains(f, "read back") {
+					reopen++
+				}
+			}
+		}
+		total := map[Outcome]int{}
+		trials := 0
+		for _, r := range matrix {
+			if r.Engine != e {
+				continue
+			}
+			for _, c := range r.Counts() {
+				for o, n := range c {
+					total[o] += n
+					if o != DeletedLiveColumn {
+						trials += n
+					}
+				}
+			}
+		}
+		okExit, bad := 0, 0
+		for _, r := range enospc {
+			if r.Engine != e || r.Skipped != "" {
+				continue
+			}
+			if r.Writer == "error, exit 1" && r.CloseReturned {
+				okExit++
+			} else {
+				bad++
+			}
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d / %d | %d / %d | %d | %d |\n", e, cycles, lost, reopen, trials,
+			total[Wrong], total[DeletedLiveColumn], total[Crash], total[Hang], total[Refused], total[ReadError], total[Correct], total[Older], okExit, bad)
+	}
+}

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -71,6 +72,7 @@ func main() {
 	host, _ := os.Hostname()
 	fmt.Printf("Generated %s on %s (%s/%s, %d CPUs), seed %d, %s mode.\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), *seed, map[bool]string{true: "long", false: "default"}[*long])
+	var body bytes.Buffer
 	var ecs []reliability.EngineConfig
 	for _, e := range strings.Split(*engines, ",") {
 		ecs = append(ecs, reliability.EngineConfig{Engine: strings.TrimSpace(e)})
@@ -84,8 +86,13 @@ func main() {
 		}
 		return t
 	}
+	var (
+		crashRs  []reliability.CrashResult
+		matrixRs []reliability.MatrixResult
+		enospcRs []reliability.ENOSPCResult
+	)
 	if want(*probes, "crash") {
-		fmt.Printf("\n### Crash loop (%d cycles per row)\n\n", *cycles)
+		fmt.Fprintf(&body, "\n### Crash loop (%d cycles per row)\n\n", *cycles)
 		var rs []reliability.CrashResult
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{Sync: true}, {}}
@@ -97,10 +104,11 @@ func main() {
 				rs = append(rs, reliability.RunCrashLoop(reliability.CrashLoop{Engine: ec.Engine, Config: c, Cycles: *cycles, Seed: *seed, Dir: dir()}))
 			}
 		}
-		reliability.WriteCrashTable(os.Stdout, rs)
+		reliability.WriteCrashTable(&body, rs)
+		crashRs = rs
 	}
 	if want(*probes, "matrix") {
-		fmt.Printf("\n### Corruption matrix (%d flips and %d truncations per file kind, one deletion)\n", *flips, 3+cuts)
+		fmt.Fprintf(&body, "\n### Corruption matrix (%d flips and %d truncations per file kind, one deletion)\n", *flips, 3+cuts)
 		var rs []reliability.MatrixResult
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{}}
@@ -112,14 +120,15 @@ func main() {
 				rs = append(rs, reliability.RunMatrix(reliability.Matrix{Engine: ec.Engine, Config: c, Seed: *seed, Flips: *flips, Cuts: cuts, Dir: dir()}))
 			}
 		}
-		reliability.WriteMatrixTables(os.Stdout, rs, 12)
+		reliability.WriteMatrixTables(&body, rs, 12)
+		matrixRs = rs
 	}
 	if want(*probes, "enospc") {
 		runs := 3
 		if *long {
 			runs = 5
 		}
-		fmt.Printf("\n### ENOSPC (8 MiB tmpfs, %d runs per row)\n\n", runs)
+		fmt.Fprintf(&body, "\n### ENOSPC (8 MiB tmpfs, %d runs per row)\n\n", runs)
 		var rs []reliability.ENOSPCResult
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{Sync: true}}
@@ -133,18 +142,19 @@ func main() {
 				}
 			}
 		}
-		reliability.WriteENOSPCTable(os.Stdout, rs)
-		fmt.Printf("\n#### db_bench fillrandom --sync=1 --value_size=1024 on an 8 MiB tmpfs\n\n")
-		fmt.Println("| db_bench | outcome |")
-		fmt.Println("|---|---|")
+		reliability.WriteENOSPCTable(&body, rs)
+		enospcRs = rs
+		fmt.Fprintf(&body, "\n#### db_bench fillrandom --sync=1 --value_size=1024 on an 8 MiB tmpfs\n\n")
+		fmt.Fprintln(&body, "| db_bench | outcome |")
+		fmt.Fprintln(&body, "|---|---|")
 		for _, t := range tools() {
 			progress("enospc %s", t.Name)
 			r := reliability.RunDbBenchENOSPC(t, dir(), 60*time.Second)
-			fmt.Printf("| %s | exit %s: %s |\n", t.Name, r.Exit, strings.ReplaceAll(r.Message, "|", `\|`))
+			fmt.Fprintf(&body, "| %s | exit %s: %s |\n", t.Name, r.Exit, strings.ReplaceAll(r.Message, "|", `\|`))
 		}
 	}
 	if want(*probes, "badinput") {
-		fmt.Printf("\n### Bad input\n\n")
+		fmt.Fprintf(&body, "\n### Bad input\n\n")
 		tools := tools()
 		probes := reliability.BadInputs()
 		res := make([][]reliability.BadInputResult, len(probes))
@@ -154,8 +164,15 @@ func main() {
 				res[i] = append(res[i], reliability.RunBadInput(p, t, dir()))
 			}
 		}
-		reliability.WriteBadInputTable(os.Stdout, probes, tools, res)
+		reliability.WriteBadInputTable(&body, probes, tools, res)
 	}
+	var names []string
+	for _, ec := range ecs {
+		names = append(names, ec.Engine)
+	}
+	fmt.Printf("\n### Summary\n\n")
+	reliability.WriteSummary(os.Stdout, names, crashRs, matrixRs, enospcRs)
+	os.Stdout.Write(body.Bytes())
 }
 
 func progress(format string, args ...any) {
