@@ -8,13 +8,14 @@ import (
 
 // matrixEngines are the engines and configurations the corruption matrix
 // runs against: each engine, and the native engine reading tables through
-// mappings (a short table must not raise SIGBUS).
+// mappings (a short table must not raise SIGBUS), and rocksdb when built
+// in (go test -tags rocksdb).
 func matrixEngines() []EngineConfig {
-	return []EngineConfig{
+	return withRocksDB([]EngineConfig{
 		{"native", Config{}},
 		{"native", Config{MmapRead: true}},
 		{"pebble", Config{}},
-	}
+	}, Config{})
 }
 
 // TestCorruptionMatrix damages every kind of file of every engine's

@@ -7,11 +7,11 @@ import (
 )
 
 func enospcEngines() []EngineConfig {
-	return []EngineConfig{
+	return withRocksDB([]EngineConfig{
 		{"native", Config{Sync: true}},
 		{"native", Config{MmapWrite: true}},
 		{"pebble", Config{Sync: true}},
-	}
+	}, Config{Sync: true})
 }
 
 // TestENOSPC fills a small tmpfs with each engine: the writer must report
