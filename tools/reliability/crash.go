@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +24,6 @@ type CrashResult struct {
 	Cycles         int      // kill-and-reopen cycles run
 	KilledOpening  int      // cycles whose writer was killed before its first acknowledgement
 	AckedBatches   int      // batches acknowledged over the run
-	AckedWrites    int      // writes in them
 	LostWrites     int      // acknowledged writes missing after a reopen (summed over cycles)
 	Failures       []string // reopen errors, wrong data, writer errors, crashes, hangs
 }
@@ -69,7 +67,14 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 			deadline = time.After(1500 * time.Millisecond)
 		}
 		seen, last, errLine := 0, acked-1, ""
-		var rest []string
+		note := func(l string) {
+			if n, isAck := parseAck(l); isAck {
+				seen++
+				last = max(last, n)
+			} else if strings.HasPrefix(l, "error:") {
+				errLine = l
+			}
+		}
 	read:
 		for {
 			select {
@@ -77,14 +82,9 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 				if !ok {
 					break read
 				}
-				if n, isAck := parseAck(l); isAck {
-					seen++
-					last = max(last, n)
-					if !early && seen >= stopAfter {
-						break read
-					}
-				} else if strings.HasPrefix(l, "error:") {
-					errLine = l
+				note(l)
+				if !early && seen >= stopAfter {
+					break read
 				}
 			case <-deadline:
 				break read
@@ -92,14 +92,8 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 		}
 		w.kill()
 		e := w.wait()
-		rest = e.lines
-		for _, l := range rest {
-			if n, isAck := parseAck(l); isAck {
-				seen++
-				last = max(last, n)
-			} else if strings.HasPrefix(l, "error:") {
-				errLine = l
-			}
+		for _, l := range e.lines {
+			note(l)
 		}
 		switch {
 		case errLine != "":
@@ -134,7 +128,6 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 			acked = v.Prefix / wl.Batch
 		}
 	}
-	res.AckedWrites = res.AckedBatches * wl.Batch
 	return res
 }
 
@@ -199,18 +192,4 @@ func crashWords(e *exit) string {
 		}
 	}
 	return tail(strings.SplitN(strings.TrimSpace(e.stderr), "\n", 2)[0])
-}
-
-// removeAllIn empties dir, which the probe created itself.
-func removeAllIn(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if err := os.RemoveAll(dir + "/" + e.Name()); err != nil {
-			return err
-		}
-	}
-	return nil
 }
