@@ -1,0 +1,420 @@
+package lsm
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// treeOf describes every entry under root without following links: "dir",
+// "link:<target>" or "file:<contents>", by path relative to root.
+func treeOf(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = "link:" + target
+		case d.IsDir():
+			out[rel] = "dir"
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = "file:" + string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, contents string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(contents), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// makeDB leaves a closed DB with tables, a WAL, a MANIFEST and LOG in dir.
+func makeDB(t *testing.T, dir string, walDir string) {
+	t.Helper()
+	o := testOptions()
+	o.WALDir = walDir
+	db := mustOpen(t, dir, o)
+	put(t, db, "a", "1")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	put(t, db, "b", "2")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dbFileNames lists the entries of dir that Destroy may delete.
+func dbFileNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if isDBFileName(e.Name()) && !e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestDestroyKeepsWhatItDidNotName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	makeDB(t, dir, "")
+	unrelated := map[string]string{
+		"notes.txt":               "mine",
+		"000005.sst.bak":          "backup",
+		"MANIFEST-old":            "not a number",
+		"OPTIONS-x":               "not a number",
+		"LOG.old.x":               "not a number",
+		"IDENTITY2":               "other",
+		"foo.log":                 "not a number",
+		"sub/nested/deep.txt":     "nested",
+		"sub/000007.sst":          "a table name one level down",
+		"000099.sst/inside.txt":   "a directory with a table's name",
+		"000100.log/inside.txt":   "a directory with a WAL's name",
+		"CURRENT.d/000001.sst":    "",
+		"archive/000003.log":      "",
+		".hidden/MANIFEST-000001": "",
+	}
+	for name, c := range unrelated {
+		writeFile(t, filepath.Join(dir, name), c)
+	}
+	// Names the engine gives (or RocksDB gives the same kinds) go.
+	for _, name := range []string{"OPTIONS-000009", "LOG.old.1700000000", "000077.dbtmp"} {
+		writeFile(t, filepath.Join(dir, name), "x")
+	}
+	if len(dbFileNames(t, dir)) < 6 {
+		t.Fatalf("test DB too small: %v", dbFileNames(t, dir))
+	}
+	before := treeOf(t, dir)
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if left := dbFileNames(t, dir); len(left) != 0 {
+		t.Fatalf("DB files left: %v", left)
+	}
+	after := treeOf(t, dir)
+	for name, c := range unrelated {
+		if after[name] != "file:"+c {
+			t.Errorf("%s: %q after Destroy", name, after[name])
+		}
+	}
+	for p, what := range after {
+		if before[p] != what {
+			t.Errorf("%s changed: %q -> %q", p, before[p], what)
+		}
+	}
+}
+
+func TestDestroyRemovesEmptyDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	makeDB(t, dir, "")
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("empty DB dir not removed: %v", err)
+	}
+	// A missing DB is success.
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatalf("Destroy of a missing dir: %v", err)
+	}
+}
+
+// TestDestroyParentDir is --db=..: only engine-named files of the parent go;
+// the working directory, its siblings and the parent itself stay.
+func TestDestroyParentDir(t *testing.T) {
+	parent := filepath.Join(t.TempDir(), "parent")
+	makeDB(t, parent, "")
+	writeFile(t, filepath.Join(parent, "report.csv"), "r")
+	writeFile(t, filepath.Join(parent, "sibling", "000001.sst"), "s")
+	child := filepath.Join(parent, "work")
+	writeFile(t, filepath.Join(child, "main.go"), "package main")
+	t.Chdir(child)
+	if err := Destroy("..", testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if left := dbFileNames(t, parent); len(left) != 0 {
+		t.Fatalf("DB files left: %v", left)
+	}
+	want := map[string]string{
+		".":                  "dir",
+		"report.csv":         "file:r",
+		"sibling":            "dir",
+		"sibling/000001.sst": "file:s",
+		"work":               "dir",
+		"work/main.go":       "file:package main",
+	}
+	if got := treeOf(t, parent); !maps.Equal(got, want) {
+		t.Fatalf("parent after Destroy(\"..\"):\n%v\nwant\n%v", got, want)
+	}
+	// The same through a path spelled with "..".
+	makeDB(t, parent, "")
+	if err := Destroy(filepath.Join(child, ".."), testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if got := treeOf(t, parent); !maps.Equal(got, want) {
+		t.Fatalf("parent after Destroy(work/..): %v", got)
+	}
+}
+
+func TestDestroySymlinks(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "db")
+	makeDB(t, dir, "")
+	outFile := filepath.Join(root, "outside.txt")
+	outDir := filepath.Join(root, "outside")
+	writeFile(t, outFile, "precious")
+	writeFile(t, filepath.Join(outDir, "000001.sst"), "precious table")
+	links := map[string]string{
+		"000042.sst": outFile, // a DB file's name: the link goes, not its target
+		"000043.log": outDir,
+		"CURRENT.x":  outFile, // other names: the link stays
+		"data":       outDir,
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	got := treeOf(t, dir)
+	want := map[string]string{".": "dir", "CURRENT.x": "link:" + outFile, "data": "link:" + outDir}
+	if !maps.Equal(got, want) {
+		t.Fatalf("after Destroy: %v, want %v", got, want)
+	}
+	if b, err := os.ReadFile(outFile); err != nil || string(b) != "precious" {
+		t.Fatalf("link target changed: %q %v", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(outDir, "000001.sst")); err != nil || string(b) != "precious table" {
+		t.Fatalf("file in linked directory changed: %q %v", b, err)
+	}
+
+	// --db given as a link to a directory: the files inside go, the link
+	// and the directory it names stay.
+	real := filepath.Join(root, "real")
+	makeDB(t, real, "")
+	link := filepath.Join(root, "dblink")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Destroy(link, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("--db link removed: %v", err)
+	}
+	if left := dbFileNames(t, real); len(left) != 0 {
+		t.Fatalf("DB files left behind the link: %v", left)
+	}
+}
+
+const lockedWords = ": Resource temporarily unavailable"
+
+func checkLockedRefusal(t *testing.T, dir string, err error, before map[string]string) {
+	t.Helper()
+	want := "IO error: While lock file: " + filepath.Join(dir, "LOCK") + lockedWords
+	if !errors.Is(err, ErrLocked) || err.Error() != want {
+		t.Fatalf("Destroy of a locked DB: %v, want %q wrapping ErrLocked", err, want)
+	}
+	if after := treeOf(t, dir); !maps.Equal(before, after) {
+		t.Fatalf("a refused Destroy changed the directory:\n%v\n->\n%v", before, after)
+	}
+}
+
+func TestDestroyRefusesDBOpenInProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	makeDB(t, dir, "")
+	db := mustOpen(t, dir, testOptions())
+	put(t, db, "c", "3")
+	before := treeOf(t, dir)
+	checkLockedRefusal(t, dir, Destroy(dir, testOptions()), before)
+	if v, ok := getString(t, db, "a"); !ok || v != "1" {
+		t.Fatalf("open DB lost a key: %q %v", v, ok)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatalf("Destroy after Close: %v", err)
+	}
+}
+
+const destroyHolderEnv = "LSM_DESTROY_TEST_HOLDER"
+
+// TestDestroyRefusesDBOpenInAnotherProcess re-runs the test binary as a
+// child that opens the DB and holds it until its stdin closes.
+func TestDestroyRefusesDBOpenInAnotherProcess(t *testing.T) {
+	if dir := os.Getenv(destroyHolderEnv); dir != "" {
+		holdDB(dir)
+		return
+	}
+	dir := filepath.Join(t.TempDir(), "db")
+	makeDB(t, dir, "")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDestroyRefusesDBOpenInAnotherProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), destroyHolderEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stdout)
+	ready := false
+	for sc.Scan() {
+		if line := sc.Text(); line == "ready" {
+			ready = true
+			break
+		} else if strings.HasPrefix(line, "error") {
+			t.Fatalf("child: %s", line)
+		}
+	}
+	if !ready {
+		t.Fatal("child never opened the DB")
+	}
+	before := treeOf(t, dir)
+	checkLockedRefusal(t, dir, Destroy(dir, testOptions()), before)
+	stdin.Close()
+	for sc.Scan() {
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	if err := Destroy(dir, testOptions()); err != nil {
+		t.Fatalf("Destroy after the other process closed: %v", err)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("dir left: %v", err)
+	}
+}
+
+// holdDB is the child of TestDestroyRefusesDBOpenInAnotherProcess.
+func holdDB(dir string) {
+	db, err := Open(dir, testOptions(), Config{})
+	if err != nil {
+		os.Stdout.WriteString("error " + err.Error() + "\n")
+		return
+	}
+	b := NewBatch()
+	b.Put([]byte("held"), []byte("1"))
+	if err := db.Write(b, WriteOptions{Sync: true}); err != nil {
+		os.Stdout.WriteString("error " + err.Error() + "\n")
+	}
+	os.Stdout.WriteString("ready\n")
+	os.Stdin.Read(make([]byte, 1)) // returns at EOF
+	db.Close()
+}
+
+func TestDestroyWALDir(t *testing.T) {
+	root := t.TempDir()
+	dir, walDir := filepath.Join(root, "db"), filepath.Join(root, "wal")
+	makeDB(t, dir, walDir)
+	if len(filesOf(t, walDir, fileWAL)) == 0 {
+		t.Fatal("no WAL in the WAL dir")
+	}
+	keep := map[string]string{
+		"notes.txt":      "file:n",
+		"000001.sst":     "file:t", // only WALs go in a WAL dir
+		"CURRENT":        "file:c",
+		"LOCK":           "file:",
+		"sub":            "dir",
+		"sub/000002.log": "file:w",
+	}
+	for name, what := range keep {
+		if c, ok := strings.CutPrefix(what, "file:"); ok {
+			writeFile(t, filepath.Join(walDir, name), c)
+		}
+	}
+	o := testOptions()
+	o.WALDir = walDir
+	if err := Destroy(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	keep["."] = "dir"
+	if got := treeOf(t, walDir); !maps.Equal(got, keep) {
+		t.Fatalf("WAL dir after Destroy: %v, want %v", got, keep)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("DB dir left: %v", err)
+	}
+	// An empty WAL dir is removed with the DB.
+	makeDB(t, dir, filepath.Join(root, "wal2"))
+	o.WALDir = filepath.Join(root, "wal2")
+	if err := Destroy(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(o.WALDir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("empty WAL dir left: %v", err)
+	}
+}
+
+// TestDestroyWALDirIsAFile: a --wal_dir naming a regular file is an error
+// and nothing anywhere is deleted or replaced.
+func TestDestroyWALDirIsAFile(t *testing.T) {
+	root := t.TempDir()
+	dir, walFile := filepath.Join(root, "db"), filepath.Join(root, "walfile")
+	makeDB(t, dir, "")
+	writeFile(t, walFile, "a regular file")
+	before := treeOf(t, root)
+	o := testOptions()
+	o.WALDir = walFile
+	err := Destroy(dir, o)
+	want := "IO error: `" + walFile + "' exists but is not a directory"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Destroy with a file as WAL dir: %v, want %q", err, want)
+	}
+	if after := treeOf(t, root); !maps.Equal(before, after) {
+		t.Fatalf("a refused Destroy changed files: %v", slices.Sorted(maps.Keys(after)))
+	}
+}
+
+func TestDestroyDBPathIsAFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "CURRENT")
+	writeFile(t, path, "not a DB")
+	if err := Destroy(path, testOptions()); err == nil {
+		t.Fatal("Destroy of a regular file succeeded")
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "not a DB" {
+		t.Fatalf("file changed: %q %v", b, err)
+	}
+}
