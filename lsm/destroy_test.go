@@ -1,61 +1,18 @@
 package lsm
 
 import (
-	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/dbdestroy/dbdestroytest"
 )
-
-// treeOf describes every entry under root without following links: "dir",
-// "link:<target>" or "file:<contents>", by path relative to root.
-func treeOf(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = "link:" + target
-		case d.IsDir():
-			out[rel] = "dir"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = "file:" + string(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func writeFile(t *testing.T, path, contents string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(contents), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // makeDB leaves a closed DB with tables, a WAL, a MANIFEST and LOG in dir.
 func makeDB(t *testing.T, dir string, walDir string) {
@@ -109,23 +66,23 @@ func TestDestroyKeepsWhatItDidNotName(t *testing.T) {
 		".hidden/MANIFEST-000001": "",
 	}
 	for name, c := range unrelated {
-		writeFile(t, filepath.Join(dir, name), c)
+		dbdestroytest.WriteFile(t, filepath.Join(dir, name), c)
 	}
 	// Names the engine gives (or RocksDB gives the same kinds) go.
 	for _, name := range []string{"OPTIONS-000009", "LOG.old.1700000000", "000077.dbtmp"} {
-		writeFile(t, filepath.Join(dir, name), "x")
+		dbdestroytest.WriteFile(t, filepath.Join(dir, name), "x")
 	}
 	if len(dbFileNames(t, dir)) < 6 {
 		t.Fatalf("test DB too small: %v", dbFileNames(t, dir))
 	}
-	before := treeOf(t, dir)
+	before := dbdestroytest.Tree(t, dir)
 	if err := Destroy(dir, testOptions()); err != nil {
 		t.Fatal(err)
 	}
 	if left := dbFileNames(t, dir); len(left) != 0 {
 		t.Fatalf("DB files left: %v", left)
 	}
-	after := treeOf(t, dir)
+	after := dbdestroytest.Tree(t, dir)
 	for name, c := range unrelated {
 		if after[name] != "file:"+c {
 			t.Errorf("%s: %q after Destroy", name, after[name])
@@ -158,10 +115,10 @@ func TestDestroyRemovesEmptyDir(t *testing.T) {
 func TestDestroyParentDir(t *testing.T) {
 	parent := filepath.Join(t.TempDir(), "parent")
 	makeDB(t, parent, "")
-	writeFile(t, filepath.Join(parent, "report.csv"), "r")
-	writeFile(t, filepath.Join(parent, "sibling", "000001.sst"), "s")
+	dbdestroytest.WriteFile(t, filepath.Join(parent, "report.csv"), "r")
+	dbdestroytest.WriteFile(t, filepath.Join(parent, "sibling", "000001.sst"), "s")
 	child := filepath.Join(parent, "work")
-	writeFile(t, filepath.Join(child, "main.go"), "package main")
+	dbdestroytest.WriteFile(t, filepath.Join(child, "main.go"), "package main")
 	t.Chdir(child)
 	if err := Destroy("..", testOptions()); err != nil {
 		t.Fatal(err)
@@ -177,7 +134,7 @@ func TestDestroyParentDir(t *testing.T) {
 		"work":               "dir",
 		"work/main.go":       "file:package main",
 	}
-	if got := treeOf(t, parent); !maps.Equal(got, want) {
+	if got := dbdestroytest.Tree(t, parent); !maps.Equal(got, want) {
 		t.Fatalf("parent after Destroy(\"..\"):\n%v\nwant\n%v", got, want)
 	}
 	// The same through a path spelled with "..".
@@ -185,7 +142,7 @@ func TestDestroyParentDir(t *testing.T) {
 	if err := Destroy(filepath.Join(child, ".."), testOptions()); err != nil {
 		t.Fatal(err)
 	}
-	if got := treeOf(t, parent); !maps.Equal(got, want) {
+	if got := dbdestroytest.Tree(t, parent); !maps.Equal(got, want) {
 		t.Fatalf("parent after Destroy(work/..): %v", got)
 	}
 }
@@ -196,8 +153,8 @@ func TestDestroySymlinks(t *testing.T) {
 	makeDB(t, dir, "")
 	outFile := filepath.Join(root, "outside.txt")
 	outDir := filepath.Join(root, "outside")
-	writeFile(t, outFile, "precious")
-	writeFile(t, filepath.Join(outDir, "000001.sst"), "precious table")
+	dbdestroytest.WriteFile(t, outFile, "precious")
+	dbdestroytest.WriteFile(t, filepath.Join(outDir, "000001.sst"), "precious table")
 	links := map[string]string{
 		"000042.sst": outFile, // a DB file's name: the link goes, not its target
 		"000043.log": outDir,
@@ -212,7 +169,7 @@ func TestDestroySymlinks(t *testing.T) {
 	if err := Destroy(dir, testOptions()); err != nil {
 		t.Fatal(err)
 	}
-	got := treeOf(t, dir)
+	got := dbdestroytest.Tree(t, dir)
 	want := map[string]string{".": "dir", "CURRENT.x": "link:" + outFile, "data": "link:" + outDir}
 	if !maps.Equal(got, want) {
 		t.Fatalf("after Destroy: %v, want %v", got, want)
@@ -243,26 +200,17 @@ func TestDestroySymlinks(t *testing.T) {
 	}
 }
 
-const lockedWords = ": Resource temporarily unavailable"
-
-func checkLockedRefusal(t *testing.T, dir string, err error, before map[string]string) {
-	t.Helper()
-	want := "IO error: While lock file: " + filepath.Join(dir, "LOCK") + lockedWords
-	if !errors.Is(err, ErrLocked) || err.Error() != want {
-		t.Fatalf("Destroy of a locked DB: %v, want %q wrapping ErrLocked", err, want)
-	}
-	if after := treeOf(t, dir); !maps.Equal(before, after) {
-		t.Fatalf("a refused Destroy changed the directory:\n%v\n->\n%v", before, after)
-	}
-}
-
 func TestDestroyRefusesDBOpenInProcess(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	makeDB(t, dir, "")
 	db := mustOpen(t, dir, testOptions())
 	put(t, db, "c", "3")
-	before := treeOf(t, dir)
-	checkLockedRefusal(t, dir, Destroy(dir, testOptions()), before)
+	before := dbdestroytest.Tree(t, dir)
+	err := Destroy(dir, testOptions())
+	dbdestroytest.CheckRefused(t, dir, err, before)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("%v does not wrap ErrLocked", err)
+	}
 	if v, ok := getString(t, db, "a"); !ok || v != "1" {
 		t.Fatalf("open DB lost a key: %q %v", v, ok)
 	}
@@ -280,69 +228,25 @@ const destroyHolderEnv = "LSM_DESTROY_TEST_HOLDER"
 // child that opens the DB and holds it until its stdin closes.
 func TestDestroyRefusesDBOpenInAnotherProcess(t *testing.T) {
 	if dir := os.Getenv(destroyHolderEnv); dir != "" {
-		holdDB(dir)
+		dbdestroytest.ServeHold(func() (io.Closer, error) { return Open(dir, testOptions(), Config{}) })
 		return
 	}
 	dir := filepath.Join(t.TempDir(), "db")
 	makeDB(t, dir, "")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDestroyRefusesDBOpenInAnotherProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), destroyHolderEnv+"="+dir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	release := dbdestroytest.HoldInChild(t, "TestDestroyRefusesDBOpenInAnotherProcess", destroyHolderEnv, dir)
+	before := dbdestroytest.Tree(t, dir)
+	err := Destroy(dir, testOptions())
+	dbdestroytest.CheckRefused(t, dir, err, before)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("%v does not wrap ErrLocked", err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stdout)
-	ready := false
-	for sc.Scan() {
-		if line := sc.Text(); line == "ready" {
-			ready = true
-			break
-		} else if strings.HasPrefix(line, "error") {
-			t.Fatalf("child: %s", line)
-		}
-	}
-	if !ready {
-		t.Fatal("child never opened the DB")
-	}
-	before := treeOf(t, dir)
-	checkLockedRefusal(t, dir, Destroy(dir, testOptions()), before)
-	stdin.Close()
-	for sc.Scan() {
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("child: %v", err)
-	}
+	release()
 	if err := Destroy(dir, testOptions()); err != nil {
 		t.Fatalf("Destroy after the other process closed: %v", err)
 	}
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("dir left: %v", err)
 	}
-}
-
-// holdDB is the child of TestDestroyRefusesDBOpenInAnotherProcess.
-func holdDB(dir string) {
-	db, err := Open(dir, testOptions(), Config{})
-	if err != nil {
-		os.Stdout.WriteString("error " + err.Error() + "\n")
-		return
-	}
-	b := NewBatch()
-	b.Put([]byte("held"), []byte("1"))
-	if err := db.Write(b, WriteOptions{Sync: true}); err != nil {
-		os.Stdout.WriteString("error " + err.Error() + "\n")
-	}
-	os.Stdout.WriteString("ready\n")
-	os.Stdin.Read(make([]byte, 1)) // returns at EOF
-	db.Close()
 }
 
 func TestDestroyWALDir(t *testing.T) {
@@ -362,7 +266,7 @@ func TestDestroyWALDir(t *testing.T) {
 	}
 	for name, what := range keep {
 		if c, ok := strings.CutPrefix(what, "file:"); ok {
-			writeFile(t, filepath.Join(walDir, name), c)
+			dbdestroytest.WriteFile(t, filepath.Join(walDir, name), c)
 		}
 	}
 	o := testOptions()
@@ -371,7 +275,7 @@ func TestDestroyWALDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep["."] = "dir"
-	if got := treeOf(t, walDir); !maps.Equal(got, keep) {
+	if got := dbdestroytest.Tree(t, walDir); !maps.Equal(got, keep) {
 		t.Fatalf("WAL dir after Destroy: %v, want %v", got, keep)
 	}
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
@@ -394,8 +298,8 @@ func TestDestroyWALDirIsAFile(t *testing.T) {
 	root := t.TempDir()
 	dir, walFile := filepath.Join(root, "db"), filepath.Join(root, "walfile")
 	makeDB(t, dir, "")
-	writeFile(t, walFile, "a regular file")
-	before := treeOf(t, root)
+	dbdestroytest.WriteFile(t, walFile, "a regular file")
+	before := dbdestroytest.Tree(t, root)
 	o := testOptions()
 	o.WALDir = walFile
 	err := Destroy(dir, o)
@@ -403,14 +307,14 @@ func TestDestroyWALDirIsAFile(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("Destroy with a file as WAL dir: %v, want %q", err, want)
 	}
-	if after := treeOf(t, root); !maps.Equal(before, after) {
+	if after := dbdestroytest.Tree(t, root); !maps.Equal(before, after) {
 		t.Fatalf("a refused Destroy changed files: %v", slices.Sorted(maps.Keys(after)))
 	}
 }
 
 func TestDestroyDBPathIsAFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "CURRENT")
-	writeFile(t, path, "not a DB")
+	dbdestroytest.WriteFile(t, path, "not a DB")
 	if err := Destroy(path, testOptions()); err == nil {
 		t.Fatal("Destroy of a regular file succeeded")
 	}
