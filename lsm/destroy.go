@@ -28,11 +28,7 @@ import (
 //
 // A missing dir is success.
 func Destroy(dir string, opts *options.Options) error {
-	walDir := ""
-	if opts != nil {
-		walDir = opts.WALDir
-	}
-	return dbdestroy.Destroy(dir, walDir, dbdestroy.Spec{
+	return dbdestroy.Destroy(dir, opts, dbdestroy.Spec{
 		Lock:   DefaultFS.Lock,
 		DBFile: isDBFileName,
 		WALFile: func(name string) bool {

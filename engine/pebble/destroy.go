@@ -14,26 +14,12 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-// Destroy deletes the Pebble database in dir and its WALs in --wal_dir,
-// touching nothing Pebble did not name (package dbdestroy has the rules):
-// it takes dir/LOCK through Pebble's own vfs lock (fcntl F_SETLK, plus
-// Pebble's table of locks this process holds) and refuses a held DB with
-// RocksDB's words, "IO error: While lock file: <dir>/LOCK: Resource
-// temporarily unavailable"; it unlinks only the names isPebbleFileName
-// accepts in dir and isPebbleWALName accepts in the WAL dir; it leaves
-// directories and link targets alone and removes dir and the WAL dir only
-// when empty. A missing dir is success; a WAL dir that is a regular file is
-// an error before anything is deleted.
+// Destroy deletes the Pebble database in dir by package dbdestroy's rules,
+// with Pebble's names (isPebbleFileName; only isPebbleWALName in --wal_dir)
+// and Pebble's own lock (lockPebbleDir), so a DB open in this process or
+// another is refused with RocksDB's words and nothing is deleted.
 func Destroy(dir string, opts *options.Options) error {
-	walDir := ""
-	if opts != nil {
-		walDir = opts.WALDir
-	}
-	return dbdestroy.Destroy(dir, walDir, dbdestroy.Spec{
-		Lock:    lockPebbleDir,
-		DBFile:  isPebbleFileName,
-		WALFile: isPebbleWALName,
-	})
+	return dbdestroy.Destroy(dir, opts, dbdestroy.Spec{Lock: lockPebbleDir, DBFile: isPebbleFileName, WALFile: isPebbleWALName})
 }
 
 // lockPebbleDir takes path the way pebble.Open does, so a DB open in this

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/dbdestroy/dbdestroytest"
 	"github.com/godbbench/godbbench/options"
 )
@@ -36,6 +37,20 @@ func makePebbleDB(t *testing.T, dir, walDir string) *options.Options {
 		t.Fatal(err)
 	}
 	return o
+}
+
+// openQuiet opens the DB in dir and waits until no compaction runs, so its
+// files stay as they are while it is held open.
+func openQuiet(dir string, o *options.Options) (engine.DB, error) {
+	db, err := Opener{}.Open(dir, o, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.WaitForCompactions(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 func TestPebbleFileNames(t *testing.T) {
@@ -118,32 +133,26 @@ func TestDestroyEmptyDirRemoved(t *testing.T) {
 	}
 }
 
+// TestDestroyWALDirIsAFile: a --wal_dir naming a regular file is an error
+// and nothing anywhere is deleted or replaced.
 func TestDestroyWALDirIsAFile(t *testing.T) {
-	root := t.TempDir()
-	dir, walFile := filepath.Join(root, "db"), filepath.Join(root, "walfile")
+	dir := filepath.Join(t.TempDir(), "db")
 	makePebbleDB(t, dir, "")
-	dbdestroytest.WriteFile(t, walFile, "a regular file")
-	before := dbdestroytest.Tree(t, root)
-	o := testOptions()
-	o.WALDir = walFile
-	want := "IO error: `" + walFile + "' exists but is not a directory"
-	if err := Destroy(dir, o); err == nil || err.Error() != want {
-		t.Fatalf("Destroy: %v, want %q", err, want)
-	}
-	after := dbdestroytest.Tree(t, root)
-	if len(after) != len(before) || after["walfile"] != "file:a regular file" {
-		t.Fatalf("a refused Destroy changed files: %v", after)
-	}
+	dbdestroytest.CheckWALDirIsAFile(t, dir, func(walDir string) error {
+		o := testOptions()
+		o.WALDir = walDir
+		return Destroy(dir, o)
+	})
 }
 
 func TestDestroyRefusesDBOpenInProcess(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	o := makePebbleDB(t, dir, "")
-	db, err := Opener{}.Open(dir, o, io.Discard)
+	db, err := openQuiet(dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := dbdestroytest.Tree(t, dir)
+	before := dbdestroytest.StableTree(t, dir)
 	dbdestroytest.CheckRefused(t, dir, Destroy(dir, o), before)
 	if found, err := db.Get([]byte("last"), func([]byte) {}); !found || err != nil {
 		t.Fatalf("open DB lost a key: %v %v", found, err)
@@ -162,13 +171,13 @@ const pebbleHolderEnv = "PEBBLE_DESTROY_TEST_HOLDER"
 // open; Destroy must refuse and delete nothing.
 func TestDestroyRefusesDBOpenInAnotherProcess(t *testing.T) {
 	if dir := os.Getenv(pebbleHolderEnv); dir != "" {
-		dbdestroytest.ServeHold(func() (io.Closer, error) { return Opener{}.Open(dir, testOptions(), io.Discard) })
+		dbdestroytest.ServeHold(func() (io.Closer, error) { return openQuiet(dir, testOptions()) })
 		return
 	}
 	dir := filepath.Join(t.TempDir(), "db")
 	o := makePebbleDB(t, dir, "")
 	release := dbdestroytest.HoldInChild(t, "TestDestroyRefusesDBOpenInAnotherProcess", pebbleHolderEnv, dir)
-	before := dbdestroytest.Tree(t, dir)
+	before := dbdestroytest.StableTree(t, dir)
 	dbdestroytest.CheckRefused(t, dir, Destroy(dir, o), before)
 	release()
 	if err := Destroy(dir, o); err != nil {

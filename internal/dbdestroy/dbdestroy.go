@@ -4,7 +4,7 @@
 //
 // # Contract
 //
-// Destroy(dir, walDir, spec):
+// Destroy(dir, opts, spec), with walDir the options' WALDir:
 //
 //   - A missing dir (and walDir) is success. A dir or walDir that exists and
 //     is not a directory (after following symbolic links, so a --db given
@@ -33,6 +33,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 // LockName is the lock file's name, the same for every engine.
@@ -49,11 +51,12 @@ type Spec struct {
 	WALFile func(name string) bool
 }
 
-// Destroy deletes the engine's files in dir and walDir ("" or the same
-// directory as dir: none) as the package contract says.
-func Destroy(dir, walDir string, spec Spec) error {
-	if walDir != "" && filepath.Clean(walDir) == filepath.Clean(dir) {
-		walDir = ""
+// Destroy deletes the engine's files in dir and in opts.WALDir (when set and
+// not dir) as the package contract says.
+func Destroy(dir string, opts *options.Options, spec Spec) error {
+	walDir := ""
+	if opts != nil && opts.WALDir != "" && filepath.Clean(opts.WALDir) != filepath.Clean(dir) {
+		walDir = opts.WALDir
 	}
 	dbExists, err := isDirOrMissing(dir)
 	if err != nil {

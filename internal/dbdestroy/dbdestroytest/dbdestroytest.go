@@ -5,6 +5,7 @@ package dbdestroytest
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"io/fs"
 	"maps"
@@ -13,14 +14,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Tree describes every entry under root without following links: "dir",
-// "link:<target>" or "file:<contents>", by path relative to root.
+// "link:<target>" or "file:<contents>", by path relative to root. An entry
+// that vanishes while it is read is left out.
 func Tree(t testing.TB, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p != root {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -29,7 +35,7 @@ func Tree(t testing.TB, root string) map[string]string {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
-				return err
+				return ignoreVanished(err)
 			}
 			out[rel] = "link:" + target
 		case d.IsDir():
@@ -37,7 +43,7 @@ func Tree(t testing.TB, root string) map[string]string {
 		default:
 			b, err := os.ReadFile(p)
 			if err != nil {
-				return err
+				return ignoreVanished(err)
 			}
 			out[rel] = "file:" + string(b)
 		}
@@ -47,6 +53,13 @@ func Tree(t testing.TB, root string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+func ignoreVanished(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // WriteFile writes contents to path, creating its directories.
@@ -80,15 +93,20 @@ func HoldInChild(t testing.TB, testName, env, dir string) (release func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+testName+"$", "-test.count=1")
 	cmd.Env = append(os.Environ(), env+"="+dir)
-	stdin, err := cmd.StdinPipe()
+	// The child holds the DB until its stdin, the read end of this pipe,
+	// reaches EOF.
+	hold, stdin, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stdin = hold
 	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	hold.Close()
+	if err != nil {
+		stdin.Close()
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(stdout)
@@ -128,4 +146,41 @@ func ServeHold(open func() (io.Closer, error)) {
 	os.Stdout.WriteString("ready\n")
 	io.Copy(io.Discard, os.Stdin)
 	db.Close()
+}
+
+// CheckWALDirIsAFile makes a regular file beside dir, calls destroy with it
+// as the WAL dir and fails t unless destroy returns RocksDB's
+// not-a-directory error and nothing under dir's parent changed.
+func CheckWALDirIsAFile(t testing.TB, dir string, destroy func(walDir string) error) {
+	t.Helper()
+	root := filepath.Dir(dir)
+	walFile := filepath.Join(root, "walfile")
+	WriteFile(t, walFile, "a regular file")
+	before := Tree(t, root)
+	want := "IO error: `" + walFile + "' exists but is not a directory"
+	if err := destroy(walFile); err == nil || err.Error() != want {
+		t.Fatalf("Destroy with a file as WAL dir: %v, want %q", err, want)
+	}
+	if after := Tree(t, root); !maps.Equal(before, after) {
+		t.Fatalf("a refused Destroy changed files:\n%v\n->\n%v", before, after)
+	}
+}
+
+// StableTree is Tree once it has stayed the same for 300 ms (at most 10 s),
+// for a DB whose engine still deletes obsolete files in the background
+// after Open and compactions return.
+func StableTree(t testing.TB, root string) map[string]string {
+	t.Helper()
+	prev := Tree(t, root)
+	stable := time.Now()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		cur := Tree(t, root)
+		if !maps.Equal(prev, cur) {
+			prev, stable = cur, time.Now()
+		} else if time.Since(stable) >= 300*time.Millisecond {
+			break
+		}
+	}
+	return prev
 }
