@@ -103,6 +103,9 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.vs.db = db
 	db.compactPointer = make([][]byte, db.numLevels)
 	db.stats.init(db.numLevels)
+	if opts.ReadOnly {
+		return db.openReadOnly()
+	}
 	if err := db.fs.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("lsm: create %s: %w", dir, err)
 	}
