@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godbbench/godbbench/dbbench/profiles"
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
@@ -101,5 +102,32 @@ func TestWALDirIsAFile(t *testing.T) {
 				t.Errorf("WAL dir file changed: %q %v", b, err)
 			}
 		})
+	}
+}
+
+// TestProfilesKeepsUserFiles: the profiles workload deletes its stores with
+// the engine's Destroy, so a file of the user's in a directory named like a
+// store survives, and the stores are gone after the run.
+func TestProfilesKeepsUserFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	stores := profiles.StoreDirs(dir)
+	mine := filepath.Join(stores[0], "mine.txt")
+	if err := os.MkdirAll(stores[0], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runMain(t, "--engine=native", "--db="+dir, "--benchmarks=profiles", "--num=200", "--seed=1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "mine" {
+		t.Fatalf("user file in %s: %q %v", stores[0], b, err)
+	}
+	for _, s := range stores[1:] {
+		if _, err := os.Lstat(s); !os.IsNotExist(err) {
+			t.Errorf("store %s left after the run: %v", s, err)
+		}
 	}
 }
