@@ -180,6 +180,33 @@ func TestDestroySymlinks(t *testing.T) {
 		t.Fatalf("file in linked directory changed: %q %v", b, err)
 	}
 
+	// A LOCK that is a link is refused: taking the lock would open, and
+	// might create or truncate, the target.
+	makeDB(t, dir, "")
+	if err := os.Remove(filepath.Join(dir, "LOCK")); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{outFile, filepath.Join(root, "absent")} {
+		if err := os.Symlink(target, filepath.Join(dir, "LOCK")); err != nil {
+			t.Fatal(err)
+		}
+		before := dbdestroytest.Tree(t, dir)
+		want := "IO error: While lock file: " + filepath.Join(dir, "LOCK") + ": not a regular file"
+		if err := Destroy(dir, testOptions()); err == nil || err.Error() != want {
+			t.Fatalf("Destroy with LOCK a link: %v, want %q", err, want)
+		}
+		if after := dbdestroytest.Tree(t, dir); !maps.Equal(before, after) {
+			t.Fatal("a refused Destroy changed the directory")
+		}
+		if _, err := os.Lstat(filepath.Join(root, "absent")); !errors.Is(err, os.ErrNotExist) {
+			t.Fatal("Destroy created a LOCK link's target")
+		}
+		os.Remove(filepath.Join(dir, "LOCK"))
+	}
+	if b, err := os.ReadFile(outFile); err != nil || string(b) != "precious" {
+		t.Fatalf("LOCK link target changed: %q %v", b, err)
+	}
+
 	// --db given as a link to a directory: the files inside go, the link
 	// and the directory it names stay.
 	real := filepath.Join(root, "real")

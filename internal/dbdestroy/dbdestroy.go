@@ -12,7 +12,10 @@
 //     `<path>' exists but is not a directory", returned before anything is
 //     touched.
 //   - Spec.Lock takes dir/LOCK first; its error is returned as is and
-//     nothing is deleted.
+//     nothing is deleted. A LOCK that is not a regular file (a symbolic
+//     link, which locking would follow and might create or truncate its
+//     target; a directory) is refused the same way: "IO error: While lock
+//     file: <dir>/LOCK: not a regular file".
 //   - In dir only entries for which Spec.DBFile reports true are unlinked,
 //     LOCK last while still held; in walDir (when set) only those for which
 //     Spec.WALFile reports true.
@@ -71,6 +74,9 @@ func Destroy(dir string, opts *options.Options, spec Spec) error {
 	var first error
 	if dbExists {
 		lockPath := filepath.Join(dir, LockName)
+		if fi, err := os.Lstat(lockPath); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("IO error: While lock file: %s: not a regular file", lockPath)
+		}
 		lock, err := spec.Lock(lockPath)
 		if err != nil {
 			return err
