@@ -1,10 +1,12 @@
 package dbbench_test
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/godbbench/godbbench/dbbench/profiles"
@@ -129,5 +131,45 @@ func TestProfilesKeepsUserFiles(t *testing.T) {
 		if _, err := os.Lstat(s); !os.IsNotExist(err) {
 			t.Errorf("store %s left after the run: %v", s, err)
 		}
+	}
+}
+
+// refuseSecondDestroy is the native engine whose Destroy refuses from its
+// third call on (the first is at start-up, the second before the first
+// fresh-DB benchmark), as when another process opens the DB between two
+// fresh-DB benchmarks.
+type refuseSecondDestroy struct {
+	engine.Opener
+	calls *atomic.Int32
+}
+
+const refusal = "IO error: While lock file: LOCK: Resource temporarily unavailable"
+
+func (e refuseSecondDestroy) Destroy(dir string, o *options.Options) error {
+	if e.calls.Add(1) > 2 {
+		return errors.New(refusal)
+	}
+	return e.Opener.Destroy(dir, o)
+}
+
+func init() {
+	native, err := engine.Lookup("native")
+	if err != nil {
+		panic(err)
+	}
+	engine.Register("native-refuse-second-destroy", refuseSecondDestroy{native, new(atomic.Int32)})
+}
+
+// TestFreshDBDestroyRefused: a fresh-DB benchmark whose Destroy is refused
+// ends the run there with the refusal as its Open error, exit 1.
+func TestFreshDBDestroyRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	code, out, errs := runMain(t, "--engine=native-refuse-second-destroy", "--db="+dir, "--num=100",
+		"--benchmarks=fillseq,fillrandom,readseq", "--progress_reports=false")
+	if code != 1 || !strings.HasSuffix(errs, "open error: "+refusal+"\n") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "fillseq      :") || strings.Contains(out, "fillrandom   :") || strings.Contains(out, "readseq") {
+		t.Fatalf("stdout should end after fillseq:\n%s", out)
 	}
 }
