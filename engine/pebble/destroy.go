@@ -23,7 +23,11 @@ func Destroy(dir string, opts *options.Options) error {
 }
 
 // lockPebbleDir takes path the way pebble.Open does, so a DB open in this
-// process or another is seen as held.
+// process or another is seen as held. Within one process Pebble knows its
+// locks by the path string (F_SETLK locks belong to the process, and closing
+// any descriptor of the file drops them), so a DB this process opened under
+// another spelling of the same directory is not seen; the driver destroys
+// only DBs it has closed, under the one --db spelling.
 func lockPebbleDir(path string) (io.Closer, error) {
 	l, err := vfs.Default.Lock(path)
 	if err == nil {
