@@ -134,37 +134,47 @@ func TestProfilesKeepsUserFiles(t *testing.T) {
 	}
 }
 
-// refuseSecondDestroy is the native engine whose Destroy refuses from its
-// third call on (the first is at start-up, the second before the first
-// fresh-DB benchmark), as when another process opens the DB between two
-// fresh-DB benchmarks.
-type refuseSecondDestroy struct {
+// refusingDestroy is the native engine whose Destroy, while the test arms
+// it, refuses from its third call on (the first is at start-up, the second
+// before the first fresh-DB benchmark), as when another process opens the
+// DB between two fresh-DB benchmarks. The tests that run every registered
+// engine leave it out (it is the native engine when unarmed).
+type refusingDestroy struct {
 	engine.Opener
+	armed *atomic.Bool
 	calls *atomic.Int32
 }
 
 const refusal = "IO error: While lock file: LOCK: Resource temporarily unavailable"
 
-func (e refuseSecondDestroy) Destroy(dir string, o *options.Options) error {
-	if e.calls.Add(1) > 2 {
+func (e refusingDestroy) Destroy(dir string, o *options.Options) error {
+	if e.armed.Load() && e.calls.Add(1) > 2 {
 		return errors.New(refusal)
 	}
 	return e.Opener.Destroy(dir, o)
 }
+
+const refusingDestroyName = "native-refusing-destroy"
+
+var destroyRefuser = refusingDestroy{armed: new(atomic.Bool), calls: new(atomic.Int32)}
 
 func init() {
 	native, err := engine.Lookup("native")
 	if err != nil {
 		panic(err)
 	}
-	engine.Register("native-refuse-second-destroy", refuseSecondDestroy{native, new(atomic.Int32)})
+	destroyRefuser.Opener = native
+	engine.Register(refusingDestroyName, destroyRefuser)
 }
 
 // TestFreshDBDestroyRefused: a fresh-DB benchmark whose Destroy is refused
 // ends the run there with the refusal as its Open error, exit 1.
 func TestFreshDBDestroyRefused(t *testing.T) {
+	destroyRefuser.calls.Store(0)
+	destroyRefuser.armed.Store(true)
+	defer destroyRefuser.armed.Store(false)
 	dir := filepath.Join(t.TempDir(), "db")
-	code, out, errs := runMain(t, "--engine=native-refuse-second-destroy", "--db="+dir, "--num=100",
+	code, out, errs := runMain(t, "--engine="+refusingDestroyName, "--db="+dir, "--num=100",
 		"--benchmarks=fillseq,fillrandom,readseq", "--progress_reports=false")
 	if code != 1 || !strings.HasSuffix(errs, "open error: "+refusal+"\n") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
