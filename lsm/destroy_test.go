@@ -243,6 +243,11 @@ func TestDestroyRefusesDBOpenInProcess(t *testing.T) {
 	if v, ok := getString(t, db, "a"); !ok || v != "1" {
 		t.Fatalf("open DB lost a key: %q %v", v, ok)
 	}
+	// A second Open is refused in the same words.
+	_, err = Open(dir, testOptions(), Config{})
+	if want := "IO error: While lock file: " + filepath.Join(dir, "LOCK") + ": Resource temporarily unavailable"; err == nil || err.Error() != want {
+		t.Fatalf("second Open: %v, want %q", err, want)
+	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
