@@ -257,6 +257,7 @@ func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*option
 	o.Sync = f.Sync
 	o.ParanoidChecks = f.ParanoidChecks
 	o.AdviseRandomOnOpen = f.AdviseRandomOnOpen
+	o.ReadOnly = f.Readonly
 	o.Statistics = c.statistics
 	o.StatsLevel = int(f.StatsLevel)
 	for name := range explicit {
