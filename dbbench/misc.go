@@ -35,10 +35,12 @@ func applyOptionsFile(o *options.Options, path string) error {
 		return fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While reading file sequentially", path, syscall.EISDIR))
 	}
 	of, err := options.ParseOptionsFile(f, path)
-	if err != nil {
-		return fmt.Errorf("Unable to load options file %s --- Invalid argument: %v", path, err)
+	if err == nil {
+		_, err = of.ApplyStrict(o)
 	}
-	of.Apply(o)
+	if err != nil {
+		return fmt.Errorf("Unable to load options file %s --- %v", path, err)
+	}
 	o.OptionsFile = path
 	return nil
 }

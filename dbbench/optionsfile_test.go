@@ -1,0 +1,38 @@
+package dbbench_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBadOptionsFileContents: a bad --options_file ends the run before any
+// engine call with db_bench 7.8.3's line "Unable to load options file F ---
+// STATUS" on stderr and exit 1, and leaves no database behind.
+func TestBadOptionsFileContents(t *testing.T) {
+	cases := []struct{ file, status string }{
+		{"value_not_number.ini", "Invalid argument: Error parsing write_buffer_size:stoull"},
+		{"unknown_cf_option.ini", "Invalid argument: Could not find option: : write_bufer_size"},
+		{"bad_enum_cf.ini", "Invalid argument: Error parsing:: compaction_style"},
+		{"unknown_section.ini", "Invalid argument: Unknown section [DBOption]"},
+		{"no_cf_section.ini", "Corruption: A RocksDB Option file must have a single CFOptions:default section"},
+	}
+	for _, c := range cases {
+		path, err := filepath.Abs(filepath.Join("..", "options", "testdata", "bad", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(t.TempDir(), "db")
+		code, out, errs := runMain(t, "--engine=native", "--db="+db, "--seed=1", "--benchmarks=fillseq", "--options_file="+path)
+		want := "Unable to load options file " + path + " --- " + c.status + "\n"
+		if code != 1 || errs != want {
+			t.Errorf("%s: exit %d, stderr %q, want 1, %q", c.file, code, errs, want)
+		}
+		if out != "Initializing RocksDB Options from the specified file\n" {
+			t.Errorf("%s: stdout %q", c.file, out)
+		}
+		if _, err := os.Stat(db); !os.IsNotExist(err) {
+			t.Errorf("%s: the run left %s behind (%v)", c.file, db, err)
+		}
+	}
+}
