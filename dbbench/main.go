@@ -45,6 +45,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	errw := &lockedWriter{w: stderr}
 
 	cfg, toStdout, err := makeConfig(f)
+	if err == nil {
+		err = checkFlagLimits(fs)
+	}
 	if err != nil {
 		printStartupError(out, errw, err, toStdout)
 		return 1
