@@ -201,6 +201,13 @@ func (r *runner) open() error {
 			return err
 		}
 	}
+	if name := r.opener.Info().Name; name == "native" {
+		if creator, evidence := foreignDB(r.cfg.db); creator != "" {
+			r.errf("open error: Invalid argument: %s holds a %s database (it has %s), which the %s engine cannot read; open it with --engine=%s\n",
+				r.cfg.db, creator, evidence, name, foreignDBEngine[creator])
+			return errExit{"foreign database"}
+		}
+	}
 	log := io.Writer(r.errw)
 	if r.openLog != nil {
 		log = r.openLog
