@@ -254,10 +254,11 @@ func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*option
 
 // openOptionsFile applies --options_file to o, as db_bench's first Open
 // does; without an options file it runs the flag checks of that Open
-// instead. The error, if any, is what that Open reports.
-func openOptionsFile(f *flags.Flags, o *options.Options) error {
+// instead. The error, if any, is what that Open reports; unmapped lists
+// the file's options that only an engine applying options by name uses.
+func openOptionsFile(f *flags.Flags, o *options.Options) (unmapped []string, err error) {
 	if f.OptionsFile == "" {
-		return checkAtOpen(f)
+		return nil, checkAtOpen(f)
 	}
 	// Open prints only the "from the specified file" line, even when
 	// loading fails.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"time"
 
@@ -71,7 +72,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
-	openErr := openOptionsFile(f, opts)
+	unmapped, openErr := openOptionsFile(f, opts)
 	opener, err := engine.Lookup(cfg.engine)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
@@ -106,6 +107,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// engine's warnings about options of that first Open are held back to
 	// follow the environment block.
 	r.openLog = newHeldWriter(errw)
+	if len(unmapped) > 0 && opener.Info().Name != "rocksdb" {
+		// RocksDB applies these by name; other engines have no setting
+		// for them, which is said once.
+		fmt.Fprintf(r.openLog, "WARNING: engine %s ignores %d options of %s that it has no setting for: %s\n",
+			opener.Info().Name, len(unmapped), opts.OptionsFile, strings.Join(unmapped, ", "))
+	}
 	err = r.open()
 	if err != nil {
 		return 1

@@ -3,6 +3,7 @@ package dbbench_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,22 @@ func TestBadOptionsFileContents(t *testing.T) {
 		if _, err := os.Stat(db); !os.IsNotExist(err) {
 			t.Errorf("%s: the run left %s behind (%v)", c.file, db, err)
 		}
+	}
+}
+
+// TestUnmappedOptionsWarnedOnce: options of an OPTIONS file that RocksDB
+// knows but the engine has no setting for are named in one warning, once
+// per run (not at each fresh-DB reopen).
+func TestUnmappedOptionsWarnedOnce(t *testing.T) {
+	path, err := filepath.Abs(filepath.Join("..", "options", "testdata", "per_level_compression.ini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runMain(t, "--engine=pebble", "--db="+filepath.Join(t.TempDir(), "db"), "--seed=1", "--num=10",
+		"--benchmarks=fillseq,fillrandom", "--options_file="+path)
+	want := "WARNING: engine pebble ignores 3 options of " + path +
+		" that it has no setting for: dump_malloc_stats, index_shortening, pin_top_level_index_and_filter\n"
+	if code != 0 || strings.Count(errs, want) != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
