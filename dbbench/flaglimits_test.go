@@ -109,3 +109,57 @@ func TestNoInternalErrorAtEdgeValues(t *testing.T) {
 		}
 	}
 }
+
+// flagsTakingAnyValue are the numeric flags the driver or an engine reads
+// that have no range in flagLimits, with the reason; with flagLimits they
+// account for every such flag, so a new one needs a decision.
+var flagsTakingAnyValue = map[string]string{}
+
+func init() {
+	for reason, names := range map[string]string{
+		"unsigned: gflags refuses a negative value": "benchmark_read_rate_limit benchmark_write_rate_limit " +
+			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
+			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
+		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
+			"table_cache_numshardbits subcompactions",
+		"checked with db_bench's words (startupchecks.go)": "key_size compression_ratio perf_level user_timestamp_size",
+		"a negative value has a meaning": "reads writes deletes cache_size bloom_bits compression_level " +
+			"min_level_to_compress max_background_compactions max_background_flushes open_files compact_target_level seed",
+		"RocksDB sanitizes it; the engines check what they use": "max_write_buffer_number " +
+			"min_write_buffer_number_to_merge level0_file_num_compaction_trigger level0_slowdown_writes_trigger " +
+			"level0_stop_writes_trigger max_background_jobs block_restart_interval index_block_restart_interval " +
+			"target_file_size_multiplier max_bytes_for_level_multiplier memtable_bloom_size_ratio " +
+			"compaction_readahead_size compression_max_dict_bytes skip_list_lookahead stats_level sample_for_compression",
+		"reporting; zero or a negative value turns it off": "stats_interval stats_interval_seconds stats_per_interval " +
+			"report_interval_seconds ops_between_duration_checks read_random_exp_range",
+		"profiles benchmark knobs; out-of-range values fall back to defaults": "profiles_queries profiles_query_limit profiles_seed",
+	} {
+		for _, n := range strings.Fields(names) {
+			flagsTakingAnyValue[n] = reason
+		}
+	}
+}
+
+// TestEveryNumericFlagDecided: each numeric flag the driver or an engine
+// reads has a range in flagLimits or a reason in flagsTakingAnyValue.
+func TestEveryNumericFlagDecided(t *testing.T) {
+	limited := map[string]bool{}
+	for _, l := range flagLimits {
+		limited[l.name] = true
+	}
+	fs := gflags.NewFlagSet("db_bench", Version)
+	flags.Register(fs)
+	fs.VisitAll(func(f *gflags.Flag) {
+		switch f.Type {
+		case gflags.TypeInt32, gflags.TypeInt64, gflags.TypeUint32, gflags.TypeUint64, gflags.TypeDouble:
+		default:
+			return
+		}
+		if !driverFlags[f.Name] && !optionFlags[f.Name] {
+			return // no effect here; setting it prints a warning
+		}
+		if limited[f.Name] == (flagsTakingAnyValue[f.Name] != "") {
+			t.Errorf("--%s: needs exactly one of a flagLimits range or a flagsTakingAnyValue reason", f.Name)
+		}
+	})
+}
