@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -24,3 +25,19 @@ func foreignDB(dir string) (creator, evidence string) {
 // foreignDBEngine is the --engine value that opens a database foreignDB
 // names.
 var foreignDBEngine = map[string]string{"RocksDB": "rocksdb", "Pebble": "pebble"}
+
+// foreignDBError is the open error for a --db another engine created, when
+// the engine is native (the one that cannot tell such files from its own),
+// or "".
+func (r *runner) foreignDBError() string {
+	name := r.opener.Info().Name
+	if name != "native" {
+		return ""
+	}
+	creator, evidence := foreignDB(r.cfg.db)
+	if creator == "" {
+		return ""
+	}
+	return fmt.Sprintf("open error: Invalid argument: %s holds a %s database (it has %s), which the %s engine cannot read; open it with --engine=%s",
+		r.cfg.db, creator, evidence, name, foreignDBEngine[creator])
+}

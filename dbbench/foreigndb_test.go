@@ -25,9 +25,10 @@ func dirState(t *testing.T, dir string) map[string]int64 {
 	return m
 }
 
-// TestNativeRefusesForeignDB: the native engine asked to open a database
-// Pebble or RocksDB created says so (exit 1) and leaves every file as it
-// was, instead of calling its MANIFEST or WAL corrupt.
+// TestNativeRefusesForeignDB: the native engine asked to open, or to
+// refill, a database Pebble or RocksDB created says so (exit 1) and leaves
+// every file as it was, instead of calling its MANIFEST or WAL corrupt, or
+// deleting the files it names and leaving the others.
 func TestNativeRefusesForeignDB(t *testing.T) {
 	dbs := map[string]string{}
 	pebbleDir := filepath.Join(t.TempDir(), "pebble")
@@ -52,13 +53,17 @@ func TestNativeRefusesForeignDB(t *testing.T) {
 	}
 	for creator, dir := range dbs {
 		before := dirState(t, dir)
-		code, _, errs := runMain(t, "--engine=native", "--db="+dir, "--use_existing_db=1", "--num=100", "--seed=1", "--benchmarks=readseq")
-		want := "open error: Invalid argument: " + dir + " holds a " + creator + " database"
-		if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "open it with --engine="+strings.ToLower(creator)+"\n") {
-			t.Errorf("%s: exit %d, stderr %q", creator, code, errs)
-		}
-		if after := dirState(t, dir); !reflect.DeepEqual(before, after) {
-			t.Errorf("%s: files changed: %v -> %v", creator, before, after)
+		// A read of the existing DB, and a fill, which would destroy it
+		// first: both refused, nothing touched.
+		for _, args := range [][]string{{"--use_existing_db=1", "--benchmarks=readseq"}, {"--benchmarks=fillseq"}} {
+			code, _, errs := runMain(t, append([]string{"--engine=native", "--db=" + dir, "--num=100", "--seed=1"}, args...)...)
+			want := "open error: Invalid argument: " + dir + " holds a " + creator + " database"
+			if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "open it with --engine="+strings.ToLower(creator)+"\n") {
+				t.Errorf("%s %v: exit %d, stderr %q", creator, args, code, errs)
+			}
+			if after := dirState(t, dir); !reflect.DeepEqual(before, after) {
+				t.Errorf("%s %v: files changed: %v -> %v", creator, args, before, after)
+			}
 		}
 	}
 }

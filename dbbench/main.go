@@ -96,7 +96,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	defer r.json.close()
 	r.foldReads = r.json != nil
 
-	if !cfg.useExistingDB && !existsNotDir(cfg.db) {
+	// A run whose open is bound to fail destroys nothing first, where C++
+	// db_bench deletes the database and then reports the bad options.
+	if !cfg.useExistingDB && !existsNotDir(cfg.db) && !r.openWillFail() {
 		if err := opener.Destroy(cfg.db, opts); err != nil {
 			fmt.Fprintf(errw, "destroy error: %v\n", err)
 			return 1
@@ -173,6 +175,13 @@ func printStartupError(out *bufio.Writer, errw io.Writer, err error, toStdout bo
 	}
 }
 
+// openWillFail reports whether open fails before any engine call: a bad
+// --options_file or flag checked at open, a compression no engine has, or
+// another engine's database for the native engine.
+func (r *runner) openWillFail() bool {
+	return r.openErr != nil || r.opts.CompressionType == "xpress" || r.foreignDBError() != ""
+}
+
 // open opens the engine, printing db_bench's Open messages; a failure prints
 // "open error: ..." on stderr.
 func (r *runner) open() error {
@@ -208,12 +217,9 @@ func (r *runner) open() error {
 			return err
 		}
 	}
-	if name := r.opener.Info().Name; name == "native" {
-		if creator, evidence := foreignDB(r.cfg.db); creator != "" {
-			r.errf("open error: Invalid argument: %s holds a %s database (it has %s), which the %s engine cannot read; open it with --engine=%s\n",
-				r.cfg.db, creator, evidence, name, foreignDBEngine[creator])
-			return errExit{"foreign database"}
-		}
+	if msg := r.foreignDBError(); msg != "" {
+		r.errf("%s\n", msg)
+		return errExit{"foreign database"}
 	}
 	log := io.Writer(r.errw)
 	if r.openLog != nil {

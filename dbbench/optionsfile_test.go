@@ -3,6 +3,7 @@ package dbbench_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,29 @@ func TestUnmappedOptionsWarnedOnce(t *testing.T) {
 		" that it has no setting for: dump_malloc_stats, index_shortening, pin_top_level_index_and_filter\n"
 	if code != 0 || strings.Count(errs, want) != 1 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestBadOptionsFileDestroysNothing: a fill benchmark whose --options_file
+// is bad leaves the existing database as it was; C++ db_bench deletes the
+// database first and then reports the file.
+func TestBadOptionsFileDestroysNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	if code, _, errs := runMain(t, "--engine=native", "--db="+db, "--seed=1", "--num=100", "--benchmarks=fillseq"); code != 0 {
+		t.Fatalf("fillseq: %s", errs)
+	}
+	before := dirState(t, db)
+	path, err := filepath.Abs(filepath.Join("..", "options", "testdata", "bad", "value_not_number.ini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--options_file=" + path}, {"--compression_type=xpress"}} {
+		code, _, _ := runMain(t, append([]string{"--engine=native", "--db=" + db, "--seed=1", "--num=10", "--benchmarks=fillseq"}, args...)...)
+		if code != 1 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+		if after := dirState(t, db); !reflect.DeepEqual(before, after) {
+			t.Errorf("%v: the database changed: %v -> %v", args, before, after)
+		}
 	}
 }
