@@ -372,7 +372,7 @@ func setNoBlockCache(o *Options, v string) (bool, error) {
 }
 
 // ApplyStrict checks every statement of the file's [DBOptions], every
-// [CFOptions] and every [TableOptions/BlockBasedTable] section against the
+// [CFOptions] and every [TableOptions/...] section against the
 // options RocksDB 7.8.3 knows (optionsfile_known.go) and maps the DB
 // options, the first column family and its block-based table options onto
 // o. A name RocksDB does not know, or a value that does not parse, is an
@@ -394,8 +394,9 @@ func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
 			continue
 		}
 		// Only the DB options, the first column family and that family's
-		// table options reach o, as with db_bench; the rest are checked.
-		apply := s.Title == SectionDB || (firstCF != nil && s.Arg == firstCF.Arg)
+		// block-based table options reach o, as with db_bench; the rest
+		// are checked.
+		apply := setters != nil && (s.Title == SectionDB || (firstCF != nil && s.Arg == firstCF.Arg))
 		for _, e := range s.Entries {
 			kind, ok := known[e.Name]
 			if !ok {
@@ -421,9 +422,9 @@ func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
 }
 
 // sectionNames returns the known names and the setters of a section's
-// statements, or nils for a section whose statements are not checked (the
-// [Version] section, checked by the parser, and table factories other than
-// BlockBasedTable, whose options db_bench's engines do not read).
+// statements, or nils for the [Version] section, which the parser checks.
+// The PlainTable and CuckooTable options are checked and never applied:
+// no engine here builds those tables.
 func sectionNames(s *OptionsSection) (map[string]valueKind, map[string]optionSetter) {
 	switch s.Title {
 	case SectionDB:
@@ -432,6 +433,10 @@ func sectionNames(s *OptionsSection) (map[string]valueKind, map[string]optionSet
 		return knownCFOptions, cfOptionSetters
 	case SectionTablePrefix + "BlockBasedTable":
 		return knownTableOptions, tableOptionSetters
+	case SectionTablePrefix + "PlainTable":
+		return knownPlainTableOptions, nil
+	case SectionTablePrefix + "CuckooTable":
+		return knownCuckooTableOptions, nil
 	}
 	return nil, nil
 }

@@ -144,6 +144,22 @@ var knownTableOptions = namesOf(
 		"reserve_table_reader_memory skip_table_builder_flush",
 )
 
+// knownPlainTableOptions are the [TableOptions/PlainTable "..."] names.
+var knownPlainTableOptions = namesOf(
+	kindInt, "bloom_bits_per_key",
+	kindUint64, "user_key_len index_sparseness huge_page_tlb_size",
+	kindDouble, "hash_table_ratio",
+	kindBool, "full_scan_mode store_index_in_file",
+	kindEnum, "encoding_type",
+)
+
+// knownCuckooTableOptions are the [TableOptions/CuckooTable "..."] names.
+var knownCuckooTableOptions = namesOf(
+	kindUint64, "max_search_depth cuckoo_block_size",
+	kindDouble, "hash_table_ratio",
+	kindBool, "identity_as_first_hash use_module_hash",
+)
+
 // setOfNames builds a set from a space-separated list.
 func setOfNames(names string) map[string]bool {
 	m := map[string]bool{}
@@ -180,6 +196,7 @@ var enumValues = map[string]map[string]bool{
 	"index_shortening":                setOfNames("kNoShortening kShortenSeparators kShortenSeparatorsAndSuccessor"),
 	"index_type":                      setOfNames("kBinarySearch kHashSearch kTwoLevelIndexSearch kBinarySearchWithFirstKey"),
 	"stop_style":                      setOfNames("kCompactionStopStyleSimilarSize kCompactionStopStyleTotalSize"),
+	"encoding_type":                   setOfNames("kPlain kPrefix"),
 	"unpartitioned_pinning":           pinningTierEnum,
 	"partition_pinning":               pinningTierEnum,
 	"top_level_index_pinning":         pinningTierEnum,

@@ -100,7 +100,8 @@ func TestKnownNamesAccepted(t *testing.T) {
 		"  compression_opts=-14:32767:0:0\n" +
 		"[TableOptions/BlockBasedTable \"default\"]\n  hash_index_allow_collision=true\n" +
 		"  metadata_cache_options={partition_pinning=kAll;}\n" +
-		"[CFOptions \"second\"]\n  compression=kZSTD\n"
+		"[CFOptions \"second\"]\n  compression=kZSTD\n" +
+		"[TableOptions/PlainTable \"second\"]\n  user_key_len=16\n  encoding_type=kPrefix\n"
 	if err := applySource(src); err != nil {
 		t.Fatal(err)
 	}
@@ -128,9 +129,10 @@ func TestOptionsFileWrittenByDbBench(t *testing.T) {
 	}
 }
 
-// TestStructFieldErrors: a field of each struct option is checked
-// against its kind, in RocksDB's words.
-func TestStructFieldErrors(t *testing.T) {
+// TestValueErrors: struct fields, lists and the PlainTable and CuckooTable
+// options are checked
+// against their kinds, in RocksDB's words (C++ db_bench 7.8.3 gives the same).
+func TestValueErrors(t *testing.T) {
 	cases := []struct{ value, want string }{
 		{"compaction_options_fifo={max_table_files_size=abc;}", "Invalid argument: Error parsing max_table_files_size:stoull"},
 		{"compaction_options_fifo={allow_compaction=abc;}", "Invalid argument: Error parsing allow_compaction:"},
@@ -141,6 +143,8 @@ func TestStructFieldErrors(t *testing.T) {
 		{"compression_opts=abc", "Invalid argument: Error parsing compression_opts:stoi"},
 		{"compression_opts=", "Invalid argument: unable to parse the specified CF option compression_opts"},
 		{"max_bytes_for_level_multiplier_additional=1:x", "Invalid argument: Error parsing max_bytes_for_level_multiplier_additional:stoi"},
+		{"[TableOptions/PlainTable \"default\"]\n  encoding_type=kBogus", "Invalid argument: Error parsing:: encoding_type"},
+		{"[TableOptions/CuckooTable \"default\"]\n  bogus_name=1", "Invalid argument: Could not find option: : bogus_name"},
 	}
 	for _, c := range cases {
 		err := applySource("[DBOptions]\n[CFOptions \"default\"]\n  " + c.value + "\n")
