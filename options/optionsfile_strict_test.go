@@ -130,8 +130,8 @@ func TestOptionsFileWrittenByDbBench(t *testing.T) {
 }
 
 // TestValueErrors: struct fields, lists and the PlainTable and CuckooTable
-// options are checked
-// against their kinds, in RocksDB's words (C++ db_bench 7.8.3 gives the same).
+// options are checked against their kinds, in RocksDB's words (C++ db_bench
+// 7.8.3 gives the same messages).
 func TestValueErrors(t *testing.T) {
 	cases := []struct{ value, want string }{
 		{"compaction_options_fifo={max_table_files_size=abc;}", "Invalid argument: Error parsing max_table_files_size:stoull"},
