@@ -169,9 +169,17 @@ func setOfNames(names string) map[string]bool {
 	return m
 }
 
+// keysOf returns the set of a map's keys.
+func keysOf[V any](m map[string]V) map[string]bool {
+	set := make(map[string]bool, len(m))
+	for k := range m {
+		set[k] = true
+	}
+	return set
+}
+
 var (
-	compressionEnum = setOfNames("kNoCompression kSnappyCompression kZlibCompression kBZip2Compression " +
-		"kLZ4Compression kLZ4HCCompression kXpressCompression kZSTD kZSTDNotFinalCompression kDisableCompressionOption")
+	compressionEnum = keysOf(compressionNames)
 	pinningTierEnum = setOfNames("kFallback kNone kFlushedAndSimilar kAll")
 	prepopulateEnum = setOfNames("kDisable kFlushOnly")
 )
@@ -182,10 +190,10 @@ var enumValues = map[string]map[string]bool{
 	"compression":                     compressionEnum,
 	"bottommost_compression":          compressionEnum,
 	"blob_compression_type":           compressionEnum,
-	"compaction_style":                setOfNames("kCompactionStyleLevel kCompactionStyleUniversal kCompactionStyleFIFO kCompactionStyleNone"),
-	"compaction_pri":                  setOfNames("kByCompensatedSize kOldestLargestSeqFirst kOldestSmallestSeqFirst kMinOverlappingRatio kRoundRobin"),
+	"compaction_style":                keysOf(compactionStyles),
+	"compaction_pri":                  keysOf(compactionPris),
 	"last_level_temperature":          setOfNames("kUnknown kHot kWarm kCold"),
-	"checksum":                        setOfNames("kNoChecksum kCRC32c kxxHash kxxHash64 kXXH3"),
+	"checksum":                        keysOf(checksumTypes),
 	"access_hint_on_compaction_start": setOfNames("NONE NORMAL SEQUENTIAL WILLNEED"),
 	"info_log_level":                  setOfNames("DEBUG_LEVEL INFO_LEVEL WARN_LEVEL ERROR_LEVEL FATAL_LEVEL HEADER_LEVEL"),
 	"lowest_used_cache_tier":          setOfNames("kVolatileTier kNonVolatileBlockTier"),
