@@ -136,6 +136,9 @@ func (db *DB) prepareOptions() error {
 	if db.numLevels < 2 || db.numLevels > maxLevels {
 		return fmt.Errorf("lsm: num_levels %d out of range [2, %d]", o.NumLevels, maxLevels)
 	}
+	if o.WALRecoveryMode < options.WALTolerateCorruptedTailRecords || o.WALRecoveryMode > options.WALSkipAnyCorruptedRecords {
+		return fmt.Errorf("lsm: wal_recovery_mode %d out of range [0, 3]", o.WALRecoveryMode)
+	}
 	if o.WriteBufferSize <= 0 {
 		return fmt.Errorf("lsm: write_buffer_size must be > 0, got %d", o.WriteBufferSize)
 	}
@@ -185,34 +188,48 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 // recover loads the MANIFEST, replays the WALs past it into L0 tables, starts
 // a fresh MANIFEST and WAL and deletes obsolete files. DB.mu is held.
 func (db *DB) recover() error {
-	found, err := db.vs.recover(db.numLevels)
+	files, err := db.listFiles()
 	if err != nil {
 		return err
 	}
-	if !found {
+	if err := db.checkForeignNames(files.dbNames); err != nil {
+		return err
+	}
+	found, err := db.vs.recover(db.numLevels, files.dbNames)
+	if err != nil {
+		return err
+	}
+	if found {
+		if err := db.verifyTables(); err != nil {
+			return err
+		}
+	} else {
+		if err := db.checkNoCurrent(files); err != nil {
+			return err
+		}
 		db.vs.nextFileNum.Store(1)
 		v, _ := (*version)(nil).apply(&versionEdit{}, db.numLevels)
 		db.vs.install(v)
 	}
+	db.markFileNumbersUsed(files)
 	db.lastSeq = db.vs.lastSeq
 	// Replay WALs not yet flushed, oldest first.
-	names, err := db.fs.List(db.walDir)
-	if err != nil {
-		return fmt.Errorf("lsm: list %s: %w", db.walDir, err)
-	}
 	var logs []uint64
-	for _, n := range names {
+	for _, n := range files.walNames {
 		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
 			logs = append(logs, num)
 		}
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
 	edit := &versionEdit{}
-	for _, num := range logs {
-		if err := db.replayWAL(num, edit); err != nil {
-			return err
-		}
-		db.vs.markFileNumUsed(num)
+	if err := db.replayWALs(logs, edit); err != nil {
+		db.removeTables(edit)
+		return err
+	}
+	obsolete, err := db.obsoleteTables(files, edit)
+	if err != nil {
+		db.removeTables(edit)
+		return err
 	}
 	// Start the new WAL and memtable, then record the replayed tables and the
 	// new log number in a fresh MANIFEST.
@@ -221,8 +238,16 @@ func (db *DB) recover() error {
 	}
 	db.visibleSeq.Store(db.lastSeq)
 	db.reads.set(db.mem, db.imm, db.vs.current)
-	db.deleteObsoleteFiles()
+	db.deleteObsoleteFiles(obsolete)
 	return nil
+}
+
+// removeTables deletes the tables a failed recovery wrote: no MANIFEST
+// names them.
+func (db *DB) removeTables(edit *versionEdit) {
+	for _, a := range edit.added {
+		db.fs.Remove(tableName(db.dir, a.meta.num))
+	}
 }
 
 func (db *DB) createManifestAndLog(edit *versionEdit) error {
@@ -281,17 +306,24 @@ func (db *DB) switchLog(logNum uint64) error {
 }
 
 // replayWAL applies the batches of one WAL, writing an L0 table whenever the
-// replay memtable fills and at the end.
-func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
+// replay memtable fills and at the end. after is where an earlier WAL ended
+// early (nil if none); it returns where this one did, under mode (see
+// replayWALs).
+func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop) (*walStop, error) {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
 	if err != nil {
-		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
+		return nil, fmt.Errorf("lsm: read WAL %s: %w", name, err)
 	}
 	mem, err := db.newMemTable(num)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer func() {
+		if mem != nil {
+			mem.unref() // replay memtables are never in a readState
+		}
+	}()
 	flushMem := func() error {
 		if mem.empty() {
 			return nil
@@ -303,25 +335,42 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
 		if meta != nil {
 			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
 		}
-		mem.unref() // replay memtables are never in a readState
+		mem.unref()
 		mem, err = db.newMemTable(num)
 		return err
 	}
+	var stop *walStop
+	first := true
 	r := wal.NewReader(data)
 	for {
 		rec, err := r.Next()
-		if err == io.EOF {
+		if err != nil {
+			skip, s, err := walDamage(r, filepath.Base(name), err, mode)
+			if err != nil {
+				return nil, err
+			}
+			if skip {
+				continue
+			}
+			stop = s
 			break
 		}
-		if err != nil {
-			return fmt.Errorf("lsm: WAL %s: %w", name, err)
-		}
 		br, err := newBatchReader(rec)
+		var seq uint64
 		if err == nil {
-			_, _, err = validateBatch(rec)
+			seq, _, err = validateBatch(rec)
 		}
 		if err != nil {
-			return fmt.Errorf("lsm: WAL %s at offset %d: %w", name, r.Offset(), err)
+			if mode == options.WALSkipAnyCorruptedRecords {
+				continue
+			}
+			return nil, fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
+		}
+		if first {
+			if err := db.checkResume(after, filepath.Base(name), seq); err != nil {
+				return nil, err
+			}
+			first = false
 		}
 		for {
 			kind, key, value, seq, ok, _ := br.next()
@@ -329,33 +378,24 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
 				break
 			}
 			if err := mem.rep.Add(seq, kind, key, value); err != nil {
-				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+				return nil, fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
 			db.lastSeq = max(db.lastSeq, seq)
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
 		if mem.full() {
 			if err := flushMem(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	if err := flushMem(); err != nil {
-		return err
-	}
-	mem.unref()
-	return nil
+	return stop, flushMem()
 }
 
-// deleteObsoleteFiles removes tables not in the current version, WALs
-// already flushed and old MANIFESTs (DB.mu held).
-func (db *DB) deleteObsoleteFiles() {
-	live := map[uint64]bool{}
-	for _, files := range db.vs.current.levels {
-		for _, f := range files {
-			live[f.num] = true
-		}
-	}
+// deleteObsoleteFiles removes the tables recovery proved obsolete (see
+// obsoleteTables), WALs already flushed, old MANIFESTs and temporary files
+// (DB.mu held).
+func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 	dirs := []string{db.dir}
 	if db.walDir != db.dir {
 		dirs = append(dirs, db.walDir)
@@ -370,7 +410,7 @@ func (db *DB) deleteObsoleteFiles() {
 			del := false
 			switch t {
 			case fileTable:
-				del = dir == db.dir && !live[num]
+				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
 				del = num < db.vs.logNumber && num != db.logNum
 			case fileManifest:

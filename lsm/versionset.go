@@ -58,8 +58,13 @@ func (vs *versionSet) install(v *version) {
 	}
 }
 
-// recover replays the MANIFEST named by CURRENT. found is false for a new DB.
-func (vs *versionSet) recover(numLevels int) (found bool, err error) {
+// recover replays the MANIFEST named by CURRENT. found is false for a new DB
+// (no CURRENT). names lists the DB directory, to recognise another engine's
+// MANIFEST. A torn last record ends the MANIFEST, as in RocksDB (the edit
+// was never acknowledged); any other damage, a MANIFEST that CURRENT names
+// but that is missing, or one that does not decode is an error naming the
+// file.
+func (vs *versionSet) recover(numLevels int, names []string) (found bool, err error) {
 	fs, dir := vs.db.fs, vs.db.dir
 	cur, err := fs.ReadFile(filepath.Join(dir, currentName))
 	if err != nil {
@@ -75,12 +80,15 @@ func (vs *versionSet) recover(numLevels int) (found bool, err error) {
 	}
 	data, err := fs.ReadFile(filepath.Join(dir, name))
 	if err != nil {
+		if errors.Is(err, errNotExist) {
+			return false, fmt.Errorf("%w: CURRENT names %s, which is missing: %w", ErrCorruption, name, err)
+		}
 		return false, fmt.Errorf("lsm: read %s: %w", name, err)
 	}
 	r := wal.NewReader(data)
 	var v *version
 	var haveNext bool
-	for {
+	for first := true; ; first = false {
 		rec, err := r.Next()
 		if err == io.EOF {
 			break
@@ -90,6 +98,11 @@ func (vs *versionSet) recover(numLevels int) (found bool, err error) {
 		}
 		e, err := decodeEdit(rec)
 		if err != nil {
+			if first {
+				if ferr := vs.db.checkForeignManifest(name, rec, names); ferr != nil {
+					return false, ferr
+				}
+			}
 			return false, fmt.Errorf("%s at offset %d: %w", name, r.Offset(), err)
 		}
 		if e.hasLogNumber {

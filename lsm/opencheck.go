@@ -1,0 +1,195 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/sst"
+)
+
+// ErrCorruption is wrapped by Open's errors when the DB's files contradict
+// each other (a table the MANIFEST lists is missing or has another size,
+// files of a DB without CURRENT, a table holding writes the recovered state
+// lacks) or a WAL's damage is refused by the WAL recovery mode. Open deletes
+// and creates nothing in those cases.
+var ErrCorruption = errors.New("lsm: Corruption")
+
+// Open never deletes a file it cannot prove obsolete:
+//
+//   - Without CURRENT, the directory must hold no table and no WAL (RocksDB
+//     refuses WALs, "While creating a new Db, wal_dir contains existing log
+//     file"; this engine refuses tables too, which RocksDB deletes) and no
+//     MANIFEST that lists a table (a MANIFEST listing none is what a crash
+//     leaves between creating a new DB's MANIFEST and CURRENT).
+//   - Every table of the recovered version must exist with the size the
+//     MANIFEST records.
+//   - Every file number found in either directory is marked used, so no new
+//     file can overwrite one.
+//   - A table the version does not list is deleted only when it decodes and
+//     holds no sequence number above the last one recovered (MANIFEST and
+//     WALs): it is then a flush or compaction output whose MANIFEST edit was
+//     never written, or an input whose deletion was interrupted. One that
+//     holds later writes means the MANIFEST lost edits, and Open fails; one
+//     that does not decode (a crash while it was written) is left in place.
+
+// dbFiles is what Open found in the DB and WAL directories.
+type dbFiles struct {
+	dbNames, walNames []string
+}
+
+func (db *DB) listFiles() (dbFiles, error) {
+	var f dbFiles
+	var err error
+	if f.dbNames, err = db.fs.List(db.dir); err != nil {
+		return f, fmt.Errorf("lsm: list %s: %w", db.dir, err)
+	}
+	f.walNames = f.dbNames
+	if db.walDir != db.dir {
+		if f.walNames, err = db.fs.List(db.walDir); err != nil {
+			return f, fmt.Errorf("lsm: list %s: %w", db.walDir, err)
+		}
+	}
+	return f, nil
+}
+
+// checkNoCurrent refuses to create a new DB over another DB's files.
+func (db *DB) checkNoCurrent(f dbFiles) error {
+	for _, n := range f.walNames {
+		if t, _ := parseFileName(n); t == fileWAL {
+			return fmt.Errorf("%w: While creating a new Db, wal_dir contains existing log file: %s (CURRENT is missing in %s)", ErrCorruption, n, db.dir)
+		}
+	}
+	var found []string
+	for _, n := range f.dbNames {
+		switch t, _ := parseFileName(n); t {
+		case fileTable:
+			found = append(found, n)
+		case fileManifest:
+			if db.manifestListsTables(n) {
+				found = append(found, n)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	sort.Strings(found)
+	return fmt.Errorf("%w: CURRENT is missing in %s, which holds %s; not creating a new DB over them", ErrCorruption, db.dir, strings.Join(found, ", "))
+}
+
+// manifestListsTables reports whether the MANIFEST name lists a table, or
+// cannot be read to prove it does not.
+func (db *DB) manifestListsTables(name string) bool {
+	data, err := db.fs.ReadFile(filepath.Join(db.dir, name))
+	if err != nil {
+		return true
+	}
+	r := wal.NewReader(data)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+		e, err := decodeEdit(rec)
+		if err != nil || len(e.added) > 0 {
+			return true
+		}
+	}
+}
+
+// markFileNumbersUsed keeps every number in either directory from being
+// handed out again.
+func (db *DB) markFileNumbersUsed(f dbFiles) {
+	for _, names := range [][]string{f.dbNames, f.walNames} {
+		for _, n := range names {
+			if t, num := parseFileName(n); t != fileOther {
+				db.vs.markFileNumUsed(num)
+			}
+		}
+	}
+}
+
+// verifyTables checks that every table of the current version exists with
+// the size the MANIFEST records.
+func (db *DB) verifyTables() error {
+	manifest := manifestName(db.vs.manifestNum)
+	for _, files := range db.vs.current.levels {
+		for _, m := range files {
+			name := tableName(db.dir, m.num)
+			f, err := db.fs.OpenReadOnly(name)
+			if err != nil {
+				return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
+			}
+			st, err := f.Stat()
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("lsm: stat %s: %w", name, err)
+			}
+			if uint64(st.Size()) != m.size {
+				return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+			}
+		}
+	}
+	return nil
+}
+
+// obsoleteTables returns the tables in the DB directory that neither the
+// current version nor edit lists and that hold no write past the last
+// recovered sequence; it fails if one holds such writes.
+func (db *DB) obsoleteTables(f dbFiles, edit *versionEdit) (map[uint64]bool, error) {
+	live := map[uint64]bool{}
+	for _, files := range db.vs.current.levels {
+		for _, m := range files {
+			live[m.num] = true
+		}
+	}
+	for _, a := range edit.added {
+		live[a.meta.num] = true
+	}
+	obsolete := map[uint64]bool{}
+	for _, n := range f.dbNames {
+		t, num := parseFileName(n)
+		if t != fileTable || live[num] {
+			continue
+		}
+		largest, ok := db.tableLargestSeq(filepath.Join(db.dir, n))
+		if !ok {
+			continue // does not decode: leave it
+		}
+		if largest > db.lastSeq {
+			return nil, fmt.Errorf("%w: %s is in no version but holds writes up to sequence %d, past the last one recovered (%d): %s lost edits",
+				ErrCorruption, n, largest, db.lastSeq, manifestName(db.vs.manifestNum))
+		}
+		obsolete[num] = true
+	}
+	return obsolete, nil
+}
+
+// tableLargestSeq reads a table's largest sequence number from its
+// properties; ok is false if it does not decode.
+func (db *DB) tableLargestSeq(name string) (seq uint64, ok bool) {
+	file, err := db.fs.OpenReadOnly(name)
+	if err != nil {
+		return 0, false
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return 0, false
+	}
+	r, err := sst.Open(file, st.Size(), sst.ReaderOptions{Name: name}) // closes file on error
+	if err != nil {
+		return 0, false
+	}
+	seq = r.Properties().LargestSeq
+	r.Close()
+	return seq, true
+}
