@@ -103,6 +103,12 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.vs.db = db
 	db.compactPointer = make([][]byte, db.numLevels)
 	db.stats.init(db.numLevels)
+	// Refuse another engine's directory before creating anything in it.
+	if names, err := db.fs.List(dir); err == nil {
+		if err := db.checkForeignNames(names); err != nil {
+			return nil, err
+		}
+	}
 	if err := db.fs.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("lsm: create %s: %w", dir, err)
 	}
@@ -190,9 +196,6 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 func (db *DB) recover() error {
 	files, err := db.listFiles()
 	if err != nil {
-		return err
-	}
-	if err := db.checkForeignNames(files.dbNames); err != nil {
 		return err
 	}
 	found, err := db.vs.recover(db.numLevels, files.dbNames)

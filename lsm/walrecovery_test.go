@@ -1,0 +1,176 @@
+package lsm
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/options"
+)
+
+// walRecords returns the offset of each record of a WAL file.
+func walRecords(t *testing.T, path string) (data []byte, offs []int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := wal.NewReader(data)
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+		offs = append(offs, int(r.Offset()))
+	}
+	return data, offs
+}
+
+func modeOptions(mode int) *options.Options {
+	o := testOptions()
+	o.WALRecoveryMode = mode
+	return o
+}
+
+// damagedWAL fills a DB without flushing (one WAL of 300 one-put records),
+// applies damage to the WAL's bytes given its record offsets, and returns
+// the DB directory.
+func damagedWAL(t *testing.T, damage func(data []byte, offs []int) []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	fillDB(t, dir, false)
+	logs := filesOf(t, dir, fileWAL)
+	if len(logs) != 1 {
+		t.Fatalf("WALs: %v", logs)
+	}
+	data, offs := walRecords(t, logs[0])
+	if len(offs) != 300 {
+		t.Fatalf("%d records", len(offs))
+	}
+	if err := os.WriteFile(logs[0], damage(data, offs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// openWithMode opens a copy of dir under mode and checks the keys it
+// recovers, or that it was refused without a change.
+func openWithMode(t *testing.T, dir string, mode int, wantErr bool, missing map[int]bool) {
+	t.Helper()
+	cp := t.TempDir()
+	copyDir(t, dir, cp)
+	if wantErr {
+		openRefused(t, cp, modeOptions(mode), ErrCorruption, ".log")
+		return
+	}
+	db, err := Open(cp, modeOptions(mode), Config{})
+	if err != nil {
+		t.Fatalf("mode %d: %v", mode, err)
+	}
+	defer db.Close()
+	checkKeys(t, db, missing)
+	for i := range missing {
+		if _, ok := getString(t, db, fmt.Sprintf("key%05d", i)); ok {
+			t.Fatalf("mode %d: key%05d recovered from a damaged record", mode, i)
+		}
+	}
+}
+
+// refused is the outcome of a mode that must fail the open.
+var refused = map[int]bool{-1: true}
+
+// checkModes opens copies of dir under modes 0 to 3: want[m] lists the keys
+// mode m must lose, or is refused.
+func checkModes(t *testing.T, dir string, want [4]map[int]bool) {
+	t.Helper()
+	for mode, missing := range want {
+		if missing[-1] {
+			openWithMode(t, dir, mode, true, nil)
+		} else {
+			openWithMode(t, dir, mode, false, missing)
+		}
+	}
+}
+
+// TestWALRecoveryModeMiddleDamage: a damaged record with records after it.
+func TestWALRecoveryModeMiddleDamage(t *testing.T) {
+	dir := damagedWAL(t, func(d []byte, offs []int) []byte {
+		d[offs[100]+wal.HeaderSize+3] ^= 1 // a payload byte of record 100
+		return d
+	})
+	checkModes(t, dir, [4]map[int]bool{refused, refused, refused, {100: true}})
+}
+
+// TestWALRecoveryModeLengthFlip: a length byte flipped so the fragment
+// seems to reach past the end of the WAL, with 40 acknowledged records
+// after it, is damage, not a torn tail, in every mode but 3.
+func TestWALRecoveryModeLengthFlip(t *testing.T) {
+	dir := damagedWAL(t, func(d []byte, offs []int) []byte {
+		d[offs[260]+5] = 0x7f
+		return d
+	})
+	checkModes(t, dir, [4]map[int]bool{refused, refused, refused, {260: true}})
+}
+
+// TestWALRecoveryModeTornTail: the last record cut short.
+func TestWALRecoveryModeTornTail(t *testing.T) {
+	dir := damagedWAL(t, func(d []byte, offs []int) []byte { return d[:len(d)-3] })
+	last := map[int]bool{299: true}
+	checkModes(t, dir, [4]map[int]bool{last, refused, last, last})
+}
+
+// TestWALRecoveryModeDamagedLastRecord: the last record's checksum fails,
+// nothing after it: point in time recovers up to it.
+func TestWALRecoveryModeDamagedLastRecord(t *testing.T) {
+	dir := damagedWAL(t, func(d []byte, offs []int) []byte {
+		d[len(d)-1] ^= 1
+		return d
+	})
+	last := map[int]bool{299: true}
+	checkModes(t, dir, [4]map[int]bool{refused, refused, last, last})
+}
+
+// TestWALRecoveryModeLaterWAL: point in time stops in one WAL, and a later
+// WAL holds writes after a gap: the open fails instead of dropping them.
+func TestWALRecoveryModeLaterWAL(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
+	// Split the WAL's records between it and a later WAL.
+	data, offs := walRecords(t, logs[0])
+	r := wal.NewReader(data)
+	var first, second bytes.Buffer
+	w1, w2 := wal.NewWriter(&first), wal.NewWriter(&second)
+	for i := range offs {
+		rec, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 150 {
+			w1.AddRecord(rec)
+		} else {
+			w2.AddRecord(rec)
+		}
+	}
+	w1.Flush()
+	w2.Flush()
+	_, num := parseFileName(filepath.Base(logs[0]))
+	later := walName(dir, num+100)
+	os.WriteFile(logs[0], first.Bytes(), 0o644)
+	os.WriteFile(later, second.Bytes(), 0o644)
+	checkModes(t, dir, [4]map[int]bool{nil, nil, nil, nil})
+	// Damage the first WAL's last record: nothing follows it there, but the
+	// later WAL's writes do not continue the sequence.
+	d := first.Bytes()
+	d[len(d)-1] ^= 1
+	os.WriteFile(logs[0], d, 0o644)
+	checkModes(t, dir, [4]map[int]bool{refused, refused, refused, {149: true}})
+}
+
+func TestWALRecoveryModeOutOfRange(t *testing.T) {
+	for _, m := range []int{-1, 4} {
+		if _, err := Open(t.TempDir(), modeOptions(m), Config{}); err == nil {
+			t.Fatalf("wal_recovery_mode %d accepted", m)
+		}
+	}
+}
