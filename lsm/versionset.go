@@ -215,7 +215,8 @@ func setCurrent(fs FS, dir string, num uint64) error {
 }
 
 // logAndApply records e in the MANIFEST (synced) and installs the resulting
-// version. It fills in the next file number and last sequence. DB.mu is held
+// version. When e adds tables, the DB directory is fsynced first, so a
+// crash cannot keep the edit and lose the tables' directory entries. It fills in the next file number and last sequence. DB.mu is held
 // on entry and exit but released during the write and fsync (a few ms), so
 // commits are not blocked by it; edits are serialized by manifestBusy, so
 // the current version cannot change underneath.
@@ -239,13 +240,22 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	}
 	e.setLastSeq(vs.lastSeq)
 	vs.manifestBuf = e.encode(vs.manifestBuf[:0])
-	vs.manifest.AddRecord(vs.manifestBuf)
 	db.mu.Unlock()
-	err = vs.manifest.Flush()
-	if err != nil {
-		err = fmt.Errorf("lsm: write MANIFEST: %w", err)
-	} else if err = vs.manifestFile.Sync(); err != nil {
-		err = fmt.Errorf("lsm: sync MANIFEST: %w", err)
+	// The MANIFEST writer is only used under manifestBusy.
+	if len(e.added) > 0 {
+		// The new tables' directory entries must be durable before the
+		// edit that names them.
+		if err = db.fs.SyncDir(db.dir); err != nil {
+			err = fmt.Errorf("lsm: sync DB dir: %w", err)
+		}
+	}
+	if err == nil {
+		vs.manifest.AddRecord(vs.manifestBuf)
+		if err = vs.manifest.Flush(); err != nil {
+			err = fmt.Errorf("lsm: write MANIFEST: %w", err)
+		} else if err = vs.manifestFile.Sync(); err != nil {
+			err = fmt.Errorf("lsm: sync MANIFEST: %w", err)
+		}
 	}
 	db.mu.Lock()
 	if err != nil {

@@ -1,0 +1,104 @@
+package lsm
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// recordFS wraps DefaultFS and records, in order, file creations, file and
+// directory fsyncs and removals, by base name.
+type recordFS struct {
+	FS
+	mu  sync.Mutex
+	ops []string
+}
+
+type recordFile struct {
+	WritableFile
+	fs   *recordFS
+	name string
+}
+
+func (r *recordFS) add(op, name string) {
+	r.mu.Lock()
+	r.ops = append(r.ops, op+" "+filepath.Base(name))
+	r.mu.Unlock()
+}
+
+func (r *recordFS) Create(name string) (WritableFile, error) {
+	w, err := r.FS.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	r.add("create", name)
+	return &recordFile{WritableFile: w, fs: r, name: name}, nil
+}
+
+func (f *recordFile) Sync() error {
+	f.fs.add("sync", f.name)
+	return f.WritableFile.Sync()
+}
+
+func (r *recordFS) SyncDir(dir string) error {
+	r.add("syncdir", dir)
+	return r.FS.SyncDir(dir)
+}
+
+func (r *recordFS) Remove(name string) error {
+	r.add("remove", name)
+	return r.FS.Remove(name)
+}
+
+func (r *recordFS) index(from int, match func(op string) bool) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if from < 0 {
+		return -1
+	}
+	for i := from; i < len(r.ops); i++ {
+		if match(r.ops[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func mustOpenFS(t *testing.T, dir string, fs FS) *DB {
+	t.Helper()
+	db, err := Open(dir, testOptions(), Config{FS: fs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestFlushDurabilityOrder: a flushed table is fsynced, then the DB
+// directory, then the MANIFEST edit naming the table; the WAL the flush
+// replaces is removed only after that.
+func TestFlushDurabilityOrder(t *testing.T) {
+	rfs := &recordFS{FS: DefaultFS}
+	dir := t.TempDir()
+	db := mustOpenFS(t, dir, rfs)
+	defer db.Close()
+	oldWAL := filepath.Base(walName(dir, db.logNum))
+	start := len(rfs.ops)
+	put(t, db, "k", "v")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	create := rfs.index(start, func(op string) bool { return strings.HasPrefix(op, "create ") && strings.HasSuffix(op, ".sst") })
+	if create < 0 {
+		t.Fatalf("no table created: %v", rfs.ops[start:])
+	}
+	table := strings.TrimPrefix(rfs.ops[create], "create ")
+	syncTable := rfs.index(create, func(op string) bool { return op == "sync "+table })
+	syncDir := rfs.index(syncTable, func(op string) bool { return op == "syncdir "+filepath.Base(dir) })
+	syncManifest := rfs.index(syncDir, func(op string) bool { return strings.HasPrefix(op, "sync MANIFEST-") })
+	removeWAL := rfs.index(start, func(op string) bool { return op == "remove "+oldWAL })
+	if syncTable < 0 || syncDir < 0 || syncManifest < 0 || removeWAL < syncManifest {
+		t.Fatalf("order: table sync %d, dir sync %d, MANIFEST sync %d, WAL removal %d; want increasing\n%v",
+			syncTable, syncDir, syncManifest, removeWAL, rfs.ops[start:])
+	}
+}
