@@ -224,19 +224,27 @@ func (db *DB) recover() error {
 		}
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
-	edit := &versionEdit{}
-	if err := db.replayWALs(logs, edit); err != nil {
-		db.removeTables(edit)
+	// Read the WALs once without applying them, so damage the recovery mode
+	// refuses fails the open before anything is written, and the last
+	// sequence they hold is known to judge tables in no version.
+	recovered := db.lastSeq
+	if err := db.replayWALs(logs, true); err != nil {
 		return err
 	}
-	obsolete, err := db.obsoleteTables(files, edit)
+	obsolete, err := db.obsoleteTables(files)
 	if err != nil {
-		db.removeTables(edit)
 		return err
 	}
-	// Start the new WAL and memtable, then record the replayed tables and the
-	// new log number in a fresh MANIFEST.
-	if err := db.createManifestAndLog(edit); err != nil {
+	db.lastSeq = recovered
+	// A fresh MANIFEST of the recovered version, then each WAL's tables
+	// recorded and the WAL deleted in turn.
+	if err := db.vs.createManifest(); err != nil {
+		return err
+	}
+	if err := db.replayWALs(logs, false); err != nil {
+		return err
+	}
+	if err := db.switchLog(db.vs.newFileNum()); err != nil {
 		return err
 	}
 	db.visibleSeq.Store(db.lastSeq)
@@ -245,29 +253,11 @@ func (db *DB) recover() error {
 	return nil
 }
 
-// removeTables deletes the tables a failed recovery wrote: no MANIFEST
-// names them.
+// removeTables deletes the tables of an edit that no MANIFEST names.
 func (db *DB) removeTables(edit *versionEdit) {
 	for _, a := range edit.added {
 		db.fs.Remove(tableName(db.dir, a.meta.num))
 	}
-}
-
-func (db *DB) createManifestAndLog(edit *versionEdit) error {
-	logNum := db.vs.newFileNum()
-	if len(edit.added) > 0 {
-		nv, err := db.vs.current.apply(edit, db.numLevels)
-		if err != nil {
-			return err
-		}
-		db.vs.install(nv)
-	}
-	db.vs.logNumber = logNum
-	db.vs.lastSeq = max(db.vs.lastSeq, db.lastSeq)
-	if err := db.vs.createManifest(); err != nil {
-		return err
-	}
-	return db.switchLog(logNum)
 }
 
 // switchLog makes a new WAL and an empty active memtable (DB.mu held).
@@ -308,19 +298,22 @@ func (db *DB) switchLog(logNum uint64) error {
 	return nil
 }
 
-// replayWAL applies the batches of one WAL, writing an L0 table whenever the
-// replay memtable fills and at the end. after is where an earlier WAL ended
-// early (nil if none); it returns where this one did, under mode (see
-// replayWALs).
-func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop) (*walStop, error) {
+// replayWAL applies the batches of one WAL, writing an L0 table to edit
+// whenever the replay memtable fills and at the end; with dryRun it only
+// decodes them and advances the last sequence. after is where an earlier
+// WAL ended early (nil if none); it returns where this one did, under mode
+// (see replayWALs).
+func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop, dryRun bool) (*walStop, error) {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("lsm: read WAL %s: %w", name, err)
 	}
-	mem, err := db.newMemTable(num)
-	if err != nil {
-		return nil, err
+	var mem *memTable
+	if !dryRun {
+		if mem, err = db.newMemTable(num); err != nil {
+			return nil, err
+		}
 	}
 	defer func() {
 		if mem != nil {
@@ -328,7 +321,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop)
 		}
 	}()
 	flushMem := func() error {
-		if mem.empty() {
+		if mem == nil || mem.empty() {
 			return nil
 		}
 		meta, err := db.writeLevel0([]*memTable{mem}, nil)
@@ -360,8 +353,9 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop)
 		}
 		br, err := newBatchReader(rec)
 		var seq uint64
+		var count uint32
 		if err == nil {
-			seq, _, err = validateBatch(rec)
+			seq, count, err = validateBatch(rec)
 		}
 		if err != nil {
 			if mode == options.WALSkipAnyCorruptedRecords {
@@ -375,7 +369,10 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop)
 			}
 			first = false
 		}
-		for {
+		if mem == nil && count > 0 {
+			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+		}
+		for mem != nil {
 			kind, key, value, seq, ok, _ := br.next()
 			if !ok {
 				break
@@ -386,7 +383,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop)
 			db.lastSeq = max(db.lastSeq, seq)
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
-		if mem.full() {
+		if mem != nil && mem.full() {
 			if err := flushMem(); err != nil {
 				return nil, err
 			}

@@ -102,3 +102,29 @@ func TestFlushDurabilityOrder(t *testing.T) {
 			syncTable, syncDir, syncManifest, removeWAL, rfs.ops[start:])
 	}
 }
+
+// TestRecoveryOneWALAtATime: recovery records each WAL's tables and deletes
+// that WAL before it writes the next one's tables, so it needs free space
+// for one WAL's tables, not all of them.
+func TestRecoveryOneWALAtATime(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
+	parts := splitWAL(t, logs[0], 100)
+	if len(parts) != 3 {
+		t.Fatalf("split into %v", parts)
+	}
+	rfs := &recordFS{FS: DefaultFS}
+	db := mustOpenFS(t, dir, rfs)
+	defer db.Close()
+	checkKeys(t, db, nil)
+	isTable := func(op string) bool { return strings.HasPrefix(op, "create ") && strings.HasSuffix(op, ".sst") }
+	from := 0
+	for i, p := range parts[:2] {
+		table := rfs.index(from, isTable)
+		remove := rfs.index(table, func(op string) bool { return op == "remove "+filepath.Base(p) })
+		next := rfs.index(table+1, isTable)
+		if table < 0 || remove < 0 || next < remove {
+			t.Fatalf("WAL %d: its table created at %d, it was removed at %d, the next table created at %d\n%v", i, table, remove, next, rfs.ops)
+		}
+		from = next
+	}
+}

@@ -141,18 +141,15 @@ func (db *DB) verifyTables() error {
 	return nil
 }
 
-// obsoleteTables returns the tables in the DB directory that neither the
-// current version nor edit lists and that hold no write past the last
-// recovered sequence; it fails if one holds such writes.
-func (db *DB) obsoleteTables(f dbFiles, edit *versionEdit) (map[uint64]bool, error) {
+// obsoleteTables returns the tables in the DB directory that the current
+// version does not list and that hold no write past the last recovered
+// sequence (MANIFEST and WALs); it fails if one holds such writes.
+func (db *DB) obsoleteTables(f dbFiles) (map[uint64]bool, error) {
 	live := map[uint64]bool{}
 	for _, files := range db.vs.current.levels {
 		for _, m := range files {
 			live[m.num] = true
 		}
-	}
-	for _, a := range edit.added {
-		live[a.meta.num] = true
 	}
 	obsolete := map[uint64]bool{}
 	for _, n := range f.dbNames {

@@ -33,19 +33,43 @@ type walStop struct {
 // continue the sequence (its first batch starts at the last recovered
 // sequence + 1, RocksDB's rule for resuming point-in-time recovery);
 // otherwise writes between them are lost and the open fails.
-func (db *DB) replayWALs(logs []uint64, edit *versionEdit) error {
+//
+// With dryRun the WALs are only decoded and judged; otherwise each WAL's
+// tables are recorded in the MANIFEST with the log number past it and the
+// WAL is deleted before the next one is read, so recovery needs free space
+// for one WAL's tables at a time, not for all of them.
+func (db *DB) replayWALs(logs []uint64, dryRun bool) error {
 	mode := db.opts.WALRecoveryMode
 	var stop *walStop
 	for _, num := range logs {
-		s, err := db.replayWAL(num, edit, mode, stop)
+		edit := &versionEdit{}
+		s, err := db.replayWAL(num, edit, mode, stop, dryRun)
 		if err != nil {
+			db.removeTables(edit)
 			return err
 		}
 		if s != nil && stop == nil && mode != options.WALSkipAnyCorruptedRecords {
 			stop = s
 		}
 		db.vs.markFileNumUsed(num)
+		if !dryRun {
+			if err := db.commitWAL(num, edit); err != nil {
+				return err
+			}
+		}
 	}
+	return nil
+}
+
+// commitWAL records the tables replayed from WAL num and the log number past
+// it in the MANIFEST, then deletes the WAL (DB.mu held).
+func (db *DB) commitWAL(num uint64, edit *versionEdit) error {
+	edit.setLogNumber(num + 1)
+	edit.setLastSeq(db.lastSeq)
+	if err := db.vs.logAndApply(edit); err != nil {
+		return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
+	}
+	db.fs.Remove(walName(db.walDir, num))
 	return nil
 }
 

@@ -132,38 +132,52 @@ func TestWALRecoveryModeDamagedLastRecord(t *testing.T) {
 	checkModes(t, dir, [4]map[int]bool{refused, refused, last, last})
 }
 
-// TestWALRecoveryModeLaterWAL: point in time stops in one WAL, and a later
-// WAL holds writes after a gap: the open fails instead of dropping them.
-func TestWALRecoveryModeLaterWAL(t *testing.T) {
-	dir, logs := filledDir(t, false, fileWAL)
-	// Split the WAL's records between it and a later WAL.
-	data, offs := walRecords(t, logs[0])
+// splitWAL moves the records of the WAL at path into WALs of per records
+// each: the first stays at path, the others get the numbers after it plus
+// 100, 200, ... It returns the WALs' paths in order.
+func splitWAL(t *testing.T, path string, per int) []string {
+	t.Helper()
+	data, offs := walRecords(t, path)
 	r := wal.NewReader(data)
-	var first, second bytes.Buffer
-	w1, w2 := wal.NewWriter(&first), wal.NewWriter(&second)
+	_, num := parseFileName(filepath.Base(path))
+	var paths []string
+	var buf bytes.Buffer
+	w := wal.NewWriter(&buf)
 	for i := range offs {
 		rec, err := r.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i < 150 {
-			w1.AddRecord(rec)
-		} else {
-			w2.AddRecord(rec)
+		w.AddRecord(rec)
+		if i%per == per-1 || i == len(offs)-1 {
+			w.Flush()
+			p := path
+			if len(paths) > 0 {
+				p = walName(filepath.Dir(path), num+uint64(100*len(paths)))
+			}
+			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, p)
+			buf.Reset()
+			w = wal.NewWriter(&buf)
 		}
 	}
-	w1.Flush()
-	w2.Flush()
-	_, num := parseFileName(filepath.Base(logs[0]))
-	later := walName(dir, num+100)
-	os.WriteFile(logs[0], first.Bytes(), 0o644)
-	os.WriteFile(later, second.Bytes(), 0o644)
+	return paths
+}
+
+// TestWALRecoveryModeLaterWAL: point in time stops in one WAL, and a later
+// WAL holds writes after a gap: the open fails instead of dropping them.
+func TestWALRecoveryModeLaterWAL(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
+	parts := splitWAL(t, logs[0], 150)
+	first := parts[0]
 	checkModes(t, dir, [4]map[int]bool{nil, nil, nil, nil})
 	// Damage the first WAL's last record: nothing follows it there, but the
 	// later WAL's writes do not continue the sequence.
-	d := first.Bytes()
+	d, _ := os.ReadFile(first)
 	d[len(d)-1] ^= 1
-	os.WriteFile(logs[0], d, 0o644)
+	os.WriteFile(first, d, 0o644)
 	checkModes(t, dir, [4]map[int]bool{refused, refused, refused, {149: true}})
 }
 
