@@ -228,10 +228,11 @@ func (db *DB) recover() error {
 	// refuses fails the open before anything is written, and the last
 	// sequence they hold is known to judge tables in no version.
 	recovered := db.lastSeq
-	if err := db.replayWALs(logs, true); err != nil {
+	firstSeq, err := db.replayWALs(logs, true)
+	if err != nil {
 		return err
 	}
-	obsolete, err := db.obsoleteTables(files)
+	obsolete, err := db.obsoleteTables(files, recovered, firstSeq)
 	if err != nil {
 		return err
 	}
@@ -241,7 +242,7 @@ func (db *DB) recover() error {
 	if err := db.vs.createManifest(); err != nil {
 		return err
 	}
-	if err := db.replayWALs(logs, false); err != nil {
+	if _, err := db.replayWALs(logs, false); err != nil {
 		return err
 	}
 	if err := db.switchLog(db.vs.newFileNum()); err != nil {
@@ -299,20 +300,19 @@ func (db *DB) switchLog(logNum uint64) error {
 }
 
 // replayWAL applies the batches of one WAL, writing an L0 table to edit
-// whenever the replay memtable fills and at the end; with dryRun it only
-// decodes them and advances the last sequence. after is where an earlier
-// WAL ended early (nil if none); it returns where this one did, under mode
-// (see replayWALs).
-func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop, dryRun bool) (*walStop, error) {
+// whenever the replay memtable fills and at the end; with st.dryRun it only
+// decodes them and advances the last sequence. st carries what earlier WALs
+// left (see replayWALs).
+func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("lsm: read WAL %s: %w", name, err)
+		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
 	}
 	var mem *memTable
-	if !dryRun {
+	if !st.dryRun {
 		if mem, err = db.newMemTable(num); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	defer func() {
@@ -335,20 +335,21 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop,
 		mem, err = db.newMemTable(num)
 		return err
 	}
-	var stop *walStop
 	first := true
 	r := wal.NewReader(data)
 	for {
 		rec, err := r.Next()
 		if err != nil {
-			skip, s, err := walDamage(r, filepath.Base(name), err, mode)
+			skip, s, err := walDamage(r, filepath.Base(name), err, st.mode)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if skip {
 				continue
 			}
-			stop = s
+			if s != nil && st.stop == nil {
+				st.stop = s
+			}
 			break
 		}
 		br, err := newBatchReader(rec)
@@ -358,16 +359,19 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop,
 			seq, count, err = validateBatch(rec)
 		}
 		if err != nil {
-			if mode == options.WALSkipAnyCorruptedRecords {
+			if st.mode == options.WALSkipAnyCorruptedRecords {
 				continue
 			}
-			return nil, fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
+			return fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
 		}
 		if first {
-			if err := db.checkResume(after, filepath.Base(name), seq); err != nil {
-				return nil, err
+			if err := db.checkResume(st.stop, filepath.Base(name), seq); err != nil {
+				return err
 			}
 			first = false
+		}
+		if st.firstSeq == 0 {
+			st.firstSeq = seq
 		}
 		if mem == nil && count > 0 {
 			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
@@ -378,18 +382,18 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, mode int, after *walStop,
 				break
 			}
 			if err := mem.rep.Add(seq, kind, key, value); err != nil {
-				return nil, fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
 			db.lastSeq = max(db.lastSeq, seq)
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
 		if mem != nil && mem.full() {
 			if err := flushMem(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return stop, flushMem()
+	return flushMem()
 }
 
 // deleteObsoleteFiles removes the tables recovery proved obsolete (see

@@ -127,7 +127,7 @@ func TestOpenTableMissingOrShort(t *testing.T) {
 	openRefused(t, dir, testOptions(), ErrCorruption, filepath.Base(tables[0]), "cannot be opened")
 }
 
-// TestOpenTruncatedManifest cuts a MANIFEST of many edits at every length:
+// TestOpenTruncatedManifest cuts a MANIFEST of many edits at 150 lengths:
 // the open either fails, changing nothing, or finds every key.
 func TestOpenTruncatedManifest(t *testing.T) {
 	src := t.TempDir()
@@ -141,9 +141,8 @@ func TestOpenTruncatedManifest(t *testing.T) {
 			}
 		}
 	}
-	if err := db.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	// Keys 280 to 299 stay in the WAL: tables cut from the MANIFEST hold
+	// older writes than the WAL's.
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,13 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //   - Every file number found in either directory is marked used, so no new
 //     file can overwrite one.
 //   - A table the version does not list is deleted only when it decodes and
-//     holds no sequence number above the last one recovered (MANIFEST and
-//     WALs): it is then a flush or compaction output whose MANIFEST edit was
-//     never written, or an input whose deletion was interrupted. One that
-//     holds later writes means the MANIFEST lost edits, and Open fails; one
-//     that does not decode (a crash while it was written) is left in place.
+//     every write in it is in the recovered state: its sequence numbers are
+//     at most the MANIFEST's last sequence, or within the range the WALs
+//     replay. It is then a flush or compaction output whose MANIFEST edit
+//     was never written, or an input whose deletion was interrupted. One
+//     holding other writes means the MANIFEST lost edits, and Open fails;
+//     one that does not decode (a crash while it was written) is left in
+//     place.
 
 // dbFiles is what Open found in the DB and WAL directories.
 type dbFiles struct {
@@ -142,9 +144,13 @@ func (db *DB) verifyTables() error {
 }
 
 // obsoleteTables returns the tables in the DB directory that the current
-// version does not list and that hold no write past the last recovered
-// sequence (MANIFEST and WALs); it fails if one holds such writes.
-func (db *DB) obsoleteTables(f dbFiles) (map[uint64]bool, error) {
+// version does not list and whose writes the recovered state holds: every
+// sequence number in the table is at most manifestSeq (the MANIFEST's last
+// sequence, whose writes are in its tables or in the WALs it keeps), or
+// within the WALs' range, from walFirstSeq (0: no WAL record) to the last
+// recovered. It fails if a table holds writes outside those ranges: the
+// MANIFEST lost the edit that listed it.
+func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[uint64]bool, error) {
 	live := map[uint64]bool{}
 	for _, files := range db.vs.current.levels {
 		for _, m := range files {
@@ -157,36 +163,43 @@ func (db *DB) obsoleteTables(f dbFiles) (map[uint64]bool, error) {
 		if t != fileTable || live[num] {
 			continue
 		}
-		largest, ok := db.tableLargestSeq(filepath.Join(db.dir, n))
+		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
 		if !ok {
 			continue // does not decode: leave it
 		}
-		if largest > db.lastSeq {
-			return nil, fmt.Errorf("%w: %s is in no version but holds writes up to sequence %d, past the last one recovered (%d): %s lost edits",
-				ErrCorruption, n, largest, db.lastSeq, manifestName(db.vs.manifestNum))
+		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.lastSeq
+		if props.LargestSeq > manifestSeq && !inWALs {
+			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
+				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.lastSeq), manifestName(db.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}
 	return obsolete, nil
 }
 
-// tableLargestSeq reads a table's largest sequence number from its
-// properties; ok is false if it does not decode.
-func (db *DB) tableLargestSeq(name string) (seq uint64, ok bool) {
+func walRange(first, last uint64) string {
+	if first == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d to %d", first, last)
+}
+
+// tableSeqs reads a table's properties; ok is false if it does not decode.
+func (db *DB) tableSeqs(name string) (props sst.Properties, ok bool) {
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
-		return 0, false
+		return props, false
 	}
 	st, err := file.Stat()
 	if err != nil {
 		file.Close()
-		return 0, false
+		return props, false
 	}
 	r, err := sst.Open(file, st.Size(), sst.ReaderOptions{Name: name}) // closes file on error
 	if err != nil {
-		return 0, false
+		return props, false
 	}
-	seq = r.Properties().LargestSeq
+	props = *r.Properties()
 	r.Close()
-	return seq, true
+	return props, true
 }

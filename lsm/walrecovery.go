@@ -38,27 +38,35 @@ type walStop struct {
 // tables are recorded in the MANIFEST with the log number past it and the
 // WAL is deleted before the next one is read, so recovery needs free space
 // for one WAL's tables at a time, not for all of them.
-func (db *DB) replayWALs(logs []uint64, dryRun bool) error {
-	mode := db.opts.WALRecoveryMode
-	var stop *walStop
+//
+// It returns the sequence of the first batch replayed (0 if none).
+func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error) {
+	st := &walReplay{mode: db.opts.WALRecoveryMode, dryRun: dryRun}
 	for _, num := range logs {
 		edit := &versionEdit{}
-		s, err := db.replayWAL(num, edit, mode, stop, dryRun)
-		if err != nil {
+		if err := db.replayWAL(num, edit, st); err != nil {
 			db.removeTables(edit)
-			return err
+			return 0, err
 		}
-		if s != nil && stop == nil && mode != options.WALSkipAnyCorruptedRecords {
-			stop = s
+		if st.mode == options.WALSkipAnyCorruptedRecords {
+			st.stop = nil
 		}
 		db.vs.markFileNumUsed(num)
 		if !dryRun {
 			if err := db.commitWAL(num, edit); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	return nil
+	return st.firstSeq, nil
+}
+
+// walReplay is what replaying one WAL passes to the next.
+type walReplay struct {
+	mode     int
+	dryRun   bool
+	stop     *walStop // where an earlier WAL ended early, if one did
+	firstSeq uint64   // the first batch's sequence; 0 until one is read
 }
 
 // commitWAL records the tables replayed from WAL num and the log number past
