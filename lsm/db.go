@@ -353,10 +353,11 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			break
 		}
 		br, err := newBatchReader(rec)
-		var seq uint64
-		var count uint32
-		if err == nil {
-			seq, count, err = validateBatch(rec)
+		seq, count := br.seq, br.count
+		if err == nil && mem != nil {
+			// The dry pass reads only the header: the records are checked
+			// when they are applied.
+			_, _, err = validateBatch(rec)
 		}
 		if err != nil {
 			if st.mode == options.WALSkipAnyCorruptedRecords {
