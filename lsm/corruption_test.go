@@ -88,7 +88,7 @@ func TestCorruptManifest(t *testing.T) {
 	}
 	flipByte(t, m[0], 10)
 	_, err := Open(dir, testOptions(), Config{})
-	if !errors.Is(err, ErrCorruptManifest) {
+	if !errors.Is(err, ErrCorruptManifest) || !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), filepath.Base(m[0])) {
 		t.Fatalf("open with a corrupt MANIFEST: %v", err)
 	}
 	// CURRENT naming a missing MANIFEST is an error too, not a new DB.

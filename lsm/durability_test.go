@@ -1,10 +1,13 @@
 package lsm
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 // recordFS wraps DefaultFS and records, in order, file creations, file and
@@ -65,9 +68,9 @@ func (r *recordFS) index(from int, match func(op string) bool) int {
 	return -1
 }
 
-func mustOpenFS(t *testing.T, dir string, fs FS) *DB {
+func mustOpenFS(t *testing.T, dir string, fs FS, o *options.Options) *DB {
 	t.Helper()
-	db, err := Open(dir, testOptions(), Config{FS: fs})
+	db, err := Open(dir, o, Config{FS: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +83,7 @@ func mustOpenFS(t *testing.T, dir string, fs FS) *DB {
 func TestFlushDurabilityOrder(t *testing.T) {
 	rfs := &recordFS{FS: DefaultFS}
 	dir := t.TempDir()
-	db := mustOpenFS(t, dir, rfs)
+	db := mustOpenFS(t, dir, rfs, testOptions())
 	defer db.Close()
 	oldWAL := filepath.Base(walName(dir, db.logNum))
 	start := len(rfs.ops)
@@ -88,18 +91,59 @@ func TestFlushDurabilityOrder(t *testing.T) {
 	if err := db.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	create := rfs.index(start, func(op string) bool { return strings.HasPrefix(op, "create ") && strings.HasSuffix(op, ".sst") })
+	syncManifest := checkTableDurability(t, rfs, start, filepath.Base(dir))
+	removeWAL := rfs.index(start, func(op string) bool { return op == "remove "+oldWAL })
+	if removeWAL < syncManifest {
+		t.Fatalf("the flushed WAL removed at %d, before the MANIFEST sync at %d\n%v", removeWAL, syncManifest, rfs.ops[start:])
+	}
+}
+
+// checkTableDurability finds the first table created from op from on and
+// requires its fsync, then the directory's, then the MANIFEST's, in that
+// order; it returns the MANIFEST sync's index.
+func checkTableDurability(t *testing.T, rfs *recordFS, from int, dir string) int {
+	t.Helper()
+	create := rfs.index(from, func(op string) bool { return strings.HasPrefix(op, "create ") && strings.HasSuffix(op, ".sst") })
 	if create < 0 {
-		t.Fatalf("no table created: %v", rfs.ops[start:])
+		t.Fatalf("no table created: %v", rfs.ops[from:])
 	}
 	table := strings.TrimPrefix(rfs.ops[create], "create ")
 	syncTable := rfs.index(create, func(op string) bool { return op == "sync "+table })
-	syncDir := rfs.index(syncTable, func(op string) bool { return op == "syncdir "+filepath.Base(dir) })
+	syncDir := rfs.index(syncTable, func(op string) bool { return op == "syncdir "+dir })
 	syncManifest := rfs.index(syncDir, func(op string) bool { return strings.HasPrefix(op, "sync MANIFEST-") })
-	removeWAL := rfs.index(start, func(op string) bool { return op == "remove "+oldWAL })
-	if syncTable < 0 || syncDir < 0 || syncManifest < 0 || removeWAL < syncManifest {
-		t.Fatalf("order: table sync %d, dir sync %d, MANIFEST sync %d, WAL removal %d; want increasing\n%v",
-			syncTable, syncDir, syncManifest, removeWAL, rfs.ops[start:])
+	if syncTable < 0 || syncDir < 0 || syncManifest < 0 {
+		t.Fatalf("order: table sync %d, dir sync %d, MANIFEST sync %d; want increasing\n%v", syncTable, syncDir, syncManifest, rfs.ops[from:])
+	}
+	return syncManifest
+}
+
+// TestCompactionDurabilityOrder: a compaction's output is fsynced, then the
+// DB directory, then the MANIFEST edit; its inputs are removed after that.
+func TestCompactionDurabilityOrder(t *testing.T) {
+	rfs := &recordFS{FS: DefaultFS}
+	dir := t.TempDir()
+	o := testOptions()
+	o.Level0FileNumCompactionTrigger = 10 // compact only when asked
+	db := mustOpenFS(t, dir, rfs, o)
+	defer db.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < 50; i++ {
+			put(t, db, fmt.Sprintf("key%03d", i), fmt.Sprint(round))
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs := filesOf(t, dir, fileTable)
+	start := len(rfs.ops)
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	syncManifest := checkTableDurability(t, rfs, start, filepath.Base(dir))
+	for _, in := range inputs {
+		if rm := rfs.index(start, func(op string) bool { return op == "remove "+filepath.Base(in) }); rm < syncManifest {
+			t.Fatalf("input %s removed at %d, before the MANIFEST sync at %d\n%v", in, rm, syncManifest, rfs.ops[start:])
+		}
 	}
 }
 
@@ -113,7 +157,7 @@ func TestRecoveryOneWALAtATime(t *testing.T) {
 		t.Fatalf("split into %v", parts)
 	}
 	rfs := &recordFS{FS: DefaultFS}
-	db := mustOpenFS(t, dir, rfs)
+	db := mustOpenFS(t, dir, rfs, testOptions())
 	defer db.Close()
 	checkKeys(t, db, nil)
 	isTable := func(op string) bool { return strings.HasPrefix(op, "create ") && strings.HasSuffix(op, ".sst") }

@@ -94,7 +94,7 @@ func TestWALNoSpaceStopsWrites(t *testing.T) {
 func TestFailedOverlappedWALWrite(t *testing.T) {
 	ffs := &faultFS{FS: DefaultFS}
 	dir := t.TempDir()
-	db := mustOpenFS(t, dir, ffs)
+	db := mustOpenFS(t, dir, ffs, testOptions())
 	if err := write(db, "before", false); err != nil {
 		t.Fatal(err)
 	}
