@@ -206,6 +206,9 @@ func (db *DB) recover() error {
 		if err := db.verifyTables(); err != nil {
 			return err
 		}
+		if err := db.verifyLogNumber(files); err != nil {
+			return err
+		}
 	} else {
 		if err := db.checkNoCurrent(files); err != nil {
 			return err
@@ -237,16 +240,25 @@ func (db *DB) recover() error {
 		return err
 	}
 	db.lastSeq = recovered
-	// A fresh MANIFEST of the recovered version, then each WAL's tables
-	// recorded and the WAL deleted in turn.
+	// A fresh MANIFEST of the recovered version, the new WAL, then each old
+	// WAL's tables recorded and the WAL deleted in turn. Every log number a
+	// MANIFEST records names a WAL that exists.
 	if err := db.vs.createManifest(); err != nil {
 		return err
 	}
-	if _, err := db.replayWALs(logs, false); err != nil {
+	newLog := db.vs.newFileNum()
+	if err := db.switchLog(newLog); err != nil {
 		return err
 	}
-	if err := db.switchLog(db.vs.newFileNum()); err != nil {
+	if _, err := db.replayWALs(append(logs, newLog), false); err != nil {
 		return err
+	}
+	if len(logs) == 0 {
+		e := &versionEdit{}
+		e.setLogNumber(newLog)
+		if err := db.vs.logAndApply(e); err != nil {
+			return err
+		}
 	}
 	db.visibleSeq.Store(db.lastSeq)
 	db.reads.set(db.mem, db.imm, db.vs.current)

@@ -289,3 +289,11 @@ func TestOpenForeignDirectoryByFormat(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "OPTIONS-000003"), []byte("[Version]\n  pebble_version=0.1\n"), 0o644)
 	openRefused(t, dir, testOptions(), nil, "holds a Pebble database (MANIFEST-000001 is in Pebble's format", "--engine=pebble")
 }
+
+// TestOpenMissingWAL: the WAL the MANIFEST's log number names holds writes
+// in no table; without it the open fails instead of losing them.
+func TestOpenMissingWAL(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
+	removeAll(t, logs)
+	openRefused(t, dir, testOptions(), ErrCorruption, filepath.Base(logs[0]), "is missing")
+}

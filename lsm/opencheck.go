@@ -27,7 +27,10 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //     MANIFEST that lists a table (a MANIFEST listing none is what a crash
 //     leaves between creating a new DB's MANIFEST and CURRENT).
 //   - Every table of the recovered version must exist with the size the
-//     MANIFEST records.
+//     MANIFEST records, and so must the WAL its log number names (this
+//     engine records only the number of a WAL it has created, and deletes
+//     a WAL only after recording a higher one); RocksDB checks neither by
+//     default.
 //   - Every file number found in either directory is marked used, so no new
 //     file can overwrite one.
 //   - A table the version does not list is deleted only when it decodes and
@@ -141,6 +144,24 @@ func (db *DB) verifyTables() error {
 		}
 	}
 	return nil
+}
+
+// verifyLogNumber checks that the WAL the MANIFEST's log number names
+// exists: the MANIFEST only ever records the number of a WAL already
+// created, and that WAL is deleted only after a later edit records a higher
+// number, so its absence means unflushed writes were lost with it.
+func (db *DB) verifyLogNumber(f dbFiles) error {
+	n := db.vs.logNumber
+	if n == 0 {
+		return nil
+	}
+	for _, name := range f.walNames {
+		if t, num := parseFileName(name); t == fileWAL && num == n {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s records that WAL %s holds writes not in any table, but %s is missing",
+		ErrCorruption, manifestName(db.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
 }
 
 // obsoleteTables returns the tables in the DB directory that the current

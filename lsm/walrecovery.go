@@ -39,10 +39,16 @@ type walStop struct {
 // WAL is deleted before the next one is read, so recovery needs free space
 // for one WAL's tables at a time, not for all of them.
 //
-// It returns the sequence of the first batch replayed (0 if none).
+// It returns the sequence of the first batch replayed (0 if none). Without
+// dryRun, the last entry of logs is the new WAL, which is not replayed: the
+// last old WAL's edit records it as the log number.
 func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error) {
 	st := &walReplay{mode: db.opts.WALRecoveryMode, dryRun: dryRun}
-	for _, num := range logs {
+	all := logs
+	if !dryRun {
+		logs = logs[:len(logs)-1]
+	}
+	for i, num := range logs {
 		edit := &versionEdit{}
 		if err := db.replayWAL(num, edit, st); err != nil {
 			db.removeTables(edit)
@@ -53,7 +59,7 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 		}
 		db.vs.markFileNumUsed(num)
 		if !dryRun {
-			if err := db.commitWAL(num, edit); err != nil {
+			if err := db.commitWAL(num, all[i+1], edit); err != nil {
 				return 0, err
 			}
 		}
@@ -69,10 +75,10 @@ type walReplay struct {
 	firstSeq uint64   // the first batch's sequence; 0 until one is read
 }
 
-// commitWAL records the tables replayed from WAL num and the log number past
-// it in the MANIFEST, then deletes the WAL (DB.mu held).
-func (db *DB) commitWAL(num uint64, edit *versionEdit) error {
-	edit.setLogNumber(num + 1)
+// commitWAL records the tables replayed from WAL num and the next WAL's
+// number in the MANIFEST, then deletes the WAL (DB.mu held).
+func (db *DB) commitWAL(num, next uint64, edit *versionEdit) error {
+	edit.setLogNumber(next)
 	edit.setLastSeq(db.lastSeq)
 	if err := db.vs.logAndApply(edit); err != nil {
 		return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
