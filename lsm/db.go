@@ -77,6 +77,9 @@ type DB struct {
 	runningCompactions int
 	manualRunning      bool
 	compactPointer     [][]byte // per level: where the next compaction starts
+	// recoveryNotes are written to LOG after open: WAL damage that the
+	// recovery mode let the open pass (data dropped or skipped).
+	recoveryNotes []string
 
 	visibleSeq atomic.Uint64
 	reads      readStateHolder
@@ -350,14 +353,20 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 	first := true
 	r := wal.NewReader(data)
 	for {
-		rec, err := r.Next()
-		if err != nil {
-			skip, s, err := walDamage(r, filepath.Base(name), err, st.mode)
+		rec, rerr := r.Next()
+		if rerr != nil {
+			skip, s, err := walDamage(r, filepath.Base(name), rerr, st.mode)
 			if err != nil {
 				return err
 			}
 			if skip {
+				if !st.dryRun {
+					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", filepath.Base(name), rerr))
+				}
 				continue
+			}
+			if s != nil && !st.dryRun {
+				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", filepath.Base(name), s.off, s.why))
 			}
 			if s != nil && st.stop == nil {
 				st.stop = s
@@ -467,6 +476,9 @@ func (db *DB) writeInfoLog(version string) {
 	now := time.Now().Format("2006/01/02-15:04:05.000000")
 	fmt.Fprintf(f, "%s %d RocksDB version: %s\n", now, os.Getpid(), version)
 	fmt.Fprintf(f, "%s %d Engine: godbbench native LSM\n", now, os.Getpid())
+	for _, note := range db.recoveryNotes {
+		fmt.Fprintf(f, "%s %d %s\n", now, os.Getpid(), note)
+	}
 	f.Close()
 }
 

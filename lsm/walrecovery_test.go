@@ -188,3 +188,27 @@ func TestWALRecoveryModeOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestWALRecoveryNotesInLOG: damage that a mode lets pass is reported in
+// LOG, so dropped or skipped records are not silent.
+func TestWALRecoveryNotesInLOG(t *testing.T) {
+	dir := damagedWAL(t, func(d []byte, offs []int) []byte {
+		d[offs[100]+wal.HeaderSize+3] ^= 1
+		return d
+	})
+	db, err := Open(dir, modeOptions(options.WALSkipAnyCorruptedRecords), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	log, err := os.ReadFile(filepath.Join(dir, logName))
+	if err != nil || !bytes.Contains(log, []byte("skipping damaged records (wal_recovery_mode=3): wal: corruption at offset")) {
+		t.Fatalf("LOG: %v\n%s", err, log)
+	}
+	dir = damagedWAL(t, func(d []byte, offs []int) []byte { return d[:len(d)-3] })
+	mustOpen(t, dir, testOptions()).Close()
+	log, err = os.ReadFile(filepath.Join(dir, logName))
+	if err != nil || !bytes.Contains(log, []byte("stopped at offset")) || !bytes.Contains(log, []byte("torn tail")) {
+		t.Fatalf("LOG: %v\n%s", err, log)
+	}
+}
