@@ -297,3 +297,20 @@ func TestOpenMissingWAL(t *testing.T) {
 	removeAll(t, logs)
 	openRefused(t, dir, testOptions(), ErrCorruption, filepath.Base(logs[0]), "is missing")
 }
+
+// TestOpenMissingCurrentWithWALDir: the WALs in a separate --wal_dir count
+// too, and neither directory changes.
+func TestOpenMissingCurrentWithWALDir(t *testing.T) {
+	dir, walDir := t.TempDir(), t.TempDir()
+	o := testOptions()
+	o.WALDir = walDir
+	db := mustOpen(t, dir, o)
+	put(t, db, "a", "b")
+	db.Close()
+	os.Remove(filepath.Join(dir, currentName))
+	walBefore := listing(t, walDir)
+	openRefused(t, dir, o, ErrCorruption, "While creating a new Db, wal_dir contains existing log file: ")
+	if after := listing(t, walDir); !maps.Equal(walBefore, after) {
+		t.Fatalf("the WAL dir changed: %v -> %v", walBefore, after)
+	}
+}
