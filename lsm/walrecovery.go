@@ -3,6 +3,8 @@ package lsm
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"sort"
 
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/options"
@@ -14,6 +16,52 @@ type walStop struct {
 	name string
 	off  int64
 	why  string
+}
+
+// recoverWALs replays the WALs not yet flushed, oldest first, and returns
+// the tables in no version that it proved obsolete (DB.mu held). The WALs
+// are first read without applying them, so damage the recovery mode refuses
+// fails the open before anything is written, and the sequences they hold
+// are known to judge tables in no version. Then a fresh MANIFEST of the
+// recovered version is written, the new WAL created, and each old WAL's
+// tables recorded and the WAL deleted in turn: every log number a MANIFEST
+// records names a WAL that exists.
+func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
+	var logs []uint64
+	for _, n := range files.walNames {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
+			logs = append(logs, num)
+		}
+	}
+	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
+	manifestSeq := db.lastSeq
+	firstSeq, err := db.replayWALs(logs, true)
+	if err != nil {
+		return nil, err
+	}
+	obsolete, err := db.obsoleteTables(files, manifestSeq, firstSeq)
+	if err != nil {
+		return nil, err
+	}
+	db.lastSeq = manifestSeq
+	if err := db.vs.createManifest(); err != nil {
+		return nil, err
+	}
+	newLog := db.vs.newFileNum()
+	if err := db.switchLog(newLog); err != nil {
+		return nil, err
+	}
+	if _, err := db.replayWALs(append(logs, newLog), false); err != nil {
+		return nil, err
+	}
+	if len(logs) == 0 {
+		e := &versionEdit{}
+		e.setLogNumber(newLog)
+		if err := db.vs.logAndApply(e); err != nil {
+			return nil, err
+		}
+	}
+	return obsolete, nil
 }
 
 // replayWALs applies the WALs numbered logs, oldest first, under
@@ -121,4 +169,108 @@ func (db *DB) checkResume(stop *walStop, name string, seq uint64) error {
 	}
 	return fmt.Errorf("%w: WAL %s ended early at offset %d (%s), and WAL %s holds later writes from sequence %d (the last recovered is %d); recovering would drop the writes between them",
 		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.lastSeq)
+}
+
+// replayWAL applies the batches of one WAL, writing an L0 table to edit
+// whenever the replay memtable fills and at the end; with st.dryRun it only
+// decodes them and advances the last sequence. st carries what earlier WALs
+// left (see replayWALs).
+func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
+	name := walName(db.walDir, num)
+	data, err := db.fs.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
+	}
+	var mem *memTable
+	if !st.dryRun {
+		if mem, err = db.newMemTable(num); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		if mem != nil {
+			mem.unref() // replay memtables are never in a readState
+		}
+	}()
+	flushMem := func() error {
+		if mem == nil || mem.empty() {
+			return nil
+		}
+		meta, err := db.writeLevel0([]*memTable{mem}, nil)
+		if err != nil {
+			return err
+		}
+		if meta != nil {
+			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
+		}
+		mem.unref()
+		mem, err = db.newMemTable(num)
+		return err
+	}
+	first := true
+	r := wal.NewReader(data)
+	for {
+		rec, rerr := r.Next()
+		if rerr != nil {
+			skip, s, err := walDamage(r, filepath.Base(name), rerr, st.mode)
+			if err != nil {
+				return err
+			}
+			if skip {
+				if !st.dryRun {
+					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", filepath.Base(name), rerr))
+				}
+				continue
+			}
+			if s != nil && !st.dryRun {
+				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", filepath.Base(name), s.off, s.why))
+			}
+			if s != nil && st.stop == nil {
+				st.stop = s
+			}
+			break
+		}
+		br, err := newBatchReader(rec)
+		seq, count := br.seq, br.count
+		if err == nil && mem != nil {
+			// The dry pass reads only the header: the records are checked
+			// when they are applied.
+			_, _, err = validateBatch(rec)
+		}
+		if err != nil {
+			if st.mode == options.WALSkipAnyCorruptedRecords {
+				continue
+			}
+			return fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
+		}
+		if first {
+			if err := db.checkResume(st.stop, filepath.Base(name), seq); err != nil {
+				return err
+			}
+			first = false
+		}
+		if st.firstSeq == 0 {
+			st.firstSeq = seq
+		}
+		if mem == nil && count > 0 {
+			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+		}
+		for mem != nil {
+			kind, key, value, seq, ok, _ := br.next()
+			if !ok {
+				break
+			}
+			if err := mem.rep.Add(seq, kind, key, value); err != nil {
+				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+			}
+			db.lastSeq = max(db.lastSeq, seq)
+			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
+		}
+		if mem != nil && mem.full() {
+			if err := flushMem(); err != nil {
+				return err
+			}
+		}
+	}
+	return flushMem()
 }
