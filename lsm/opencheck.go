@@ -15,8 +15,8 @@ import (
 // ErrCorruption is wrapped by Open's errors when the DB's files contradict
 // each other (a table the MANIFEST lists is missing or has another size,
 // files of a DB without CURRENT, a table holding writes the recovered state
-// lacks) or a WAL's damage is refused by the WAL recovery mode. Open deletes
-// and creates nothing in those cases.
+// lacks) or a WAL's damage is refused by the WAL recovery mode. Open then
+// deletes nothing and writes nothing but LOCK.
 var ErrCorruption = errors.New("lsm: Corruption")
 
 // Open never deletes a file it cannot prove obsolete:
@@ -29,8 +29,8 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //   - Every table of the recovered version must exist with the size the
 //     MANIFEST records, and so must the WAL its log number names (this
 //     engine records only the number of a WAL it has created, and deletes
-//     a WAL only after recording a higher one); RocksDB checks neither by
-//     default.
+//     a WAL only after recording a higher one). RocksDB checks the tables
+//     too, but not the WAL unless track_and_verify_wals_in_manifest is set.
 //   - Every file number found in either directory is marked used, so no new
 //     file can overwrite one.
 //   - A table the version does not list is deleted only when it decodes and
