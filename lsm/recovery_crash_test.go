@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 )
@@ -13,8 +14,14 @@ var errStopped = errors.New("process stopped")
 // a process killed at that point leaves on disk.
 type stopFS struct {
 	FS
-	limit int64
+	limit atomic.Int64
 	n     atomic.Int64
+}
+
+func newStopFS(limit int64) *stopFS {
+	s := &stopFS{FS: DefaultFS}
+	s.limit.Store(limit)
+	return s
 }
 
 type stopFile struct {
@@ -23,7 +30,7 @@ type stopFile struct {
 }
 
 func (s *stopFS) step() error {
-	if s.n.Add(1) > s.limit {
+	if s.n.Add(1) > s.limit.Load() {
 		return errStopped
 	}
 	return nil
@@ -81,7 +88,7 @@ func (s *stopFS) SyncDir(dir string) error {
 func TestRecoveryStoppedAtEveryStep(t *testing.T) {
 	src, logs := filledDir(t, false, fileWAL)
 	splitWAL(t, logs[0], 100)
-	count := &stopFS{FS: DefaultFS, limit: 1 << 40}
+	count := newStopFS(1 << 40)
 	db := mustOpenFS(t, t.TempDir(), count, testOptions()) // warm-up: a new DB
 	db.Close()
 	probe := t.TempDir()
@@ -96,7 +103,7 @@ func TestRecoveryStoppedAtEveryStep(t *testing.T) {
 	for limit := int64(0); limit < steps; limit++ {
 		dir := t.TempDir()
 		copyDir(t, src, dir)
-		if db, err := Open(dir, testOptions(), Config{FS: &stopFS{FS: DefaultFS, limit: limit}}); err == nil {
+		if db, err := Open(dir, testOptions(), Config{FS: newStopFS(limit)}); err == nil {
 			db.Close() // its file-system changes fail from here on
 		}
 		db := mustOpen(t, dir, testOptions())
@@ -106,4 +113,55 @@ func TestRecoveryStoppedAtEveryStep(t *testing.T) {
 		}
 	}
 	t.Logf("recovery stopped after each of its %d changes, then reopened with every write", steps)
+}
+
+// TestFlushStoppedAtEveryStep stops a flush and a manual compaction after
+// each of their file-system changes in turn, then reopens: every write must
+// be there.
+func TestFlushStoppedAtEveryStep(t *testing.T) {
+	src := t.TempDir()
+	o := testOptions()
+	o.Level0FileNumCompactionTrigger = 10 // compact only when asked
+	db := mustOpen(t, src, o)
+	for i := 0; i < 300; i++ {
+		put(t, db, fmt.Sprintf("key%05d", i), fmt.Sprintf("value%05d", i))
+		if i == 149 {
+			if err := db.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	run := func(dir string, limit int64) int64 {
+		fs := newStopFS(1 << 40)
+		db := mustOpenFS(t, dir, fs, o)
+		start := fs.n.Load()
+		fs.limit.Store(start + limit)
+		db.Flush()
+		db.Compact(nil, nil, -1)
+		db.Close()
+		return fs.n.Load() - start
+	}
+	probe := t.TempDir()
+	copyDir(t, src, probe)
+	steps := run(probe, 1<<40)
+	if n := len(filesOf(t, probe, fileTable)); n != 1 {
+		t.Fatalf("%d tables after the compaction, want 1", n)
+	}
+	if steps < 8 {
+		t.Fatalf("flush and compaction made only %d changes", steps)
+	}
+	for limit := int64(0); limit < steps; limit++ {
+		dir := t.TempDir()
+		copyDir(t, src, dir)
+		run(dir, limit)
+		db := mustOpen(t, dir, o)
+		checkKeys(t, db, nil)
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("flush and compaction stopped after each of their %d changes, then reopened with every write", steps)
 }
