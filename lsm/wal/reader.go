@@ -130,14 +130,14 @@ func (r *Reader) Next() ([]byte, error) {
 			return nil, r.corrupt(start, start+HeaderSize, "zero header followed by data")
 		}
 		if HeaderSize+n > blockLeft {
-			return nil, r.corrupt(start, start+1, "bad record length %d: the fragment crosses its block", n)
+			return nil, r.corrupt(start, start+1, "bad record length %d: past the end of its block", n)
 		}
 		if start+HeaderSize+n > len(r.data) {
 			// A payload cut short by the end of the file is a torn tail, unless
 			// a fragment that decodes follows the header: then the length is
 			// damaged and the records after it were written.
 			if r.findFragment(start+HeaderSize) < len(r.data) {
-				return nil, r.corrupt(start, start+HeaderSize, "bad record length %d: it reaches past the end of the log, before records that decode", n)
+				return nil, r.corrupt(start, start+HeaderSize, "bad record length %d: past the end of the log", n)
 			}
 			if inRecord {
 				return nil, r.tornTail(recStart)
