@@ -154,7 +154,7 @@ func walDamage(r *wal.Reader, name string, err error, mode int) (skip bool, stop
 	case mode == options.WALSkipAnyCorruptedRecords:
 		return true, nil, nil
 	case mode == options.WALPointInTimeRecovery && !r.DataAfterCorruption():
-		return false, &walStop{name: name, off: r.Offset(), why: err.Error()}, nil
+		return false, &walStop{name: name, off: r.CorruptionOffset(), why: err.Error()}, nil
 	case mode == options.WALPointInTimeRecovery:
 		return false, nil, fmt.Errorf("%w: WAL %s: %w; records that decode follow the damage, and point-in-time recovery would drop them (--wal_recovery_mode=3 skips damaged records)", ErrCorruption, name, err)
 	}

@@ -205,10 +205,23 @@ func TestWALRecoveryNotesInLOG(t *testing.T) {
 	if err != nil || !bytes.Contains(log, []byte("skipping damaged records (wal_recovery_mode=3): wal: corruption at offset")) {
 		t.Fatalf("LOG: %v\n%s", err, log)
 	}
-	dir = damagedWAL(t, func(d []byte, offs []int) []byte { return d[:len(d)-3] })
+	var last int
+	dir = damagedWAL(t, func(d []byte, offs []int) []byte {
+		last = offs[299]
+		return d[:len(d)-3]
+	})
 	mustOpen(t, dir, testOptions()).Close()
 	log, err = os.ReadFile(filepath.Join(dir, logName))
-	if err != nil || !bytes.Contains(log, []byte("stopped at offset")) || !bytes.Contains(log, []byte("torn tail")) {
+	if err != nil || !bytes.Contains(log, []byte(fmt.Sprintf("stopped at offset %d: torn tail", last))) {
+		t.Fatalf("LOG: %v\n%s", err, log)
+	}
+	dir = damagedWAL(t, func(d []byte, offs []int) []byte {
+		d[len(d)-1] ^= 1
+		return d
+	})
+	mustOpen(t, dir, testOptions()).Close()
+	log, err = os.ReadFile(filepath.Join(dir, logName))
+	if err != nil || !bytes.Contains(log, []byte(fmt.Sprintf("stopped at offset %d: wal: corruption at offset %d: checksum mismatch", last, last))) {
 		t.Fatalf("LOG: %v\n%s", err, log)
 	}
 }

@@ -20,6 +20,7 @@ type Reader struct {
 	torn    bool   // the log ended in a torn tail
 	tornOff int64  // where the torn tail starts
 	resumed bool   // a fragment that decodes follows the last corruption
+	damage  int64  // offset of the last corruption
 }
 
 // NewReader returns a Reader over the complete contents of a log file.
@@ -38,11 +39,16 @@ func (r *Reader) Torn() (bool, int64) { return r.torn, r.tornOff }
 // The next call to Next resumes at that fragment.
 func (r *Reader) DataAfterCorruption() bool { return r.resumed }
 
+// CorruptionOffset is the file offset of the damage the last corruption
+// error reported.
+func (r *Reader) CorruptionOffset() int64 { return r.damage }
+
 // corrupt reports damage at off and moves the reader to the first fragment
 // at or after resume that decodes, or to the end of the log.
 func (r *Reader) corrupt(off, resume int, format string, args ...any) error {
 	next := r.findFragment(resume)
 	r.resumed = next < len(r.data)
+	r.damage = int64(off)
 	r.off = next
 	r.rec = r.rec[:0]
 	return fmt.Errorf("%w at offset %d: %s", ErrCorruption, off, fmt.Sprintf(format, args...))

@@ -138,7 +138,7 @@ func TestLengthFlipBeforeRecordsIsCorruption(t *testing.T) {
 			break
 		}
 	}
-	if n != 5 || !errors.Is(err, ErrCorruption) || !r.DataAfterCorruption() {
+	if n != 5 || !errors.Is(err, ErrCorruption) || !r.DataAfterCorruption() || r.CorruptionOffset() != int64(off) {
 		t.Fatalf("read %d records, then %v (data after: %v); want 5, then corruption with data after", n, err, r.DataAfterCorruption())
 	}
 	// Next resumes at the record after the damaged one.
