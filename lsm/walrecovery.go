@@ -83,9 +83,10 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 // otherwise writes between them are lost and the open fails.
 //
 // With dryRun the WALs are only decoded and judged; otherwise each WAL's
-// tables are recorded in the MANIFEST with the log number past it and the
-// WAL is deleted before the next one is read, so recovery needs free space
-// for one WAL's tables at a time, not for all of them.
+// tables are recorded in the MANIFEST with the next WAL's number as the log
+// number, and the WAL is deleted before the next one is read, so recovery
+// needs free space for one WAL's tables at a time, not for all of them.
+// DB.mu is held.
 //
 // It returns the sequence of the first batch replayed (0 if none). Without
 // dryRun, the last entry of logs is the new WAL, which is not replayed: the
