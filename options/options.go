@@ -102,6 +102,9 @@ type Options struct {
 	// WALSkipAnyCorruptedRecords).
 	WALRecoveryMode    int
 	AdviseRandomOnOpen bool
+	// ReadOnly mirrors db_bench --readonly: open the existing DB read-only
+	// (RocksDB's OpenForReadOnly); writes fail and no file is changed.
+	ReadOnly bool
 
 	// Statistics.
 	Statistics bool // statistics
