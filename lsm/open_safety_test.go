@@ -314,3 +314,16 @@ func TestOpenMissingCurrentWithWALDir(t *testing.T) {
 		t.Fatalf("the WAL dir changed: %v -> %v", walBefore, after)
 	}
 }
+
+// TestReadOnlyOpenChecksToo: a read-only open refuses another engine's
+// directory and a missing table the same way.
+func TestReadOnlyOpenChecksToo(t *testing.T) {
+	ro := testOptions()
+	ro.ReadOnly = true
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "marker.manifest.000001.MANIFEST-000001"), nil, 0o644)
+	openRefused(t, dir, ro, nil, "holds a Pebble database")
+	dir, tables := filledDir(t, true, fileTable)
+	os.Remove(tables[0])
+	openRefused(t, dir, ro, ErrCorruption, filepath.Base(tables[0]), "cannot be opened")
+}
