@@ -242,6 +242,7 @@ func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*option
 	o.DisableWAL = f.DisableWal
 	o.Sync = f.Sync
 	o.ParanoidChecks = f.ParanoidChecks
+	o.WALRecoveryMode = int(f.WalRecoveryMode)
 	o.AdviseRandomOnOpen = f.AdviseRandomOnOpen
 	o.ReadOnly = f.Readonly
 	o.Statistics = c.statistics

@@ -83,6 +83,13 @@ var compactionPris = map[string]int{
 	"kRoundRobin":             4,
 }
 
+var walRecoveryModes = map[string]int{
+	"kTolerateCorruptedTailRecords": WALTolerateCorruptedTailRecords,
+	"kAbsoluteConsistency":          WALAbsoluteConsistency,
+	"kPointInTimeRecovery":          WALPointInTimeRecovery,
+	"kSkipAnyCorruptedRecords":      WALSkipAnyCorruptedRecords,
+}
+
 var checksumTypes = map[string]int{
 	"kNoChecksum": 0,
 	"kCRC32c":     1,
@@ -178,6 +185,7 @@ var dbOptionSetters = map[string]optionSetter{
 	"use_fsync":                              setBool(func(o *Options) *bool { return &o.UseFsync }),
 	"wal_dir":                                setString(func(o *Options) *string { return &o.WALDir }),
 	"paranoid_checks":                        setBool(func(o *Options) *bool { return &o.ParanoidChecks }),
+	"wal_recovery_mode":                      setEnum(walRecoveryModes, func(o *Options) *int { return &o.WALRecoveryMode }),
 	"advise_random_on_open":                  setBool(func(o *Options) *bool { return &o.AdviseRandomOnOpen }),
 	"table_cache_numshardbits":               setInt(func(o *Options) *int { return &o.TableCacheNumShardBits }),
 	"db_write_buffer_size":                   setInt64(func(o *Options) *int64 { return &o.DBWriteBufferSize }),
