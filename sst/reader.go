@@ -115,6 +115,11 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 
 // Open reads the footer, index, filter and properties of a table of size
 // bytes. It takes ownership of f (Close closes it), also on error.
+//
+// size is the length the caller recorded for the table (the MANIFEST's):
+// a file of any other length is a corruption error, found before anything
+// is read or mapped, so that a short file is never mapped (reading a page
+// of a mapping past the end of its file raises SIGBUS).
 func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 	r, err := open(f, size, opts)
 	if err != nil {
@@ -130,6 +135,13 @@ func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 		r.name = f.Name()
 	}
 	r.getState.New = func() any { return new(getState) }
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("sst: stat %s: %w", r.name, err)
+	}
+	if st.Size() != size {
+		return nil, fmt.Errorf("%w: Sst file size mismatch: %s. Size recorded in manifest %d, actual size %d", ErrCorruption, r.name, size, st.Size())
+	}
 	if size < footerLen {
 		return nil, corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
 	}
