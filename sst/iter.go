@@ -47,6 +47,9 @@ func (t *Iter) loadKeys(i int) bool {
 	// load below may overwrite.
 	t.vh.release()
 	t.vh, t.vblk, t.vdata = cacheHandle{}, -1, nil
+	// Until the load succeeds the block iterator holds no block: a seek
+	// that finds t.blk == i must not reuse the previous block's bytes.
+	t.it.data = nil
 	t.blk = i
 	d := &t.r.blocks[i]
 	var pair *pairBuf
@@ -60,6 +63,7 @@ func (t *Iter) loadKeys(i int) bool {
 	}
 	t.kh = h
 	if err := t.it.init(b); err != nil {
+		t.it.data = nil
 		t.err = corruptf(t.r.name, d.offset, "%v", err)
 		return false
 	}
