@@ -22,6 +22,13 @@
 //   - Undecodable bytes in any file give an error that wraps wal.ErrCorruption,
 //     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
 //     A WAL's torn tail (a crash mid-append) is the end of the log.
+//   - An iterator that meets an error (a table that cannot be opened or
+//     read) is invalid at once with Error set and returns no entry after it;
+//     a seek clears the error and retries (iter_db.go). A compaction whose
+//     input fails installs nothing.
+//   - With Options.MmapRead a table file that shrinks after it was mapped
+//     gives sst.ErrCorruption errors, not SIGBUS, from Get, iterators,
+//     flushes and compactions (fault.go).
 //   - One process at a time: Open takes an flock on LOCK and fails with
 //     ErrLocked otherwise.
 //   - Close waits for queued writes and background work, flushes memtables

@@ -15,6 +15,11 @@
 //     file and the offset, never a panic and never wrong data: every block
 //     is checked against its CRC32C before its bytes are used (a mapped
 //     block once per Reader, or on every read with VerifyChecksums).
+//   - Open refuses a file whose size differs from the recorded one. A mapped
+//     file that shrinks later faults on read; a goroutine that sets
+//     runtime/debug.SetPanicOnFault gets a panic that FaultError turns into
+//     an ErrCorruption error naming the file (mmap_fault.go).
+//   - An Iter that failed stays invalid until it is positioned again.
 //   - Get, Iter moves and Value allocate nothing in steady state.
 //
 // # Format, version 1

@@ -151,6 +151,7 @@ func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 			return nil, fmt.Errorf("sst: mmap %s: %w", r.name, err)
 		}
 		r.mapped = m
+		registerMapping(r)
 	}
 	fb, err := r.readMeta(uint64(size)-footerLen, footerLen)
 	if err != nil {
@@ -415,8 +416,7 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	}
 	if r.cache != nil && fill {
 		if h, b, ok := r.cache.reserve(r.opts.FileNum, off, size); ok {
-			if err := decompress(b, stored, kind); err != nil {
-				r.cache.abandon(h)
+			if err := r.decompressReserved(h, b, stored, kind); err != nil {
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}
 			r.cache.publish(h, &r.hints[bit])
@@ -436,6 +436,26 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 		return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 	}
 	return out, cacheHandle{}, nil
+}
+
+// decompressReserved fills the reserved cache slot h (bytes b) from stored,
+// abandoning the slot on an error or on a fault reading a mapping (which
+// then goes on up to the caller's recover; see FaultError), so that a
+// reserved slot is never left unpublished.
+func (r *Reader) decompressReserved(h cacheHandle, b, stored []byte, kind Compression) (err error) {
+	if r.mapped != nil {
+		defer func() {
+			if p := recover(); p != nil {
+				r.cache.abandon(h)
+				panic(p)
+			}
+		}()
+	}
+	if err := decompress(b, stored, kind); err != nil {
+		r.cache.abandon(h)
+		return err
+	}
+	return nil
 }
 
 // readBlock preads block (off, n) with its trailer into *tmp.
@@ -580,6 +600,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kin
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped != nil {
+		unregisterMapping(r)
 		err = munmapFile(r.mapped)
 		r.mapped = nil
 	}
