@@ -16,6 +16,10 @@ func (db *DB) tableReader(f *fileMeta) (*sst.Reader, error) {
 	}
 	f.openMu.Lock()
 	defer f.openMu.Unlock()
+	if db.opts.MmapRead {
+		// sst.Open turns a fault reading the new mapping into an error.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	if r := f.reader.Load(); r != nil {
 		return r, nil
 	}

@@ -65,3 +65,64 @@ func TestMmapShrunkFileFaultIsError(t *testing.T) {
 		t.Fatal("FaultError claims a panic that is no fault")
 	}
 }
+
+// mappedCount is the number of registered mappings.
+func mappedCount() int {
+	mappings.Lock()
+	defer mappings.Unlock()
+	return len(mappings.m)
+}
+
+// TestOpenReleasesMappingOnFailure requires Open to unmap and forget a
+// mapped file it refuses: for a damaged footer, and for a file that shrinks
+// between the size check and the reads of the mapping (Open's error then
+// comes from FaultError).
+func TestOpenReleasesMappingOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeTable(t, dir, sequentialEntries(1000), WriterOptions{})
+	before := mappedCount()
+	open := func() (*Reader, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := debug.SetPanicOnFault(true)
+		defer debug.SetPanicOnFault(prev)
+		return Open(f, st.Size(), ReaderOptions{Mmap: true, Name: path})
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 1 // the footer's magic
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(); !errors.Is(err, ErrCorruption) {
+		t.Fatalf("Open with a damaged footer: %v", err)
+	}
+	if n := mappedCount(); n != before {
+		t.Fatalf("%d mappings registered after a failed Open, %d before", n, before)
+	}
+	data[len(data)-1] ^= 1
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testHookSizeChecked = func(f *os.File) {
+		if err := os.Truncate(f.Name(), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { testHookSizeChecked = func(*os.File) {} }()
+	_, err = open()
+	if !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "memory-mapped") {
+		t.Fatalf("Open of a file that shrank after the size check: %v", err)
+	}
+	if n := mappedCount(); n != before {
+		t.Fatalf("%d mappings registered after a faulted Open, %d before", n, before)
+	}
+}

@@ -120,71 +120,87 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // a file of any other length is a corruption error, found before anything
 // is read or mapped, so that a short file is never mapped (reading a page
 // of a mapping past the end of its file raises SIGBUS).
-func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
-	r, err := open(f, size, opts)
-	if err != nil {
-		f.Close()
+//
+// On an error the file is closed and the mapping released. So they are
+// when the file shrinks between the size check and a read of the mapping,
+// and Open returns FaultError's error, provided the calling goroutine set
+// runtime/debug.SetPanicOnFault (without it the fault kills the process).
+func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
+	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	if r.name == "" {
+		r.name = f.Name()
+	}
+	if opts.Mmap {
+		defer func() {
+			if p := recover(); p != nil {
+				if err = FaultError(p); err == nil {
+					panic(p)
+				}
+				r.Close()
+			}
+		}()
+	}
+	if err := r.open(size, opts); err != nil {
+		r.Close()
 		return nil, err
 	}
 	return r, nil
 }
 
-func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
-	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
-	if r.name == "" {
-		r.name = f.Name()
-	}
+func (r *Reader) open(size int64, opts ReaderOptions) error {
+	f := r.f
 	r.getState.New = func() any { return new(getState) }
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("sst: stat %s: %w", r.name, err)
+		return fmt.Errorf("sst: stat %s: %w", r.name, err)
 	}
 	if st.Size() != size {
-		return nil, fmt.Errorf("%w: Sst file size mismatch: %s. Size recorded in manifest %d, actual size %d", ErrCorruption, r.name, size, st.Size())
+		return fmt.Errorf("%w: Sst file size mismatch: %s. Size recorded in manifest %d, actual size %d", ErrCorruption, r.name, size, st.Size())
 	}
+	testHookSizeChecked(r.f)
 	if size < footerLen {
-		return nil, corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
+		return corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
 	}
 	if opts.Mmap && size > 0 {
 		m, err := mmapFile(f, size)
 		if err != nil {
-			return nil, fmt.Errorf("sst: mmap %s: %w", r.name, err)
+			return fmt.Errorf("sst: mmap %s: %w", r.name, err)
 		}
 		r.mapped = m
 		registerMapping(r)
 	}
 	fb, err := r.readMeta(uint64(size)-footerLen, footerLen)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ft, err := decodeFooter(fb, size, r.name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	pb, err := r.readMetaBlock(ft.Props)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if r.props, err = decodeProperties(pb); err != nil {
-		return nil, corruptf(r.name, ft.Props.Offset, "properties block: %v", err)
+		return corruptf(r.name, ft.Props.Offset, "properties block: %v", err)
 	}
 	r.props.FileSize = uint64(size)
 	r.props.FormatVersion = ft.Version
 	ib, err := r.readMetaBlock(ft.Index)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := r.decodeIndex(ib, ft.Index.Offset); err != nil {
-		return nil, err
+		return err
 	}
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var ok bool
 		if r.filter, ok = decodeBloom(fb); !ok {
-			return nil, corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+			return corruptf(r.name, ft.Filter.Offset, "malformed filter block")
 		}
 		r.hasFilter = true
 	}
@@ -192,8 +208,12 @@ func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 	if r.cache != nil {
 		r.hints = make([]atomic.Int32, 2*len(r.blocks))
 	}
-	return r, nil
+	return nil
 }
+
+// testHookSizeChecked runs after Open checked the file's size; tests
+// change the file there.
+var testHookSizeChecked = func(*os.File) {}
 
 // readMeta returns n bytes at off: a slice of the mapping or a new buffer.
 func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
