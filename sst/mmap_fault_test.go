@@ -82,17 +82,10 @@ func TestOpenReleasesMappingOnFailure(t *testing.T) {
 	path, _ := writeTable(t, dir, sequentialEntries(1000), WriterOptions{})
 	before := mappedCount()
 	open := func() (*Reader, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := f.Stat()
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, size := openFile(t, path)
 		prev := debug.SetPanicOnFault(true)
 		defer debug.SetPanicOnFault(prev)
-		return Open(f, st.Size(), ReaderOptions{Mmap: true, Name: path})
+		return Open(f, size, ReaderOptions{Mmap: true, Name: path})
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
