@@ -7,11 +7,10 @@ import (
 	"testing"
 )
 
-// TestScanErrorEndsBenchmark damages a table of a native DB and requires
-// the scans (readseq, readreverse, seekrandom) to end with the error on
-// stderr and exit code 1, never a result line over partial data.
-// (C++ db_bench 7.8.3 stops readseq and readreverse early with exit 0 and
-// aborts seekrandom on an assertion.)
+// TestScanErrorEndsBenchmark: scans over a damaged table end with the
+// error and exit 1, never a result line over partial data. C++ db_bench
+// 7.8.3 stops readseq and readreverse early with exit 0 and aborts
+// seekrandom on an assertion.
 func TestScanErrorEndsBenchmark(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	common := []string{"--db=" + dir, "--num=20000", "--compression_type=none", "--write_buffer_size=262144", "--seed=1"}
