@@ -131,7 +131,15 @@ func benchmarkScanDir(b *testing.B, keysOnly, reverse bool) {
 	benchmarkScanWith(b, benchOptions(), keysOnly, reverse)
 }
 
-func BenchmarkScanMmap(b *testing.B)        { benchmarkScanWith(b, mmapOptions(), false, false) }
+func BenchmarkScanMmap(b *testing.B) { benchmarkScanWith(b, mmapOptions(), false, false) }
+
+// BenchmarkScanMmapRaw scans mapped tables stored without compression,
+// whose blocks the iterator copies out of the mapping.
+func BenchmarkScanMmapRaw(b *testing.B) {
+	o := mmapOptions()
+	o.CompressionType = "none"
+	benchmarkScanWith(b, o, false, false)
+}
 func BenchmarkScanReverseMmap(b *testing.B) { benchmarkScanWith(b, mmapOptions(), false, true) }
 
 func benchmarkScanWith(b *testing.B, o *options.Options, keysOnly, reverse bool) {

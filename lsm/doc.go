@@ -27,8 +27,8 @@
 //     a seek clears the error and retries (iter_db.go). A compaction whose
 //     input fails installs nothing.
 //   - With Options.MmapRead a table file that shrinks after it was mapped
-//     gives sst.ErrCorruption errors, not SIGBUS, from Get, iterators,
-//     flushes and compactions (fault.go).
+//     gives sst.ErrCorruption errors, not SIGBUS, from Get, iterators and
+//     compactions (fault.go).
 //   - One process at a time: Open takes an flock on LOCK and fails with
 //     ErrLocked otherwise.
 //   - Close waits for queued writes and background work, flushes memtables

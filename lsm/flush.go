@@ -3,7 +3,6 @@ package lsm
 import (
 	"bufio"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/godbbench/godbbench/sst"
@@ -154,10 +153,6 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 			db.fs.Remove(tableName(db.dir, m.num))
 		}
 	}()
-	if db.opts.MmapRead {
-		// Runs before the removal above, which then sees the error.
-		defer catchFault(debug.SetPanicOnFault(true), &err)
-	}
 	finish := func() error {
 		props, err := w.Finish()
 		if err == nil {

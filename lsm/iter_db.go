@@ -1,8 +1,6 @@
 package lsm
 
 import (
-	"runtime/debug"
-
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -54,10 +52,6 @@ type Iterator struct {
 	valBuf   []byte
 	haveVal  bool
 	err      error
-	// mmap: tables are mapped, so every move guards against faults
-	// (catchFault); faulted: one happened, and the iterator stays invalid.
-	mmap    bool
-	faulted bool
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -69,7 +63,6 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 	b := &iterBundle{}
 	it := &b.it
 	it.db, it.rs, it.seq = db, rs, db.visibleSeq.Load()
-	it.mmap = db.opts.MmapRead
 	if o != nil {
 		if o.Snapshot != nil {
 			it.seq = o.Snapshot.seq
@@ -210,22 +203,14 @@ func (it *Iterator) findBackward(ok bool) bool {
 	return false
 }
 
-// restart clears the error before a new positioning, unless a fault made
-// the iterator unusable.
+// restart clears the error before a new positioning.
 func (it *Iterator) restart() bool {
-	if it.faulted {
-		it.valid = false
-		return false
-	}
 	it.err = nil
 	return true
 }
 
 // First moves to the first key.
 func (it *Iterator) First() bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.restart() {
 		return false
 	}
@@ -237,9 +222,6 @@ func (it *Iterator) First() bool {
 
 // Last moves to the last key.
 func (it *Iterator) Last() bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.restart() {
 		return false
 	}
@@ -251,9 +233,6 @@ func (it *Iterator) Last() bool {
 
 // SeekGE moves to the first key >= key.
 func (it *Iterator) SeekGE(key []byte) bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.restart() {
 		return false
 	}
@@ -265,9 +244,6 @@ func (it *Iterator) SeekGE(key []byte) bool {
 
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).
 func (it *Iterator) SeekLE(key []byte) bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.restart() {
 		return false
 	}
@@ -290,9 +266,6 @@ func (it *Iterator) SeekLE(key []byte) bool {
 
 // SeekLT moves to the last key < key.
 func (it *Iterator) SeekLT(key []byte) bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.restart() {
 		return false
 	}
@@ -304,9 +277,6 @@ func (it *Iterator) SeekLT(key []byte) bool {
 
 // Next moves to the following key.
 func (it *Iterator) Next() bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.valid {
 		return false
 	}
@@ -324,9 +294,6 @@ func (it *Iterator) Next() bool {
 
 // Prev moves to the preceding key.
 func (it *Iterator) Prev() bool {
-	if it.mmap {
-		defer it.catchFault(debug.SetPanicOnFault(true))
-	}
 	if !it.valid {
 		return false
 	}
@@ -346,24 +313,6 @@ func (it *Iterator) Key() []byte { return it.key }
 
 // Value loads the current value, valid until the iterator moves.
 func (it *Iterator) Value() ([]byte, error) {
-	if it.mmap {
-		return it.guardedValue()
-	}
-	return it.value()
-}
-
-// guardedValue is value with faults in mapped tables turned into errors.
-func (it *Iterator) guardedValue() (v []byte, err error) {
-	defer func() {
-		if it.faulted {
-			v, err = nil, it.err
-		}
-	}()
-	defer it.catchFault(debug.SetPanicOnFault(true))
-	return it.value()
-}
-
-func (it *Iterator) value() ([]byte, error) {
 	if !it.valid {
 		return nil, nil
 	}

@@ -16,9 +16,9 @@
 //     is checked against its CRC32C before its bytes are used (a mapped
 //     block once per Reader, or on every read with VerifyChecksums).
 //   - Open refuses a file whose size differs from the recorded one. A mapped
-//     file that shrinks later faults on read; a goroutine that sets
-//     runtime/debug.SetPanicOnFault gets a panic that FaultError turns into
-//     an ErrCorruption error naming the file (mmap_fault.go).
+//     file that shrinks later gives ErrCorruption errors from Open and Iter,
+//     never SIGBUS; Get's callback sees bytes in place, so its caller guards
+//     it with runtime/debug.SetPanicOnFault and FaultError (mmap_fault.go).
 //   - An Iter that failed stays invalid until it is positioned again.
 //   - Get, Iter moves and Value allocate nothing in steady state.
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -216,9 +217,13 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 var testHookSizeChecked = func(*os.File) {}
 
 // readMeta returns n bytes at off: a slice of the mapping or a new buffer.
+//
+// Meta blocks are copied out of a mapping: the Reader keeps them (the index
+// and filter are read by every seek and Get), and a copy cannot fault when
+// the file shrinks later.
 func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
 	if r.mapped != nil {
-		return r.mapped[off : off+uint64(n)], nil
+		return bytes.Clone(r.mapped[off : off+uint64(n)]), nil
 	}
 	b := make([]byte, n)
 	if _, err := r.f.ReadAt(b, int64(off)); err != nil {
@@ -388,46 +393,76 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // too; the returned bytes may point into pair.buf and stay valid until the
 // pair is replaced. With fill false a block missing from the cache is not
 // added to it (RocksDB's ReadOptions.fill_cache, off for compactions).
-func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill bool) ([]byte, cacheHandle, error) {
-	var raw []byte
-	hd := handle{off, n}
+//
+// With own set, a raw block of a mapped table is copied into *dst instead
+// of being returned in place, so that the caller's reads of the bytes can
+// never fault (see FaultError). Reads of the mapping here are guarded: a
+// fault is returned as FaultError's error.
+func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
-		raw = r.mapped[off : off+uint64(n)+blockTrailerLen]
-		// A raw mapped block is used in place: no cache lookup, no copy.
-		if Compression(raw[n]) != CompressionNone && r.cache != nil {
-			if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
-				return b, h, nil
-			}
-		}
-		word, mask := bit/64, uint64(1)<<(bit%64)
-		if r.opts.VerifyChecksums || r.verified[word].Load()&mask == 0 {
-			if err := r.checkBlock(raw, hd); err != nil {
-				return nil, cacheHandle{}, err
-			}
-			r.verified[word].Or(mask)
-		}
-	} else {
-		if r.cache != nil {
-			if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
-				return b, h, nil
-			}
-		}
-		var err error
-		if pair != nil {
-			raw, err = r.readPair(pair, bit/2, off, n)
-		} else {
-			raw, err = r.readBlock(tmp, off, n)
-		}
-		if err != nil {
-			return nil, cacheHandle{}, err
-		}
-		if err := r.checkBlock(raw, hd); err != nil {
-			return nil, cacheHandle{}, err
+		return r.loadMapped(off, n, bit, dst, fill, own)
+	}
+	if r.cache != nil {
+		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			return b, h, nil
 		}
 	}
+	var raw []byte
+	var err error
+	if pair != nil {
+		raw, err = r.readPair(pair, bit/2, off, n)
+	} else {
+		raw, err = r.readBlock(tmp, off, n)
+	}
+	if err != nil {
+		return nil, cacheHandle{}, err
+	}
+	if err := r.checkBlock(raw, handle{off, n}); err != nil {
+		return nil, cacheHandle{}, err
+	}
+	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fill, false)
+}
+
+// loadMapped is loadBlock for a mapped table, with SetPanicOnFault on
+// while it reads the mapping (restored after): one guard per block loaded.
+func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, own bool) (b []byte, h cacheHandle, err error) {
+	defer func(prev bool) {
+		debug.SetPanicOnFault(prev)
+		if p := recover(); p != nil {
+			if err = FaultError(p); err == nil {
+				panic(p)
+			}
+			b, h = nil, cacheHandle{}
+		}
+	}(debug.SetPanicOnFault(true))
+	raw := r.mapped[off : off+uint64(n)+blockTrailerLen]
+	// A raw mapped block is used in place: no cache lookup, no copy.
+	if Compression(raw[n]) != CompressionNone && r.cache != nil {
+		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			return b, h, nil
+		}
+	}
+	word, mask := bit/64, uint64(1)<<(bit%64)
+	if r.opts.VerifyChecksums || r.verified[word].Load()&mask == 0 {
+		if err := r.checkBlock(raw, handle{off, n}); err != nil {
+			return nil, cacheHandle{}, err
+		}
+		r.verified[word].Or(mask)
+	}
+	return r.decodeBlock(raw, off, n, bit, dst, nil, nil, fill, own)
+}
+
+// decodeBlock returns the uncompressed bytes of raw, the checked stored
+// block at off with its trailer (loadBlock's second half).
+func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
 	kind := Compression(raw[n])
 	stored := raw[:n]
 	if kind == CompressionNone && r.mapped != nil {
+		if own {
+			out := grow(dst, int(n))
+			copy(out, stored)
+			return out, cacheHandle{}, nil
+		}
 		return stored, cacheHandle{}, nil // zero copy
 	}
 	size, err := decodedLen(stored, kind)
@@ -565,7 +600,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true)
+		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true, false)
 		if err != nil {
 			return false, err
 		}
@@ -602,7 +637,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kin
 		return nil
 	}
 	d := &r.blocks[i]
-	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true)
+	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true, false)
 	if err != nil {
 		return err
 	}
