@@ -181,7 +181,15 @@ func TestHotPathAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under -race")
 	}
-	db := mustOpen(t, t.TempDir(), benchOptions())
+	raw := mmapOptions()
+	raw.CompressionType = "none"
+	for name, o := range map[string]*options.Options{"pread": benchOptions(), "mmap": mmapOptions(), "mmap-raw": raw} {
+		t.Run(name, func(t *testing.T) { hotPathAllocations(t, o) })
+	}
+}
+
+func hotPathAllocations(t *testing.T, o *options.Options) {
+	db := mustOpen(t, t.TempDir(), o)
 	defer db.Close()
 	batch := NewBatch()
 	key := make([]byte, 16)
