@@ -102,7 +102,7 @@ func layeredDBWith(t *testing.T, dir string, o *options.Options) model {
 	return m
 }
 
-func copyDir(t *testing.T, from, to string) {
+func cloneDir(t *testing.T, from, to string) {
 	t.Helper()
 	entries, err := os.ReadDir(from)
 	if err != nil {
@@ -240,7 +240,7 @@ func TestScanStopsAtDamagedTable(t *testing.T) {
 	for seed := 0; seed < seeds; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		dir := t.TempDir()
-		copyDir(t, base, dir)
+		cloneDir(t, base, dir)
 		o := layeredOptions()
 		o.MmapRead = seed%3 == 2
 		db := mustOpen(t, dir, o)
