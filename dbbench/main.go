@@ -93,10 +93,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	r.foldReads = r.json != nil
 
 	if !cfg.useExistingDB && !existsNotDir(cfg.db) {
-		if err := opener.Destroy(cfg.db, opts); err != nil {
-			fmt.Fprintf(errw, "destroy error: %v\n", err)
-			return 1
-		}
+		r.destroyFailed(opener.Destroy(cfg.db, opts))
 	}
 	// db_bench prints the environment block with the header, after the
 	// first Open succeeded; an Open failure shows only "open error". The
@@ -229,16 +226,25 @@ func (r *runner) reopenFresh() error {
 	}
 	// A file the user named as --db is left alone; open reports it.
 	if !existsNotDir(r.cfg.db) {
-		if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
-			r.out.Flush()
-			r.errf("destroy error: %v\n", err)
-			return errExit{"destroy failed"}
-		}
+		r.destroyFailed(r.opener.Destroy(r.cfg.db, r.opts))
 	}
 	if err := r.open(); err != nil {
 		return errExit{"open failed"}
 	}
 	return nil
+}
+
+// destroyFailed makes the Open that follows a refused Destroy fail with the
+// refusal. db_bench ignores DestroyDB's status, but what refuses DestroyDB
+// (a DB another process holds: "IO error: While lock file: <db>/LOCK:
+// Resource temporarily unavailable"; a --wal_dir that is a file) makes its
+// Open fail with the same words right after, as "open error: ...", exit 1,
+// after the Open's "Initializing" lines. Going on would open a DB that was
+// not destroyed, or only half.
+func (r *runner) destroyFailed(err error) {
+	if err != nil && r.openErr == nil {
+		r.openErr = fmt.Errorf("open error: %w", err)
+	}
 }
 
 // printStatistics prints the STATISTICS: block when the engine keeps

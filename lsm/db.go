@@ -103,6 +103,9 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.vs.db = db
 	db.compactPointer = make([][]byte, db.numLevels)
 	db.stats.init(db.numLevels)
+	if opts.ReadOnly {
+		return db.openReadOnly()
+	}
 	if err := db.fs.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("lsm: create %s: %w", dir, err)
 	}
@@ -485,32 +488,4 @@ func (db *DB) closeFiles() {
 		db.lock.Close()
 		db.lock = nil
 	}
-}
-
-// Destroy removes every file of the database in dir and its WAL dir.
-func Destroy(dir string, opts *options.Options) error {
-	if opts != nil && opts.WALDir != "" && opts.WALDir != dir {
-		if err := removeDBFiles(opts.WALDir); err != nil {
-			return err
-		}
-	}
-	return os.RemoveAll(dir)
-}
-
-func removeDBFiles(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	for _, e := range ents {
-		if t, _ := parseFileName(e.Name()); t == fileWAL {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

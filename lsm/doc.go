@@ -30,7 +30,13 @@
 //     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
 //     A WAL's torn tail (a crash mid-append) is the end of the log.
 //   - One process at a time: Open takes an flock on LOCK and fails with
-//     ErrLocked otherwise.
+//     ErrLocked otherwise ("IO error: While lock file: <dir>/LOCK: Resource
+//     temporarily unavailable").
+//   - Options.ReadOnly opens an existing DB read-only (readonly.go): no LOCK,
+//     no file created, written or deleted; WALs are replayed into memtables;
+//     Write, Flush and Compact fail with ErrReadOnly.
+//   - Destroy (destroy.go) takes LOCK and deletes only files the engine
+//     names, never directories or link targets.
 //   - Close waits for queued writes and background work, flushes memtables
 //     holding writes that skipped the WAL, and must be called after every
 //     iterator is closed.

@@ -97,6 +97,9 @@ type Options struct {
 	Sync               bool
 	ParanoidChecks     bool
 	AdviseRandomOnOpen bool
+	// ReadOnly mirrors db_bench --readonly: open the existing DB read-only
+	// (RocksDB's OpenForReadOnly); writes fail and no file is changed.
+	ReadOnly bool
 
 	// Statistics.
 	Statistics bool // statistics
