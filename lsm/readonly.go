@@ -33,12 +33,19 @@ func (db *DB) openReadOnly() (*DB, error) {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	found, err := db.vs.recover(db.numLevels)
+	dbNames, err := db.fs.List(db.dir)
+	if err != nil {
+		return nil, fmt.Errorf("lsm: list %s: %w", db.dir, err)
+	}
+	found, err := db.vs.recover(db.numLevels, dbNames)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, fmt.Errorf("IO error: No such file or directory: While opening a file for sequentially reading: %s: No such file or directory", current)
+	}
+	if err := db.verifyTables(); err != nil {
+		return nil, err
 	}
 	db.lastSeq = db.vs.lastSeq
 	names, err := db.fs.List(db.walDir)
