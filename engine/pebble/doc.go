@@ -44,6 +44,15 @@
 //     that need compaction while automatic compactions are off, and
 //     WaitForCompactions stops waiting when Pebble leaves a level over its
 //     target with nothing running for 2 s: neither ever hangs.
+//   - A failed write to disk (ENOSPC, EIO and the like, on a WAL, table,
+//     MANIFEST or any other file) never reaches Pebble, which would panic,
+//     exit or retry forever: the first one freezes the files on disk as it
+//     left them (failfs.go), and every later write, read and Close returns
+//     it in RocksDB's words ("IO error: No space left on device: While
+//     appending to file: <path>: No space left on device"). Reopening once
+//     space exists finds every synced write acknowledged before the failure.
+//   - write_buffer_size under 64 KiB is raised to 64 KiB, as RocksDB does,
+//     and a block_size RocksDB refuses is refused in its words (validate.go).
 //   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",
 //     "rocksdb.num-entries-imm-mem-tables") are not exposed by Pebble; those two
 //     properties report not supported.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
@@ -57,6 +58,15 @@ func moduleVersion() string {
 // Pebble cannot honour are reported on warn; warn also receives Pebble's
 // error log lines for the life of the database.
 func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
+	d, err := open(dir, opts, warn, vfs.Default)
+	if err != nil {
+		return nil, err // not a nil *DB in a non-nil interface
+	}
+	return d, nil
+}
+
+// open is Open on the file system fs (tests pass one that injects faults).
+func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
@@ -69,14 +79,24 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 		return nil, err
 	}
 	d := &DB{
+		fs:              newFailFS(fs),
 		logger:          lg,
 		disableWAL:      opts.DisableWAL,
 		autoCompactions: !opts.DisableAutoCompactions,
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 	}
+	cfg.opts.FS = d.fs
 	listener := &pebble.EventListener{}
 	d.stalls.listen(listener)
+	// Background errors after a write failure are Pebble reading files
+	// that were never stored (failfs.go); the failure itself is reported
+	// by the next write and by Close.
+	listener.BackgroundError = func(err error) {
+		if !d.fs.frozen() {
+			lg.Errorf("background error: %s", err)
+		}
+	}
 	cfg.opts.EventListener = listener
 
 	db, err := pebble.Open(dir, cfg.opts)
