@@ -98,9 +98,10 @@ func isWAL(name string) bool      { return strings.HasSuffix(name, ".log") }
 func isTable(name string) bool    { return strings.HasSuffix(name, ".sst") }
 func isManifest(name string) bool { return strings.Contains(name, "MANIFEST-") }
 
-// bounded runs fn and fails the test if it has not returned within d: the
-// failures these tests provoke used to hang Pebble forever.
-func bounded(t *testing.T, what string, d time.Duration, fn func()) {
+// Within runs fn and fails the test if it has not returned within d: the
+// failures these tests provoke used to hang Pebble forever. It is exported
+// for the external tests of diskfull_test.go.
+func Within(t *testing.T, what string, d time.Duration, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
@@ -157,7 +158,7 @@ func TestWriteFailureEndsWrites(t *testing.T) {
 			}
 			acked := 0
 			var writeErr error
-			bounded(t, "the fill", 60*time.Second, func() {
+			Within(t, "the fill", 60*time.Second, func() {
 				for i := range 20000 {
 					if writeErr = db.Put(faultKey(i), faultValue(i), &engine.WriteOptions{Sync: true}); writeErr != nil {
 						return
@@ -175,7 +176,7 @@ func TestWriteFailureEndsWrites(t *testing.T) {
 				t.Errorf("Put after the failure = %v, want %v", err, writeErr)
 			}
 			var closeErr error
-			bounded(t, "Close", 30*time.Second, func() { closeErr = db.Close() })
+			Within(t, "Close", 30*time.Second, func() { closeErr = db.Close() })
 			if closeErr != writeErr {
 				t.Errorf("Close = %v, want %v", closeErr, writeErr)
 			}
@@ -215,7 +216,7 @@ func TestWriteFailureUnsynced(t *testing.T) {
 		t.Fatal(err)
 	}
 	acked := 0
-	bounded(t, "the fill", 60*time.Second, func() {
+	Within(t, "the fill", 60*time.Second, func() {
 		for i := range 20000 {
 			if err = db.Put(faultKey(i), faultValue(i), nil); err != nil {
 				return
@@ -226,7 +227,7 @@ func TestWriteFailureUnsynced(t *testing.T) {
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("fill ended with %v after %d writes", err, acked)
 	}
-	bounded(t, "Close", 30*time.Second, func() { err = db.Close() })
+	Within(t, "Close", 30*time.Second, func() { err = db.Close() })
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("Close = %v", err)
 	}
