@@ -97,6 +97,7 @@ type Options struct {
 	Sync               bool
 	ParanoidChecks     bool
 	AdviseRandomOnOpen bool
+	ReadOnly           bool // --readonly
 
 	// Statistics.
 	Statistics bool // statistics

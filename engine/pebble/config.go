@@ -116,6 +116,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		LBaseMaxBytes:               int64(min(o.MaxBytesForLevelBase, math.MaxInt64)),
 		DisableAutomaticCompactions: o.DisableAutoCompactions,
 		DisableWAL:                  o.DisableWAL,
+		ReadOnly:                    o.ReadOnly,
 		WALDir:                      o.WALDir,
 		MaxOpenFiles:                maxOpenFiles(o.OpenFiles),
 		BytesPerSync:                bytesPerSync(o.BytesPerSync),

@@ -29,6 +29,7 @@ type DB struct {
 	logger *logger // also the warning writer, serialized
 
 	disableWAL      bool // the DB-level WAL switch chosen at Open
+	readOnly        bool // opened read-only: every write returns errReadOnly
 	autoCompactions bool
 	concurrency     int
 	opened          time.Time
@@ -101,11 +102,11 @@ func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if len(key) == 0 {
 		return errEmptyKey
-	}
-	if err := d.fs.failed(); err != nil {
-		return err
 	}
 	if err := d.writeResult(d.db.Set(key, value, d.writeOptions(wo))); err != nil {
 		return err
@@ -119,17 +120,26 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if len(key) == 0 {
 		return errEmptyKey
-	}
-	if err := d.fs.failed(); err != nil {
-		return err
 	}
 	if err := d.writeResult(d.db.Delete(key, d.writeOptions(wo))); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)))
 	return nil
+}
+
+// writable returns why the database takes no writes, or nil: opened
+// read-only, or a write failure happened (failfs.go).
+func (d *DB) writable() error {
+	if d.readOnly {
+		return errReadOnly
+	}
+	return d.fs.failed()
 }
 
 // writeResult is the outcome of a write that Pebble returned err for: the
@@ -165,15 +175,15 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if pb.b == nil {
 		return errors.New("pebble: Apply of a closed batch")
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if pb.err != nil {
 		return pb.err
 	}
 	n := pb.b.Count()
 	if n == 0 {
 		return nil
-	}
-	if err := d.fs.failed(); err != nil {
-		return err
 	}
 	if err := d.writeResult(d.db.Apply(pb.b, d.writeOptions(wo))); err != nil {
 		return err
@@ -269,7 +279,7 @@ func (d *DB) Close() error {
 		d.budget.close()
 	}
 	var flushErr error
-	if d.disableWAL {
+	if d.disableWAL && !d.readOnly {
 		flushErr = d.db.Flush()
 	}
 	closeErr := d.db.Close()

@@ -51,6 +51,11 @@
 //     it in RocksDB's words ("IO error: No space left on device: While
 //     appending to file: <path>: No space left on device"). Reopening once
 //     space exists finds every synced write acknowledged before the failure.
+//   - options.Options.ReadOnly (--readonly) opens with Pebble's ReadOnly and a
+//     file system that refuses every change (readonly.go): the directory is
+//     left byte for byte as it was, a missing LOCK is not created, writes
+//     fail with RocksDB's "Not implemented: Not supported operation in read
+//     only mode.", and a directory without a Pebble database fails to open.
 //   - write_buffer_size under 64 KiB is raised to 64 KiB, as RocksDB does,
 //     and a block_size RocksDB refuses is refused in its words (validate.go).
 //   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",

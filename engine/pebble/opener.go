@@ -54,7 +54,8 @@ func moduleVersion() string {
 	return "v2"
 }
 
-// Open opens (creating if missing) the Pebble database in dir. Options
+// Open opens (creating if missing, unless opts.ReadOnly) the Pebble
+// database in dir. Options
 // Pebble cannot honour are reported on warn; warn also receives Pebble's
 // error log lines for the life of the database.
 func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
@@ -82,11 +83,15 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		fs:              newFailFS(fs),
 		logger:          lg,
 		disableWAL:      opts.DisableWAL,
+		readOnly:        opts.ReadOnly,
 		autoCompactions: !opts.DisableAutoCompactions,
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 	}
 	cfg.opts.FS = d.fs
+	if opts.ReadOnly {
+		cfg.opts.FS = readOnlyFS{d.fs}
+	}
 	listener := &pebble.EventListener{}
 	d.stalls.listen(listener)
 	// Background errors after a write failure are Pebble reading files
@@ -102,6 +107,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
 		cfg.cache.Unref()
+		if opts.ReadOnly {
+			return nil, readOnlyOpenError(dir, err)
+		}
 		return nil, fmt.Errorf("pebble: open %s: %w", dir, err)
 	}
 	d.db = db
