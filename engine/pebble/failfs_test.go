@@ -290,6 +290,45 @@ func TestWriteFailureReads(t *testing.T) {
 	}
 }
 
+// TestWriteFailureAtOpen reopens a database with WAL contents on a full
+// disk: Pebble flushes the replayed WAL at Open, the flush fails, and Open
+// returns the failure within a bounded time instead of hanging. Once there
+// is space, the database opens with every synced write.
+func TestWriteFailureAtOpen(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions()
+	o.WriteBufferSize = 4 << 20 // no flush before Close: the data stays in the WAL
+	db := openTest(t, o)(dir)
+	for i := range 300 {
+		if err := db.Put(faultKey(i), faultValue(i), &engine.WriteOptions{Sync: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for attempt := range 2 { // a failed open leaves a database that opens
+		var err error
+		Within(t, "Open on a full disk", 30*time.Second, func() {
+			var full *DB
+			full, err = open(dir, o, nil, newFaultFS(0, syscall.ENOSPC, func(string) bool { return true }))
+			if err == nil {
+				full.Close()
+			}
+		})
+		if !errors.Is(err, syscall.ENOSPC) || !strings.HasPrefix(err.Error(), "IO error: No space left on device: While ") {
+			t.Fatalf("open %d on a full disk = %v", attempt, err)
+		}
+	}
+	re := openTest(t, o)(dir)
+	defer re.Close()
+	for i := range 300 {
+		if found, err := re.Get(faultKey(i), func([]byte) {}); !found || err != nil {
+			t.Fatalf("key %d after the failed opens: found %v, err %v", i, found, err)
+		}
+	}
+}
+
 // TestWriteFailureText checks RocksDB's wording of the failures.
 func TestWriteFailureText(t *testing.T) {
 	for _, c := range []struct {

@@ -107,10 +107,20 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
 		cfg.cache.Unref()
+		if ferr := d.fs.failed(); ferr != nil {
+			return nil, ferr
+		}
 		if opts.ReadOnly {
 			return nil, readOnlyOpenError(dir, err)
 		}
 		return nil, fmt.Errorf("pebble: open %s: %w", dir, err)
+	}
+	// Open replays the WALs and may flush them; a write that failed then
+	// froze the directory (failfs.go), and the open fails with it.
+	if err := d.fs.failed(); err != nil {
+		db.Close()
+		cfg.cache.Unref()
+		return nil, err
 	}
 	d.db = db
 	if cfg.cacheBudget > 0 {
