@@ -146,7 +146,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	// Per-level table options.
 	var filter pebble.FilterPolicy
 	if o.BloomBits > 0 {
-		filter = bloom.FilterPolicy(o.BloomBits)
+		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
 	warned := map[string]bool{}
 	for l := 0; l < pebbleLevels; l++ {

@@ -73,3 +73,13 @@ func levelMultiplier(m float64) int {
 	}
 	return int(m)
 }
+
+// maxBloomBits is RocksDB's upper clip for bits per key in a bloom filter
+// (BloomFilterPolicy's constructor: 100 and up become 100). Pebble takes any
+// value and sizes each filter as keys x bits: --bloom_bits=100000 would make
+// a 12.5 GB filter for a million keys.
+const maxBloomBits = 100
+
+// bloomBits returns the bits per key for a bloom_bits > 0, clipped as
+// RocksDB clips it.
+func bloomBits(n int) int { return min(n, maxBloomBits) }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/bloom"
+
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -117,5 +119,25 @@ func TestHugeCacheSize(t *testing.T) {
 	defer cfg.cache.Unref()
 	if got := cfg.cache.MaxSize(); got <= 0 {
 		t.Errorf("cache size %d", got)
+	}
+}
+
+// TestBloomBitsClipped checks RocksDB's clip of bits per key at 100, which
+// keeps a huge --bloom_bits from sizing filters at keys x bloom_bits.
+func TestBloomBitsClipped(t *testing.T) {
+	for _, c := range []struct{ in, want int }{{1, 1}, {10, 10}, {100, 100}, {101, 100}, {100000, 100}, {math.MaxInt32, 100}} {
+		if got := bloomBits(c.in); got != c.want {
+			t.Errorf("bloomBits(%d) = %d, want %d", c.in, got, c.want)
+		}
+	}
+	o := options.Default()
+	o.BloomBits = 100000
+	cfg, err := buildConfig(o, &bytes.Buffer{}, &logger{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.cache.Unref()
+	if fp, want := cfg.opts.Levels[0].FilterPolicy, bloom.FilterPolicy(100); fp != want {
+		t.Errorf("filter policy %v, want %v", fp, want)
 	}
 }
