@@ -103,6 +103,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		}
 	}
 	cfg.opts.EventListener = listener
+	// Pebble's disk-health checks, which it adds only when Options.FS is
+	// unset, wrap the engine's file system as they wrapped the default one.
+	cfg.opts.WithFSDefaults()
 
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
