@@ -56,6 +56,14 @@
 //     left byte for byte as it was, a missing LOCK is not created, writes
 //     fail with RocksDB's "Not implemented: Not supported operation in read
 //     only mode.", and a directory without a Pebble database fails to open.
+//   - Open refuses, with a Corruption error naming the file and deleting
+//     nothing, a directory holding tables, WALs or a MANIFEST but no
+//     MANIFEST marker (Pebble would open it as a new database and delete
+//     them), and a MANIFEST with a damaged chunk anywhere (Pebble would open
+//     the state before the damage and delete what later edits made live);
+//     a MANIFEST cut short, as a crash mid-append leaves it, opens
+//     (opencheck.go). On-disk corruption found by a read is returned by
+//     that read; Pebble's default of exiting the process is switched off.
 //   - write_buffer_size under 64 KiB is raised to 64 KiB, as RocksDB does,
 //     and a block_size RocksDB refuses is refused in its words (validate.go).
 //   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",

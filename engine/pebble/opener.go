@@ -99,14 +99,23 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	// by the next write and by Close.
 	listener.BackgroundError = func(err error) {
 		if !d.fs.frozen() {
-			lg.Errorf("background error: %s", err)
+			lg.backgroundError(err)
 		}
 	}
+	// Pebble's default for on-disk corruption found by a read is
+	// Logger.Fatalf, which exits the process with a stack trace; the read
+	// that found it returns the corruption error, which is how RocksDB
+	// reports it too, so the event itself is left without an action.
+	listener.DataCorruption = func(pebble.DataCorruptionInfo) {}
 	cfg.opts.EventListener = listener
 	// Pebble's disk-health checks, which it adds only when Options.FS is
 	// unset, wrap the engine's file system as they wrapped the default one.
 	cfg.opts.WithFSDefaults()
 
+	if err := checkBeforeOpen(fs, dir, opts.WALDir); err != nil {
+		cfg.cache.Unref()
+		return nil, err
+	}
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
 		cfg.cache.Unref()

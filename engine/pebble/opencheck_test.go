@@ -1,0 +1,130 @@
+package pebble
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// manifestOf returns the path of dir's only MANIFEST.
+func manifestOf(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "MANIFEST-*"))
+	if err != nil || len(m) != 1 {
+		t.Fatalf("MANIFESTs in %s: %v, %v", dir, m, err)
+	}
+	return m[0]
+}
+
+// TestManifestFlipsRefused flips each bit position of a MANIFEST in turn.
+// Pebble's own reader took every one of them for a torn tail and opened an
+// earlier state of the database; the check refuses each, except a flip in a
+// chunk's length that makes the chunk run past the end of the file, which
+// is what a torn append looks like (RocksDB accepts that too).
+func TestManifestFlipsRefused(t *testing.T) {
+	dir, _ := corruptTemplate(t, testOptions())
+	path := manifestOf(t, dir)
+	clean, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off, why := scanManifest(clean); why != "" {
+		t.Fatalf("clean MANIFEST refused: %s at %d", why, off)
+	}
+	lengthBytes := map[int]bool{}
+	for off := 0; off+recordHeaderSize <= len(clean); {
+		length := int(binary.LittleEndian.Uint16(clean[off+4:]))
+		lengthBytes[off+4], lengthBytes[off+5] = true, true
+		off += recordHeaderSize + length
+	}
+	refused := 0
+	for off := range clean {
+		data := append([]byte(nil), clean...)
+		data[off] ^= 1 << (off % 8)
+		if _, why := scanManifest(data); why != "" {
+			refused++
+		} else if !lengthBytes[off] {
+			t.Errorf("flip at offset %d of %d accepted", off, len(clean))
+		}
+	}
+	t.Logf("%d of %d flips refused", refused, len(clean))
+
+	// Through Open: the flip is refused and nothing in the directory changes.
+	data := append([]byte(nil), clean...)
+	data[len(data)/2] ^= 0x10
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	openRefused(t, dir, "Corruption: "+path+": ")
+}
+
+// openRefused opens dir, expects an error starting with want, and checks
+// that the directory did not change.
+func openRefused(t *testing.T, dir, want string) {
+	t.Helper()
+	before := dirState(t, dir)
+	db, err := Opener{}.Open(dir, testOptions(), nil)
+	if err == nil {
+		db.Close()
+		t.Fatalf("%s opened; want an error starting %q", dir, want)
+	}
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want prefix %q", err, want)
+	}
+	if after := dirState(t, dir); after != before {
+		t.Errorf("the refused open changed the directory:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// TestManifestTornTailAccepted checks that every truncation, which is what a
+// crash in the middle of an append leaves, and zeros after the last record
+// (an unwritten tail) pass the check.
+func TestManifestTornTailAccepted(t *testing.T) {
+	dir, _ := corruptTemplate(t, testOptions())
+	clean, err := os.ReadFile(manifestOf(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(clean) {
+		if off, why := scanManifest(clean[:n]); why != "" {
+			t.Errorf("MANIFEST cut to %d bytes refused: %s at %d", n, why, off)
+		}
+	}
+	if off, why := scanManifest(append(clean, make([]byte, 4096)...)); why != "" {
+		t.Errorf("zero tail refused: %s at %d", why, off)
+	}
+	withJunk := append(append(clean, make([]byte, 100)...), 1)
+	if _, why := scanManifest(withJunk); why == "" {
+		t.Error("data after a zeroed header accepted")
+	}
+}
+
+// TestMarkerMissingRefused deletes the MANIFEST marker: Pebble would open
+// the directory as a new database and delete every table and WAL. The open
+// is refused and the directory is left as it was.
+func TestMarkerMissingRefused(t *testing.T) {
+	dir, _ := corruptTemplate(t, testOptions())
+	markers, err := filepath.Glob(filepath.Join(dir, "marker.manifest.*"))
+	if err != nil || len(markers) != 1 {
+		t.Fatalf("markers %v, %v", markers, err)
+	}
+	if err := os.Remove(markers[0]); err != nil {
+		t.Fatal(err)
+	}
+	openRefused(t, dir, "Corruption: "+dir+": no MANIFEST marker")
+	// A directory with only unrelated files is still a new database.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkBeforeOpen(vfs.Default, other, ""); err != nil {
+		t.Errorf("directory with an unrelated file: %v", err)
+	}
+	if err := checkBeforeOpen(vfs.Default, filepath.Join(other, "missing"), ""); err != nil {
+		t.Errorf("missing directory: %v", err)
+	}
+}
