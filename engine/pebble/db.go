@@ -3,6 +3,7 @@ package pebble
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,8 @@ type DB struct {
 	// fs is the file system Pebble writes through; fs.failed() is the first
 	// write failure, returned by every later write and by Close.
 	fs *failFS
+	// health is Pebble's disk-health checker over fs, stopped at Close.
+	health io.Closer
 
 	// budget keeps the block cache at cache_size next to Pebble's memtable
 	// reservations; nil when there is no cache.
@@ -283,6 +286,7 @@ func (d *DB) Close() error {
 		flushErr = d.db.Flush()
 	}
 	closeErr := d.db.Close()
+	d.health.Close()
 	if err := d.fs.failed(); err != nil {
 		return err
 	}

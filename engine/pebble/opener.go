@@ -55,9 +55,8 @@ func moduleVersion() string {
 }
 
 // Open opens (creating if missing, unless opts.ReadOnly) the Pebble
-// database in dir. Options
-// Pebble cannot honour are reported on warn; warn also receives Pebble's
-// error log lines for the life of the database.
+// database in dir. Options Pebble cannot honour are reported on warn; warn
+// also receives Pebble's error log lines for the life of the database.
 func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
 	d, err := open(dir, opts, warn, vfs.Default)
 	if err != nil {
@@ -108,17 +107,24 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	// reports it too, so the event itself is left without an action.
 	listener.DataCorruption = func(pebble.DataCorruptionInfo) {}
 	cfg.opts.EventListener = listener
-	// Pebble's disk-health checks, which it adds only when Options.FS is
-	// unset, wrap the engine's file system as they wrapped the default one.
-	cfg.opts.WithFSDefaults()
 
 	if err := checkBeforeOpen(fs, dir, opts.WALDir); err != nil {
 		cfg.cache.Unref()
 		return nil, err
 	}
+	// Pebble's disk-health checks, which Pebble adds only when Options.FS
+	// is unset, wrap the engine's file system as they wrapped the default
+	// one (same 5 s threshold); the DB stops them after Pebble closes.
+	cfg.opts.FS, d.health = vfs.WithDiskHealthChecks(cfg.opts.FS, 5*time.Second, nil,
+		func(info vfs.DiskSlowInfo) {
+			if slow := listener.DiskSlow; slow != nil {
+				slow(info)
+			}
+		})
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
 		cfg.cache.Unref()
+		d.health.Close()
 		if ferr := d.fs.failed(); ferr != nil {
 			return nil, ferr
 		}
@@ -131,6 +137,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	// froze the directory (failfs.go), and the open fails with it.
 	if err := d.fs.failed(); err != nil {
 		db.Close()
+		d.health.Close()
 		cfg.cache.Unref()
 		return nil, err
 	}
