@@ -76,12 +76,23 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
-// files only a database has.
+// files only a database has. One with a CURRENT file is a RocksDB-format
+// database (RocksDB's, or the native engine's): Pebble v2 reads CURRENT only
+// for its own oldest formats, which it no longer supports, and reported
+// such a directory as "written in format major version 1".
 func checkNoMarker(dir string, names []string) error {
+	current, identity := false, false
 	for _, name := range names {
-		if name == "CURRENT" {
-			return nil // an older Pebble format; Pebble reads it
+		current = current || name == "CURRENT"
+		identity = identity || name == "IDENTITY"
+	}
+	if current {
+		writer := "RocksDB or the native engine"
+		if identity {
+			writer = "RocksDB"
 		}
+		return fmt.Errorf("Invalid argument: %s: a RocksDB-format database (CURRENT, no Pebble marker), "+
+			"written by %s; the pebble engine cannot open it", dir, writer)
 	}
 	for _, name := range names {
 		if strings.HasPrefix(name, "MANIFEST-") || strings.HasSuffix(name, ".sst") ||

@@ -128,3 +128,25 @@ func TestMarkerMissingRefused(t *testing.T) {
 		t.Errorf("missing directory: %v", err)
 	}
 }
+
+// TestRocksDBFormatRefused opens directories laid out as RocksDB and the
+// native engine write them: the open fails saying what they are, and
+// nothing in them changes. Pebble alone called them "written in format
+// major version 1".
+func TestRocksDBFormatRefused(t *testing.T) {
+	for _, c := range []struct {
+		files  []string
+		writer string
+	}{
+		{[]string{"CURRENT", "IDENTITY", "MANIFEST-000005", "000004.log", "OPTIONS-000007", "LOG", "LOCK"}, "RocksDB"},
+		{[]string{"CURRENT", "MANIFEST-000001", "000002.log", "000003.sst", "LOCK"}, "RocksDB or the native engine"},
+	} {
+		dir := t.TempDir()
+		for _, f := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte("MANIFEST-000005\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		openRefused(t, dir, "Invalid argument: "+dir+": a RocksDB-format database (CURRENT, no Pebble marker), written by "+c.writer+";")
+	}
+}
