@@ -61,8 +61,9 @@
 //     MANIFEST marker (Pebble would open it as a new database and delete
 //     them), and a MANIFEST with a damaged chunk anywhere (Pebble would open
 //     the state before the damage and delete what later edits made live);
-//     a MANIFEST cut short, as a crash mid-append leaves it, opens
-//     (opencheck.go). On-disk corruption found by a read is returned by
+//     a MANIFEST cut short, as a crash mid-append leaves it, opens; a
+//     RocksDB-format directory (CURRENT, no marker) is refused saying what
+//     it is (opencheck.go). On-disk corruption found by a read is returned by
 //     that read; Pebble's default of exiting the process is switched off.
 //   - write_buffer_size under 64 KiB is raised to 64 KiB, as RocksDB does,
 //     and a block_size RocksDB refuses is refused in its words (validate.go).
