@@ -36,8 +36,8 @@ var errBlockSize = errors.New("Invalid argument: block size exceeds maximum numb
 
 // memTableSize returns the memtable size for write_buffer_size, raising a
 // value under minWriteBufferSize to it as RocksDB does and saying so on warn
-// (RocksDB says nothing on its streams; this package reports every option it
-// does not take as given). Zero, negative values and 4 GiB or more are
+// when the option was set explicitly (RocksDB says nothing on its streams;
+// this package reports every option it does not take as given). Zero, negative values and 4 GiB or more are
 // refused, naming the flag.
 func memTableSize(o *options.Options, warn io.Writer) (uint64, error) {
 	n := o.WriteBufferSize
@@ -47,8 +47,10 @@ func memTableSize(o *options.Options, warn io.Writer) (uint64, error) {
 	case n >= maxWriteBufferSize:
 		return 0, fmt.Errorf("pebble: write_buffer_size must be < 4 GiB (Pebble's largest memtable), got %d", n)
 	case n < minWriteBufferSize:
-		fmt.Fprintf(warn, "WARNING: engine pebble: write_buffer_size %d raised to %d, RocksDB's minimum\n",
-			n, minWriteBufferSize)
+		if o.Explicit["write_buffer_size"] { // once per process: the driver clears Explicit after its first Open
+			fmt.Fprintf(warn, "WARNING: engine pebble: write_buffer_size %d raised to %d, RocksDB's minimum\n",
+				n, minWriteBufferSize)
+		}
 		return minWriteBufferSize, nil
 	}
 	return uint64(n), nil

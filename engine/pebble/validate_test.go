@@ -21,6 +21,7 @@ func TestSmallWriteBufferRaised(t *testing.T) {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			o := testOptions()
 			o.WriteBufferSize = size
+			o.Explicit["write_buffer_size"] = true
 			var warn bytes.Buffer
 			db, err := Opener{}.Open(t.TempDir(), o, &warn)
 			if err != nil {
