@@ -258,6 +258,49 @@ func TestWriteFailureUnsynced(t *testing.T) {
 	t.Logf("%d of %d acknowledged unsynced writes present after reopen", present, acked)
 }
 
+// TestWriteFailureNoWAL fills a database with the WAL off until a table
+// write fails: the fill ends with the failure, Close (which flushes with
+// the WAL off) returns it, and the database reopens with a prefix of the
+// writes (without a WAL, writes not yet flushed are not durable).
+func TestWriteFailureNoWAL(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions()
+	o.WriteBufferSize = 256 << 10
+	o.DisableWAL = true
+	db, err := open(dir, o, nil, newFaultFS(300<<10, syscall.ENOSPC, isTable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Within(t, "the fill", 60*time.Second, func() {
+		for i := range 20000 {
+			if err = db.Put(faultKey(i), faultValue(i), nil); err != nil {
+				return
+			}
+		}
+	})
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("fill ended with %v", err)
+	}
+	Within(t, "Close", 30*time.Second, func() { err = db.Close() })
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("Close = %v", err)
+	}
+	re := openTest(t, o)(dir)
+	defer re.Close()
+	gap := false
+	for i := range 20000 {
+		var got []byte
+		found, err := re.Get(faultKey(i), func(v []byte) { got = bytes.Clone(v) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found && (gap || !bytes.Equal(got, faultValue(i))) {
+			t.Fatalf("key %d: present after a gap or with a wrong value", i)
+		}
+		gap = gap || !found
+	}
+}
+
 // TestWriteFailureReads checks that reads after a failure return it rather
 // than serve a database whose newest files were not stored.
 func TestWriteFailureReads(t *testing.T) {
