@@ -95,13 +95,33 @@ func checkNoMarker(dir string, names []string) error {
 			"written by %s; the pebble engine cannot open it", dir, writer)
 	}
 	for _, name := range names {
-		if strings.HasPrefix(name, "MANIFEST-") || strings.HasSuffix(name, ".sst") ||
-			strings.HasSuffix(name, ".blob") || strings.HasSuffix(name, ".log") {
+		if numbered(name, "MANIFEST-", "") || numbered(name, "", ".sst") ||
+			numbered(name, "", ".blob") || numbered(name, "", ".log") {
 			return fmt.Errorf("Corruption: %s: no MANIFEST marker (marker.manifest.*) but %s is there: "+
 				"not opening it as a new database, which would delete it", dir, name)
 		}
 	}
 	return nil
+}
+
+// numbered reports whether name is prefix, a decimal file number, suffix:
+// the way Pebble names its files (000123.sst, MANIFEST-000001). Other files
+// (app.log, notes.sst) are not Pebble's, and Pebble leaves them alone.
+func numbered(name, prefix, suffix string) bool {
+	num, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	num, ok = strings.CutSuffix(num, suffix)
+	if !ok || num == "" {
+		return false
+	}
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkManifest scans the MANIFEST at path.

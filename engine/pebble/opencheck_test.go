@@ -116,13 +116,25 @@ func TestMarkerMissingRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	openRefused(t, dir, "Corruption: "+dir+": no MANIFEST marker")
-	// A directory with only unrelated files is still a new database.
+	// A directory with only unrelated files is still a new database, even
+	// when their names end as Pebble's do.
 	other := t.TempDir()
-	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"notes.txt", "app.log", "x.sst", "MANIFEST-old", ".log"} {
+		if err := os.WriteFile(filepath.Join(other, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := checkBeforeOpen(vfs.Default, other, ""); err != nil {
-		t.Errorf("directory with an unrelated file: %v", err)
+		t.Errorf("directory with unrelated files: %v", err)
+	}
+	db := openTest(t, testOptions())(other)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"notes.txt", "app.log", "x.sst", "MANIFEST-old", ".log"} {
+		if _, err := os.Stat(filepath.Join(other, name)); err != nil {
+			t.Errorf("unrelated file %s: %v", name, err)
+		}
 	}
 	if err := checkBeforeOpen(vfs.Default, filepath.Join(other, "missing"), ""); err != nil {
 		t.Errorf("missing directory: %v", err)
