@@ -76,17 +76,19 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
-// files only a database has. One with a CURRENT file is a RocksDB-format
-// database (RocksDB's, or the native engine's): Pebble v2 reads CURRENT only
-// for its own oldest formats, which it no longer supports, and reported
-// such a directory as "written in format major version 1".
+// files only a database has. One with a CURRENT file and a MANIFEST is a
+// RocksDB-format database (RocksDB's, or the native engine's): Pebble v2
+// reads CURRENT only for its own oldest formats, which it no longer
+// supports, and reported such a directory as "written in format major
+// version 1".
 func checkNoMarker(dir string, names []string) error {
-	current, identity := false, false
+	current, identity, manifest := false, false, false
 	for _, name := range names {
 		current = current || name == "CURRENT"
 		identity = identity || name == "IDENTITY"
+		manifest = manifest || numbered(name, "MANIFEST-", "")
 	}
-	if current {
+	if current && manifest {
 		writer := "RocksDB or the native engine"
 		if identity {
 			writer = "RocksDB"
