@@ -61,7 +61,10 @@
 //     MANIFEST marker (Pebble would open it as a new database and delete
 //     them), and a MANIFEST with a damaged chunk anywhere (Pebble would open
 //     the state before the damage and delete what later edits made live);
-//     a MANIFEST cut short, as a crash mid-append leaves it, opens; a
+//     a MANIFEST cut short, as a crash mid-append leaves it, opens; a WAL
+//     with a damaged record that valid records follow is refused (Pebble
+//     replayed it up to the damage and dropped the rest silently), a WAL
+//     whose damage is only at its end opens (walcheck.go); a
 //     RocksDB-format directory (CURRENT, no marker) is refused saying what
 //     it is (opencheck.go). On-disk corruption found by a read is returned by
 //     that read; Pebble's default of exiting the process is switched off.

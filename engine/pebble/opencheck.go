@@ -72,7 +72,32 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 		}
 		return checkNoMarker(dir, names)
 	}
-	return checkManifest(fsys, fsys.PathJoin(dir, manifest))
+	if err := checkManifest(fsys, fsys.PathJoin(dir, manifest)); err != nil {
+		return err
+	}
+	if err := checkWALs(fsys, dir, names); err != nil {
+		return err
+	}
+	if walDir != "" && walDir != dir {
+		wals, err := fsys.List(walDir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return checkWALs(fsys, walDir, wals)
+	}
+	return nil
+}
+
+// checkWALs scans the WALs among names, the files of dir (walcheck.go).
+func checkWALs(fsys vfs.FS, dir string, names []string) error {
+	for _, name := range names {
+		if num, ok := walNumber(name); ok {
+			if err := checkWAL(fsys, fsys.PathJoin(dir, name), num); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
@@ -128,14 +153,9 @@ func numbered(name, prefix, suffix string) bool {
 
 // checkManifest scans the MANIFEST at path.
 func checkManifest(fsys vfs.FS, path string) error {
-	f, err := fsys.Open(path)
+	data, err := readWhole(fsys, path)
 	if err != nil {
-		return fmt.Errorf("Corruption: %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return fmt.Errorf("IO error: While reading %s: %w", path, err)
+		return err
 	}
 	if off, why := scanManifest(data); why != "" {
 		return fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
@@ -204,4 +224,19 @@ func allZero(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// readWhole reads the file at path, which the database needs: a missing one
+// is a Corruption error.
+func readWhole(fsys vfs.FS, path string) ([]byte, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("Corruption: %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("IO error: While reading %s: %w", path, err)
+	}
+	return data, nil
 }

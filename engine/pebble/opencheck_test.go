@@ -162,3 +162,68 @@ func TestRocksDBFormatRefused(t *testing.T) {
 		openRefused(t, dir, "Invalid argument: "+dir+": a RocksDB-format database (CURRENT, no Pebble marker), written by "+c.writer+";")
 	}
 }
+
+// liveWAL returns the path, number and bytes of the template's WAL that
+// holds its WAL-only writes, and the offset where the last of its chunks
+// starts.
+func liveWAL(t *testing.T, dir string) (string, uint32, []byte, int) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		num, ok := walNumber(e.Name())
+		if !ok {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := -1
+		for off := 0; off+recordHeaderSize <= len(data); {
+			c := readChunk(data, off, blockEndAt(data, off))
+			if !c.valid || (c.hasNum && c.num != uint32(num)) {
+				break
+			}
+			last, off = off, c.end
+		}
+		if last > 0 {
+			return path, uint32(num), data, last
+		}
+	}
+	t.Fatal("no WAL with records")
+	return "", 0, nil, 0
+}
+
+// TestWALFlipsRefused flips each byte of the live records of a WAL in turn:
+// Pebble replayed up to the flip and silently dropped every later write.
+// The check refuses each flip that valid records follow; a flip in the last
+// record is a torn tail (RocksDB's point-in-time recovery drops it too).
+func TestWALFlipsRefused(t *testing.T) {
+	dir, _ := corruptTemplate(t, testOptions())
+	path, num, clean, last := liveWAL(t, dir)
+	if off := scanWAL(clean, num); off >= 0 {
+		t.Fatalf("clean WAL refused at %d", off)
+	}
+	for off := 0; off < last; off++ {
+		data := append([]byte(nil), clean...)
+		data[off] ^= 1 << (off % 8)
+		if scanWAL(data, num) < 0 {
+			t.Fatalf("flip at offset %d of the live records (last chunk at %d) accepted", off, last)
+		}
+	}
+	for n := range last + 64 {
+		if off := scanWAL(clean[:n], num); off >= 0 {
+			t.Fatalf("WAL cut to %d bytes refused at %d", n, off)
+		}
+	}
+	data := append([]byte(nil), clean...)
+	data[last/2] ^= 0x04
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	openRefused(t, dir, "Corruption: "+path+": a damaged record at offset ")
+}
