@@ -32,13 +32,13 @@ import (
 // never created). Reads pass through. The files on disk are then exactly
 // as the failing call left them, which is a state a crash at that call
 // could have left: Pebble's recovery already handles it (a torn WAL or
-// MANIFEST tail; tables written but not yet named in the MANIFEST are
-// deleted as obsolete). Since no file is removed after the freeze, no WAL
-// is deleted on the strength of a flush that never reached the disk, so
-// every write that reached the WAL before the failure is still there at the
-// next Open.
+// MANIFEST tail, which opencheck.go and walcheck.go accept too; tables
+// written but not yet named in the MANIFEST are deleted as obsolete).
+// Since no file is removed after the freeze, no WAL is deleted on the
+// strength of a flush that never reached the disk, so every write that
+// reached the WAL before the failure is still there at the next Open.
 //
-// The engine (db.go) checks failure() before and after each write: a write
+// The engine (db.go) checks failed() before and after each write: a write
 // that entered Pebble before the freeze but returns after it gets the error
 // too, so no write is acknowledged whose WAL record might have been dropped.
 // A synced write acknowledged before the freeze is on disk. An unsynced
