@@ -100,7 +100,7 @@ func TestCrashLoop(t *testing.T) {
 				}
 				next = present
 			}
-			t.Logf("%d kill cycles, %d keys written, %d acknowledged unsynced writes lost", cycles, next, lostAcked)
+			t.Logf("%d kill cycles, %d keys written, %d acknowledged writes lost", cycles, next, lostAcked)
 		})
 	}
 }
