@@ -48,6 +48,7 @@ func (r *runner) runProfiles() error {
 			}
 			return r.opener.Open(path, r.opts, r.errw)
 		},
+		Destroy: func(path string) error { return r.opener.Destroy(path, r.opts) },
 		Stabilize: func(db engine.DB) error {
 			if err := db.Flush(); err != nil {
 				return err
@@ -76,9 +77,13 @@ func (r *runner) runProfiles() error {
 		}
 		r.json.write(rec)
 	}
-	if err := r.opener.Destroy(r.cfg.db, r.opts); err != nil {
-		r.errf("destroy error: %v\n", err)
-		return errExit{"destroy failed"}
+	// The stores go first, so that Destroy, which removes only the
+	// engine's files and then the directory if empty, can remove --db.
+	for _, path := range append(profiles.StoreDirs(r.cfg.db), r.cfg.db) {
+		if err := r.opener.Destroy(path, r.opts); err != nil {
+			r.errf("destroy error: %v\n", err)
+			return errExit{"destroy failed"}
+		}
 	}
 	if err := os.MkdirAll(filepath.Clean(r.cfg.db), 0o755); err != nil {
 		return errExit{err.Error()}

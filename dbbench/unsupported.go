@@ -45,7 +45,7 @@ var optionFlags = setOf(
 	"table_cache_numshardbits", "optimize_filters_for_hits", "use_direct_reads",
 	"use_direct_io_for_flush_and_compaction", "mmap_read", "mmap_write", "bytes_per_sync",
 	"wal_bytes_per_sync", "use_fsync", "compaction_readahead_size", "verify_checksum", "wal_dir",
-	"max_total_wal_size", "paranoid_checks", "advise_random_on_open", "stats_level",
+	"max_total_wal_size", "paranoid_checks", "advise_random_on_open", "stats_level", "wal_recovery_mode",
 	"statistics_string",
 )
 

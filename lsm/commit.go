@@ -80,6 +80,9 @@ type WriteOptions struct {
 
 // Write applies the batch atomically.
 func (db *DB) Write(b *Batch, wo WriteOptions) error {
+	if db.opts.ReadOnly {
+		return ErrReadOnly
+	}
 	if b.Empty() {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 // maybeScheduleCompaction starts compactions up to the concurrency limit
 // (DB.mu held).
 func (db *DB) maybeScheduleCompaction() {
-	if db.opts.DisableAutoCompactions || db.manualRunning || db.closed {
+	if db.opts.DisableAutoCompactions || db.opts.ReadOnly || db.manualRunning || db.closed {
 		return
 	}
 	for db.bgErr == nil && db.runningCompactions < db.maxCompactions() {

@@ -57,13 +57,21 @@ func fillDB(t *testing.T, dir string, flush bool) {
 	}
 }
 
-func TestCorruptWAL(t *testing.T) {
+// filledDir returns a directory holding fillDB's DB and its files of type
+// typ, at least one.
+func filledDir(t *testing.T, flush bool, typ fileType) (string, []string) {
+	t.Helper()
 	dir := t.TempDir()
-	fillDB(t, dir, false)
-	logs := filesOf(t, dir, fileWAL)
-	if len(logs) == 0 {
-		t.Fatal("no WAL")
+	fillDB(t, dir, flush)
+	files := filesOf(t, dir, typ)
+	if len(files) == 0 {
+		t.Fatalf("no file of type %d", typ)
 	}
+	return dir, files
+}
+
+func TestCorruptWAL(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
 	flipByte(t, logs[len(logs)-1], 100)
 	_, err := Open(dir, testOptions(), Config{})
 	if !errors.Is(err, wal.ErrCorruption) || !strings.Contains(err.Error(), ".log") {
@@ -80,7 +88,7 @@ func TestCorruptManifest(t *testing.T) {
 	}
 	flipByte(t, m[0], 10)
 	_, err := Open(dir, testOptions(), Config{})
-	if !errors.Is(err, ErrCorruptManifest) {
+	if !errors.Is(err, ErrCorruptManifest) || !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), filepath.Base(m[0])) {
 		t.Fatalf("open with a corrupt MANIFEST: %v", err)
 	}
 	// CURRENT naming a missing MANIFEST is an error too, not a new DB.
@@ -91,12 +99,7 @@ func TestCorruptManifest(t *testing.T) {
 }
 
 func TestCorruptTable(t *testing.T) {
-	dir := t.TempDir()
-	fillDB(t, dir, true)
-	tables := filesOf(t, dir, fileTable)
-	if len(tables) == 0 {
-		t.Fatal("no table")
-	}
+	dir, tables := filledDir(t, true, fileTable)
 	flipByte(t, tables[0], 40)
 	db, err := Open(dir, testOptions(), Config{})
 	if err != nil {

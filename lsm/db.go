@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,6 +76,9 @@ type DB struct {
 	runningCompactions int
 	manualRunning      bool
 	compactPointer     [][]byte // per level: where the next compaction starts
+	// recoveryNotes are written to LOG after open: WAL damage that the
+	// recovery mode let the open pass (data dropped or skipped).
+	recoveryNotes []string
 
 	visibleSeq atomic.Uint64
 	reads      readStateHolder
@@ -103,6 +105,15 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.vs.db = db
 	db.compactPointer = make([][]byte, db.numLevels)
 	db.stats.init(db.numLevels)
+	// Refuse another engine's directory before creating anything in it.
+	if names, err := db.fs.List(dir); err == nil {
+		if err := db.checkForeignNames(names); err != nil {
+			return nil, err
+		}
+	}
+	if opts.ReadOnly {
+		return db.openReadOnly()
+	}
 	if err := db.fs.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("lsm: create %s: %w", dir, err)
 	}
@@ -135,6 +146,9 @@ func (db *DB) prepareOptions() error {
 	db.numLevels = o.NumLevels
 	if db.numLevels < 2 || db.numLevels > maxLevels {
 		return fmt.Errorf("lsm: num_levels %d out of range [2, %d]", o.NumLevels, maxLevels)
+	}
+	if o.WALRecoveryMode < options.WALTolerateCorruptedTailRecords || o.WALRecoveryMode > options.WALSkipAnyCorruptedRecords {
+		return fmt.Errorf("lsm: wal_recovery_mode %d out of range [0, 3]", o.WALRecoveryMode)
 	}
 	if o.WriteBufferSize <= 0 {
 		return fmt.Errorf("lsm: write_buffer_size must be > 0, got %d", o.WriteBufferSize)
@@ -182,64 +196,51 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	return m, nil
 }
 
-// recover loads the MANIFEST, replays the WALs past it into L0 tables, starts
-// a fresh MANIFEST and WAL and deletes obsolete files. DB.mu is held.
+// recover loads the MANIFEST and checks the DB's files against it
+// (opencheck.go), replays the WALs past it into L0 tables under a fresh
+// MANIFEST and a new WAL (walrecovery.go), and deletes the files it proved
+// obsolete. DB.mu is held.
 func (db *DB) recover() error {
-	found, err := db.vs.recover(db.numLevels)
+	files, err := db.listFiles()
 	if err != nil {
 		return err
 	}
-	if !found {
+	found, err := db.vs.recover(db.numLevels, files.dbNames)
+	if err != nil {
+		return err
+	}
+	if found {
+		if err := db.verifyTables(); err != nil {
+			return err
+		}
+		if err := db.verifyLogNumber(files); err != nil {
+			return err
+		}
+	} else {
+		if err := db.checkNoCurrent(files); err != nil {
+			return err
+		}
 		db.vs.nextFileNum.Store(1)
 		v, _ := (*version)(nil).apply(&versionEdit{}, db.numLevels)
 		db.vs.install(v)
 	}
+	db.markFileNumbersUsed(files)
 	db.lastSeq = db.vs.lastSeq
-	// Replay WALs not yet flushed, oldest first.
-	names, err := db.fs.List(db.walDir)
+	obsolete, err := db.recoverWALs(files)
 	if err != nil {
-		return fmt.Errorf("lsm: list %s: %w", db.walDir, err)
-	}
-	var logs []uint64
-	for _, n := range names {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
-			logs = append(logs, num)
-		}
-	}
-	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
-	edit := &versionEdit{}
-	for _, num := range logs {
-		if err := db.replayWAL(num, edit); err != nil {
-			return err
-		}
-		db.vs.markFileNumUsed(num)
-	}
-	// Start the new WAL and memtable, then record the replayed tables and the
-	// new log number in a fresh MANIFEST.
-	if err := db.createManifestAndLog(edit); err != nil {
 		return err
 	}
 	db.visibleSeq.Store(db.lastSeq)
 	db.reads.set(db.mem, db.imm, db.vs.current)
-	db.deleteObsoleteFiles()
+	db.deleteObsoleteFiles(obsolete)
 	return nil
 }
 
-func (db *DB) createManifestAndLog(edit *versionEdit) error {
-	logNum := db.vs.newFileNum()
-	if len(edit.added) > 0 {
-		nv, err := db.vs.current.apply(edit, db.numLevels)
-		if err != nil {
-			return err
-		}
-		db.vs.install(nv)
+// removeTables deletes the tables of an edit that no MANIFEST names.
+func (db *DB) removeTables(edit *versionEdit) {
+	for _, a := range edit.added {
+		db.fs.Remove(tableName(db.dir, a.meta.num))
 	}
-	db.vs.logNumber = logNum
-	db.vs.lastSeq = max(db.vs.lastSeq, db.lastSeq)
-	if err := db.vs.createManifest(); err != nil {
-		return err
-	}
-	return db.switchLog(logNum)
 }
 
 // switchLog makes a new WAL and an empty active memtable (DB.mu held).
@@ -280,82 +281,10 @@ func (db *DB) switchLog(logNum uint64) error {
 	return nil
 }
 
-// replayWAL applies the batches of one WAL, writing an L0 table whenever the
-// replay memtable fills and at the end.
-func (db *DB) replayWAL(num uint64, edit *versionEdit) error {
-	name := walName(db.walDir, num)
-	data, err := db.fs.ReadFile(name)
-	if err != nil {
-		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
-	}
-	mem, err := db.newMemTable(num)
-	if err != nil {
-		return err
-	}
-	flushMem := func() error {
-		if mem.empty() {
-			return nil
-		}
-		meta, err := db.writeLevel0([]*memTable{mem}, nil)
-		if err != nil {
-			return err
-		}
-		if meta != nil {
-			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
-		}
-		mem.unref() // replay memtables are never in a readState
-		mem, err = db.newMemTable(num)
-		return err
-	}
-	r := wal.NewReader(data)
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("lsm: WAL %s: %w", name, err)
-		}
-		br, err := newBatchReader(rec)
-		if err == nil {
-			_, _, err = validateBatch(rec)
-		}
-		if err != nil {
-			return fmt.Errorf("lsm: WAL %s at offset %d: %w", name, r.Offset(), err)
-		}
-		for {
-			kind, key, value, seq, ok, _ := br.next()
-			if !ok {
-				break
-			}
-			if err := mem.rep.Add(seq, kind, key, value); err != nil {
-				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
-			}
-			db.lastSeq = max(db.lastSeq, seq)
-			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
-		}
-		if mem.full() {
-			if err := flushMem(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flushMem(); err != nil {
-		return err
-	}
-	mem.unref()
-	return nil
-}
-
-// deleteObsoleteFiles removes tables not in the current version, WALs
-// already flushed and old MANIFESTs (DB.mu held).
-func (db *DB) deleteObsoleteFiles() {
-	live := map[uint64]bool{}
-	for _, files := range db.vs.current.levels {
-		for _, f := range files {
-			live[f.num] = true
-		}
-	}
+// deleteObsoleteFiles removes the tables recovery proved obsolete (see
+// obsoleteTables), WALs already flushed, old MANIFESTs and temporary files
+// (DB.mu held).
+func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 	dirs := []string{db.dir}
 	if db.walDir != db.dir {
 		dirs = append(dirs, db.walDir)
@@ -370,7 +299,7 @@ func (db *DB) deleteObsoleteFiles() {
 			del := false
 			switch t {
 			case fileTable:
-				del = dir == db.dir && !live[num]
+				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
 				del = num < db.vs.logNumber && num != db.logNum
 			case fileManifest:
@@ -410,6 +339,9 @@ func (db *DB) writeInfoLog(version string) {
 	now := time.Now().Format("2006/01/02-15:04:05.000000")
 	fmt.Fprintf(f, "%s %d RocksDB version: %s\n", now, os.Getpid(), version)
 	fmt.Fprintf(f, "%s %d Engine: godbbench native LSM\n", now, os.Getpid())
+	for _, note := range db.recoveryNotes {
+		fmt.Fprintf(f, "%s %d %s\n", now, os.Getpid(), note)
+	}
 	f.Close()
 }
 
@@ -485,32 +417,4 @@ func (db *DB) closeFiles() {
 		db.lock.Close()
 		db.lock = nil
 	}
-}
-
-// Destroy removes every file of the database in dir and its WAL dir.
-func Destroy(dir string, opts *options.Options) error {
-	if opts != nil && opts.WALDir != "" && opts.WALDir != dir {
-		if err := removeDBFiles(opts.WALDir); err != nil {
-			return err
-		}
-	}
-	return os.RemoveAll(dir)
-}
-
-func removeDBFiles(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	for _, e := range ents {
-		if t, _ := parseFileName(e.Name()); t == fileWAL {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

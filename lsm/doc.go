@@ -21,9 +21,28 @@
 //     ("lsm: writes stopped after a background error: ...").
 //   - Undecodable bytes in any file give an error that wraps wal.ErrCorruption,
 //     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
-//     A WAL's torn tail (a crash mid-append) is the end of the log.
+//     What damage in a WAL means is Options.WALRecoveryMode's choice (RocksDB's
+//     four modes, walrecovery.go); by default (point in time) a torn tail or
+//     damage at the end of the log ends it, and damage followed by records
+//     that decode fails the open. A MANIFEST's torn last record ends it.
+//   - Open never deletes a file it cannot prove obsolete and fails with an
+//     error wrapping ErrCorruption, changing nothing, when the files disagree
+//     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing
+//     or of another size, a table in no version holding writes the recovered
+//     state lacks. A RocksDB or Pebble directory is refused by name
+//     (foreign.go). Recovery records each WAL's tables in the MANIFEST and
+//     deletes that WAL before reading the next.
+//   - The DB directory is fsynced after new tables are written and before
+//     the MANIFEST edit that names them; a flushed WAL is deleted only after
+//     that edit is synced.
 //   - One process at a time: Open takes an flock on LOCK and fails with
-//     ErrLocked otherwise.
+//     ErrLocked otherwise ("IO error: While lock file: <dir>/LOCK: Resource
+//     temporarily unavailable").
+//   - Options.ReadOnly opens an existing DB read-only (readonly.go): no LOCK,
+//     no file created, written or deleted; WALs are replayed into memtables;
+//     Write, Flush and Compact fail with ErrReadOnly.
+//   - Destroy (destroy.go) takes LOCK and deletes only files the engine
+//     names, never directories or link targets.
 //   - Close waits for queued writes and background work, flushes memtables
 //     holding writes that skipped the WAL, and must be called after every
 //     iterator is closed.

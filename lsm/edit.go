@@ -2,12 +2,18 @@ package lsm
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
-// ErrCorruptManifest is wrapped by errors decoding a MANIFEST.
-var ErrCorruptManifest = errors.New("lsm: corrupt MANIFEST")
+// ErrCorruptManifest is wrapped by errors decoding a MANIFEST. It wraps
+// ErrCorruption.
+var ErrCorruptManifest error = corruptKind("lsm: corrupt MANIFEST")
+
+// corruptKind is a sentinel error that is also an ErrCorruption.
+type corruptKind string
+
+func (e corruptKind) Error() string { return string(e) }
+func (e corruptKind) Unwrap() error { return ErrCorruption }
 
 // Version-edit field tags (see the package comment).
 const (

@@ -94,10 +94,7 @@ func TestWALNoSpaceStopsWrites(t *testing.T) {
 func TestFailedOverlappedWALWrite(t *testing.T) {
 	ffs := &faultFS{FS: DefaultFS}
 	dir := t.TempDir()
-	db, err := Open(dir, testOptions(), Config{FS: ffs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := mustOpenFS(t, dir, ffs, testOptions())
 	if err := write(db, "before", false); err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +116,7 @@ func TestFailedOverlappedWALWrite(t *testing.T) {
 		t.Fatal("Flush accepted after the failed WAL write")
 	}
 	db.Close()
-	db, err = Open(dir, testOptions(), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = mustOpen(t, dir, testOptions())
 	defer db.Close()
 	if _, ok := getString(t, db, "before"); !ok {
 		t.Fatal("lost the write before the failure")

@@ -11,6 +11,9 @@ import (
 // Flush switches the active memtable if it holds anything and waits until
 // every memtable that existed at the call has been written to L0.
 func (db *DB) Flush() error {
+	if db.opts.ReadOnly {
+		return ErrReadOnly
+	}
 	w := writerPool.Get().(*writer)
 	w.batch, w.flush = nil, true
 	err := db.commit(w)
@@ -39,7 +42,7 @@ func (db *DB) Flush() error {
 // maybeScheduleFlush starts the flush goroutine when enough immutable
 // memtables wait (DB.mu held).
 func (db *DB) maybeScheduleFlush() {
-	if db.flushing || db.bgErr != nil || len(db.imm) == 0 {
+	if db.flushing || db.bgErr != nil || len(db.imm) == 0 || db.opts.ReadOnly {
 		return
 	}
 	if len(db.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.imm[0].id > db.flushTarget && !db.closed {

@@ -77,6 +77,15 @@ func (osFS) SyncDir(dir string) error {
 // ErrLocked is wrapped by Open's error when another process has the DB open.
 var ErrLocked = errors.New("lsm: database is locked by another process")
 
+// lockedError is the error for a LOCK another holder has, in RocksDB's
+// words; it wraps ErrLocked.
+type lockedError struct{ name string }
+
+func (e *lockedError) Error() string {
+	return "IO error: While lock file: " + e.name + ": Resource temporarily unavailable"
+}
+func (e *lockedError) Unwrap() error { return ErrLocked }
+
 func (osFS) Lock(name string) (io.Closer, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -85,7 +94,7 @@ func (osFS) Lock(name string) (io.Closer, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w (lock file %s)", ErrLocked, name)
+			return nil, &lockedError{name}
 		}
 		return nil, fmt.Errorf("lsm: lock %s: %w", name, err)
 	}

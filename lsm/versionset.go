@@ -58,8 +58,13 @@ func (vs *versionSet) install(v *version) {
 	}
 }
 
-// recover replays the MANIFEST named by CURRENT. found is false for a new DB.
-func (vs *versionSet) recover(numLevels int) (found bool, err error) {
+// recover replays the MANIFEST named by CURRENT. found is false for a new DB
+// (no CURRENT). names lists the DB directory, to recognise another engine's
+// MANIFEST. A torn last record ends the MANIFEST, as in RocksDB (the edit
+// was never acknowledged); any other damage, a MANIFEST that CURRENT names
+// but that is missing, or one that does not decode is an error naming the
+// file.
+func (vs *versionSet) recover(numLevels int, names []string) (found bool, err error) {
 	fs, dir := vs.db.fs, vs.db.dir
 	cur, err := fs.ReadFile(filepath.Join(dir, currentName))
 	if err != nil {
@@ -75,12 +80,15 @@ func (vs *versionSet) recover(numLevels int) (found bool, err error) {
 	}
 	data, err := fs.ReadFile(filepath.Join(dir, name))
 	if err != nil {
+		if errors.Is(err, errNotExist) {
+			return false, fmt.Errorf("%w: CURRENT names %s, which is missing: %w", ErrCorruption, name, err)
+		}
 		return false, fmt.Errorf("lsm: read %s: %w", name, err)
 	}
 	r := wal.NewReader(data)
 	var v *version
 	var haveNext bool
-	for {
+	for first := true; ; first = false {
 		rec, err := r.Next()
 		if err == io.EOF {
 			break
@@ -90,6 +98,11 @@ func (vs *versionSet) recover(numLevels int) (found bool, err error) {
 		}
 		e, err := decodeEdit(rec)
 		if err != nil {
+			if first {
+				if ferr := vs.db.checkForeignManifest(name, rec, names); ferr != nil {
+					return false, ferr
+				}
+			}
 			return false, fmt.Errorf("%s at offset %d: %w", name, r.Offset(), err)
 		}
 		if e.hasLogNumber {
@@ -202,7 +215,8 @@ func setCurrent(fs FS, dir string, num uint64) error {
 }
 
 // logAndApply records e in the MANIFEST (synced) and installs the resulting
-// version. It fills in the next file number and last sequence. DB.mu is held
+// version. When e adds tables, the DB directory is fsynced first, so a
+// crash cannot keep the edit and lose the tables' directory entries. It fills in the next file number and last sequence. DB.mu is held
 // on entry and exit but released during the write and fsync (a few ms), so
 // commits are not blocked by it; edits are serialized by manifestBusy, so
 // the current version cannot change underneath.
@@ -226,13 +240,22 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	}
 	e.setLastSeq(vs.lastSeq)
 	vs.manifestBuf = e.encode(vs.manifestBuf[:0])
-	vs.manifest.AddRecord(vs.manifestBuf)
 	db.mu.Unlock()
-	err = vs.manifest.Flush()
-	if err != nil {
-		err = fmt.Errorf("lsm: write MANIFEST: %w", err)
-	} else if err = vs.manifestFile.Sync(); err != nil {
-		err = fmt.Errorf("lsm: sync MANIFEST: %w", err)
+	// The MANIFEST writer is only used under manifestBusy.
+	if len(e.added) > 0 {
+		// The new tables' directory entries must be durable before the
+		// edit that names them.
+		if err = db.fs.SyncDir(db.dir); err != nil {
+			err = fmt.Errorf("lsm: sync DB dir: %w", err)
+		}
+	}
+	if err == nil {
+		vs.manifest.AddRecord(vs.manifestBuf)
+		if err = vs.manifest.Flush(); err != nil {
+			err = fmt.Errorf("lsm: write MANIFEST: %w", err)
+		} else if err = vs.manifestFile.Sync(); err != nil {
+			err = fmt.Errorf("lsm: sync MANIFEST: %w", err)
+		}
 	}
 	db.mu.Lock()
 	if err != nil {

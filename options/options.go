@@ -94,10 +94,18 @@ type Options struct {
 	// database-level switch (Pebble); per-write engines use WriteOptions.
 	DisableWAL bool
 	// Sync mirrors db_bench --sync (every write synchronous).
-	Sync               bool
-	ParanoidChecks     bool
+	Sync           bool
+	ParanoidChecks bool
+	// WALRecoveryMode is RocksDB's wal_recovery_mode: what damage in a WAL
+	// means at open (WALTolerateCorruptedTailRecords,
+	// WALAbsoluteConsistency, WALPointInTimeRecovery, the default, or
+	// WALSkipAnyCorruptedRecords).
+	WALRecoveryMode    int
 	AdviseRandomOnOpen bool
-	ReadOnly           bool // --readonly
+	// ReadOnly opens an existing database read-only (--readonly): the open
+	// fails when there is no database and writes no file, and every write
+	// fails with engine.ErrReadOnly's words.
+	ReadOnly bool // --readonly
 
 	// Statistics.
 	Statistics bool // statistics
@@ -155,6 +163,7 @@ func Default() *Options {
 		TableCacheNumShardBits:          4,
 		VerifyChecksum:                  true,
 		ParanoidChecks:                  true,
+		WALRecoveryMode:                 WALPointInTimeRecovery,
 		AdviseRandomOnOpen:              true,
 		StatsLevel:                      3,
 		Extra:                           map[string]string{},
@@ -193,3 +202,17 @@ func (o *Options) Warn(w io.Writer, engine string, names ...string) {
 		fmt.Fprintf(w, "WARNING: engine %s ignores option %s\n", engine, n)
 	}
 }
+
+// RocksDB's WALRecoveryMode values (wal_recovery_mode).
+const (
+	// WALTolerateCorruptedTailRecords ignores a torn last record; other
+	// damage fails the open.
+	WALTolerateCorruptedTailRecords = 0
+	// WALAbsoluteConsistency fails the open on any damage, a torn tail too.
+	WALAbsoluteConsistency = 1
+	// WALPointInTimeRecovery recovers up to the first damage; it fails
+	// when records follow the damage.
+	WALPointInTimeRecovery = 2
+	// WALSkipAnyCorruptedRecords skips damaged records and recovers the rest.
+	WALSkipAnyCorruptedRecords = 3
+)

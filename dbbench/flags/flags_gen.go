@@ -376,4 +376,5 @@ type Flags struct {
 	ProfilesSeed         int32  // --profiles_seed
 	ProfilesQueries      int64  // --profiles_queries
 	ProfilesFullCompact  bool   // --profiles_full_compact
+	WalRecoveryMode      int32  // --wal_recovery_mode
 }

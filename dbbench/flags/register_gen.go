@@ -379,6 +379,7 @@ func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.Int32Var(&f.ProfilesSeed, "profiles_seed", 570123434, "Profiles workload: seed of the query generator")
 	fs.Int64Var(&f.ProfilesQueries, "profiles_queries", -1, "Profiles workload: number of queries; -1 follows the reference rule")
 	fs.BoolVar(&f.ProfilesFullCompact, "profiles_full_compact", false, "Profiles workload: compact the whole database after loading")
+	fs.Int32Var(&f.WalRecoveryMode, "wal_recovery_mode", 2, "What damage in a WAL means at open, RocksDB's wal_recovery_mode (native and rocksdb engines): 0 tolerate a torn tail, 1 absolute consistency, 2 point in time (native fails when records follow the damage, RocksDB drops them), 3 skip damaged records")
 }
 
 // registerDebianExtras defines, without binding them, the analyzer flags the

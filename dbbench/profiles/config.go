@@ -36,6 +36,10 @@ type Config struct {
 	Dir string
 	// Open opens (creating if missing) the store in path.
 	Open func(path string) (engine.DB, error)
+	// Destroy deletes the store in path (a missing one is no error); Run
+	// calls it for each store before opening them, as the reference starts
+	// from empty stores. Nil leaves existing stores as they are.
+	Destroy func(path string) error
 	// Stabilize brings one store to a steady state before measured reads
 	// (flush and wait for compactions, optionally a full compaction). Nil
 	// means Flush then WaitForCompactions.

@@ -12,8 +12,9 @@ import (
 )
 
 // Run runs the whole workload against five stores opened with cfg.Open under
-// cfg.Dir (one sub-directory per store; existing sub-directories of those
-// names are removed first, as the reference starts from empty stores), in the
+// cfg.Dir (one sub-directory per store, see StoreDirs; existing stores there
+// are deleted first with cfg.Destroy, as the reference starts from empty
+// stores), in the
 // reference's order: insert, pre-read stabilize, the eight read/scan/query
 // phases, update, post-update stabilize, the six post-update phases, settle,
 // storage size, close, reopen and verify. It prints one line per step to
@@ -71,14 +72,19 @@ type runner struct {
 	results []PhaseResult
 }
 
-// reset removes the five store directories under Dir.
+// reset deletes the five stores under Dir with cfg.Destroy, which removes
+// only the engine's files, never a directory of the user's that happens to
+// bear a store's name.
 func (r *runner) reset() error {
 	if err := os.MkdirAll(r.cfg.Dir, 0o755); err != nil {
 		return fmt.Errorf("profiles: %w", err)
 	}
-	for _, name := range storeNames {
-		if err := os.RemoveAll(filepath.Join(r.cfg.Dir, name)); err != nil {
-			return fmt.Errorf("profiles: clearing %s: %w", name, err)
+	if r.cfg.Destroy == nil {
+		return nil
+	}
+	for i, path := range StoreDirs(r.cfg.Dir) {
+		if err := r.cfg.Destroy(path); err != nil {
+			return fmt.Errorf("profiles: clearing %s: %w", storeNames[i], err)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/godbbench/godbbench/engine"
 )
@@ -21,6 +22,15 @@ const (
 // storeNames are the sub-directory names of the stores, as in the reference.
 var storeNames = [storeCount]string{
 	"profiles", "email-index", "country-status-index", "created-at-index", "reputation-index",
+}
+
+// StoreDirs returns the directories of the five stores under dir.
+func StoreDirs(dir string) []string {
+	out := make([]string, len(storeNames))
+	for i, name := range storeNames {
+		out[i] = filepath.Join(dir, name)
+	}
+	return out
 }
 
 // errNotFound reports an id or email the stores should hold but do not.

@@ -6,6 +6,9 @@
 // cannot honour. Get is zero-copy (the value handed to the callback points
 // into the memtable arena or the table block), batches are reusable, and
 // iterators load values lazily, so KeysOnly scans never read value bytes.
+// With Options.ReadOnly the DB opens read-only (lsm readonly.go): writes fail
+// with RocksDB's "Not implemented: Not supported operation in read only
+// mode." and no file is changed.
 package native
 
 import (
@@ -99,7 +102,8 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	return &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL}, nil
 }
 
-// Destroy removes the database in dir and its WAL files.
+// Destroy deletes the database in dir and its WAL files: only the files
+// the native engine names, after taking its LOCK (lsm.Destroy).
 func (Opener) Destroy(dir string, o *options.Options) error { return lsm.Destroy(dir, o) }
 
 // DB adapts *lsm.DB to engine.DB.

@@ -56,6 +56,7 @@ var unsupportedOptions = []string{
 	"compaction_readahead_size",                 // Pebble sizes its own readahead
 	"max_total_wal_size",                        // WALs are freed when their memtable flushes
 	"advise_random_on_open",                     // Pebble advises per read pattern itself
+	"wal_recovery_mode",                         // Pebble: the last WAL's torn tail ends it, other damage fails
 }
 
 // partlyHonoured lists the options that Pebble honours only for the value it

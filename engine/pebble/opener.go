@@ -3,7 +3,6 @@ package pebble
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"time"
 
@@ -154,15 +153,6 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	return d, nil
 }
 
-// Destroy removes the database directory and, when set, the WAL directory.
-func (Opener) Destroy(dir string, opts *options.Options) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("pebble: destroy %s: %w", dir, err)
-	}
-	if opts != nil && opts.WALDir != "" && opts.WALDir != dir {
-		if err := os.RemoveAll(opts.WALDir); err != nil {
-			return fmt.Errorf("pebble: destroy WAL dir %s: %w", opts.WALDir, err)
-		}
-	}
-	return nil
-}
+// Destroy deletes the Pebble database in dir and its WAL files (see
+// destroy.go): only files Pebble names, after taking its LOCK.
+func (Opener) Destroy(dir string, opts *options.Options) error { return Destroy(dir, opts) }

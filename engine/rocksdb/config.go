@@ -235,6 +235,7 @@ func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 	C.rocksdb_options_set_wal_bytes_per_sync(opts, C.uint64_t(o.WALBytesPerSync))
 	C.rocksdb_options_set_use_fsync(opts, C.int(btoi(o.UseFsync)))
 	C.rocksdb_options_compaction_readahead_size(opts, C.size_t(o.CompactionReadaheadSize))
+	C.rocksdb_options_set_wal_recovery_mode(opts, C.int(o.WALRecoveryMode))
 	if o.WALDir != "" {
 		s := cString(o.WALDir)
 		C.rocksdb_options_set_wal_dir(opts, s)

@@ -40,9 +40,18 @@
 // a checksum that fails and zeros after it (such a writer always keeps at
 // least one zero byte after its data), so that is a torn tail too; a last
 // fragment that fails its checksum at the very end of the file is still
-// corruption. The reader reports a torn tail as the end of the log (io.EOF),
-// since the record was never acknowledged. Everything else that does not decode (a
-// checksum mismatch, a length crossing its block, an unknown type, fragments
-// out of order) is corruption: Next returns an error wrapping ErrCorruption
-// with the file offset, and never panics.
+// corruption. The reader reports a torn tail as the end of the log (io.EOF,
+// with Reader.Torn true), since the record was never acknowledged, but only
+// when nothing that decodes follows it: a length byte damaged so that a
+// fragment seems to reach past the end of the file, with fragments that
+// decode after its header, is corruption, not a torn tail. Everything else
+// that does not decode (a checksum mismatch, a length crossing its block, an
+// unknown type, fragments out of order) is corruption: Next returns an error
+// wrapping ErrCorruption with the file offset, and never panics. After
+// corruption, Reader.DataAfterCorruption tells whether a fragment that
+// decodes follows the damage (tried at each later block's start first, where
+// a writer always begins one, and at every offset after the damage), and
+// the next call to Next
+// resumes there, so a caller can tell damage in the middle of a log from
+// damage at its end, and skip damage when it chooses to.
 package wal

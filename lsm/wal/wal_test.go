@@ -89,16 +89,19 @@ func TestTornTailIsEOF(t *testing.T) {
 func TestFlippedByteIsCorruption(t *testing.T) {
 	recs := [][]byte{bytes.Repeat([]byte("a"), 100), bytes.Repeat([]byte("b"), 300)}
 	data := encode(t, recs)
+	lastHeader := len(data) - (HeaderSize + 300)
 	for i := 0; i < len(data); i++ {
 		d := append([]byte(nil), data...)
 		d[i] ^= 0x40
 		got, err := readAll(d)
 		if err == nil {
-			// A flip may only shorten the log into a torn tail (a length byte).
-			for j := range got {
-				if !bytes.Equal(got[j], recs[j]) {
-					t.Fatalf("flip at %d: wrong record %d accepted", i, j)
-				}
+			// Only the last fragment's length may turn into a torn tail:
+			// nothing that decodes follows it.
+			if i != lastHeader+4 && i != lastHeader+5 {
+				t.Fatalf("flip at %d: read %d records without an error", i, len(got))
+			}
+			if len(got) != 1 || !bytes.Equal(got[0], recs[0]) {
+				t.Fatalf("flip at %d: wrong records accepted", i)
 			}
 			continue
 		}
@@ -110,6 +113,78 @@ func TestFlippedByteIsCorruption(t *testing.T) {
 	d[20] ^= 1 // payload byte of the first record
 	if _, err := readAll(d); !errors.Is(err, ErrCorruption) {
 		t.Fatalf("payload flip: got %v", err)
+	}
+}
+
+// TestLengthFlipBeforeRecordsIsCorruption: a length byte that grows a
+// fragment past the end of the log, in the last block, with records after
+// it, is corruption; a reader that called it a torn tail would drop those
+// records.
+func TestLengthFlipBeforeRecordsIsCorruption(t *testing.T) {
+	var recs [][]byte
+	for i := 0; i < 60; i++ {
+		recs = append(recs, []byte(fmt.Sprintf("record-%03d", i)))
+	}
+	data := encode(t, recs)
+	// Record 5's fragment: each record is one FULL fragment of 10 bytes.
+	off := 5 * (HeaderSize + 10)
+	d := append([]byte(nil), data...)
+	d[off+5] = 0x7f // length 0x7f0a: past the end of this 1 KiB log
+	r := NewReader(d)
+	n := 0
+	var err error
+	for ; ; n++ {
+		if _, err = r.Next(); err != nil {
+			break
+		}
+	}
+	if n != 5 || !errors.Is(err, ErrCorruption) || !r.DataAfterCorruption() || r.CorruptionOffset() != int64(off) {
+		t.Fatalf("read %d records, then %v (data after: %v); want 5, then corruption with data after", n, err, r.DataAfterCorruption())
+	}
+	// Next resumes at the record after the damaged one.
+	rec, err := r.Next()
+	if err != nil || string(rec) != "record-006" {
+		t.Fatalf("after resuming: %q, %v", rec, err)
+	}
+}
+
+// TestTornReported: Torn tells a torn tail from a clean end.
+func TestTornReported(t *testing.T) {
+	data := encode(t, [][]byte{[]byte("one"), []byte("two")})
+	r := NewReader(data)
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	if torn, _ := r.Torn(); torn {
+		t.Fatal("clean end reported torn")
+	}
+	r = NewReader(data[:len(data)-1])
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	if torn, off := r.Torn(); !torn || off != HeaderSize+3 {
+		t.Fatalf("torn %v at %d, want true at %d", torn, off, HeaderSize+3)
+	}
+}
+
+// TestChecksumMismatchAtEnd: a damaged last fragment has nothing that
+// decodes after it.
+func TestChecksumMismatchAtEnd(t *testing.T) {
+	data := encode(t, [][]byte{[]byte("one"), []byte("two")})
+	data[len(data)-1] ^= 1
+	r := NewReader(data)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, ErrCorruption) || r.DataAfterCorruption() {
+		t.Fatalf("got %v, data after %v; want corruption with nothing after", err, r.DataAfterCorruption())
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the damage: %v, want io.EOF", err)
 	}
 }
 

@@ -1,0 +1,69 @@
+package lsm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// A directory written by another engine is refused by name before anything
+// in it is read as this engine's, with the evidence:
+//
+//   - a file named marker.* (Pebble's format-version and MANIFEST markers):
+//     Pebble;
+//   - a file named IDENTITY (RocksDB writes one in every DB; this engine
+//     never does): RocksDB;
+//   - a MANIFEST that does not decode as this engine's and whose first record
+//     starts like a RocksDB VersionEdit (tag 1, the comparator name, e.g.
+//     01 1a "leveldb.BytewiseComparator"; this engine's tag 1 is a log
+//     number): RocksDB, or Pebble when an OPTIONS-* file holds
+//     "pebble_version=".
+
+// foreignError names the engine that wrote dir and how it was recognised.
+func foreignError(dir, engine, evidence, flag string) error {
+	return fmt.Errorf("lsm: %s holds a %s database (%s); open it with --engine=%s", dir, engine, evidence, flag)
+}
+
+// checkForeignNames refuses a directory whose file names are another
+// engine's.
+func (db *DB) checkForeignNames(names []string) error {
+	for _, n := range names {
+		if strings.HasPrefix(n, "marker.") {
+			return foreignError(db.dir, "Pebble", n+" is Pebble's", "pebble")
+		}
+	}
+	for _, n := range names {
+		if n == "IDENTITY" {
+			return foreignError(db.dir, "RocksDB", "IDENTITY is RocksDB's", "rocksdb")
+		}
+	}
+	return nil
+}
+
+// checkForeignManifest is called when the MANIFEST named does not decode:
+// it returns the foreign-engine error if data is another engine's MANIFEST,
+// nil otherwise.
+func (db *DB) checkForeignManifest(name string, firstRecord []byte, names []string) error {
+	if len(firstRecord) < 2 || firstRecord[0] != 1 {
+		return nil
+	}
+	n, k := binary.Uvarint(firstRecord[1:])
+	if k <= 0 || n == 0 || n > uint64(len(firstRecord)-1-k) {
+		return nil
+	}
+	cmp := string(firstRecord[1+k : 1+k+int(n)])
+	if !strings.Contains(strings.ToLower(cmp), "comparator") {
+		return nil
+	}
+	for _, opt := range names {
+		if !strings.HasPrefix(opt, "OPTIONS-") {
+			continue
+		}
+		data, err := db.fs.ReadFile(filepath.Join(db.dir, opt))
+		if err == nil && strings.Contains(string(data), "pebble_version=") {
+			return foreignError(db.dir, "Pebble", fmt.Sprintf("%s is in Pebble's format, comparator %q, and %s is Pebble's", name, cmp, opt), "pebble")
+		}
+	}
+	return foreignError(db.dir, "RocksDB", fmt.Sprintf("%s is RocksDB's format, comparator %q", name, cmp), "rocksdb")
+}

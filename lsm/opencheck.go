@@ -1,0 +1,226 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/sst"
+)
+
+// ErrCorruption is wrapped by Open's errors when the DB's files contradict
+// each other (a table the MANIFEST lists is missing or has another size,
+// files of a DB without CURRENT, a table holding writes the recovered state
+// lacks) or a WAL's damage is refused by the WAL recovery mode. Open then
+// deletes nothing and writes nothing but LOCK.
+var ErrCorruption = errors.New("lsm: Corruption")
+
+// Open never deletes a file it cannot prove obsolete:
+//
+//   - Without CURRENT, the directory must hold no table and no WAL (RocksDB
+//     refuses WALs, "While creating a new Db, wal_dir contains existing log
+//     file"; this engine refuses tables too, which RocksDB deletes) and no
+//     MANIFEST that lists a table (a MANIFEST listing none is what a crash
+//     leaves between creating a new DB's MANIFEST and CURRENT).
+//   - Every table of the recovered version must exist with the size the
+//     MANIFEST records, and so must the WAL its log number names (this
+//     engine records only the number of a WAL it has created, and deletes
+//     a WAL only after recording a higher one). RocksDB checks the tables
+//     too, but not the WAL unless track_and_verify_wals_in_manifest is set.
+//   - Every file number found in either directory is marked used, so no new
+//     file can overwrite one.
+//   - A table the version does not list is deleted only when it decodes and
+//     every write in it is in the recovered state: its sequence numbers are
+//     at most the MANIFEST's last sequence, or within the range the WALs
+//     replay. It is then a flush or compaction output whose MANIFEST edit
+//     was never written, or an input whose deletion was interrupted. One
+//     holding other writes means the MANIFEST lost edits, and Open fails;
+//     one that does not decode (a crash while it was written) is left in
+//     place.
+
+// dbFiles is what Open found in the DB and WAL directories.
+type dbFiles struct {
+	dbNames, walNames []string
+}
+
+func (db *DB) listFiles() (dbFiles, error) {
+	var f dbFiles
+	var err error
+	if f.dbNames, err = db.fs.List(db.dir); err != nil {
+		return f, fmt.Errorf("lsm: list %s: %w", db.dir, err)
+	}
+	f.walNames = f.dbNames
+	if db.walDir != db.dir {
+		if f.walNames, err = db.fs.List(db.walDir); err != nil {
+			return f, fmt.Errorf("lsm: list %s: %w", db.walDir, err)
+		}
+	}
+	return f, nil
+}
+
+// checkNoCurrent refuses to create a new DB over another DB's files.
+func (db *DB) checkNoCurrent(f dbFiles) error {
+	for _, n := range f.walNames {
+		if t, _ := parseFileName(n); t == fileWAL {
+			return fmt.Errorf("%w: While creating a new Db, wal_dir contains existing log file: %s (CURRENT is missing in %s)", ErrCorruption, n, db.dir)
+		}
+	}
+	var found []string
+	for _, n := range f.dbNames {
+		switch t, _ := parseFileName(n); t {
+		case fileTable:
+			found = append(found, n)
+		case fileManifest:
+			if db.manifestListsTables(n) {
+				found = append(found, n)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	sort.Strings(found)
+	return fmt.Errorf("%w: CURRENT is missing in %s, which holds %s; not creating a new DB over them", ErrCorruption, db.dir, strings.Join(found, ", "))
+}
+
+// manifestListsTables reports whether the MANIFEST name lists a table, or
+// cannot be read to prove it does not.
+func (db *DB) manifestListsTables(name string) bool {
+	data, err := db.fs.ReadFile(filepath.Join(db.dir, name))
+	if err != nil {
+		return true
+	}
+	r := wal.NewReader(data)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+		e, err := decodeEdit(rec)
+		if err != nil || len(e.added) > 0 {
+			return true
+		}
+	}
+}
+
+// markFileNumbersUsed keeps every number in either directory from being
+// handed out again.
+func (db *DB) markFileNumbersUsed(f dbFiles) {
+	for _, names := range [][]string{f.dbNames, f.walNames} {
+		for _, n := range names {
+			if t, num := parseFileName(n); t != fileOther {
+				db.vs.markFileNumUsed(num)
+			}
+		}
+	}
+}
+
+// verifyTables checks that every table of the current version exists with
+// the size the MANIFEST records.
+func (db *DB) verifyTables() error {
+	manifest := manifestName(db.vs.manifestNum)
+	for _, files := range db.vs.current.levels {
+		for _, m := range files {
+			name := tableName(db.dir, m.num)
+			f, err := db.fs.OpenReadOnly(name)
+			if err != nil {
+				return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
+			}
+			st, err := f.Stat()
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("lsm: stat %s: %w", name, err)
+			}
+			if uint64(st.Size()) != m.size {
+				return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+			}
+		}
+	}
+	return nil
+}
+
+// verifyLogNumber checks that the WAL the MANIFEST's log number names
+// exists: the MANIFEST only ever records the number of a WAL already
+// created, and that WAL is deleted only after a later edit records a higher
+// number, so its absence means unflushed writes were lost with it.
+func (db *DB) verifyLogNumber(f dbFiles) error {
+	n := db.vs.logNumber
+	if n == 0 {
+		return nil
+	}
+	for _, name := range f.walNames {
+		if t, num := parseFileName(name); t == fileWAL && num == n {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s records that WAL %s holds writes not in any table, but %s is missing",
+		ErrCorruption, manifestName(db.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
+}
+
+// obsoleteTables returns the tables in the DB directory that the current
+// version does not list and whose writes the recovered state holds: every
+// sequence number in the table is at most manifestSeq (the MANIFEST's last
+// sequence, whose writes are in its tables or in the WALs it keeps), or
+// within the WALs' range, from walFirstSeq (0: no WAL record) to the last
+// recovered. It fails if a table holds writes outside those ranges: the
+// MANIFEST lost the edit that listed it.
+func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[uint64]bool, error) {
+	live := map[uint64]bool{}
+	for _, files := range db.vs.current.levels {
+		for _, m := range files {
+			live[m.num] = true
+		}
+	}
+	obsolete := map[uint64]bool{}
+	for _, n := range f.dbNames {
+		t, num := parseFileName(n)
+		if t != fileTable || live[num] {
+			continue
+		}
+		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
+		if !ok {
+			continue // does not decode: leave it
+		}
+		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.lastSeq
+		if props.LargestSeq > manifestSeq && !inWALs {
+			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
+				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.lastSeq), manifestName(db.vs.manifestNum))
+		}
+		obsolete[num] = true
+	}
+	return obsolete, nil
+}
+
+func walRange(first, last uint64) string {
+	if first == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d to %d", first, last)
+}
+
+// tableSeqs reads a table's properties; ok is false if it does not decode.
+func (db *DB) tableSeqs(name string) (props sst.Properties, ok bool) {
+	file, err := db.fs.OpenReadOnly(name)
+	if err != nil {
+		return props, false
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return props, false
+	}
+	r, err := sst.Open(file, st.Size(), sst.ReaderOptions{Name: name}) // closes file on error
+	if err != nil {
+		return props, false
+	}
+	props = *r.Properties()
+	r.Close()
+	return props, true
+}

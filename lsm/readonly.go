@@ -1,0 +1,130 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+)
+
+// ErrReadOnly is returned by Write, Flush and Compact on a DB opened with
+// Options.ReadOnly; the text is RocksDB's status for the same calls.
+var ErrReadOnly = errors.New("Not implemented: Not supported operation in read only mode.")
+
+// openReadOnly finishes Open for Options.ReadOnly, as RocksDB's
+// OpenForReadOnly does: the DB must exist (CURRENT is read first; a missing
+// one is RocksDB's "IO error: No such file or directory: While opening a
+// file for sequentially reading: <dir>/CURRENT: ..."), the MANIFEST gives the
+// tables, and the WALs it does not cover are replayed into memtables that
+// stay in memory. Nothing is created, written, renamed or deleted: no LOCK
+// is taken (RocksDB takes none either, so a writer may hold the DB), no
+// table, MANIFEST, WAL or LOG is written, and no flush or compaction ever
+// runs. Writes, Flush and Compact fail with ErrReadOnly.
+func (db *DB) openReadOnly() (*DB, error) {
+	current := filepath.Join(db.dir, currentName)
+	if _, err := db.fs.ReadFile(current); err != nil {
+		if errors.Is(err, errNotExist) {
+			return nil, fmt.Errorf("IO error: No such file or directory: While opening a file for sequentially reading: %s: No such file or directory", current)
+		}
+		return nil, fmt.Errorf("IO error: While opening a file for sequentially reading: %s: %w", current, err)
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	dbNames, err := db.fs.List(db.dir)
+	if err != nil {
+		return nil, fmt.Errorf("lsm: list %s: %w", db.dir, err)
+	}
+	found, err := db.vs.recover(db.numLevels, dbNames)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("IO error: No such file or directory: While opening a file for sequentially reading: %s: No such file or directory", current)
+	}
+	if err := db.verifyTables(); err != nil {
+		return nil, err
+	}
+	db.lastSeq = db.vs.lastSeq
+	names, err := db.fs.List(db.walDir)
+	if err != nil && !errors.Is(err, errNotExist) {
+		return nil, fmt.Errorf("lsm: list %s: %w", db.walDir, err)
+	}
+	var logs []uint64
+	for _, n := range names {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
+			logs = append(logs, num)
+		}
+	}
+	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
+	for _, num := range logs {
+		if err := db.loadWAL(num); err != nil {
+			db.dropMemTables()
+			return nil, err
+		}
+	}
+	if db.mem == nil {
+		if db.mem, err = db.newMemTable(0); err != nil {
+			return nil, err
+		}
+	}
+	db.visibleSeq.Store(db.lastSeq)
+	db.reads.set(db.mem, db.imm, db.vs.current)
+	return db, nil
+}
+
+// loadWAL inserts the batches of one WAL into the memtables, starting a new
+// one whenever the active one is full; the full ones stay as immutable
+// memtables, never flushed (DB.mu held).
+func (db *DB) loadWAL(num uint64) error {
+	name := walName(db.walDir, num)
+	data, err := db.fs.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
+	}
+	r := wal.NewReader(data)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("lsm: WAL %s: %w", name, err)
+		}
+		seq, count, err := validateBatch(rec)
+		if err != nil {
+			return fmt.Errorf("lsm: WAL %s at offset %d: %w", name, r.Offset(), err)
+		}
+		if db.mem == nil || db.mem.full() {
+			mem, err := db.newMemTable(num)
+			if err != nil {
+				return err
+			}
+			if db.mem != nil {
+				db.imm = append(db.imm, db.mem)
+			}
+			db.mem = mem
+		}
+		br, _ := newBatchReader(rec) // validateBatch decoded it
+		if err := insertRecords(db.mem, &br); err != nil {
+			return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+		}
+		db.mem.logical += uint64(len(rec)) + uint64(count)*memEntryOverhead
+		if count > 0 {
+			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+		}
+	}
+}
+
+// dropMemTables releases the memtables of a failed read-only open.
+func (db *DB) dropMemTables() {
+	for _, m := range db.imm {
+		m.unref()
+	}
+	if db.mem != nil {
+		db.mem.unref()
+	}
+	db.mem, db.imm = nil, nil
+}

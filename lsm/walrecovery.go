@@ -1,0 +1,277 @@
+package lsm
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/options"
+)
+
+// walStop records where recovery stopped reading the WALs early: a torn
+// tail, or damage with nothing that decodes after it (point in time).
+type walStop struct {
+	name string
+	off  int64
+	why  string
+}
+
+// recoverWALs replays the WALs not yet flushed, oldest first, and returns
+// the tables in no version that it proved obsolete (DB.mu held). The WALs
+// are first read without applying them, so damage the recovery mode refuses
+// fails the open before anything is written, and the sequences they hold
+// are known to judge tables in no version. Then a fresh MANIFEST of the
+// recovered version is written, the new WAL created, and each old WAL's
+// tables recorded and the WAL deleted in turn: every log number a MANIFEST
+// records names a WAL that exists.
+func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
+	var logs []uint64
+	for _, n := range files.walNames {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
+			logs = append(logs, num)
+		}
+	}
+	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
+	manifestSeq := db.lastSeq
+	firstSeq, err := db.replayWALs(logs, true)
+	if err != nil {
+		return nil, err
+	}
+	obsolete, err := db.obsoleteTables(files, manifestSeq, firstSeq)
+	if err != nil {
+		return nil, err
+	}
+	db.lastSeq = manifestSeq
+	if err := db.vs.createManifest(); err != nil {
+		return nil, err
+	}
+	newLog := db.vs.newFileNum()
+	if err := db.switchLog(newLog); err != nil {
+		return nil, err
+	}
+	if _, err := db.replayWALs(append(logs, newLog), false); err != nil {
+		return nil, err
+	}
+	if len(logs) == 0 {
+		e := &versionEdit{}
+		e.setLogNumber(newLog)
+		if err := db.vs.logAndApply(e); err != nil {
+			return nil, err
+		}
+	}
+	return obsolete, nil
+}
+
+// replayWALs applies the WALs numbered logs, oldest first, under
+// Options.WALRecoveryMode, with RocksDB's meanings:
+//
+//	0 tolerate corrupted tail records: a torn tail ends a WAL; other damage
+//	  fails the open.
+//	1 absolute consistency: any damage, a torn tail too, fails the open.
+//	2 point in time (default): recovery stops at the first damage or torn
+//	  tail. Unlike RocksDB, which drops what follows, the open fails when a
+//	  record that decodes follows the damage in the same WAL, so acknowledged
+//	  writes are never dropped silently.
+//	3 skip any corrupted records: damaged records are skipped, the rest
+//	  applied.
+//
+// In modes 0 and 2, once a WAL ended early, a later WAL's records must
+// continue the sequence (its first batch starts at the last recovered
+// sequence + 1, RocksDB's rule for resuming point-in-time recovery);
+// otherwise writes between them are lost and the open fails.
+//
+// With dryRun the WALs are only decoded and judged; otherwise each WAL's
+// tables are recorded in the MANIFEST with the next WAL's number as the log
+// number, and the WAL is deleted before the next one is read, so recovery
+// needs free space for one WAL's tables at a time, not for all of them.
+// DB.mu is held.
+//
+// It returns the sequence of the first batch replayed (0 if none). Without
+// dryRun, the last entry of logs is the new WAL, which is not replayed: the
+// last old WAL's edit records it as the log number.
+func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error) {
+	st := &walReplay{mode: db.opts.WALRecoveryMode, dryRun: dryRun}
+	all := logs
+	if !dryRun {
+		logs = logs[:len(logs)-1]
+	}
+	for i, num := range logs {
+		edit := &versionEdit{}
+		if err := db.replayWAL(num, edit, st); err != nil {
+			db.removeTables(edit)
+			return 0, err
+		}
+		if st.mode == options.WALSkipAnyCorruptedRecords {
+			st.stop = nil
+		}
+		db.vs.markFileNumUsed(num)
+		if !dryRun {
+			if err := db.commitWAL(num, all[i+1], edit); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return st.firstSeq, nil
+}
+
+// walReplay is what replaying one WAL passes to the next.
+type walReplay struct {
+	mode     int
+	dryRun   bool
+	stop     *walStop // where an earlier WAL ended early, if one did
+	firstSeq uint64   // the first batch's sequence; 0 until one is read
+}
+
+// commitWAL records the tables replayed from WAL num and the next WAL's
+// number in the MANIFEST, then deletes the WAL (DB.mu held).
+func (db *DB) commitWAL(num, next uint64, edit *versionEdit) error {
+	edit.setLogNumber(next)
+	edit.setLastSeq(db.lastSeq)
+	if err := db.vs.logAndApply(edit); err != nil {
+		return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
+	}
+	db.fs.Remove(walName(db.walDir, num))
+	return nil
+}
+
+// walDamage decides what a WAL replay does with one result of
+// wal.Reader.Next that is not a record: io.EOF or corruption. It returns
+// skip to read on (mode 3), a stop for a torn tail or damage with nothing
+// after it, or an error.
+func walDamage(r *wal.Reader, name string, err error, mode int) (skip bool, stop *walStop, _ error) {
+	if err == io.EOF {
+		torn, off := r.Torn()
+		if !torn {
+			return false, nil, nil
+		}
+		if mode == options.WALAbsoluteConsistency {
+			return false, nil, fmt.Errorf("%w: WAL %s: torn record at offset %d (wal_recovery_mode=1 tolerates none)", ErrCorruption, name, off)
+		}
+		return false, &walStop{name: name, off: off, why: "torn tail"}, nil
+	}
+	switch {
+	case mode == options.WALSkipAnyCorruptedRecords:
+		return true, nil, nil
+	case mode == options.WALPointInTimeRecovery && !r.DataAfterCorruption():
+		return false, &walStop{name: name, off: r.CorruptionOffset(), why: err.Error()}, nil
+	case mode == options.WALPointInTimeRecovery:
+		return false, nil, fmt.Errorf("%w: WAL %s: %w; records that decode follow the damage, and point-in-time recovery would drop them (--wal_recovery_mode=3 skips damaged records)", ErrCorruption, name, err)
+	}
+	return false, nil, fmt.Errorf("%w: WAL %s: %w", ErrCorruption, name, err)
+}
+
+// checkResume is called with the first batch of a WAL read after an earlier
+// one ended early: its first sequence must follow the last one recovered.
+func (db *DB) checkResume(stop *walStop, name string, seq uint64) error {
+	if stop == nil || seq == db.lastSeq+1 {
+		return nil
+	}
+	return fmt.Errorf("%w: WAL %s ended early at offset %d (%s), and WAL %s holds later writes from sequence %d (the last recovered is %d); recovering would drop the writes between them",
+		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.lastSeq)
+}
+
+// replayWAL applies the batches of one WAL, writing an L0 table to edit
+// whenever the replay memtable fills and at the end; with st.dryRun it only
+// decodes them and advances the last sequence. st carries what earlier WALs
+// left (see replayWALs).
+func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
+	name := walName(db.walDir, num)
+	data, err := db.fs.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
+	}
+	var mem *memTable
+	if !st.dryRun {
+		if mem, err = db.newMemTable(num); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		if mem != nil {
+			mem.unref() // replay memtables are never in a readState
+		}
+	}()
+	flushMem := func() error {
+		if mem == nil || mem.empty() {
+			return nil
+		}
+		meta, err := db.writeLevel0([]*memTable{mem}, nil)
+		if err != nil {
+			return err
+		}
+		if meta != nil {
+			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
+		}
+		mem.unref()
+		mem, err = db.newMemTable(num)
+		return err
+	}
+	first := true
+	r := wal.NewReader(data)
+	for {
+		rec, rerr := r.Next()
+		if rerr != nil {
+			skip, s, err := walDamage(r, filepath.Base(name), rerr, st.mode)
+			if err != nil {
+				return err
+			}
+			if skip {
+				if !st.dryRun {
+					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", filepath.Base(name), rerr))
+				}
+				continue
+			}
+			if s != nil && !st.dryRun {
+				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", filepath.Base(name), s.off, s.why))
+			}
+			if s != nil && st.stop == nil {
+				st.stop = s
+			}
+			break
+		}
+		br, err := newBatchReader(rec)
+		seq, count := br.seq, br.count
+		if err == nil && mem != nil {
+			// The dry pass reads only the header: the records are checked
+			// when they are applied.
+			_, _, err = validateBatch(rec)
+		}
+		if err != nil {
+			if st.mode == options.WALSkipAnyCorruptedRecords {
+				continue
+			}
+			return fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
+		}
+		if first {
+			if err := db.checkResume(st.stop, filepath.Base(name), seq); err != nil {
+				return err
+			}
+			first = false
+		}
+		if st.firstSeq == 0 {
+			st.firstSeq = seq
+		}
+		if mem == nil && count > 0 {
+			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+		}
+		for mem != nil {
+			kind, key, value, seq, ok, _ := br.next()
+			if !ok {
+				break
+			}
+			if err := mem.rep.Add(seq, kind, key, value); err != nil {
+				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+			}
+			db.lastSeq = max(db.lastSeq, seq)
+			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
+		}
+		if mem != nil && mem.full() {
+			if err := flushMem(); err != nil {
+				return err
+			}
+		}
+	}
+	return flushMem()
+}
