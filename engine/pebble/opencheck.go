@@ -140,15 +140,7 @@ func numbered(name, prefix, suffix string) bool {
 		return false
 	}
 	num, ok = strings.CutSuffix(num, suffix)
-	if !ok || num == "" {
-		return false
-	}
-	for _, c := range num {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return ok && isNumber(num)
 }
 
 // checkManifest scans the MANIFEST at path.

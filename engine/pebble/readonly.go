@@ -9,6 +9,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/godbbench/godbbench/engine"
 )
 
 // Read-only databases (options.Options.ReadOnly, db_bench --readonly).
@@ -23,9 +25,9 @@ import (
 // fails on its missing CURRENT file, Pebble has no CURRENT, and the error
 // names what Pebble looks for instead, its MANIFEST marker.
 
-// errReadOnly is RocksDB's Status::NotSupported("Not supported operation in
-// read only mode.") as Status::ToString words it.
-var errReadOnly = errors.New("Not implemented: Not supported operation in read only mode.")
+// errReadOnly is engine.ErrReadOnly, RocksDB's Status::NotSupported("Not
+// supported operation in read only mode.") as Status::ToString words it.
+var errReadOnly = engine.ErrReadOnly
 
 // readOnlyOpenError words the failure to open dir read-only: a missing
 // database in RocksDB's shape for a missing file, anything else as Pebble
