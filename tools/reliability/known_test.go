@@ -10,20 +10,9 @@ import (
 // printing its failures, instead of failing; every other subtest is
 // strict. Remove an entry when its fix lands.
 var knownFailures = map[string]string{
-	"TestCrashLoop/native/no_sync,_mmap_write": "issue 14 must-have 2: a mapped WAL cut by SIGKILL can end in a zero header followed by data, which recovery refuses as corruption",
-	"TestCrashLoop/pebble/no_sync":             "issue 14 must-have 7: Pebble buffers NoSync writes in the process (its WriteOptions.Sync doc), so acknowledged unsynced writes die with it, unlike RocksDB's",
+	"TestCrashLoop/pebble/no_sync": "issue 14 must-have 7: Pebble buffers NoSync writes in the process (its WriteOptions.Sync doc), so acknowledged unsynced writes die with it, unlike RocksDB's",
 
-	"TestCorruptionMatrix/native/no_sync/CURRENT":             "issue 14 must-have 2: a missing CURRENT opens as a new database and deletes the tables",
-	"TestCorruptionMatrix/native/no_sync/MANIFEST":            "issue 14 must-have 2: a short MANIFEST opens and deletes the tables it no longer names",
-	"TestCorruptionMatrix/native/no_sync/table":               "issue 14 must-have 3: a scan drops an unreadable table and goes on",
-	"TestCorruptionMatrix/native/no_sync,_mmap_read/CURRENT":  "issue 14 must-have 2: a missing CURRENT opens as a new database and deletes the tables",
-	"TestCorruptionMatrix/native/no_sync,_mmap_read/MANIFEST": "issue 14 must-have 2: a short MANIFEST opens and deletes the tables it no longer names",
-	"TestCorruptionMatrix/native/no_sync,_mmap_read/table":    "issue 14 must-haves 3 and 4: a short mapped table faults the process; a scan drops an unreadable table",
-	"TestCorruptionMatrix/pebble/no_sync/MANIFEST":            "issue 14 must-have 2 (pebble): a damaged MANIFEST opens and deletes tables",
-	"TestCorruptionMatrix/pebble/no_sync/table":               "issue 14 must-have 3 (pebble): a corrupt table is a fatal log call that exits the process",
-	"TestCorruptionMatrix/pebble/no_sync/marker":              "issue 14 must-have 2 (pebble): a missing manifest marker opens as a new database",
-
-	"TestENOSPC/pebble/sync": "issue 14 must-have 5: the pebble engine hangs on ENOSPC",
+	"TestCorruptionMatrix/pebble/no_sync/MANIFEST": "issue 14 must-have 2 (pebble): a MANIFEST cut short opens as of the edits before the cut and deletes the newer tables (the engine does not decode MANIFEST edits)",
 
 	// RocksDB 7.8.3's own behaviour (go test -tags rocksdb), recorded in
 	// docs/RELIABILITY.md: nothing in this project can fix it.
