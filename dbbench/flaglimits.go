@@ -58,6 +58,7 @@ var flagLimits = []flagLimit{
 	{"compaction_style", 0, 3, ""}, // assertion in ColumnFamilyOptions::Dump
 	{"compaction_pri", 0, 4, ""},   // the same assertion
 	{"checksum_type", 0, 4, "open error: Invalid argument: Unrecognized ChecksumType for checksum: %s"},
+	{"wal_recovery_mode", 0, 3, ""}, // RocksDB's four WALRecoveryMode values
 	{"format_version", 0, 5, "open error: Invalid argument: Unsupported BlockBasedTable format_version. Please check include/rocksdb/table.h for more info"},
 }
 
