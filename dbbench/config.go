@@ -151,20 +151,6 @@ func makeConfig(f *flags.Flags) (c config, toStdout bool, err error) {
 			return c, false, fmt.Errorf("Cannot parse compression type '%s'", ct)
 		}
 	}
-	if c.threads < 0 {
-		// db_bench sizes its thread array from --threads and aborts
-		// (std::bad_array_new_length) at the first benchmark; a clear error
-		// serves a script better than a crash.
-		return c, false, fmt.Errorf("--threads=%d: the thread count must not be negative", c.threads)
-	}
-	if c.num < 0 {
-		// db_bench prints a negative --num as a huge unsigned Entries count
-		// and takes rand % num over that unsigned value; refuse it instead.
-		return c, false, fmt.Errorf("--num=%d: the key count must not be negative", c.num)
-	}
-	if c.batchSize < 1 {
-		c.batchSize = 1
-	}
 	return c, false, nil
 }
 
@@ -258,6 +244,7 @@ func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*option
 	o.ParanoidChecks = f.ParanoidChecks
 	o.WALRecoveryMode = int(f.WalRecoveryMode)
 	o.AdviseRandomOnOpen = f.AdviseRandomOnOpen
+	o.ReadOnly = f.Readonly
 	o.Statistics = c.statistics
 	o.StatsLevel = int(f.StatsLevel)
 	for name := range explicit {
@@ -268,10 +255,11 @@ func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*option
 
 // openOptionsFile applies --options_file to o, as db_bench's first Open
 // does; without an options file it runs the flag checks of that Open
-// instead. The error, if any, is what that Open reports.
-func openOptionsFile(f *flags.Flags, o *options.Options) error {
+// instead. The error, if any, is what that Open reports; unmapped lists
+// the file's options that only an engine applying options by name uses.
+func openOptionsFile(f *flags.Flags, o *options.Options) (unmapped []string, err error) {
 	if f.OptionsFile == "" {
-		return checkAtOpen(f)
+		return nil, checkAtOpen(f)
 	}
 	// Open prints only the "from the specified file" line, even when
 	// loading fails.

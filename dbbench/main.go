@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"time"
 
@@ -45,6 +46,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	errw := &lockedWriter{w: stderr}
 
 	cfg, toStdout, err := makeConfig(f)
+	if err == nil {
+		err = checkFlagLimits(fs)
+	}
 	if err != nil {
 		printStartupError(out, errw, err, toStdout)
 		return 1
@@ -68,7 +72,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
-	openErr := openOptionsFile(f, opts)
+	unmapped, openErr := openOptionsFile(f, opts)
 	opener, err := engine.Lookup(cfg.engine)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
@@ -92,7 +96,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	defer r.json.close()
 	r.foldReads = r.json != nil
 
-	if !cfg.useExistingDB && !existsNotDir(cfg.db) {
+	// A run whose open is bound to fail destroys nothing first, where C++
+	// db_bench deletes the database and then reports the bad options.
+	if !cfg.useExistingDB && !existsNotDir(cfg.db) && !r.openWillFail() {
 		r.destroyFailed(opener.Destroy(cfg.db, opts))
 	}
 	// db_bench prints the environment block with the header, after the
@@ -100,6 +106,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// engine's warnings about options of that first Open are held back to
 	// follow the environment block.
 	r.openLog = newHeldWriter(errw)
+	if len(unmapped) > 0 && opener.Info().Name != "rocksdb" {
+		// RocksDB applies these by name; other engines have no setting
+		// for them, which is said once.
+		fmt.Fprintf(r.openLog, "WARNING: engine %s ignores %d options of %s that it has no setting for: %s\n",
+			opener.Info().Name, len(unmapped), opts.OptionsFile, strings.Join(unmapped, ", "))
+	}
 	err = r.open()
 	if err != nil {
 		return 1
@@ -160,6 +172,13 @@ func printStartupError(out *bufio.Writer, errw io.Writer, err error, toStdout bo
 	}
 }
 
+// openWillFail reports whether open fails before any engine call: a bad
+// --options_file or flag checked at open, a compression no engine has, or
+// another engine's database for the native engine.
+func (r *runner) openWillFail() bool {
+	return r.openErr != nil || r.opts.CompressionType == "xpress" || r.foreignDBError() != ""
+}
+
 // open opens the engine, printing db_bench's Open messages; a failure prints
 // "open error: ..." on stderr.
 func (r *runner) open() error {
@@ -187,9 +206,17 @@ func (r *runner) open() error {
 		r.errf("open error: IO error: `%s' exists but is not a directory\n", r.cfg.db)
 		return errExit{"db path is not a directory"}
 	}
-	if err := os.MkdirAll(r.cfg.db, 0o755); err != nil {
-		r.errf("open error: %v\n", err)
-		return err
+	// A read-only open creates nothing: a missing --db is the engine's
+	// open error, as with db_bench on RocksDB.
+	if !r.opts.ReadOnly {
+		if err := os.MkdirAll(r.cfg.db, 0o755); err != nil {
+			r.errf("open error: %v\n", err)
+			return err
+		}
+	}
+	if msg := r.foreignDBError(); msg != "" {
+		r.errf("%s\n", msg)
+		return errExit{"foreign database"}
 	}
 	log := io.Writer(r.errw)
 	if r.openLog != nil {

@@ -24,21 +24,24 @@ func expRangeKey(draw uint64, expRange float64, num int64) int64 {
 	return int64((randNum * bigPrime) % uint64(num))
 }
 
-// applyOptionsFile loads --options_file into o.
-func applyOptionsFile(o *options.Options, path string) error {
+// applyOptionsFile loads --options_file into o; unmapped lists the known
+// options of the file that no Options field takes (kept in o.Extra).
+func applyOptionsFile(o *options.Options, path string) (unmapped []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While opening a file for sequentially reading", path, err))
+		return nil, fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While opening a file for sequentially reading", path, err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While reading file sequentially", path, syscall.EISDIR))
+		return nil, fmt.Errorf("Unable to load options file %s --- %s", path, ioErrorText("While reading file sequentially", path, syscall.EISDIR))
 	}
 	of, err := options.ParseOptionsFile(f, path)
-	if err != nil {
-		return fmt.Errorf("Unable to load options file %s --- Invalid argument: %v", path, err)
+	if err == nil {
+		unmapped, err = of.ApplyStrict(o)
 	}
-	of.Apply(o)
+	if err != nil {
+		return nil, fmt.Errorf("Unable to load options file %s --- %v", path, err)
+	}
 	o.OptionsFile = path
-	return nil
+	return unmapped, nil
 }

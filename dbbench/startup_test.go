@@ -98,7 +98,7 @@ func TestZeroThreadsRunNothing(t *testing.T) {
 		t.Errorf("stdout %q stderr %q", out, errs)
 	}
 	code, _, errs = runMain(t, db, "--engine=pebble", "--threads=-1")
-	if code != 1 || errs != "--threads=-1: the thread count must not be negative\n" {
+	if code != 1 || errs != "Invalid value for --threads: -1, must be >= 0\n" {
 		t.Errorf("--threads=-1: exit %d stderr %q", code, errs)
 	}
 }
@@ -122,7 +122,7 @@ func TestZeroNum(t *testing.T) {
 		t.Errorf("exit %d stderr %q", code, errs)
 	}
 	code, _, errs = runMain(t, db, "--engine=pebble", "--num=-5")
-	if code != 1 || errs != "--num=-5: the key count must not be negative\n" {
+	if code != 1 || errs != "Invalid value for --num: -5, must be >= 0\n" {
 		t.Errorf("--num=-5: exit %d stderr %q", code, errs)
 	}
 }

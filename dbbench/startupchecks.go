@@ -12,10 +12,12 @@ import (
 //
 //   - before the "Set seed" line (makeConfig): --statistics with
 //     --statistics_string, then the --compression_type, --wal_compression
-//     and --compressed_secondary_cache_compression_type names;
+//     and --compressed_secondary_cache_compression_type names; then the
+//     ranges of flagLimits (flaglimits.go), which db_bench does not check;
 //   - after it (checkAfterSeed), in this order: --use_existing_keys,
-//     --compaction_fadvice, --value_size_distribution_type,
-//     --seek_missing_prefix, --cache_type, --prefix_size against
+//     --compaction_fadvice, --value_size_distribution_type, then (not a
+//     db_bench check: it aborts later) --value_size_min against
+//     --value_size_max, --seek_missing_prefix, --cache_type, --prefix_size against
 //     --key_size, --compression_ratio, --key_size, --perf_level;
 //   - inside the first Open, after the "Initializing RocksDB Options" lines
 //     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
@@ -46,6 +48,10 @@ func checkAfterSeed(f *flags.Flags, c *config) (toStdout bool, err error) {
 		c.valueDist = strings.ToLower(c.valueDist)
 	default:
 		return true, fmt.Errorf("Cannot parse distribution type '%s'", f.ValueSizeDistributionType)
+	}
+	if c.valueDist != "fixed" && c.valueSizeMin > c.valueSizeMax {
+		// db_bench aborts on an assertion in RandomGenerator::Generate.
+		return false, fmt.Errorf("Invalid value for --value_size_min: %d, must be <= --value_size_max (%d)", c.valueSizeMin, c.valueSizeMax)
 	}
 	if f.SeekMissingPrefix && f.PrefixSize <= 8 {
 		return false, fmt.Errorf("prefix_size > 8 required by --seek_missing_prefix")

@@ -178,8 +178,15 @@ type Info struct {
 	VersionLine string
 }
 
+// ErrReadOnly is the error of a write to a database opened with
+// options.ReadOnly, in RocksDB's words (its Status::NotSupported text), so
+// db_bench's "put error: ..." line reads the same on every engine.
+var ErrReadOnly = errors.New("Not implemented: Not supported operation in read only mode.")
+
 // Opener opens (creating if missing) the database in dir. Options the engine
-// cannot honour are reported once each on warn, never silently ignored.
+// cannot honour are reported once each on warn, never silently ignored. With
+// options.ReadOnly, Open writes no file, fails when dir holds no database,
+// and the DB's writes fail with ErrReadOnly.
 type Opener interface {
 	Info() Info
 	Open(dir string, opts *options.Options, warn io.Writer) (DB, error)

@@ -75,7 +75,11 @@ func BenchmarkFillRandomConcurrent(b *testing.B) {
 const benchKeys = 200000
 
 func openFilled(b *testing.B, compact bool) *DB {
-	db, err := Open(b.TempDir(), benchOptions(), Config{})
+	return openFilledWith(b, benchOptions(), compact)
+}
+
+func openFilledWith(b *testing.B, o *options.Options, compact bool) *DB {
+	db, err := Open(b.TempDir(), o, Config{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,14 +93,27 @@ func openFilled(b *testing.B, compact bool) *DB {
 }
 
 func benchmarkReadRandom(b *testing.B, compact bool) {
-	db := openFilled(b, compact)
+	benchmarkReadRandomWith(b, benchOptions(), compact)
+}
+
+// mmapOptions are benchOptions with tables mapped (--mmap_read=1).
+func mmapOptions() *options.Options {
+	o := benchOptions()
+	o.MmapRead = true
+	return o
+}
+
+func BenchmarkReadRandomTablesMmap(b *testing.B) { benchmarkReadRandomWith(b, mmapOptions(), true) }
+
+func benchmarkReadRandomWith(b *testing.B, o *options.Options, compact bool) {
+	db := openFilledWith(b, o, compact)
 	defer db.Close()
 	key := make([]byte, 16)
 	rng := rand.New(rand.NewSource(1))
 	var sink int
 	fn := func(v []byte) { sink += len(v) }
 	b.ReportAllocs()
-	b.ResetTimer()
+	defer startThreadCPU(b)()
 	for i := 0; i < b.N; i++ {
 		found, err := db.Get(benchKey(key, uint64(rng.Intn(benchKeys))), fn)
 		if err != nil || !found {
@@ -111,7 +128,22 @@ func BenchmarkReadRandomTables(b *testing.B)   { benchmarkReadRandom(b, true) }
 func benchmarkScan(b *testing.B, keysOnly bool) { benchmarkScanDir(b, keysOnly, false) }
 
 func benchmarkScanDir(b *testing.B, keysOnly, reverse bool) {
-	db := openFilled(b, true)
+	benchmarkScanWith(b, benchOptions(), keysOnly, reverse)
+}
+
+func BenchmarkScanMmap(b *testing.B) { benchmarkScanWith(b, mmapOptions(), false, false) }
+
+// BenchmarkScanMmapRaw scans mapped tables stored without compression,
+// whose blocks the iterator copies out of the mapping.
+func BenchmarkScanMmapRaw(b *testing.B) {
+	o := mmapOptions()
+	o.CompressionType = "none"
+	benchmarkScanWith(b, o, false, false)
+}
+func BenchmarkScanReverseMmap(b *testing.B) { benchmarkScanWith(b, mmapOptions(), false, true) }
+
+func benchmarkScanWith(b *testing.B, o *options.Options, keysOnly, reverse bool) {
+	db := openFilledWith(b, o, true)
 	defer db.Close()
 	it, err := db.NewIter(&IterOptions{KeysOnly: keysOnly})
 	if err != nil {
@@ -119,7 +151,7 @@ func benchmarkScanDir(b *testing.B, keysOnly, reverse bool) {
 	}
 	defer it.Close()
 	b.ReportAllocs()
-	b.ResetTimer()
+	defer startThreadCPU(b)()
 	start, step := it.First, it.Next
 	if reverse {
 		start, step = it.Last, it.Prev
@@ -149,7 +181,15 @@ func TestHotPathAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under -race")
 	}
-	db := mustOpen(t, t.TempDir(), benchOptions())
+	raw := mmapOptions()
+	raw.CompressionType = "none"
+	for name, o := range map[string]*options.Options{"pread": benchOptions(), "mmap": mmapOptions(), "mmap-raw": raw} {
+		t.Run(name, func(t *testing.T) { hotPathAllocations(t, o) })
+	}
+}
+
+func hotPathAllocations(t *testing.T, o *options.Options) {
+	db := mustOpen(t, t.TempDir(), o)
 	defer db.Close()
 	batch := NewBatch()
 	key := make([]byte, 16)

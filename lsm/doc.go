@@ -16,6 +16,13 @@
 //   - Get, iterators and snapshots read one consistent sequence number. Bytes
 //     handed out (Get's callback argument, Iterator.Key and Value) are valid
 //     only until the callback returns or the iterator moves.
+//   - An iterator that meets an error (a table that cannot be opened or
+//     read) is invalid at once with Error set and returns no entry after it;
+//     a seek clears the error and retries (iter_db.go). A compaction whose
+//     input fails installs nothing.
+//   - With Options.MmapRead a table file that shrinks after it was mapped
+//     gives sst.ErrCorruption errors, not SIGBUS, from Get, iterators and
+//     compactions (fault.go).
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").

@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sync"
 
 	"github.com/godbbench/godbbench/memtable"
@@ -15,6 +16,10 @@ func (db *DB) tableReader(f *fileMeta) (*sst.Reader, error) {
 	}
 	f.openMu.Lock()
 	defer f.openMu.Unlock()
+	if db.opts.MmapRead {
+		// sst.Open turns a fault reading the new mapping into an error.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	if r := f.reader.Load(); r != nil {
 		return r, nil
 	}
@@ -109,8 +114,12 @@ func deliver(v []byte, kind memtable.Kind, fn func([]byte)) (bool, error) {
 	return true, nil
 }
 
-// getFromTables searches L0 newest first, then one table per level.
-func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (bool, error) {
+// getFromTables searches L0 newest first, then one table per level. A
+// fault reading a mapped table is an error (see catchFault).
+func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bool, err error) {
+	if db.opts.MmapRead {
+		defer catchFault(debug.SetPanicOnFault(true), &err)
+	}
 	for _, f := range v.levels[0] {
 		if compareKeys(key, f.smallest) < 0 || compareKeys(key, f.largest) > 0 || f.smallestSeq > seq {
 			continue

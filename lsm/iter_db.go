@@ -24,6 +24,15 @@ type IterOptions struct {
 // copied and the stream sits before it, and Value re-seeks forward to the
 // key to load its value (so key-only reverse scans never touch values);
 // without KeysOnly the value is copied during the backward walk instead.
+//
+// Errors: an error met by any source (a table that cannot be opened, a
+// block with a bad checksum, a short file) makes the iterator invalid at
+// once, with Error set; no entry after it is returned, since the failed
+// source may hold newer versions or tombstones of the keys that follow.
+// Next and Prev after an error return false and keep the error. First,
+// Last and the seeks clear it and start over, as RocksDB's DBIter does
+// (its status is reset by every seek); they return false with Error set
+// again if the error persists.
 type Iterator struct {
 	db      *DB
 	rs      *readState
@@ -180,6 +189,10 @@ func (it *Iterator) findBackward(ok bool) bool {
 				break
 			}
 		}
+		if !ok && it.m.Error() != nil {
+			// A newer version of this key may be what failed.
+			break
+		}
 		if visible && kind == memtable.KindSet {
 			it.valid = true
 			return true
@@ -190,8 +203,17 @@ func (it *Iterator) findBackward(ok bool) bool {
 	return false
 }
 
+// restart clears the error before a new positioning.
+func (it *Iterator) restart() bool {
+	it.err = nil
+	return true
+}
+
 // First moves to the first key.
 func (it *Iterator) First() bool {
+	if !it.restart() {
+		return false
+	}
 	if it.lower != nil {
 		return it.findForward(it.m.SeekGE(it.lower))
 	}
@@ -200,6 +222,9 @@ func (it *Iterator) First() bool {
 
 // Last moves to the last key.
 func (it *Iterator) Last() bool {
+	if !it.restart() {
+		return false
+	}
 	if it.upper != nil {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -208,6 +233,9 @@ func (it *Iterator) Last() bool {
 
 // SeekGE moves to the first key >= key.
 func (it *Iterator) SeekGE(key []byte) bool {
+	if !it.restart() {
+		return false
+	}
 	if it.belowLower(key) {
 		key = it.lower
 	}
@@ -216,6 +244,9 @@ func (it *Iterator) SeekGE(key []byte) bool {
 
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).
 func (it *Iterator) SeekLE(key []byte) bool {
+	if !it.restart() {
+		return false
+	}
 	if it.upper != nil && compareKeys(key, it.upper) >= 0 {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -227,11 +258,17 @@ func (it *Iterator) SeekLE(key []byte) bool {
 	if it.findForward(it.m.SeekGE(key)) && compareKeys(it.key, key) == 0 {
 		return true
 	}
+	if it.err != nil {
+		return false
+	}
 	return it.findBackward(it.m.SeekLT(key))
 }
 
 // SeekLT moves to the last key < key.
 func (it *Iterator) SeekLT(key []byte) bool {
+	if !it.restart() {
+		return false
+	}
 	if it.upper != nil && compareKeys(key, it.upper) > 0 {
 		key = it.upper
 	}
@@ -300,7 +337,11 @@ func (it *Iterator) Value() ([]byte, error) {
 		it.forward = true
 		it.key = it.m.Key()
 	}
-	return it.m.Value()
+	v, err := it.m.Value()
+	if err != nil {
+		it.valid, it.err = false, err
+	}
+	return v, err
 }
 
 // Error reports the first error met.

@@ -6,6 +6,10 @@ import (
 
 // levelIter concatenates the tables of one sorted level (1 and up), opening
 // a table's iterator only when the walk reaches it.
+//
+// A table that cannot be opened or read stops the walk: the iterator is
+// invalid with Error set, never skipping to the next table (whose keys
+// would follow a gap). First, Last, SeekGE and SeekLT clear the error.
 type levelIter struct {
 	db    *DB
 	files []*fileMeta
@@ -78,6 +82,7 @@ func (l *levelIter) backward(ok bool) bool {
 }
 
 func (l *levelIter) First() bool {
+	l.err = nil
 	if !l.open(0) {
 		return false
 	}
@@ -85,6 +90,7 @@ func (l *levelIter) First() bool {
 }
 
 func (l *levelIter) Last() bool {
+	l.err = nil
 	if !l.open(len(l.files) - 1) {
 		return false
 	}
@@ -92,6 +98,7 @@ func (l *levelIter) Last() bool {
 }
 
 func (l *levelIter) SeekGE(key []byte) bool {
+	l.err = nil
 	if !l.open(findFile(l.files, key)) {
 		return false
 	}
@@ -99,6 +106,7 @@ func (l *levelIter) SeekGE(key []byte) bool {
 }
 
 func (l *levelIter) SeekLT(key []byte) bool {
+	l.err = nil
 	// The last file whose smallest key is < key.
 	i := findFile(l.files, key)
 	if i >= len(l.files) || compareKeys(l.files[i].smallest, key) >= 0 {
@@ -110,8 +118,8 @@ func (l *levelIter) SeekLT(key []byte) bool {
 	return l.backward(l.cur.SeekLT(key))
 }
 
-func (l *levelIter) Next() bool { return l.cur != nil && l.forward(l.cur.Next()) }
-func (l *levelIter) Prev() bool { return l.cur != nil && l.backward(l.cur.Prev()) }
+func (l *levelIter) Next() bool { return l.err == nil && l.cur != nil && l.forward(l.cur.Next()) }
+func (l *levelIter) Prev() bool { return l.err == nil && l.cur != nil && l.backward(l.cur.Prev()) }
 
 func (l *levelIter) Key() []byte            { return l.cur.Key() }
 func (l *levelIter) Seq() uint64            { return l.cur.Seq() }

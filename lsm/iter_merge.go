@@ -9,6 +9,14 @@ import (
 // mergingIter merges children into one internal-order stream with a binary
 // heap: a min-heap in forward mode, a max-heap in reverse mode.
 //
+// Errors stop the merge (RocksDB's MergingIterator contract): when any child
+// reports an error while being positioned or moved, or while loading a
+// value, the merge becomes invalid at once and Error returns the first such
+// error. Dropping the failed child and going on would return older versions
+// and deleted keys that the child's newer entries hide. Next and Prev after
+// an error return false; First, Last, SeekGE and SeekLT clear the error and
+// position every child afresh, and meet the same error again if it persists.
+//
 // Each heap slot caches its child's current key and sequence, refreshed once
 // per child move, so a heap comparison is one bytes.Compare on two slices
 // with no interface calls. Before the cache a comparison made four
@@ -99,6 +107,7 @@ const (
 func (m *mergingIter) init(mode seekMode, key []byte) bool {
 	m.reverse = mode == seekLast || mode == seekLT
 	m.heap = m.heap[:0]
+	m.err = nil
 	for _, c := range m.children {
 		var ok bool
 		switch mode {
@@ -114,8 +123,8 @@ func (m *mergingIter) init(mode seekMode, key []byte) bool {
 		if ok {
 			m.heap = append(m.heap, mergeEntry{it: c})
 			m.heap[len(m.heap)-1].load()
-		} else if err := c.Error(); err != nil && m.err == nil {
-			m.err = err
+		} else if err := c.Error(); err != nil {
+			return m.fail(err)
 		}
 	}
 	for i := len(m.heap)/2 - 1; i >= 0; i-- {
@@ -173,8 +182,8 @@ func (m *mergingIter) step(forward bool) bool {
 		m.fixTop()
 		return true
 	}
-	if err := top.it.Error(); err != nil && m.err == nil {
-		m.err = err
+	if err := top.it.Error(); err != nil {
+		return m.fail(err)
 	}
 	last := len(m.heap) - 1
 	m.heap[0] = m.heap[last]
@@ -190,12 +199,32 @@ func (m *mergingIter) step(forward bool) bool {
 func (m *mergingIter) Next() bool { return m.step(true) }
 func (m *mergingIter) Prev() bool { return m.step(false) }
 
-func (m *mergingIter) Valid() bool            { return len(m.heap) > 0 }
-func (m *mergingIter) Key() []byte            { return m.heap[0].key }
-func (m *mergingIter) Seq() uint64            { return m.heap[0].seq }
-func (m *mergingIter) Kind() memtable.Kind    { return m.heap[0].it.Kind() }
-func (m *mergingIter) Value() ([]byte, error) { return m.heap[0].it.Value() }
-func (m *mergingIter) Error() error           { return m.err }
+func (m *mergingIter) Valid() bool         { return len(m.heap) > 0 }
+func (m *mergingIter) Key() []byte         { return m.heap[0].key }
+func (m *mergingIter) Seq() uint64         { return m.heap[0].seq }
+func (m *mergingIter) Kind() memtable.Kind { return m.heap[0].it.Kind() }
+func (m *mergingIter) Error() error        { return m.err }
+
+// Value loads the current entry's value; an error makes the merge invalid.
+func (m *mergingIter) Value() ([]byte, error) {
+	v, err := m.heap[0].it.Value()
+	if err != nil {
+		m.fail(err)
+	}
+	return v, err
+}
+
+// fail records err (the first one since the last positioning) and empties
+// the heap, so that the merge is invalid and no later entry is returned.
+func (m *mergingIter) fail(err error) bool {
+	if m.err == nil {
+		m.err = err
+	}
+	clear(m.heap)
+	m.heap = m.heap[:0]
+	m.rootChild = 0
+	return false
+}
 
 func (m *mergingIter) Close() error {
 	for _, c := range m.children {

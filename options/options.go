@@ -102,9 +102,10 @@ type Options struct {
 	// WALSkipAnyCorruptedRecords).
 	WALRecoveryMode    int
 	AdviseRandomOnOpen bool
-	// ReadOnly mirrors db_bench --readonly: open the existing DB read-only
-	// (RocksDB's OpenForReadOnly); writes fail and no file is changed.
-	ReadOnly bool
+	// ReadOnly opens an existing database read-only (--readonly): the open
+	// fails when there is no database and writes no file, and every write
+	// fails with engine.ErrReadOnly's words.
+	ReadOnly bool // --readonly
 
 	// Statistics.
 	Statistics bool // statistics

@@ -24,12 +24,21 @@ package options
 //     compression_opts={level=32767;enabled=false;} or a ':'-separated list
 //     such as compression_per_level=kNoCompression:kSnappyCompression.
 //   - A statement before the first section, a repeated name within a section
-//     and a repeated [Version]/[DBOptions] section are errors.
-//   - [Version] holds rocksdb_version=MAJOR.MINOR.PATCH and
-//     options_file_version=MAJOR.MINOR; both must be dotted integers.
-//   - Unlike RocksDB's loader, which insists on one [DBOptions] and a
-//     [CFOptions "default"] section, every section is optional here, so a
-//     short hand-written file can drive the engines that read Options.
+//     and a repeated [Version] or [DBOptions] section are errors.
+//   - The first [CFOptions] section must be [CFOptions "default"], no column
+//     family may appear twice, and a [TableOptions/...] section must follow
+//     the [CFOptions] section of its column family.
+//   - The table factory of a [TableOptions/<Factory>] title must be one
+//     RocksDB has: BlockBasedTable, PlainTable or CuckooTable.
+//   - The file must have a [DBOptions] and a [CFOptions "default"] section.
+//   - [Version] holds rocksdb_version (at most three dot-separated numbers)
+//     and options_file_version (at most two, the first at least 1).
+//
+// Errors are StatusErrors in RocksDB 7.8.3's words where RocksDB rejects the
+// file, e.g. "Invalid argument: [RocksDBOptionsParser Error] : A valid
+// statement must have a '='. (at line 15)". The checks RocksDB does not make
+// (a statement before any section, a repeated name, an unknown [Version]
+// entry, an argument to [DBOptions]) use the same frame with their own words.
 //
 // A minimal example:
 //
@@ -51,6 +60,29 @@ import (
 	"io"
 	"strings"
 )
+
+// StatusError is an error in the words of a RocksDB Status: Code is the
+// status name RocksDB prints ("Invalid argument", "Corruption") and Msg its
+// message, so Error() reads like Status::ToString().
+type StatusError struct {
+	Code string
+	Msg  string
+}
+
+func (e *StatusError) Error() string { return e.Code + ": " + e.Msg }
+
+// invalidArgument returns an "Invalid argument" StatusError.
+func invalidArgument(format string, args ...any) error {
+	return &StatusError{Code: "Invalid argument", Msg: fmt.Sprintf(format, args...)}
+}
+
+// parserError is RocksDBOptionsParser's error about one line.
+func parserError(line int, format string, args ...any) error {
+	return invalidArgument("[RocksDBOptionsParser Error] : %s (at line %d)", fmt.Sprintf(format, args...), line)
+}
+
+// tableFactories are the table factory names RocksDB 7.8.3 has.
+var tableFactories = map[string]bool{"BlockBasedTable": true, "PlainTable": true, "CuckooTable": true}
 
 // Section kinds of an OPTIONS file.
 const (
@@ -119,19 +151,18 @@ func (f *OptionsFile) FirstSection(title string) *OptionsSection {
 // keeping a corrupt file from growing the scanner without limit.
 const maxOptionsLine = 1 << 20
 
-// ParseOptionsFile reads an OPTIONS file. name is used in error messages,
-// which have the form "NAME:LINE: problem".
+// ParseOptionsFile reads an OPTIONS file and checks its structure (see the
+// file comment); name is the file's name, kept in OptionsFile.Name.
 func ParseOptionsFile(r io.Reader, name string) (*OptionsFile, error) {
 	f := &OptionsFile{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxOptionsLine)
 	var cur *OptionsSection
-	seen := map[string]bool{} // "title\x00arg" of sections seen
-	var names map[string]bool // names in the current section
+	cfs := map[string]bool{}    // column families seen
+	tables := map[string]bool{} // table sections seen, "title\x00arg"
+	var names map[string]bool
+	hasDB, hasVersion := false, false
 	lineNo := 0
-	errAt := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, lineNo, fmt.Sprintf(format, args...))
-	}
 	for sc.Scan() {
 		lineNo++
 		line := trimAndRemoveComment(sc.Text())
@@ -139,18 +170,41 @@ func ParseOptionsFile(r io.Reader, name string) (*OptionsFile, error) {
 			continue
 		}
 		if line[0] == '[' && line[len(line)-1] == ']' {
-			title, arg, err := parseSectionHeader(line)
+			title, arg, err := parseSectionHeader(line, lineNo)
 			if err != nil {
-				return nil, errAt("%v", err)
+				return nil, err
 			}
-			key := title + "\x00" + arg
-			if seen[key] {
-				return nil, errAt("duplicate section %s", line)
+			switch {
+			case title == SectionVersion:
+				if hasVersion {
+					return nil, parserError(lineNo, "More than one Version section found in the option config file.")
+				}
+				hasVersion = true
+			case title == SectionDB:
+				if hasDB {
+					return nil, parserError(lineNo, "More than one DBOption section found in the option config file")
+				}
+				hasDB = true
+			case title == SectionCF:
+				isDefault := arg == "default"
+				switch {
+				case len(cfs) == 0 && !isDefault:
+					return nil, parserError(lineNo, "Default column family must be the first CFOptions section in the option config file")
+				case len(cfs) != 0 && isDefault:
+					return nil, parserError(lineNo, "Default column family must be the first CFOptions section in the optio/n config file")
+				case cfs[arg]:
+					return nil, parserError(lineNo, "Two identical column families found in option config file")
+				}
+				cfs[arg] = true
+			default: // a table factory section
+				if !cfs[arg] {
+					return nil, parserError(lineNo, "Does not find a matched column family name in TableOptions section.  Column Family Name:%s", arg)
+				}
+				if tables[title+"\x00"+arg] {
+					return nil, parserError(lineNo, "section %s appears twice", line)
+				}
+				tables[title+"\x00"+arg] = true
 			}
-			if (title == SectionVersion || title == SectionDB) && seen[title+"\x00"] {
-				return nil, errAt("duplicate section [%s]", title)
-			}
-			seen[key] = true
 			cur = &OptionsSection{Title: title, Arg: arg, Line: lineNo}
 			f.Sections = append(f.Sections, cur)
 			names = map[string]bool{}
@@ -158,27 +212,33 @@ func ParseOptionsFile(r io.Reader, name string) (*OptionsFile, error) {
 		}
 		eq := strings.IndexByte(line, '=')
 		if eq < 0 {
-			return nil, errAt("a statement must have the form name=value: %q", line)
+			return nil, parserError(lineNo, "A valid statement must have a '='.")
 		}
 		key := strings.TrimSpace(line[:eq])
 		value := unescapeOptionValue(strings.TrimSpace(line[eq+1:]))
 		if key == "" {
-			return nil, errAt("a statement needs an option name: %q", line)
+			return nil, parserError(lineNo, "A valid statement must have a variable name.")
 		}
 		if cur == nil {
-			return nil, errAt("statement %q appears before any section", key)
+			return nil, parserError(lineNo, "statement %s appears before any section", key)
 		}
 		if names[key] {
-			return nil, errAt("duplicate option %q in section [%s]", key, cur.Title)
+			return nil, parserError(lineNo, "option %s appears twice in section [%s]", key, cur.Title)
 		}
 		names[key] = true
 		cur.Entries = append(cur.Entries, OptionsEntry{Name: key, Value: value, Line: lineNo})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
+		return nil, invalidArgument("%s: line %d: %v", name, lineNo+1, err)
 	}
 	if err := f.checkVersion(); err != nil {
 		return nil, err
+	}
+	if !hasDB {
+		return nil, &StatusError{Code: "Corruption", Msg: "A RocksDB Option file must have a single DBOptions section"}
+	}
+	if !cfs["default"] {
+		return nil, &StatusError{Code: "Corruption", Msg: "A RocksDB Option file must have a single CFOptions:default section"}
 	}
 	return f, nil
 }
@@ -205,15 +265,15 @@ func unescapeOptionValue(v string) string {
 }
 
 // parseSectionHeader splits "[Title]" or "[Title \"arg\"]".
-func parseSectionHeader(line string) (title, arg string, err error) {
+func parseSectionHeader(line string, lineNo int) (title, arg string, err error) {
 	body := strings.TrimSpace(line[1 : len(line)-1])
 	if q := strings.IndexByte(body, '"'); q >= 0 {
 		last := strings.LastIndexByte(body, '"')
 		if last == q {
-			return "", "", fmt.Errorf("unterminated quote in section header %s", line)
+			return "", "", parserError(lineNo, "unterminated quote in section header %s", line)
 		}
 		if rest := strings.TrimSpace(body[last+1:]); rest != "" {
-			return "", "", fmt.Errorf("text after the quoted argument in section header %s", line)
+			return "", "", parserError(lineNo, "text after the quoted argument in section header %s", line)
 		}
 		arg = body[q+1 : last]
 		body = strings.TrimSpace(body[:q])
@@ -222,26 +282,29 @@ func parseSectionHeader(line string) (title, arg string, err error) {
 	switch {
 	case title == SectionVersion || title == SectionDB:
 		if arg != "" {
-			return "", "", fmt.Errorf("section [%s] takes no argument", title)
+			return "", "", parserError(lineNo, "section [%s] takes no argument", title)
 		}
 	case title == SectionCF:
 		if arg == "" {
-			return "", "", fmt.Errorf("section [%s] needs a quoted column family name", title)
+			return "", "", parserError(lineNo, "section [%s] needs a quoted column family name", title)
 		}
 	case strings.HasPrefix(title, SectionTablePrefix) && len(title) > len(SectionTablePrefix):
+		if !tableFactories[title[len(SectionTablePrefix):]] {
+			return "", "", parserError(lineNo, "unknown table factory %s", title[len(SectionTablePrefix):])
+		}
 		if arg == "" {
-			return "", "", fmt.Errorf("section [%s] needs a quoted column family name", title)
+			return "", "", parserError(lineNo, "section [%s] needs a quoted column family name", title)
 		}
 	default:
-		return "", "", fmt.Errorf("unknown section %s", line)
-	}
-	if strings.ContainsAny(title, " \t") {
-		return "", "", fmt.Errorf("malformed section header %s", line)
+		return "", "", invalidArgument("Unknown section %s", line)
 	}
 	return title, arg, nil
 }
 
-// checkVersion validates the [Version] section when present.
+// checkVersion validates the [Version] section when present: its two
+// entries are dot-separated numbers (rocksdb_version at most three,
+// options_file_version at most two, its first at least 1), and no other
+// entry is allowed.
 func (f *OptionsFile) checkVersion() error {
 	v := f.FirstSection(SectionVersion)
 	if v == nil {
@@ -255,30 +318,44 @@ func (f *OptionsFile) checkVersion() error {
 		case "options_file_version":
 			parts = 2
 		default:
-			return fmt.Errorf("%s:%d: unknown [Version] entry %q", f.Name, e.Line, e.Name)
+			return parserError(e.Line, "unknown [Version] entry %s", e.Name)
 		}
-		if !isDottedVersion(e.Value, parts) {
-			return fmt.Errorf("%s:%d: %s must be %d dot-separated integers, got %q",
-				f.Name, e.Line, e.Name, parts, e.Value)
+		first, err := checkVersionNumber(e.Name, e.Value, parts)
+		if err != nil {
+			return err
+		}
+		if parts == 2 && first < 1 {
+			return invalidArgument("A valid options_file_version must be at least 1.")
 		}
 	}
 	return nil
 }
 
-func isDottedVersion(s string, parts int) bool {
-	fields := strings.Split(s, ".")
-	if len(fields) != parts {
-		return false
-	}
-	for _, p := range fields {
-		if p == "" || len(p) > 9 {
-			return false
-		}
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return false
+// checkVersionNumber checks a version string of at most maxParts
+// dot-separated numbers, with RocksDB's words; it returns the first number.
+func checkVersionNumber(name, s string, maxParts int) (first int, err error) {
+	dots, digits, firstDone := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if dots >= maxParts-1 {
+				return 0, invalidArgument("A valid %s can only contains at most %d dots.", name, maxParts-1)
 			}
+			if digits == 0 {
+				return 0, invalidArgument("A valid %s must have at least one digit before each dot.", name)
+			}
+			dots, digits, firstDone = dots+1, 0, true
+		case c >= '0' && c <= '9':
+			if !firstDone && first < 1<<20 {
+				first = first*10 + int(c-'0')
+			}
+			digits++
+		default:
+			return 0, invalidArgument("A valid %s can only contains dots and numbers.", name)
 		}
 	}
-	return true
+	if dots > 0 && digits == 0 {
+		return 0, invalidArgument("A valid %s must have at least one digit after each dot.", name)
+	}
+	return first, nil
 }

@@ -379,26 +379,80 @@ func setNoBlockCache(o *Options, v string) (bool, error) {
 	return old != 0, nil
 }
 
-// Apply maps the file's DB options, first column family and its block-based
-// table options onto o. Options it maps set the field (and Explicit when the
-// value changes); every other statement goes into o.Extra by name and is
-// returned in unknown, in file order. A known option whose value does not
-// parse is treated like an unknown one (kept in Extra for an engine that
-// applies options by name); ApplyStrict reports it as an error instead.
-func (f *OptionsFile) Apply(o *Options) (unknown []string) {
-	unknown, _ = f.apply(o, false)
-	return unknown
+// ApplyStrict checks every statement of the file's [DBOptions], every
+// [CFOptions] and every [TableOptions/...] section against the
+// options RocksDB 7.8.3 knows (optionsfile_known.go) and maps the DB
+// options, the first column family and its block-based table options onto
+// o. A name RocksDB does not know, or a value that does not parse, is an
+// "Invalid argument" StatusError in RocksDB's words, and o is then only
+// partly set. Options it maps set the field (and Explicit when the value
+// changes); every other known statement of those sections goes into o.Extra
+// by name and is returned in unmapped, in file order.
+func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
+	if o.Extra == nil {
+		o.Extra = map[string]string{}
+	}
+	if o.Explicit == nil {
+		o.Explicit = map[string]bool{}
+	}
+	firstCF := f.FirstSection(SectionCF)
+	for _, s := range f.Sections {
+		known, setters := sectionNames(s)
+		if known == nil {
+			continue
+		}
+		// Only the DB options, the first column family and that family's
+		// block-based table options reach o, as with db_bench; the rest
+		// are checked.
+		apply := setters != nil && (s.Title == SectionDB || (firstCF != nil && s.Arg == firstCF.Arg))
+		for _, e := range s.Entries {
+			kind, ok := known[e.Name]
+			if !ok {
+				return unmapped, invalidArgument("Could not find option: : %s", e.Name)
+			}
+			if err := checkValue(e.Name, kind, e.Value); err != nil {
+				return unmapped, invalidArgument("%v", err)
+			}
+			if !apply {
+				continue
+			}
+			mapped, err := applyEntry(o, setters, e)
+			if err != nil {
+				return unmapped, invalidArgument("Error parsing %s: %v", e.Name, err)
+			}
+			if !mapped {
+				o.Extra[e.Name] = e.Value
+				unmapped = append(unmapped, e.Name)
+			}
+		}
+	}
+	return unmapped, nil
 }
 
-// ApplyStrict is Apply, except that a value that does not parse is an error
-// naming the file, line and option.
-func (f *OptionsFile) ApplyStrict(o *Options) (unknown []string, err error) {
-	return f.apply(o, true)
+// sectionNames returns the known names and the setters of a section's
+// statements, or nils for the [Version] section, which the parser checks.
+// The PlainTable and CuckooTable options are checked and never applied:
+// no engine here builds those tables.
+func sectionNames(s *OptionsSection) (map[string]valueKind, map[string]optionSetter) {
+	switch s.Title {
+	case SectionDB:
+		return knownDBOptions, dbOptionSetters
+	case SectionCF:
+		return knownCFOptions, cfOptionSetters
+	case SectionTablePrefix + "BlockBasedTable":
+		return knownTableOptions, tableOptionSetters
+	case SectionTablePrefix + "PlainTable":
+		return knownPlainTableOptions, nil
+	case SectionTablePrefix + "CuckooTable":
+		return knownCuckooTableOptions, nil
+	}
+	return nil, nil
 }
 
 // LoadOptionsFile reads the OPTIONS file at path and applies it to o with
 // ApplyStrict, as db_bench --options_file does; it also sets o.OptionsFile.
-func LoadOptionsFile(path string, o *Options) (unknown []string, err error) {
+// Errors other than the file's own are the os package's.
+func LoadOptionsFile(path string, o *Options) (unmapped []string, err error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -412,52 +466,7 @@ func LoadOptionsFile(path string, o *Options) (unknown []string, err error) {
 	return f.ApplyStrict(o)
 }
 
-func (f *OptionsFile) apply(o *Options, strict bool) (unknown []string, err error) {
-	if o.Extra == nil {
-		o.Extra = map[string]string{}
-	}
-	if o.Explicit == nil {
-		o.Explicit = map[string]bool{}
-	}
-	var sections []*OptionsSection
-	var setters []map[string]optionSetter
-	if s := f.FirstSection(SectionDB); s != nil {
-		sections, setters = append(sections, s), append(setters, dbOptionSetters)
-	}
-	if cf := f.FirstSection(SectionCF); cf != nil {
-		sections, setters = append(sections, cf), append(setters, cfOptionSetters)
-		if t := f.Section(SectionTablePrefix+"BlockBasedTable", cf.Arg); t != nil {
-			sections, setters = append(sections, t), append(setters, tableOptionSetters)
-		} else {
-			for _, s := range f.Sections {
-				if strings.HasPrefix(s.Title, SectionTablePrefix) && s.Arg == cf.Arg {
-					for _, e := range s.Entries {
-						o.Extra[e.Name] = e.Value
-						unknown = append(unknown, e.Name)
-					}
-				}
-			}
-		}
-	}
-	for i, s := range sections {
-		for _, e := range s.Entries {
-			mapped, err := applyEntry(o, setters[i], e)
-			if err != nil {
-				if strict {
-					return unknown, fmt.Errorf("%s:%d: option %s: %v", f.Name, e.Line, e.Name, err)
-				}
-				mapped = false
-			}
-			if !mapped {
-				o.Extra[e.Name] = e.Value
-				unknown = append(unknown, e.Name)
-			}
-		}
-	}
-	return unknown, nil
-}
-
-// applyEntry sets one statement; it reports whether the name was known.
+// applyEntry sets one statement; it reports whether the name was mapped.
 func applyEntry(o *Options, setters map[string]optionSetter, e OptionsEntry) (bool, error) {
 	if set, ok := setters[e.Name]; ok {
 		changed, err := set(o, e.Value)
@@ -477,12 +486,7 @@ func applyEntry(o *Options, setters map[string]optionSetter, e OptionsEntry) (bo
 	if err != nil {
 		return false, err
 	}
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(fields) {
 		so, ok := structOptions[e.Name+"."+k]
 		if !ok {
 			continue
@@ -499,6 +503,16 @@ func applyEntry(o *Options, setters map[string]optionSetter, e OptionsEntry) (bo
 	return known, nil
 }
 
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // parseStructValue splits "{a=1;b={c=2;};}" into its top-level fields.
 func parseStructValue(v string) (map[string]string, error) {
 	if len(v) < 2 || v[0] != '{' || v[len(v)-1] != '}' {
@@ -512,7 +526,7 @@ func parseStructValue(v string) (map[string]string, error) {
 			if strings.TrimSpace(body) == "" {
 				break
 			}
-			return nil, fmt.Errorf("struct field without '=' in %q", v)
+			return nil, fmt.Errorf("Mismatched key value pair, '=' expected")
 		}
 		name := strings.TrimSpace(body[:eq])
 		rest := body[eq+1:]

@@ -138,10 +138,11 @@ func TestParseSyntax(t *testing.T) {
 		"[DBOptions]\n" +
 		"  wal_dir=/tmp/a\\#b\n" +
 		"  db_log_dir=\n" +
-		"[CFOptions \"my cf\"]\n" +
+		"[CFOptions \"default\"]\n" +
 		"  compression=kZSTD\n" +
-		"[TableOptions/BlockBasedTable \"my cf\"]\n" +
-		"  block_size=16k\n"
+		"[TableOptions/BlockBasedTable \"default\"]\n" +
+		"  block_size=16k\n" +
+		"[CFOptions \"my cf\"]\n"
 	f, err := ParseOptionsFile(strings.NewReader(src), "mem")
 	if err != nil {
 		t.Fatal(err)
@@ -166,18 +167,26 @@ func TestParseSyntax(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	const db, cf = "[DBOptions]\n", "[CFOptions \"default\"]\n"
 	cases := []struct{ src, want string }{
-		{"max_open_files=1\n", "mem:1: statement \"max_open_files\" appears before any section"},
-		{"[DBOptions]\nno equals sign\n", "mem:2: a statement must have the form name=value"},
-		{"[DBOptions]\n=5\n", "mem:2: a statement needs an option name"},
-		{"[DBOptions]\na=1\na=2\n", "mem:3: duplicate option \"a\""},
-		{"[Bogus]\n", "mem:1: unknown section [Bogus]"},
-		{"[CFOptions]\n", "mem:1: section [CFOptions] needs a quoted column family name"},
-		{"[CFOptions \"default]\n", "mem:1: unterminated quote"},
-		{"[DBOptions]\n[DBOptions]\n", "mem:2: duplicate section"},
-		{"[Version]\nrocksdb_version=7.x.3\n", "mem:2: rocksdb_version must be 3 dot-separated integers"},
-		{"[Version]\nflavour=1\n", "mem:2: unknown [Version] entry"},
-		{"[DBOptions \"x\"]\n", "mem:1: section [DBOptions] takes no argument"},
+		{"max_open_files=1\n" + db + cf, "statement max_open_files appears before any section (at line 1)"},
+		{db + "no equals sign\n" + cf, "A valid statement must have a '='. (at line 2)"},
+		{db + "=5\n" + cf, "A valid statement must have a variable name. (at line 2)"},
+		{db + "a=1\na=2\n" + cf, "option a appears twice in section [DBOptions] (at line 3)"},
+		{"[Bogus]\n", "Invalid argument: Unknown section [Bogus]"},
+		{db + cf + "[CFOptions]\n", "section [CFOptions] needs a quoted column family name (at line 3)"},
+		{"[CFOptions \"default]\n", "unterminated quote"},
+		{db + db, "More than one DBOption section found in the option config file (at line 2)"},
+		{"[Version]\nrocksdb_version=7.x.3\n" + db + cf, "Invalid argument: A valid rocksdb_version can only contains dots and numbers."},
+		{"[Version]\nrocksdb_version=7.8.3.1\n" + db + cf, "Invalid argument: A valid rocksdb_version can only contains at most 2 dots."},
+		{"[Version]\nrocksdb_version=7..3\n" + db + cf, "Invalid argument: A valid rocksdb_version must have at least one digit before each dot."},
+		{"[Version]\nrocksdb_version=7.8.\n" + db + cf, "Invalid argument: A valid rocksdb_version must have at least one digit after each dot."},
+		{"[Version]\nflavour=1\n" + db + cf, "unknown [Version] entry flavour (at line 2)"},
+		{"[DBOptions \"x\"]\n", "section [DBOptions] takes no argument (at line 1)"},
+		{db + cf + "[TableOptions/BlockBasedTable \"default\"]\n[TableOptions/BlockBasedTable \"default\"]\n", "appears twice (at line 4)"},
+		{db + cf + "[CFOptions \"x\"]\n[CFOptions \"x\"]\n", "Two identical column families found in option config file (at line 4)"},
+		{cf, "Corruption: A RocksDB Option file must have a single DBOptions section"},
+		{db, "Corruption: A RocksDB Option file must have a single CFOptions:default section"},
 	}
 	for _, c := range cases {
 		_, err := ParseOptionsFile(strings.NewReader(c.src), "mem")
@@ -185,37 +194,38 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
 		}
 	}
+	// What RocksDB accepts in [Version]: fewer parts than the maximum.
+	if _, err := ParseOptionsFile(strings.NewReader("[Version]\nrocksdb_version=7.8\noptions_file_version=1\n"+db+cf), "mem"); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestApplyStrictValueErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{"[DBOptions]\nmax_background_jobs=many\n", "mem:2: option max_background_jobs: not an integer"},
-		{"[CFOptions \"default\"]\ncompression=kFancy\n", "mem:2: option compression: unknown compression type"},
-		{"[CFOptions \"default\"]\ncompression_per_level=kZSTD:kNope\n", "unknown compression type \"kNope\""},
-		{"[CFOptions \"default\"]\ncompression_opts={level=x;}\n", "field level: not an integer"},
-		{"[CFOptions \"default\"]\ncompression_opts={level=1;\n", "struct value must be enclosed in braces"},
-		{"[CFOptions \"default\"]\ncompression_opts={level={1;}\n", "unbalanced '{'"},
-		{"[DBOptions]\nuse_fsync=yes\n", "not a boolean"},
-		{"[CFOptions \"default\"]\nwrite_buffer_size=99999999999999999999t\n", "not an integer"},
+		{"[DBOptions]\nmax_background_jobs=many\n", "Invalid argument: Error parsing max_background_jobs:stoi"},
+		{"[DBOptions]\n[CFOptions \"default\"]\ncompression=kFancy\n", "Invalid argument: Error parsing:: compression"},
+		{"[DBOptions]\n[CFOptions \"default\"]\ncompression_per_level=kZSTD:kNope\n", "Invalid argument: Error parsing:: compression_per_level"},
+		{"[DBOptions]\n[CFOptions \"default\"]\ncompression_opts={level=x;}\n", "Invalid argument: Error parsing level:stoi"},
+		{"[DBOptions]\n[CFOptions \"default\"]\ncompression_opts={level=1;\n", "struct value must be enclosed in braces"},
+		{"[DBOptions]\n[CFOptions \"default\"]\ncompression_opts={level={1;}\n", "unbalanced '{'"},
+		{"[DBOptions]\nuse_fsync=yes\n", "Invalid argument: Error parsing use_fsync:"},
+		{"[DBOptions]\n[CFOptions \"default\"]\nwrite_buffer_size=99999999999999999999t\n", "Invalid argument: Error parsing write_buffer_size:stoull"},
+		{"[DBOptions]\n[CFOptions \"default\"]\nprefix_extractor=rocksdb.CappedPrefix.4\n", "Invalid argument: Error parsing prefix_extractor: unsupported prefix extractor"},
+		{"[DBOptions]\n[CFOptions \"default\"]\n[CFOptions \"b\"]\nwrite_bufer_size=1\n", "Invalid argument: Could not find option: : write_bufer_size"},
 	}
 	for _, c := range cases {
-		f, err := ParseOptionsFile(strings.NewReader(c.src), "mem")
-		if err != nil {
-			t.Fatalf("%q: %v", c.src, err)
+		src := c.src
+		if !strings.Contains(src, "CFOptions") {
+			src += "[CFOptions \"default\"]\n"
 		}
-		if _, err := f.ApplyStrict(Default()); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
-		}
-		// Lenient Apply keeps the statement by name instead.
-		o := Default()
-		if unknown := f.Apply(o); len(unknown) != 1 {
-			t.Errorf("%q: lenient unknown %v", c.src, unknown)
+		if err := applySource(src); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", src, err, c.want)
 		}
 	}
 }
 
 func TestCompressionOpts(t *testing.T) {
-	src := "[CFOptions \"default\"]\ncompression_opts={max_dict_bytes=16384;level=3;nested={a=1;};}\n"
+	src := "[DBOptions]\n[CFOptions \"default\"]\ncompression_opts={max_dict_bytes=16384;level=3;enabled=true;}\n"
 	f, err := ParseOptionsFile(strings.NewReader(src), "mem")
 	if err != nil {
 		t.Fatal(err)
@@ -254,14 +264,12 @@ func FuzzParseOptionsFile(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	f.Add([]byte("[CFOptions \"a\"]\nx={{;}=};\n"))
+	f.Add([]byte("[DBOptions]\n[CFOptions \"default\"]\ncompression_opts={{;}=};\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := ParseOptionsFile(strings.NewReader(string(data)), "fuzz")
 		if err != nil {
 			return
 		}
-		o := Default()
-		file.Apply(o)
 		_, _ = file.ApplyStrict(Default())
 	})
 }

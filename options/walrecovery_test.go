@@ -15,7 +15,7 @@ func TestWALRecoveryModeOption(t *testing.T) {
 		"kTolerateCorruptedTailRecords": 0, "kAbsoluteConsistency": 1,
 		"kPointInTimeRecovery": 2, "kSkipAnyCorruptedRecords": 3,
 	} {
-		f, err := ParseOptionsFile(strings.NewReader("[DBOptions]\n  wal_recovery_mode="+name+"\n"), "mem")
+		f, err := ParseOptionsFile(strings.NewReader("[DBOptions]\n  wal_recovery_mode="+name+"\n[CFOptions \"default\"]\n"), "mem")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func TestWALRecoveryModeOption(t *testing.T) {
 			t.Errorf("%s: mode %d, %v; want %d", name, o.WALRecoveryMode, err, want)
 		}
 	}
-	f, err := ParseOptionsFile(strings.NewReader("[DBOptions]\n  wal_recovery_mode=kSometimes\n"), "mem")
+	f, err := ParseOptionsFile(strings.NewReader("[DBOptions]\n  wal_recovery_mode=kSometimes\n[CFOptions \"default\"]\n"), "mem")
 	if err != nil {
 		t.Fatal(err)
 	}

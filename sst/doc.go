@@ -15,6 +15,11 @@
 //     file and the offset, never a panic and never wrong data: every block
 //     is checked against its CRC32C before its bytes are used (a mapped
 //     block once per Reader, or on every read with VerifyChecksums).
+//   - Open refuses a file whose size differs from the recorded one. A mapped
+//     file that shrinks later gives ErrCorruption errors from Open and Iter,
+//     never SIGBUS; Get's callback sees bytes in place, so its caller guards
+//     it with runtime/debug.SetPanicOnFault and FaultError (mmap_fault.go).
+//   - An Iter that failed stays invalid until it is positioned again.
 //   - Get, Iter moves and Value allocate nothing in steady state.
 //
 // # Format, version 1
@@ -127,8 +132,9 @@
 // big-endian prefix of each, after the prefix all separators share), so a
 // lookup costs one filter probe, one binary search over uint64s, one key
 // block and, on a hit, one value block. Blocks come from the mapping when
-// Mmap is set and the block is stored raw (zero-copy slices of the file),
-// else from the Cache when one is given, else from pread into per-iterator
+// Mmap is set and the block is stored raw (zero-copy slices of the file for
+// Get; an Iter copies them into its buffers, see mmap_fault.go), else from
+// the Cache when one is given, else from pread into per-iterator
 // (or pooled per-Get) buffers. An iterator that reads values reads whole
 // pairs, and reads ahead on sequential pairs: 16 KiB, doubling to 256 KiB a
 // pread (pairBuf). A compressed table read with Mmap and no

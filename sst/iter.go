@@ -47,19 +47,23 @@ func (t *Iter) loadKeys(i int) bool {
 	// load below may overwrite.
 	t.vh.release()
 	t.vh, t.vblk, t.vdata = cacheHandle{}, -1, nil
+	// Until the load succeeds the block iterator holds no block: a seek
+	// that finds t.blk == i must not reuse the previous block's bytes.
+	t.it.data = nil
 	t.blk = i
 	d := &t.r.blocks[i]
 	var pair *pairBuf
 	if t.wantValues {
 		pair = &t.pair
 	}
-	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, !t.noFill)
+	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, !t.noFill, true)
 	if err != nil {
 		t.err = err
 		return false
 	}
 	t.kh = h
 	if err := t.it.init(b); err != nil {
+		t.it.data = nil
 		t.err = corruptf(t.r.name, d.offset, "%v", err)
 		return false
 	}
@@ -230,7 +234,7 @@ func (t *Iter) Value() ([]byte, error) {
 			pair = &t.pair
 		}
 		t.wantValues = true
-		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, !t.noFill)
+		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, !t.noFill, true)
 		if err != nil {
 			t.err = err
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -115,63 +116,92 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 
 // Open reads the footer, index, filter and properties of a table of size
 // bytes. It takes ownership of f (Close closes it), also on error.
-func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
-	r, err := open(f, size, opts)
-	if err != nil {
-		f.Close()
+//
+// size is the length the caller recorded for the table (the MANIFEST's):
+// a file of any other length is a corruption error, found before anything
+// is read or mapped, so that a short file is never mapped (reading a page
+// of a mapping past the end of its file raises SIGBUS).
+//
+// On an error the file is closed and the mapping released. So they are
+// when the file shrinks between the size check and a read of the mapping,
+// and Open returns FaultError's error, provided the calling goroutine set
+// runtime/debug.SetPanicOnFault (without it the fault kills the process).
+func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
+	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	if r.name == "" {
+		r.name = f.Name()
+	}
+	if opts.Mmap {
+		defer func() {
+			if p := recover(); p != nil {
+				if err = FaultError(p); err == nil {
+					panic(p)
+				}
+				r.Close()
+			}
+		}()
+	}
+	if err := r.open(size, opts); err != nil {
+		r.Close()
 		return nil, err
 	}
 	return r, nil
 }
 
-func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
-	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
-	if r.name == "" {
-		r.name = f.Name()
-	}
+func (r *Reader) open(size int64, opts ReaderOptions) error {
+	f := r.f
 	r.getState.New = func() any { return new(getState) }
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("sst: stat %s: %w", r.name, err)
+	}
+	if st.Size() != size {
+		return fmt.Errorf("%w: Sst file size mismatch: %s. Size recorded in manifest %d, actual size %d", ErrCorruption, r.name, size, st.Size())
+	}
+	testHookSizeChecked(r.f)
 	if size < footerLen {
-		return nil, corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
+		return corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
 	}
 	if opts.Mmap && size > 0 {
 		m, err := mmapFile(f, size)
 		if err != nil {
-			return nil, fmt.Errorf("sst: mmap %s: %w", r.name, err)
+			return fmt.Errorf("sst: mmap %s: %w", r.name, err)
 		}
 		r.mapped = m
+		registerMapping(r)
 	}
 	fb, err := r.readMeta(uint64(size)-footerLen, footerLen)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ft, err := decodeFooter(fb, size, r.name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	pb, err := r.readMetaBlock(ft.Props)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if r.props, err = decodeProperties(pb); err != nil {
-		return nil, corruptf(r.name, ft.Props.Offset, "properties block: %v", err)
+		return corruptf(r.name, ft.Props.Offset, "properties block: %v", err)
 	}
 	r.props.FileSize = uint64(size)
 	r.props.FormatVersion = ft.Version
 	ib, err := r.readMetaBlock(ft.Index)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := r.decodeIndex(ib, ft.Index.Offset); err != nil {
-		return nil, err
+		return err
 	}
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var ok bool
 		if r.filter, ok = decodeBloom(fb); !ok {
-			return nil, corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+			return corruptf(r.name, ft.Filter.Offset, "malformed filter block")
 		}
 		r.hasFilter = true
 	}
@@ -179,13 +209,21 @@ func open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 	if r.cache != nil {
 		r.hints = make([]atomic.Int32, 2*len(r.blocks))
 	}
-	return r, nil
+	return nil
 }
 
+// testHookSizeChecked runs after Open checked the file's size; tests
+// change the file there.
+var testHookSizeChecked = func(*os.File) {}
+
 // readMeta returns n bytes at off: a slice of the mapping or a new buffer.
+//
+// Meta blocks are copied out of a mapping: the Reader keeps them (the index
+// and filter are read by every seek and Get), and a copy cannot fault when
+// the file shrinks later.
 func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
 	if r.mapped != nil {
-		return r.mapped[off : off+uint64(n)], nil
+		return bytes.Clone(r.mapped[off : off+uint64(n)]), nil
 	}
 	b := make([]byte, n)
 	if _, err := r.f.ReadAt(b, int64(off)); err != nil {
@@ -355,46 +393,76 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // too; the returned bytes may point into pair.buf and stay valid until the
 // pair is replaced. With fill false a block missing from the cache is not
 // added to it (RocksDB's ReadOptions.fill_cache, off for compactions).
-func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill bool) ([]byte, cacheHandle, error) {
-	var raw []byte
-	hd := handle{off, n}
+//
+// With own set, a raw block of a mapped table is copied into *dst instead
+// of being returned in place, so that the caller's reads of the bytes can
+// never fault (see FaultError). Reads of the mapping here are guarded: a
+// fault is returned as FaultError's error.
+func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
-		raw = r.mapped[off : off+uint64(n)+blockTrailerLen]
-		// A raw mapped block is used in place: no cache lookup, no copy.
-		if Compression(raw[n]) != CompressionNone && r.cache != nil {
-			if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
-				return b, h, nil
-			}
-		}
-		word, mask := bit/64, uint64(1)<<(bit%64)
-		if r.opts.VerifyChecksums || r.verified[word].Load()&mask == 0 {
-			if err := r.checkBlock(raw, hd); err != nil {
-				return nil, cacheHandle{}, err
-			}
-			r.verified[word].Or(mask)
-		}
-	} else {
-		if r.cache != nil {
-			if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
-				return b, h, nil
-			}
-		}
-		var err error
-		if pair != nil {
-			raw, err = r.readPair(pair, bit/2, off, n)
-		} else {
-			raw, err = r.readBlock(tmp, off, n)
-		}
-		if err != nil {
-			return nil, cacheHandle{}, err
-		}
-		if err := r.checkBlock(raw, hd); err != nil {
-			return nil, cacheHandle{}, err
+		return r.loadMapped(off, n, bit, dst, fill, own)
+	}
+	if r.cache != nil {
+		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			return b, h, nil
 		}
 	}
+	var raw []byte
+	var err error
+	if pair != nil {
+		raw, err = r.readPair(pair, bit/2, off, n)
+	} else {
+		raw, err = r.readBlock(tmp, off, n)
+	}
+	if err != nil {
+		return nil, cacheHandle{}, err
+	}
+	if err := r.checkBlock(raw, handle{off, n}); err != nil {
+		return nil, cacheHandle{}, err
+	}
+	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fill, false)
+}
+
+// loadMapped is loadBlock for a mapped table, with SetPanicOnFault on
+// while it reads the mapping (restored after): one guard per block loaded.
+func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, own bool) (b []byte, h cacheHandle, err error) {
+	defer func(prev bool) {
+		debug.SetPanicOnFault(prev)
+		if p := recover(); p != nil {
+			if err = FaultError(p); err == nil {
+				panic(p)
+			}
+			b, h = nil, cacheHandle{}
+		}
+	}(debug.SetPanicOnFault(true))
+	raw := r.mapped[off : off+uint64(n)+blockTrailerLen]
+	// A raw mapped block is used in place: no cache lookup, no copy.
+	if Compression(raw[n]) != CompressionNone && r.cache != nil {
+		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			return b, h, nil
+		}
+	}
+	word, mask := bit/64, uint64(1)<<(bit%64)
+	if r.opts.VerifyChecksums || r.verified[word].Load()&mask == 0 {
+		if err := r.checkBlock(raw, handle{off, n}); err != nil {
+			return nil, cacheHandle{}, err
+		}
+		r.verified[word].Or(mask)
+	}
+	return r.decodeBlock(raw, off, n, bit, dst, nil, nil, fill, own)
+}
+
+// decodeBlock returns the uncompressed bytes of raw, the checked stored
+// block at off with its trailer (loadBlock's second half).
+func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
 	kind := Compression(raw[n])
 	stored := raw[:n]
 	if kind == CompressionNone && r.mapped != nil {
+		if own {
+			out := grow(dst, int(n))
+			copy(out, stored)
+			return out, cacheHandle{}, nil
+		}
 		return stored, cacheHandle{}, nil // zero copy
 	}
 	size, err := decodedLen(stored, kind)
@@ -403,8 +471,7 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	}
 	if r.cache != nil && fill {
 		if h, b, ok := r.cache.reserve(r.opts.FileNum, off, size); ok {
-			if err := decompress(b, stored, kind); err != nil {
-				r.cache.abandon(h)
+			if err := r.decompressReserved(h, b, stored, kind); err != nil {
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}
 			r.cache.publish(h, &r.hints[bit])
@@ -424,6 +491,26 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 		return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 	}
 	return out, cacheHandle{}, nil
+}
+
+// decompressReserved fills the reserved cache slot h (bytes b) from stored,
+// abandoning the slot on an error or on a fault reading a mapping (which
+// then goes on up to the caller's recover; see FaultError), so that a
+// reserved slot is never left unpublished.
+func (r *Reader) decompressReserved(h cacheHandle, b, stored []byte, kind Compression) (err error) {
+	if r.mapped != nil {
+		defer func() {
+			if p := recover(); p != nil {
+				r.cache.abandon(h)
+				panic(p)
+			}
+		}()
+	}
+	if err := decompress(b, stored, kind); err != nil {
+		r.cache.abandon(h)
+		return err
+	}
+	return nil
 }
 
 // readBlock preads block (off, n) with its trailer into *tmp.
@@ -513,7 +600,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true)
+		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true, false)
 		if err != nil {
 			return false, err
 		}
@@ -550,7 +637,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kin
 		return nil
 	}
 	d := &r.blocks[i]
-	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true)
+	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true, false)
 	if err != nil {
 		return err
 	}
@@ -568,6 +655,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kin
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped != nil {
+		unregisterMapping(r)
 		err = munmapFile(r.mapped)
 		r.mapped = nil
 	}

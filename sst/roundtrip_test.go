@@ -111,7 +111,8 @@ func writeTable(t testing.TB, dir string, es []entry, opts WriterOptions) (strin
 	return path, props
 }
 
-func openTable(t testing.TB, path string, opts ReaderOptions) *Reader {
+// openFile opens path and returns it with its size.
+func openFile(t testing.TB, path string) (*os.File, int64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -121,7 +122,13 @@ func openTable(t testing.TB, path string, opts ReaderOptions) *Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(f, st.Size(), opts)
+	return f, st.Size()
+}
+
+func openTable(t testing.TB, path string, opts ReaderOptions) *Reader {
+	t.Helper()
+	f, size := openFile(t, path)
+	r, err := Open(f, size, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,17 @@ static char* gdb_flush(rocksdb_t* db) {
 	return err;
 }
 
-static char* gdb_open(const rocksdb_options_t* opts, const char* path,
+// gdb_open opens the default column family, read-only when read_only is set.
+static char* gdb_open(const rocksdb_options_t* opts, const char* path, int read_only,
                       rocksdb_t** db, rocksdb_column_family_handle_t** cf) {
 	char* err = NULL;
 	const char* names[1] = {"default"};
 	const rocksdb_options_t* cf_opts[1] = {opts};
-	*db = rocksdb_open_column_families(opts, path, 1, names, cf_opts, cf, &err);
+	if (read_only) {
+		*db = rocksdb_open_for_read_only_column_families(opts, path, 1, names, cf_opts, cf, 0, &err);
+	} else {
+		*db = rocksdb_open_column_families(opts, path, 1, names, cf_opts, cf, &err);
+	}
 	return err;
 }
 
@@ -101,7 +106,9 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		verifyChecksums: o.VerifyChecksum,
 		defaultWO:       writeOptionsIndex(&engine.WriteOptions{Sync: o.Sync, DisableWAL: o.DisableWAL}),
 	}
-	if err := cError(C.gdb_open(cfg.opts, path, &d.db, &d.cf)); err != nil {
+	// RocksDB's read-only open replays the WAL into memory, writes nothing,
+	// and fails writes with NotSupported.
+	if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
 		return nil, err
 	}
 	d.ro = d.newReadOptions()

@@ -9,7 +9,10 @@
 // With Options.OptionsFile set, the options come from that file through
 // RocksDB's own loader (LoadOptionsFromFile) and only the block cache, a
 // bloom filter (when the file has none) and statistics are added, as db_bench
-// --options_file does.
+// --options_file does. With Options.ReadOnly the database opens with
+// rocksdb_open_for_read_only_column_families (DB::OpenForReadOnly): a missing
+// database fails on its CURRENT file, and every write returns RocksDB's
+// "Not implemented: Not supported operation in read only mode.".
 //
 // Hot paths call small C shims (shim.h, bridge.cc) instead of a general
 // binding: a Put or Delete is one cgo call that clears, fills and writes the

@@ -1,0 +1,165 @@
+package dbbench
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/godbbench/godbbench/dbbench/flags"
+	"github.com/godbbench/godbbench/internal/gflags"
+)
+
+// TestFlagLimits runs a value just outside each flagLimits range (and NaN)
+// through Main: exit 1, the limit's message alone on stderr, nothing on
+// stdout, no panic, and no database directory created.
+func TestFlagLimits(t *testing.T) {
+	for _, l := range flagLimits {
+		bad := []float64{l.min - 1}
+		if l.max != inf {
+			bad = append(bad, l.max+1)
+		}
+		for _, v := range bad {
+			text := strconv.FormatFloat(v, 'f', -1, 64)
+			want := "Invalid value for --" + l.name + ": " + text + ", must be " + l.rangeText() + "\n"
+			if l.cxx != "" {
+				want = strings.ReplaceAll(l.cxx, "%s", text) + "\n"
+			}
+			db := filepath.Join(t.TempDir(), "db")
+			var out, errb bytes.Buffer
+			code := Main([]string{"--engine=native", "--db=" + db, "--seed=1", "--num=10",
+				"--benchmarks=fillseq,readrandom", "--" + l.name + "=" + text}, &out, &errb)
+			if code != 1 || errb.String() != want || out.Len() != 0 {
+				t.Errorf("--%s=%s: exit %d, stdout %q, stderr %q, want exit 1, stderr %q",
+					l.name, text, code, out.String(), errb.String(), want)
+			}
+			if _, err := os.Stat(db); !os.IsNotExist(err) {
+				t.Errorf("--%s=%s: %s was created", l.name, text, db)
+			}
+		}
+	}
+}
+
+// TestFlagLimitsAcceptTheirBounds: the ends of each range pass the check.
+func TestFlagLimitsAcceptTheirBounds(t *testing.T) {
+	for _, l := range flagLimits {
+		ends := []float64{l.min}
+		if l.max != inf {
+			ends = append(ends, l.max)
+		}
+		for _, v := range ends {
+			fs := gflags.NewFlagSet("db_bench", Version)
+			fs.SetOutput(io.Discard, io.Discard)
+			flags.Register(fs)
+			arg := "--" + l.name + "=" + strconv.FormatFloat(v, 'f', -1, 64)
+			if _, err := fs.Parse([]string{arg}); err != nil {
+				t.Fatalf("%s: %v", arg, err)
+			}
+			if err := checkFlagLimits(fs); err != nil {
+				t.Errorf("%s: %v", arg, err)
+			}
+		}
+	}
+}
+
+// TestValueSizeMinAboveMax: with a non-fixed distribution the smallest value
+// size must not exceed the largest (db_bench aborts on an assertion).
+func TestValueSizeMinAboveMax(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"--engine=native", "--db=" + filepath.Join(t.TempDir(), "db"), "--seed=1", "--num=10",
+		"--value_size_distribution_type=uniform", "--value_size_min=200", "--value_size_max=100"}, &out, &errb)
+	if code != 1 || errb.String() != "Invalid value for --value_size_min: 200, must be <= --value_size_max (100)\n" {
+		t.Fatalf("exit %d stderr %q", code, errb.String())
+	}
+}
+
+// TestNoInternalErrorAtEdgeValues sets each numeric flag the driver or the
+// engines read to -1 and to 0, one at a time, and runs a short write, read
+// and scan workload on the native engine: a run may fail with a message,
+// but never through a recovered panic ("internal error") or a crash.
+func TestNoInternalErrorAtEdgeValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a few hundred short benchmarks")
+	}
+	fs := gflags.NewFlagSet("db_bench", Version)
+	flags.Register(fs)
+	var names []string
+	fs.VisitAll(func(f *gflags.Flag) {
+		switch f.Type {
+		case gflags.TypeInt32, gflags.TypeInt64, gflags.TypeDouble:
+			if driverFlags[f.Name] || optionFlags[f.Name] {
+				names = append(names, f.Name)
+			}
+		}
+	})
+	if len(names) < 40 {
+		t.Fatalf("only %d numeric flags found", len(names))
+	}
+	for _, name := range names {
+		for _, v := range []string{"-1", "0"} {
+			var out, errb bytes.Buffer
+			code := Main([]string{"--engine=native", "--db=" + filepath.Join(t.TempDir(), "db"), "--seed=1", "--num=20",
+				"--benchmarks=fillseq,readrandom,seekrandom,readseq,fillbatch", "--" + name + "=" + v}, &out, &errb)
+			if strings.Contains(errb.String(), "internal error") || (code != 0 && code != 1) {
+				t.Errorf("--%s=%s: exit %d, stderr %q", name, v, code, errb.String())
+			}
+		}
+	}
+}
+
+// flagsTakingAnyValue are the numeric flags the driver or an engine reads
+// that have no range in flagLimits, with the reason; with flagLimits they
+// account for every such flag, so a new one needs a decision.
+var flagsTakingAnyValue = map[string]string{}
+
+func init() {
+	for reason, names := range map[string]string{
+		"unsigned: gflags refuses a negative value": "benchmark_read_rate_limit benchmark_write_rate_limit " +
+			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
+			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
+		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
+			"table_cache_numshardbits subcompactions",
+		"checked with db_bench's words (startupchecks.go)": "key_size compression_ratio perf_level user_timestamp_size",
+		"a negative value has a meaning": "reads writes deletes cache_size bloom_bits compression_level " +
+			"min_level_to_compress max_background_compactions max_background_flushes open_files compact_target_level seed",
+		"RocksDB sanitizes it; the engines check what they use": "max_write_buffer_number " +
+			"min_write_buffer_number_to_merge level0_file_num_compaction_trigger level0_slowdown_writes_trigger " +
+			"level0_stop_writes_trigger max_background_jobs block_restart_interval index_block_restart_interval " +
+			"target_file_size_multiplier max_bytes_for_level_multiplier memtable_bloom_size_ratio " +
+			"compaction_readahead_size compression_max_dict_bytes skip_list_lookahead stats_level sample_for_compression",
+		"reporting; zero or a negative value turns it off": "stats_interval stats_interval_seconds stats_per_interval " +
+			"report_interval_seconds ops_between_duration_checks read_random_exp_range",
+		"profiles benchmark knobs; out-of-range values fall back to defaults": "profiles_queries profiles_query_limit profiles_seed",
+	} {
+		for _, n := range strings.Fields(names) {
+			flagsTakingAnyValue[n] = reason
+		}
+	}
+}
+
+// TestEveryNumericFlagDecided: each numeric flag the driver or an engine
+// reads has a range in flagLimits or a reason in flagsTakingAnyValue.
+func TestEveryNumericFlagDecided(t *testing.T) {
+	limited := map[string]bool{}
+	for _, l := range flagLimits {
+		limited[l.name] = true
+	}
+	fs := gflags.NewFlagSet("db_bench", Version)
+	flags.Register(fs)
+	fs.VisitAll(func(f *gflags.Flag) {
+		switch f.Type {
+		case gflags.TypeInt32, gflags.TypeInt64, gflags.TypeUint32, gflags.TypeUint64, gflags.TypeDouble:
+		default:
+			return
+		}
+		if !driverFlags[f.Name] && !optionFlags[f.Name] {
+			return // no effect here; setting it prints a warning
+		}
+		if limited[f.Name] == (flagsTakingAnyValue[f.Name] != "") {
+			t.Errorf("--%s: needs exactly one of a flagLimits range or a flagsTakingAnyValue reason", f.Name)
+		}
+	})
+}

@@ -1,0 +1,39 @@
+package lsm
+
+import (
+	"runtime/debug"
+
+	"github.com/godbbench/godbbench/sst"
+)
+
+// Mapped tables (--mmap_read) are read in place, and a table file that
+// shrinks after it was mapped faults on the pages it lost (see sst's
+// FaultError). Package sst guards its own reads of a mapping and hands
+// iterators copies, so iterators, flushes and compactions never touch a
+// mapping outside sst. Get reads keys and values in place (a copy of two
+// blocks would cost more than the lookup), so the table search of Get runs
+// with runtime/debug.SetPanicOnFault on when tables are mapped, restoring
+// the caller's setting after, and turns a fault into an sst corruption
+// error naming the file:
+//
+//	if db.opts.MmapRead {
+//		defer catchFault(debug.SetPanicOnFault(true), &err)
+//	}
+//
+// Get's callback runs inside that guard; a caller that keeps the value and
+// reads it after the callback returned (which the contract forbids) is
+// not protected.
+
+// catchFault restores the goroutine's SetPanicOnFault setting prev and
+// turns a recovered fault inside a mapped table into *err. Any other panic
+// goes on.
+func catchFault(prev bool, err *error) {
+	debug.SetPanicOnFault(prev)
+	if p := recover(); p != nil {
+		ferr := sst.FaultError(p)
+		if ferr == nil {
+			panic(p)
+		}
+		*err = ferr
+	}
+}
