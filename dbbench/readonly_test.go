@@ -11,7 +11,7 @@ import (
 
 // readOnlyPending names the engines whose read-only open has not landed yet;
 // the test skips them, saying so, instead of passing for them.
-var readOnlyPending = map[string]bool{"native": true, "pebble": true}
+var readOnlyPending = map[string]bool{"native": true}
 
 // TestReadOnlyRefusesWrites: --readonly=1 opens the database read-only on
 // every engine. A write benchmark ends with db_bench's "put error: Not

@@ -2,7 +2,6 @@ package lsm
 
 import (
 	"fmt"
-	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -100,31 +99,6 @@ func layeredDBWith(t *testing.T, dir string, o *options.Options) model {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func cloneDir(t *testing.T, from, to string) {
-	t.Helper()
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		src, err := os.Open(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst, err := os.Create(filepath.Join(to, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.Copy(dst, src); err != nil {
-			t.Fatal(err)
-		}
-		src.Close()
-		if err := dst.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // damageTable flips a byte of, truncates or deletes one random table file.
@@ -240,7 +214,7 @@ func TestScanStopsAtDamagedTable(t *testing.T) {
 	for seed := 0; seed < seeds; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		dir := t.TempDir()
-		cloneDir(t, base, dir)
+		copyDir(t, base, dir)
 		o := layeredOptions()
 		o.MmapRead = seed%3 == 2
 		db := mustOpen(t, dir, o)

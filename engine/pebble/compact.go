@@ -14,6 +14,9 @@ func (d *DB) Flush() error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	return d.db.Flush()
 }
 
@@ -26,6 +29,9 @@ func (d *DB) Flush() error {
 func (d *DB) Compact(start, end []byte, targetLevel int) error {
 	if d.closed.Load() {
 		return errClosed
+	}
+	if err := d.writable(); err != nil {
+		return err
 	}
 	if targetLevel >= 0 && d.warnedTarget.CompareAndSwap(false, true) {
 		d.logger.warnf("WARNING: engine pebble cannot compact to a chosen level; ignoring target level %d\n", targetLevel)

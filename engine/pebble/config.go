@@ -77,8 +77,7 @@ func partlyHonoured(o *options.Options) []string {
 	add("checksum_type", o.ChecksumType != 1)                               // CRC32C only
 	add("verify_checksum", !o.VerifyChecksum)                               // always verified
 	add("paranoid_checks", !o.ParanoidChecks)                               // always checked
-	m := o.MaxBytesForLevelMultiplier
-	add("max_bytes_for_level_multiplier", m < 2 || m != math.Trunc(m))
+	add("max_bytes_for_level_multiplier", levelMultiplier(o.MaxBytesForLevelMultiplier) == 0)
 	add("table_cache_numshardbits", o.TableCacheNumShardBits < 0 || o.TableCacheNumShardBits > 16)
 	return names
 }
@@ -94,11 +93,12 @@ type config struct {
 // buildConfig maps o onto Pebble's options and reports, on warn, every
 // explicitly set option that Pebble cannot honour or honours only in part.
 func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, error) {
-	if o.WriteBufferSize <= 0 {
-		return nil, fmt.Errorf("pebble: write_buffer_size must be > 0, got %d", o.WriteBufferSize)
+	memSize, err := memTableSize(o, warn)
+	if err != nil {
+		return nil, err
 	}
-	if uint64(o.WriteBufferSize) >= 4<<30 {
-		return nil, fmt.Errorf("pebble: write_buffer_size must be < 4 GiB, got %d", o.WriteBufferSize)
+	if err := checkBlockSize(o); err != nil {
+		return nil, err
 	}
 	o.Warn(warn, "pebble", slices.Concat(unsupportedOptions, partlyHonoured(o))...)
 
@@ -108,7 +108,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		// Memtables. RocksDB stops writes when max_write_buffer_number
 		// memtables are full; Pebble's threshold counts queued memtables the
 		// same way and must be at least 2 (RocksDB sanitizes to 2 too).
-		MemTableSize:                uint64(o.WriteBufferSize),
+		MemTableSize:                memSize,
 		MemTableStopWritesThreshold: max(2, o.MaxWriteBufferNumber),
 		// L0 shape. Pebble's threshold counts sublevels, RocksDB's counts
 		// files; in a flush-only L0 the two are the same.
@@ -117,15 +117,14 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		LBaseMaxBytes:               int64(min(o.MaxBytesForLevelBase, math.MaxInt64)),
 		DisableAutomaticCompactions: o.DisableAutoCompactions,
 		DisableWAL:                  o.DisableWAL,
+		ReadOnly:                    o.ReadOnly,
 		WALDir:                      o.WALDir,
 		MaxOpenFiles:                maxOpenFiles(o.OpenFiles),
 		BytesPerSync:                bytesPerSync(o.BytesPerSync),
 		WALBytesPerSync:             int(min(o.WALBytesPerSync, math.MaxInt32)),
 	}
 	// Pebble's level multiplier (default 10) is an integer knob.
-	if m := o.MaxBytesForLevelMultiplier; m >= 2 && m == math.Trunc(m) {
-		p.Experimental.LevelMultiplier = int(m)
-	}
+	p.Experimental.LevelMultiplier = levelMultiplier(o.MaxBytesForLevelMultiplier)
 	if bits := o.TableCacheNumShardBits; bits >= 0 && bits <= 16 && o.Explicit["table_cache_numshardbits"] {
 		p.Experimental.FileCacheShards = 1 << bits
 	}
@@ -148,7 +147,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	// Per-level table options.
 	var filter pebble.FilterPolicy
 	if o.BloomBits > 0 {
-		filter = bloom.FilterPolicy(o.BloomBits)
+		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
 	warned := map[string]bool{}
 	for l := 0; l < pebbleLevels; l++ {
@@ -178,8 +177,8 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	cacheSize := int64(1)
 	budget := int64(0)
 	if o.CacheSize > 0 {
-		budget = 2 * o.WriteBufferSize
-		cacheSize = o.CacheSize + budget
+		budget = 2 * int64(memSize)
+		cacheSize = min(o.CacheSize, math.MaxInt64-budget) + budget
 	}
 	cache := pebble.NewCache(cacheSize)
 	p.Cache = cache

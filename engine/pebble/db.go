@@ -3,6 +3,7 @@ package pebble
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,11 +30,18 @@ type DB struct {
 	logger *logger // also the warning writer, serialized
 
 	disableWAL      bool // the DB-level WAL switch chosen at Open
+	readOnly        bool // opened read-only: every write returns errReadOnly
 	autoCompactions bool
 	concurrency     int
 	opened          time.Time
 
 	closed atomic.Bool
+
+	// fs is the file system Pebble writes through; fs.failed() is the first
+	// write failure, returned by every later write and by Close.
+	fs *failFS
+	// health is Pebble's disk-health checker over fs, stopped at Close.
+	health io.Closer
 
 	// budget keeps the block cache at cache_size next to Pebble's memtable
 	// reservations; nil when there is no cache.
@@ -97,10 +105,13 @@ func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if len(key) == 0 {
 		return errEmptyKey
 	}
-	if err := d.db.Set(key, value, d.writeOptions(wo)); err != nil {
+	if err := d.writeResult(d.db.Set(key, value, d.writeOptions(wo))); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)+len(value)))
@@ -112,14 +123,36 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if len(key) == 0 {
 		return errEmptyKey
 	}
-	if err := d.db.Delete(key, d.writeOptions(wo)); err != nil {
+	if err := d.writeResult(d.db.Delete(key, d.writeOptions(wo))); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)))
 	return nil
+}
+
+// writable returns why the database takes no writes, or nil: opened
+// read-only, or a write failure happened (failfs.go).
+func (d *DB) writable() error {
+	if d.readOnly {
+		return errReadOnly
+	}
+	return d.fs.failed()
+}
+
+// writeResult is the outcome of a write that Pebble returned err for: the
+// write failure when one happened meanwhile, since the write's WAL record
+// may have been dropped with it (failfs.go), else err.
+func (d *DB) writeResult(err error) error {
+	if ferr := d.fs.failed(); ferr != nil {
+		return ferr
+	}
+	return err
 }
 
 func (d *DB) countWrite(keys, bytes int64) {
@@ -145,6 +178,9 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if pb.b == nil {
 		return errors.New("pebble: Apply of a closed batch")
 	}
+	if err := d.writable(); err != nil {
+		return err
+	}
 	if pb.err != nil {
 		return pb.err
 	}
@@ -152,7 +188,7 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if n == 0 {
 		return nil
 	}
-	if err := d.db.Apply(pb.b, d.writeOptions(wo)); err != nil {
+	if err := d.writeResult(d.db.Apply(pb.b, d.writeOptions(wo))); err != nil {
 		return err
 	}
 	d.countWrite(int64(n), int64(pb.b.Len()))
@@ -164,6 +200,9 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 	if d.closed.Load() {
 		return false, errClosed
+	}
+	if err := d.fs.failed(); err != nil {
+		return false, err
 	}
 	value, closer, err := d.db.Get(key)
 	if err != nil {
@@ -184,6 +223,9 @@ func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte))
 	}
 	if d.closed.Load() {
 		return errClosed
+	}
+	if err := d.fs.failed(); err != nil {
+		return err
 	}
 	for i, key := range keys {
 		value, closer, err := d.db.Get(key)
@@ -208,6 +250,9 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if d.closed.Load() {
 		return nil, errClosed
 	}
+	if err := d.fs.failed(); err != nil {
+		return nil, err
+	}
 	return newIterator(d.db, o)
 }
 
@@ -227,7 +272,8 @@ func (d *DB) ResetStats() error {
 // the memtables are flushed first: RocksDB does the same at close when
 // writes skipped the WAL (avoid_flush_during_shutdown is false by default),
 // so a db_bench run with --disable_wal followed by --use_existing_db finds
-// its data.
+// its data. After a write failure Close still closes Pebble (nothing it
+// writes then reaches the disk, see failfs.go) and returns the failure.
 func (d *DB) Close() error {
 	if !d.closed.CompareAndSwap(false, true) {
 		return errClosed
@@ -236,11 +282,16 @@ func (d *DB) Close() error {
 		d.budget.close()
 	}
 	var flushErr error
-	if d.disableWAL {
+	if d.disableWAL && !d.readOnly {
 		flushErr = d.db.Flush()
 	}
-	if err := d.db.Close(); err != nil {
+	closeErr := d.db.Close()
+	d.health.Close()
+	if err := d.fs.failed(); err != nil {
 		return err
+	}
+	if closeErr != nil {
+		return closeErr
 	}
 	return flushErr
 }

@@ -44,6 +44,32 @@
 //     that need compaction while automatic compactions are off, and
 //     WaitForCompactions stops waiting when Pebble leaves a level over its
 //     target with nothing running for 2 s: neither ever hangs.
+//   - A failed write to disk (ENOSPC, EIO and the like, on a WAL, table,
+//     MANIFEST or any other file) never reaches Pebble, which would panic,
+//     exit or retry forever: the first one freezes the files on disk as it
+//     left them (failfs.go), and every later write, read and Close returns
+//     it in RocksDB's words ("IO error: No space left on device: While
+//     appending to file: <path>: No space left on device"). Reopening once
+//     space exists finds every synced write acknowledged before the failure.
+//   - options.Options.ReadOnly (--readonly) opens with Pebble's ReadOnly and a
+//     file system that refuses every change (readonly.go): the directory is
+//     left byte for byte as it was, a missing LOCK is not created, writes
+//     fail with RocksDB's "Not implemented: Not supported operation in read
+//     only mode.", and a directory without a Pebble database fails to open.
+//   - Open refuses, with a Corruption error naming the file and deleting
+//     nothing, a directory holding tables, WALs or a MANIFEST but no
+//     MANIFEST marker (Pebble would open it as a new database and delete
+//     them), and a MANIFEST with a damaged chunk anywhere (Pebble would open
+//     the state before the damage and delete what later edits made live);
+//     a MANIFEST cut short, as a crash mid-append leaves it, opens; a WAL
+//     with a damaged record that valid records follow is refused (Pebble
+//     replayed it up to the damage and dropped the rest silently), a WAL
+//     whose damage is only at its end opens (walcheck.go); a
+//     RocksDB-format directory (CURRENT, no marker) is refused saying what
+//     it is (opencheck.go). On-disk corruption found by a read is returned by
+//     that read; Pebble's default of exiting the process is switched off.
+//   - write_buffer_size under 64 KiB is raised to 64 KiB, as RocksDB does,
+//     and a block_size RocksDB refuses is refused in its words (validate.go).
 //   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",
 //     "rocksdb.num-entries-imm-mem-tables") are not exposed by Pebble; those two
 //     properties report not supported.

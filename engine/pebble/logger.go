@@ -15,6 +15,8 @@ import (
 type logger struct {
 	mu sync.Mutex
 	w  io.Writer
+
+	lastBackground string // the last background error printed
 }
 
 func (l *logger) Infof(format string, args ...interface{}) {}
@@ -43,4 +45,18 @@ func (l *logger) warnf(format string, args ...interface{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	fmt.Fprintf(l.w, format, args...)
+}
+
+// backgroundError prints a background error unless it is the one printed
+// last: Pebble retries a failed compaction or table-stats job at once, and
+// a damaged table would otherwise print the same line thousands of times.
+func (l *logger) backgroundError(err error) {
+	msg := "ERROR: pebble: background error: " + err.Error() + "\n"
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if msg == l.lastBackground {
+		return
+	}
+	l.lastBackground = msg
+	io.WriteString(l.w, msg)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
@@ -52,10 +53,19 @@ func moduleVersion() string {
 	return "v2"
 }
 
-// Open opens (creating if missing) the Pebble database in dir. Options
-// Pebble cannot honour are reported on warn; warn also receives Pebble's
-// error log lines for the life of the database.
+// Open opens (creating if missing, unless opts.ReadOnly) the Pebble
+// database in dir. Options Pebble cannot honour are reported on warn; warn
+// also receives Pebble's error log lines for the life of the database.
 func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
+	d, err := open(dir, opts, warn, vfs.Default)
+	if err != nil {
+		return nil, err // not a nil *DB in a non-nil interface
+	}
+	return d, nil
+}
+
+// open is Open on the file system fs (tests pass one that injects faults).
+func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
@@ -68,20 +78,67 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 		return nil, err
 	}
 	d := &DB{
+		fs:              newFailFS(fs),
 		logger:          lg,
 		disableWAL:      opts.DisableWAL,
+		readOnly:        opts.ReadOnly,
 		autoCompactions: !opts.DisableAutoCompactions,
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 	}
+	cfg.opts.FS = d.fs
+	if opts.ReadOnly {
+		cfg.opts.FS = readOnlyFS{d.fs}
+	}
 	listener := &pebble.EventListener{}
 	d.stalls.listen(listener)
+	// Background errors after a write failure are Pebble reading files
+	// that were never stored (failfs.go); the failure itself is reported
+	// by the next write and by Close.
+	listener.BackgroundError = func(err error) {
+		if !d.fs.frozen() {
+			lg.backgroundError(err)
+		}
+	}
+	// Pebble's default for on-disk corruption found by a read is
+	// Logger.Fatalf, which exits the process with a stack trace; the read
+	// that found it returns the corruption error, which is how RocksDB
+	// reports it too, so the event itself is left without an action.
+	listener.DataCorruption = func(pebble.DataCorruptionInfo) {}
 	cfg.opts.EventListener = listener
 
+	if err := checkBeforeOpen(fs, dir, opts.WALDir); err != nil {
+		cfg.cache.Unref()
+		return nil, err
+	}
+	// Pebble's disk-health checks, which Pebble adds only when Options.FS
+	// is unset, wrap the engine's file system as they wrapped the default
+	// one (same 5 s threshold); the DB stops them after Pebble closes.
+	cfg.opts.FS, d.health = vfs.WithDiskHealthChecks(cfg.opts.FS, 5*time.Second, nil,
+		func(info vfs.DiskSlowInfo) {
+			if slow := listener.DiskSlow; slow != nil {
+				slow(info)
+			}
+		})
 	db, err := pebble.Open(dir, cfg.opts)
 	if err != nil {
 		cfg.cache.Unref()
+		d.health.Close()
+		if ferr := d.fs.failed(); ferr != nil {
+			return nil, ferr
+		}
+		if opts.ReadOnly {
+			return nil, readOnlyOpenError(dir, err)
+		}
 		return nil, fmt.Errorf("pebble: open %s: %w", dir, err)
+	}
+	// Open replays the WALs and may flush them; a write that failed then
+	// froze the directory (failfs.go), and the open fails with it.
+	if err := d.fs.failed(); err != nil {
+		db.Close()
+		d.health.Close()
+		cfg.cache.Unref()
+		return nil, err
 	}
 	d.db = db
 	if cfg.cacheBudget > 0 {

@@ -2,6 +2,7 @@ package pebble
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -75,5 +76,19 @@ func TestWaitWithAutoCompactionsOff(t *testing.T) {
 	}
 	if v, _ := db.Property("rocksdb.compaction-pending"); v != "0" {
 		t.Errorf("compaction-pending = %s with automatic compactions off", v)
+	}
+}
+
+// TestBackgroundErrorRepeatsOnce checks that the same background error,
+// which Pebble reports on every retry, prints once until another comes.
+func TestBackgroundErrorRepeatsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	l := &logger{w: &buf}
+	for _, msg := range []string{"a", "a", "a", "b", "a", "a"} {
+		l.backgroundError(errors.New(msg))
+	}
+	want := "ERROR: pebble: background error: a\nERROR: pebble: background error: b\nERROR: pebble: background error: a\n"
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
 	}
 }

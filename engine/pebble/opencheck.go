@@ -1,0 +1,234 @@
+package pebble
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/atomicfs"
+)
+
+// Checks made before pebble.Open, for two kinds of damage Pebble v2.1.7
+// takes for something else and then deletes data over.
+//
+// The MANIFEST marker. Pebble finds its MANIFEST through a marker file
+// named marker.manifest.<iteration>.<MANIFEST file name> (Pebble's CURRENT;
+// format_major_version.go and vfs/atomicfs/marker.go in Pebble). With the
+// marker gone, Pebble opens the directory as a new database and deletes
+// every table and WAL as obsolete. So a directory with no marker (and no
+// CURRENT, which older Pebble formats used) that holds a MANIFEST, a table,
+// a blob file or a WAL is refused, and nothing is deleted.
+//
+// The MANIFEST's records. The MANIFEST is a log in Pebble's record format
+// (record/record.go in Pebble, LevelDB's log format): 32 KiB blocks, each a
+// run of chunks, each chunk a 7-byte header then its payload:
+//
+//	bytes 0-3  CRC-32C (Castagnoli) of byte 6 and the payload, masked as
+//	           LevelDB masks it: rotate right by 15 bits, add 0xa282ead8;
+//	           little-endian
+//	bytes 4-5  payload length, little-endian
+//	byte  6    chunk type: 1 full record, 2 first, 3 middle, 4 last chunk
+//	           of a record
+//
+// A chunk never crosses a block boundary; fewer than 7 bytes left in a block
+// are zeros, and the writer zero-fills the rest of a block it leaves. Pebble
+// reads the MANIFEST with a reader that reports any bad chunk in the last
+// block as an unexpected EOF, which Pebble takes for a torn tail: it opens
+// the database as of the edits before the damage, then deletes the tables
+// and WALs that later edits had made live (a flipped byte in a MANIFEST lost
+// data silently). scanManifest reads the chunks itself and accepts only what
+// a crash in the middle of an append leaves: a last chunk cut short by the
+// end of the file, or zeros from there to the end. A bad checksum, a bad
+// type, a chunk crossing a block boundary, or bytes after a zeroed header is
+// a Corruption error naming the file and offset, as RocksDB's MANIFEST
+// reading (kTolerateCorruptedTailRecords) reports it. Pebble acts on an edit
+// only once it is synced, so an edit cut short made nothing obsolete.
+
+// checkBeforeOpen returns a Corruption error when dir (with its WALs in
+// walDir, when set) is a damaged Pebble database of either kind above, and
+// nil for a sound one, an empty one or a missing one.
+func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
+	names, err := fsys.List(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	manifest, err := atomicfs.ReadMarker(fsys, dir, "manifest")
+	if err != nil {
+		return fmt.Errorf("Corruption: %s: reading the MANIFEST marker: %w", dir, err)
+	}
+	if manifest == "" {
+		if walDir != "" && walDir != dir {
+			if wals, err := fsys.List(walDir); err == nil {
+				names = append(names, wals...)
+			}
+		}
+		return checkNoMarker(dir, names)
+	}
+	if err := checkManifest(fsys, fsys.PathJoin(dir, manifest)); err != nil {
+		return err
+	}
+	if err := checkWALs(fsys, dir, names); err != nil {
+		return err
+	}
+	if walDir != "" && walDir != dir {
+		wals, err := fsys.List(walDir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return checkWALs(fsys, walDir, wals)
+	}
+	return nil
+}
+
+// checkWALs scans the WALs among names, the files of dir (walcheck.go).
+func checkWALs(fsys vfs.FS, dir string, names []string) error {
+	for _, name := range names {
+		if num, ok := walNumber(name); ok {
+			if err := checkWAL(fsys, fsys.PathJoin(dir, name), num); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkNoMarker refuses a directory without a MANIFEST marker that holds
+// files only a database has. One with a CURRENT file and a MANIFEST is a
+// RocksDB-format database (RocksDB's, or the native engine's): Pebble v2
+// reads CURRENT only for its own oldest formats, which it no longer
+// supports, and reported such a directory as "written in format major
+// version 1".
+func checkNoMarker(dir string, names []string) error {
+	current, identity, manifest := false, false, false
+	for _, name := range names {
+		current = current || name == "CURRENT"
+		identity = identity || name == "IDENTITY"
+		manifest = manifest || numbered(name, "MANIFEST-", "")
+	}
+	if current && manifest {
+		writer := "RocksDB or the native engine"
+		if identity {
+			writer = "RocksDB"
+		}
+		return fmt.Errorf("Invalid argument: %s: a RocksDB-format database (CURRENT, no Pebble marker), "+
+			"written by %s; the pebble engine cannot open it", dir, writer)
+	}
+	for _, name := range names {
+		if numbered(name, "MANIFEST-", "") || numbered(name, "", ".sst") ||
+			numbered(name, "", ".blob") || numbered(name, "", ".log") {
+			return fmt.Errorf("Corruption: %s: no MANIFEST marker (marker.manifest.*) but %s is there: "+
+				"not opening it as a new database, which would delete it", dir, name)
+		}
+	}
+	return nil
+}
+
+// numbered reports whether name is prefix, a decimal file number, suffix:
+// the way Pebble names its files (000123.sst, MANIFEST-000001). Other files
+// (app.log, notes.sst) are not Pebble's, and Pebble leaves them alone.
+func numbered(name, prefix, suffix string) bool {
+	num, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	num, ok = strings.CutSuffix(num, suffix)
+	return ok && isNumber(num)
+}
+
+// checkManifest scans the MANIFEST at path.
+func checkManifest(fsys vfs.FS, path string) error {
+	data, err := readWhole(fsys, path)
+	if err != nil {
+		return err
+	}
+	if off, why := scanManifest(data); why != "" {
+		return fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
+	}
+	return nil
+}
+
+const (
+	recordBlockSize  = 32 << 10
+	recordHeaderSize = 7
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// scanManifest checks the chunks of a MANIFEST's bytes and returns the
+// offset of the first damage and what it is, or "" when there is none.
+func scanManifest(data []byte) (int, string) {
+	for off := 0; off < len(data); {
+		blockEnd := min((off/recordBlockSize+1)*recordBlockSize, len(data))
+		if off+recordHeaderSize > len(data) {
+			return 0, "" // a last header cut short: a torn append
+		}
+		if blockEnd-off < recordHeaderSize {
+			if !allZero(data[off:blockEnd]) {
+				return off, "non-zero bytes in a block's padding"
+			}
+			off = blockEnd
+			continue
+		}
+		sum := binary.LittleEndian.Uint32(data[off:])
+		length := int(binary.LittleEndian.Uint16(data[off+4:]))
+		kind := data[off+6]
+		if sum == 0 && length == 0 && kind == 0 {
+			if allZero(data[off:]) {
+				return 0, "" // zeros to the end: an unwritten tail
+			}
+			if !allZero(data[off:blockEnd]) {
+				return off, "a zeroed chunk header followed by data"
+			}
+			off = blockEnd
+			continue
+		}
+		if kind < 1 || kind > 4 {
+			return off, fmt.Sprintf("chunk type %d", kind)
+		}
+		end := off + recordHeaderSize + length
+		if end > len(data) {
+			return 0, "" // a last chunk cut short: a torn append
+		}
+		if end > blockEnd {
+			return off, "a chunk crossing a block boundary"
+		}
+		c := crc32.Checksum(data[off+6:end], castagnoli)
+		if (c>>15|c<<17)+0xa282ead8 != sum {
+			return off, "checksum mismatch"
+		}
+		off = end
+	}
+	return 0, ""
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// readWhole reads the file at path, which the database needs: a missing one
+// is a Corruption error.
+func readWhole(fsys vfs.FS, path string) ([]byte, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("Corruption: %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("IO error: While reading %s: %w", path, err)
+	}
+	return data, nil
+}
