@@ -9,10 +9,6 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// readOnlyPending names the engines whose read-only open has not landed yet;
-// the test skips them, saying so, instead of passing for them.
-var readOnlyPending = map[string]bool{"native": true}
-
 // TestReadOnlyRefusesWrites: --readonly=1 opens the database read-only on
 // every engine. A write benchmark ends with db_bench's "put error: Not
 // implemented: Not supported operation in read only mode." and exit 1, a
@@ -23,9 +19,6 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Run(eng, func(t *testing.T) {
 			if _, err := engine.Lookup(eng); err != nil {
 				t.Skip(err)
-			}
-			if readOnlyPending[eng] {
-				t.Skipf("the %s engine has no read-only open yet", eng)
 			}
 			dir := filepath.Join(t.TempDir(), "db")
 			base := []string{"--engine=" + eng, "--db=" + dir, "--num=100", "--seed=1"}

@@ -197,7 +197,7 @@ var enumValues = map[string]map[string]bool{
 	"access_hint_on_compaction_start": setOfNames("NONE NORMAL SEQUENTIAL WILLNEED"),
 	"info_log_level":                  setOfNames("DEBUG_LEVEL INFO_LEVEL WARN_LEVEL ERROR_LEVEL FATAL_LEVEL HEADER_LEVEL"),
 	"lowest_used_cache_tier":          setOfNames("kVolatileTier kNonVolatileBlockTier"),
-	"wal_recovery_mode":               setOfNames("kTolerateCorruptedTailRecords kAbsoluteConsistency kPointInTimeRecovery kSkipAnyCorruptedRecords"),
+	"wal_recovery_mode":               keysOf(walRecoveryModes),
 	"prepopulate_blob_cache":          prepopulateEnum,
 	"prepopulate_block_cache":         prepopulateEnum,
 	"data_block_index_type":           setOfNames("kDataBlockBinarySearch kDataBlockBinaryAndHash"),
