@@ -105,12 +105,6 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.vs.db = db
 	db.compactPointer = make([][]byte, db.numLevels)
 	db.stats.init(db.numLevels)
-	// Refuse another engine's directory before creating anything in it.
-	if names, err := db.fs.List(dir); err == nil {
-		if err := db.checkForeignNames(names); err != nil {
-			return nil, err
-		}
-	}
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}
@@ -217,6 +211,9 @@ func (db *DB) recover() error {
 			return err
 		}
 	} else {
+		if err := db.checkForeignNames(files); err != nil {
+			return err
+		}
 		if err := db.checkNoCurrent(files); err != nil {
 			return err
 		}

@@ -260,20 +260,16 @@ func TestOpenRocksDBDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", tool, err, out)
 	}
+	openRefused(t, dir, testOptions(), nil, "holds a RocksDB database (MANIFEST-", `is RocksDB's format, comparator "leveldb.BytewiseComparator"); open it with --engine=rocksdb`)
+	os.Remove(filepath.Join(dir, currentName))
 	openRefused(t, dir, testOptions(), nil, "holds a RocksDB database (IDENTITY is RocksDB's); open it with --engine=rocksdb")
-	os.Remove(filepath.Join(dir, "IDENTITY"))
-	openRefused(t, dir, testOptions(), nil, "holds a RocksDB database (MANIFEST-", `is RocksDB's format, comparator "leveldb.BytewiseComparator"`, "--engine=rocksdb")
 }
 
-// TestOpenForeignDirectoryByFormat builds the signs of other engines by hand.
-func TestOpenForeignDirectoryByFormat(t *testing.T) {
+// foreignManifestDir returns a directory holding LOCK, CURRENT and a
+// MANIFEST whose first edit starts with a comparator name, as RocksDB's and
+// Pebble's do.
+func foreignManifestDir(t *testing.T) string {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "marker.format-version.000011.024"), nil, 0o644)
-	openRefused(t, dir, testOptions(), nil, "holds a Pebble database (marker.format-version.000011.024 is Pebble's); open it with --engine=pebble")
-
-	// A MANIFEST whose first edit starts with a comparator name, with the
-	// LOCK both engines create.
-	dir = t.TempDir()
 	os.WriteFile(filepath.Join(dir, lockName), nil, 0o644)
 	var rec []byte
 	rec = append(rec, 1, 26)
@@ -285,9 +281,40 @@ func TestOpenForeignDirectoryByFormat(t *testing.T) {
 	w.Flush()
 	f.Close()
 	os.WriteFile(filepath.Join(dir, currentName), []byte("MANIFEST-000001\n"), 0o644)
+	return dir
+}
+
+// TestOpenForeignDirectoryByFormat builds the signs of other engines by hand.
+func TestOpenForeignDirectoryByFormat(t *testing.T) {
+	// Pebble keeps no CURRENT: a marker beside a MANIFEST.
+	dir := t.TempDir()
+	for _, n := range []string{lockName, "marker.format-version.000011.024", "MANIFEST-000001"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	openRefused(t, dir, testOptions(), nil, "holds a Pebble database (marker.format-version.000011.024 is Pebble's); open it with --engine=pebble")
+
+	dir = foreignManifestDir(t)
 	openRefused(t, dir, testOptions(), nil, "holds a RocksDB database (MANIFEST-000001 is RocksDB's format")
 	os.WriteFile(filepath.Join(dir, "OPTIONS-000003"), []byte("[Version]\n  pebble_version=0.1\n"), 0o644)
 	openRefused(t, dir, testOptions(), nil, "holds a Pebble database (MANIFEST-000001 is in Pebble's format", "--engine=pebble")
+}
+
+// TestOpenForeignLeftovers: a marker or IDENTITY file alone, or beside this
+// engine's DB (what Destroy leaves of another engine's directory), is not
+// another engine's DB.
+func TestOpenForeignLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"marker.format-version.000011.024", "IDENTITY"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	db := mustOpen(t, dir, testOptions())
+	put(t, db, "a", "b")
+	db.Close()
+	db = mustOpen(t, dir, testOptions())
+	if v, ok := getString(t, db, "a"); !ok || v != "b" {
+		t.Fatalf("a: %q %v", v, ok)
+	}
+	db.Close()
 }
 
 // TestOpenMissingWAL: the WAL the MANIFEST's log number names holds writes
@@ -320,7 +347,7 @@ func TestOpenMissingCurrentWithWALDir(t *testing.T) {
 func TestReadOnlyOpenChecksToo(t *testing.T) {
 	ro := testOptions()
 	ro.ReadOnly = true
-	dir := t.TempDir()
+	dir := foreignManifestDir(t)
 	os.WriteFile(filepath.Join(dir, "marker.manifest.000001.MANIFEST-000001"), nil, 0o644)
 	openRefused(t, dir, ro, nil, "holds a Pebble database")
 	dir, tables := filledDir(t, true, fileTable)
