@@ -3,11 +3,11 @@ package lsm
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 
 	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/options"
 )
 
 // ErrReadOnly is returned by Write, Flush and Compact on a DB opened with
@@ -59,10 +59,14 @@ func (db *DB) openReadOnly() (*DB, error) {
 		}
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
+	st := &walReplay{mode: db.opts.WALRecoveryMode}
 	for _, num := range logs {
-		if err := db.loadWAL(num); err != nil {
+		if err := db.loadWAL(num, st); err != nil {
 			db.dropMemTables()
 			return nil, err
+		}
+		if st.mode == options.WALSkipAnyCorruptedRecords {
+			st.stop = nil
 		}
 	}
 	if db.mem == nil {
@@ -77,26 +81,23 @@ func (db *DB) openReadOnly() (*DB, error) {
 
 // loadWAL inserts the batches of one WAL into the memtables, starting a new
 // one whenever the active one is full; the full ones stay as immutable
-// memtables, never flushed (DB.mu held).
-func (db *DB) loadWAL(num uint64) error {
+// memtables, never flushed (DB.mu held). Damage is judged by st's recovery
+// mode exactly as replayWAL judges it, so a read-only open recovers what a
+// read-write open would, and refuses what it would refuse.
+func (db *DB) loadWAL(num uint64, st *walReplay) error {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
 	}
+	st.first = true
 	r := wal.NewReader(data)
 	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return nil
+		br, ok, err := db.nextWALBatch(r, name, st, true)
+		if err != nil || !ok {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("lsm: WAL %s: %w", name, err)
-		}
-		seq, count, err := validateBatch(rec)
-		if err != nil {
-			return fmt.Errorf("lsm: WAL %s at offset %d: %w", name, r.Offset(), err)
-		}
+		seq, count, size := br.seq, br.count, batchHeaderSize+len(br.data)
 		if db.mem == nil || db.mem.full() {
 			mem, err := db.newMemTable(num)
 			if err != nil {
@@ -107,11 +108,10 @@ func (db *DB) loadWAL(num uint64) error {
 			}
 			db.mem = mem
 		}
-		br, _ := newBatchReader(rec) // validateBatch decoded it
 		if err := insertRecords(db.mem, &br); err != nil {
 			return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 		}
-		db.mem.logical += uint64(len(rec)) + uint64(count)*memEntryOverhead
+		db.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
 		if count > 0 {
 			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
 		}

@@ -122,6 +122,58 @@ type walReplay struct {
 	dryRun   bool
 	stop     *walStop // where an earlier WAL ended early, if one did
 	firstSeq uint64   // the first batch's sequence; 0 until one is read
+	first    bool     // no batch of the current WAL read yet
+}
+
+// nextWALBatch returns the next batch of WAL name (read by r) that st's
+// recovery mode lets through, with ok false at the WAL's end: its real end,
+// a torn tail or damage where the mode stops (recorded in st.stop), or
+// records the mode skips (noted for LOG unless st.dryRun). The batch header
+// is always checked, its records too with validate; the first batch of a WAL
+// read after another one stopped early must continue its sequence.
+func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate bool) (br batchReader, ok bool, _ error) {
+	base := filepath.Base(name)
+	for {
+		rec, rerr := r.Next()
+		if rerr != nil {
+			skip, s, err := walDamage(r, base, rerr, st.mode)
+			if err != nil {
+				return br, false, err
+			}
+			if skip {
+				if !st.dryRun {
+					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", base, rerr))
+				}
+				continue
+			}
+			if s != nil && !st.dryRun {
+				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", base, s.off, s.why))
+			}
+			if s != nil && st.stop == nil {
+				st.stop = s
+			}
+			return br, false, nil
+		}
+		br, err := newBatchReader(rec)
+		if err == nil && validate {
+			// A dry pass reads only the header: the records are checked
+			// when they are applied.
+			_, _, err = validateBatch(rec)
+		}
+		if err != nil {
+			if st.mode == options.WALSkipAnyCorruptedRecords {
+				continue
+			}
+			return br, false, fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
+		}
+		if st.first {
+			if err := db.checkResume(st.stop, base, br.seq); err != nil {
+				return br, false, err
+			}
+			st.first = false
+		}
+		return br, true, nil
+	}
 }
 
 // commitWAL records the tables replayed from WAL num and the next WAL's
@@ -208,48 +260,17 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 		mem, err = db.newMemTable(num)
 		return err
 	}
-	first := true
+	st.first = true
 	r := wal.NewReader(data)
 	for {
-		rec, rerr := r.Next()
-		if rerr != nil {
-			skip, s, err := walDamage(r, filepath.Base(name), rerr, st.mode)
-			if err != nil {
-				return err
-			}
-			if skip {
-				if !st.dryRun {
-					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", filepath.Base(name), rerr))
-				}
-				continue
-			}
-			if s != nil && !st.dryRun {
-				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", filepath.Base(name), s.off, s.why))
-			}
-			if s != nil && st.stop == nil {
-				st.stop = s
-			}
+		br, ok, err := db.nextWALBatch(r, name, st, mem != nil)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			break
 		}
-		br, err := newBatchReader(rec)
 		seq, count := br.seq, br.count
-		if err == nil && mem != nil {
-			// The dry pass reads only the header: the records are checked
-			// when they are applied.
-			_, _, err = validateBatch(rec)
-		}
-		if err != nil {
-			if st.mode == options.WALSkipAnyCorruptedRecords {
-				continue
-			}
-			return fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
-		}
-		if first {
-			if err := db.checkResume(st.stop, filepath.Base(name), seq); err != nil {
-				return err
-			}
-			first = false
-		}
 		if st.firstSeq == 0 {
 			st.firstSeq = seq
 		}

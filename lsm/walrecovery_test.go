@@ -28,9 +28,10 @@ func walRecords(t *testing.T, path string) (data []byte, offs []int) {
 	return data, offs
 }
 
-func modeOptions(mode int) *options.Options {
+func modeOptions(mode int, readOnly bool) *options.Options {
 	o := testOptions()
 	o.WALRecoveryMode = mode
+	o.ReadOnly = readOnly
 	return o
 }
 
@@ -55,17 +56,17 @@ func damagedWAL(t *testing.T, damage func(data []byte, offs []int) []byte) strin
 	return dir
 }
 
-// openWithMode opens a copy of dir under mode and checks the keys it
-// recovers, or that it was refused without a change.
-func openWithMode(t *testing.T, dir string, mode int, wantErr bool, missing map[int]bool) {
+// openWithMode opens a copy of dir under mode, read-write or read-only, and
+// checks the keys it recovers, or that it was refused without a change.
+func openWithMode(t *testing.T, dir string, mode int, readOnly, wantErr bool, missing map[int]bool) {
 	t.Helper()
 	cp := t.TempDir()
 	copyDir(t, dir, cp)
 	if wantErr {
-		openRefused(t, cp, modeOptions(mode), ErrCorruption, ".log")
+		openRefused(t, cp, modeOptions(mode, readOnly), ErrCorruption, ".log")
 		return
 	}
-	db, err := Open(cp, modeOptions(mode), Config{})
+	db, err := Open(cp, modeOptions(mode, readOnly), Config{})
 	if err != nil {
 		t.Fatalf("mode %d: %v", mode, err)
 	}
@@ -81,15 +82,13 @@ func openWithMode(t *testing.T, dir string, mode int, wantErr bool, missing map[
 // refused is the outcome of a mode that must fail the open.
 var refused = map[int]bool{-1: true}
 
-// checkModes opens copies of dir under modes 0 to 3: want[m] lists the keys
-// mode m must lose, or is refused.
+// checkModes opens copies of dir under modes 0 to 3, read-write and
+// read-only: want[m] lists the keys mode m must lose, or is refused.
 func checkModes(t *testing.T, dir string, want [4]map[int]bool) {
 	t.Helper()
-	for mode, missing := range want {
-		if missing[-1] {
-			openWithMode(t, dir, mode, true, nil)
-		} else {
-			openWithMode(t, dir, mode, false, missing)
+	for _, readOnly := range []bool{false, true} {
+		for mode, missing := range want {
+			openWithMode(t, dir, mode, readOnly, missing[-1], missing)
 		}
 	}
 }
@@ -183,7 +182,7 @@ func TestWALRecoveryModeLaterWAL(t *testing.T) {
 
 func TestWALRecoveryModeOutOfRange(t *testing.T) {
 	for _, m := range []int{-1, 4} {
-		if _, err := Open(t.TempDir(), modeOptions(m), Config{}); err == nil {
+		if _, err := Open(t.TempDir(), modeOptions(m, false), Config{}); err == nil {
 			t.Fatalf("wal_recovery_mode %d accepted", m)
 		}
 	}
@@ -196,7 +195,7 @@ func TestWALRecoveryNotesInLOG(t *testing.T) {
 		d[offs[100]+wal.HeaderSize+3] ^= 1
 		return d
 	})
-	db, err := Open(dir, modeOptions(options.WALSkipAnyCorruptedRecords), Config{})
+	db, err := Open(dir, modeOptions(options.WALSkipAnyCorruptedRecords, false), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
