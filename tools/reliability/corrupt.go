@@ -96,11 +96,14 @@ func RunMatrix(m Matrix) MatrixResult {
 	cfg.AutoCompact = false // nothing may delete files behind the verifier's back
 	res := MatrixResult{Engine: m.Engine, Config: cfg.Name()}
 	wl := DefaultWorkload(uint64(m.Seed))
-	tmpl := filepath.Join(m.Dir, "template")
-	if err := os.MkdirAll(tmpl, 0o755); err != nil {
+	// Every directory the matrix writes is one it made itself under m.Dir,
+	// so removing it afterwards removes nothing of the caller's.
+	tmpl, err := os.MkdirTemp(m.Dir, "template")
+	if err != nil {
 		res.Err = err.Error()
 		return res
 	}
+	defer os.RemoveAll(tmpl)
 	b, err := startChild(&childSpec{Role: roleBuild, Engine: m.Engine, Dir: tmpl, Config: cfg, Workload: wl, Phases: matrixPhases}, 120*time.Second)
 	if err != nil {
 		res.Err = err.Error()
@@ -124,22 +127,22 @@ func RunMatrix(m Matrix) MatrixResult {
 		k := fileKind(name)
 		byKind[k] = append(byKind[k], name)
 	}
-	trialDir := filepath.Join(m.Dir, "trial")
 	run := func(kind, file string, d Damage) Trial {
 		t := Trial{Kind: kind, File: file, Damage: d}
-		if err := os.RemoveAll(trialDir); err != nil {
-			t.Outcome, t.Detail = Crash, "harness: "+err.Error()
-			return t
-		}
-		if err := os.MkdirAll(trialDir, 0o755); err == nil {
+		trialDir, err := os.MkdirTemp(m.Dir, "trial")
+		if err == nil {
+			defer os.RemoveAll(trialDir)
 			err = copyDir(trialDir, tmpl)
 		}
-		if file != "" {
+		if err == nil && file != "" {
 			err = d.apply(filepath.Join(trialDir, file))
 		}
-		before, err2 := listFiles(trialDir)
-		if err != nil || err2 != nil {
-			t.Outcome, t.Detail = Crash, fmt.Sprintf("harness: %v %v", err, err2)
+		var before map[string]int64
+		if err == nil {
+			before, err = listFiles(trialDir)
+		}
+		if err != nil {
+			t.Outcome, t.Detail = Crash, "harness: "+err.Error()
 			return t
 		}
 		v, opened, vexit := verifyChildOpened(m.Engine, trialDir, cfg, wl, lo, hi)
@@ -204,7 +207,6 @@ func RunMatrix(m Matrix) MatrixResult {
 			}
 		}
 	}
-	os.RemoveAll(trialDir)
 	return res
 }
 

@@ -17,11 +17,33 @@ func TestCrashLoopCatchesLostWrites(t *testing.T) {
 
 // The corruption matrix counts a panic in the verifier as a crash, and
 // goes on with the other trials.
+// The directories it made are gone afterwards, and nothing of the
+// caller's in Dir is touched, even under the names it uses.
 func TestMatrixCatchesCrashes(t *testing.T) {
 	skipShort(t)
-	r := RunMatrix(Matrix{Engine: "test-panicky", Seed: 7, Dir: t.TempDir()})
+	dir := t.TempDir()
+	for _, sub := range []string{"trial", "template"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, "mine.txt"), []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := RunMatrix(Matrix{Engine: "test-panicky", Seed: 7, Dir: dir})
 	if r.Err != "" {
 		t.Fatal(r.Err)
+	}
+	if left, err := listFiles(dir); err != nil || len(left) != 0 {
+		t.Fatalf("files left in Dir's top level: %v %v", left, err)
+	}
+	for _, sub := range []string{"trial", "template"} {
+		if b, err := os.ReadFile(filepath.Join(dir, sub, "mine.txt")); err != nil || string(b) != "keep" {
+			t.Fatalf("the caller's %s/mine.txt: %q %v", sub, b, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Fatalf("directories left in Dir: %v", ents)
 	}
 	c := r.Counts()
 	if c[KindCurrent][Crash] == 0 {
