@@ -211,7 +211,7 @@ func (db *DB) recover() error {
 			return err
 		}
 	} else {
-		if err := db.checkForeignNames(files); err != nil {
+		if err := foreignByNames(db.dir, files.dbNames); err != nil {
 			return err
 		}
 		if err := db.checkNoCurrent(files); err != nil {

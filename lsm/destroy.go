@@ -26,8 +26,15 @@ import (
 //     anything is deleted.
 //   - dir and WALDir are then removed if empty.
 //
-// A missing dir is success.
+// A missing dir is success. A directory holding another engine's database
+// (foreign.go's rules, as Open applies them) is refused before anything is
+// deleted: RocksDB and Pebble give their files the same names.
 func Destroy(dir string, opts *options.Options) error {
+	if names, err := DefaultFS.List(dir); err == nil {
+		if err := foreignDatabase(DefaultFS, dir, names); err != nil {
+			return err
+		}
+	}
 	return dbdestroy.Destroy(dir, opts, dbdestroy.Spec{
 		Lock:   DefaultFS.Lock,
 		DBFile: isDBFileName,

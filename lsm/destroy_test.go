@@ -354,3 +354,43 @@ func TestDestroyDBPathIsAFile(t *testing.T) {
 		t.Fatalf("file changed: %q %v", b, err)
 	}
 }
+
+// TestDestroyRefusesForeignDatabase: RocksDB and Pebble name their files as
+// this engine does, so Destroy refuses their directories by Open's rules
+// and deletes nothing; a leftover IDENTITY or marker beside this engine's
+// own database does not stop it.
+func TestDestroyRefusesForeignDatabase(t *testing.T) {
+	pebbleDir := t.TempDir()
+	for _, n := range []string{lockName, "marker.format-version.000011.024", "MANIFEST-000001", "000002.log"} {
+		os.WriteFile(filepath.Join(pebbleDir, n), []byte("x"), 0o644)
+	}
+	rocksDir := foreignManifestDir(t)
+	os.WriteFile(filepath.Join(rocksDir, "000005.sst"), []byte("x"), 0o644)
+	for dir, want := range map[string]string{
+		pebbleDir: "holds a Pebble database (marker.format-version.000011.024 is Pebble's); open it with --engine=pebble",
+		rocksDir:  "holds a RocksDB database (MANIFEST-000001 is RocksDB's format",
+	} {
+		before := listing(t, dir)
+		err := Destroy(dir, testOptions())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Destroy(%s): %v, want %q", dir, err, want)
+		}
+		if after := listing(t, dir); !maps.Equal(before, after) {
+			t.Errorf("Destroy(%s) changed the directory: %v -> %v", dir, before, after)
+		}
+	}
+
+	own := t.TempDir()
+	db := mustOpen(t, own, testOptions())
+	put(t, db, "a", "b")
+	db.Close()
+	for _, n := range []string{"IDENTITY", "marker.format-version.000011.024"} {
+		os.WriteFile(filepath.Join(own, n), nil, 0o644)
+	}
+	if err := Destroy(own, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(own, currentName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("CURRENT left: %v", err)
+	}
+}

@@ -4,7 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/godbbench/godbbench/lsm/wal"
 )
 
 // A directory written by another engine is refused with the evidence,
@@ -24,17 +27,52 @@ import (
 // A marker or IDENTITY file alone, or beside this engine's own CURRENT and
 // MANIFEST, is a leftover (Destroy deletes only this engine's names) and is
 // ignored.
+//
+// Open applies the rules as it reads the directory (recover and
+// versionSet.recover); Destroy applies them first through foreignDatabase,
+// so a fill never deletes another engine's files that carry this engine's
+// names.
 
 // foreignError names the engine that wrote dir and how it was recognised.
 func foreignError(dir, engine, evidence, flag string) error {
-	return fmt.Errorf("lsm: %s holds a %s database (%s); open it with --engine=%s", dir, engine, evidence, flag)
+	return fmt.Errorf("Invalid argument: %s holds a %s database (%s); open it with --engine=%s", dir, engine, evidence, flag)
 }
 
-// checkForeignNames refuses a directory without CURRENT whose DB files sit
+// foreignDatabase returns the error naming the engine that wrote the
+// database in dir (whose entries are names), or nil when it is this
+// engine's, empty, or unreadable. With CURRENT there, it reads the first
+// record of the MANIFEST CURRENT names, as an open would.
+func foreignDatabase(fsys FS, dir string, names []string) error {
+	if !slices.Contains(names, currentName) {
+		return foreignByNames(dir, names)
+	}
+	cur, err := fsys.ReadFile(filepath.Join(dir, currentName))
+	if err != nil {
+		return nil
+	}
+	name := strings.TrimSuffix(string(cur), "\n")
+	if t, _ := parseFileName(name); t != fileManifest {
+		return nil
+	}
+	data, err := fsys.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil
+	}
+	rec, err := wal.NewReader(data).Next()
+	if err != nil {
+		return nil
+	}
+	if _, err := decodeEdit(rec); err == nil {
+		return nil
+	}
+	return foreignManifest(fsys, dir, name, rec, names)
+}
+
+// foreignByNames refuses a directory without CURRENT whose DB files sit
 // beside another engine's marker or IDENTITY file.
-func (db *DB) checkForeignNames(f dbFiles) error {
+func foreignByNames(dir string, names []string) error {
 	hasDBFile := false
-	for _, n := range f.dbNames {
+	for _, n := range names {
 		if t, _ := parseFileName(n); t == fileManifest || t == fileWAL || t == fileTable {
 			hasDBFile = true
 		}
@@ -42,23 +80,23 @@ func (db *DB) checkForeignNames(f dbFiles) error {
 	if !hasDBFile {
 		return nil
 	}
-	for _, n := range f.dbNames {
+	for _, n := range names {
 		if strings.HasPrefix(n, "marker.") {
-			return foreignError(db.dir, "Pebble", n+" is Pebble's", "pebble")
+			return foreignError(dir, "Pebble", n+" is Pebble's", "pebble")
 		}
 	}
-	for _, n := range f.dbNames {
+	for _, n := range names {
 		if n == "IDENTITY" {
-			return foreignError(db.dir, "RocksDB", "IDENTITY is RocksDB's", "rocksdb")
+			return foreignError(dir, "RocksDB", "IDENTITY is RocksDB's", "rocksdb")
 		}
 	}
 	return nil
 }
 
-// checkForeignManifest is called when the MANIFEST named does not decode:
-// it returns the foreign-engine error if data is another engine's MANIFEST,
-// nil otherwise.
-func (db *DB) checkForeignManifest(name string, firstRecord []byte, names []string) error {
+// foreignManifest is called when the MANIFEST name in dir does not decode:
+// it returns the foreign-engine error if its first record is another
+// engine's, nil otherwise.
+func foreignManifest(fsys FS, dir, name string, firstRecord []byte, names []string) error {
 	if len(firstRecord) < 2 || firstRecord[0] != 1 {
 		return nil
 	}
@@ -72,15 +110,15 @@ func (db *DB) checkForeignManifest(name string, firstRecord []byte, names []stri
 	}
 	for _, opt := range names {
 		if strings.HasPrefix(opt, "marker.") {
-			return foreignError(db.dir, "Pebble", fmt.Sprintf("%s is in Pebble's format, comparator %q, and %s is Pebble's", name, cmp, opt), "pebble")
+			return foreignError(dir, "Pebble", fmt.Sprintf("%s is in Pebble's format, comparator %q, and %s is Pebble's", name, cmp, opt), "pebble")
 		}
 		if !strings.HasPrefix(opt, "OPTIONS-") {
 			continue
 		}
-		data, err := db.fs.ReadFile(filepath.Join(db.dir, opt))
+		data, err := fsys.ReadFile(filepath.Join(dir, opt))
 		if err == nil && strings.Contains(string(data), "pebble_version=") {
-			return foreignError(db.dir, "Pebble", fmt.Sprintf("%s is in Pebble's format, comparator %q, and %s is Pebble's", name, cmp, opt), "pebble")
+			return foreignError(dir, "Pebble", fmt.Sprintf("%s is in Pebble's format, comparator %q, and %s is Pebble's", name, cmp, opt), "pebble")
 		}
 	}
-	return foreignError(db.dir, "RocksDB", fmt.Sprintf("%s is RocksDB's format, comparator %q", name, cmp), "rocksdb")
+	return foreignError(dir, "RocksDB", fmt.Sprintf("%s is RocksDB's format, comparator %q", name, cmp), "rocksdb")
 }

@@ -99,7 +99,7 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		e, err := decodeEdit(rec)
 		if err != nil {
 			if first {
-				if ferr := vs.db.checkForeignManifest(name, rec, names); ferr != nil {
+				if ferr := foreignManifest(fs, dir, name, rec, names); ferr != nil {
 					return false, ferr
 				}
 			}
