@@ -203,17 +203,9 @@ func (it *Iterator) findBackward(ok bool) bool {
 	return false
 }
 
-// restart clears the error before a new positioning.
-func (it *Iterator) restart() bool {
-	it.err = nil
-	return true
-}
-
 // First moves to the first key.
 func (it *Iterator) First() bool {
-	if !it.restart() {
-		return false
-	}
+	it.err = nil // a new positioning starts over
 	if it.lower != nil {
 		return it.findForward(it.m.SeekGE(it.lower))
 	}
@@ -222,9 +214,7 @@ func (it *Iterator) First() bool {
 
 // Last moves to the last key.
 func (it *Iterator) Last() bool {
-	if !it.restart() {
-		return false
-	}
+	it.err = nil // a new positioning starts over
 	if it.upper != nil {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -233,9 +223,7 @@ func (it *Iterator) Last() bool {
 
 // SeekGE moves to the first key >= key.
 func (it *Iterator) SeekGE(key []byte) bool {
-	if !it.restart() {
-		return false
-	}
+	it.err = nil // a new positioning starts over
 	if it.belowLower(key) {
 		key = it.lower
 	}
@@ -244,9 +232,7 @@ func (it *Iterator) SeekGE(key []byte) bool {
 
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).
 func (it *Iterator) SeekLE(key []byte) bool {
-	if !it.restart() {
-		return false
-	}
+	it.err = nil // a new positioning starts over
 	if it.upper != nil && compareKeys(key, it.upper) >= 0 {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -266,9 +252,7 @@ func (it *Iterator) SeekLE(key []byte) bool {
 
 // SeekLT moves to the last key < key.
 func (it *Iterator) SeekLT(key []byte) bool {
-	if !it.restart() {
-		return false
-	}
+	it.err = nil // a new positioning starts over
 	if it.upper != nil && compareKeys(key, it.upper) > 0 {
 		key = it.upper
 	}
