@@ -148,7 +148,10 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	if o.BloomBits > 0 {
 		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
+	// A substitution is said once per process (the driver clears Explicit
+	// after its first Open), once per codec.
 	warned := map[string]bool{}
+	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
 	for l := 0; l < pebbleLevels; l++ {
 		lo := &p.Levels[l]
 		if o.BlockSize > 0 {
@@ -160,7 +163,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		lo.FilterPolicy = filter
 		name := o.LevelCompression(l)
 		profile, exact := compressionProfile(name)
-		if !exact && !warned[name] {
+		if !exact && sayFix && !warned[name] {
 			warned[name] = true
 			fmt.Fprintf(warn, "WARNING: engine pebble has no %s compression; using %s\n", name, profile.Name)
 		}
