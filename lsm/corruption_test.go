@@ -15,7 +15,7 @@ import (
 )
 
 // filesOf returns the paths in dir of the given type.
-func filesOf(t *testing.T, dir string, typ fileType) []string {
+func filesOf(t testing.TB, dir string, typ fileType) []string {
 	names, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
