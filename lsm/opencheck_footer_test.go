@@ -48,7 +48,7 @@ func TestOpenRefusesBadTableFooter(t *testing.T) {
 		edit   func(footer []byte)
 		words  []string
 	}{
-		{"magic", false, func(f []byte) { f[footerMagicEnd-1] ^= 0x01 }, []string{"bad magic number"}},
+		{"magic", false, func(f []byte) { f[footerMagicEnd-1] ^= 0x01 }, []string{"Bad table magic number: expected 3563600144565953639, found 3491542550528025703"}},
 		{"checksum", false, func(f []byte) { f[0] ^= 0x01 }, []string{"footer checksum"}},
 		{"index handle past the end", true, func(f []byte) {
 			binary.LittleEndian.PutUint64(f[0:], 1<<20)

@@ -29,7 +29,7 @@ func CheckFooter(f io.ReaderAt, size int64, name string) error {
 // footerFits refuses a file too short to hold a footer.
 func footerFits(size int64, name string) error {
 	if size < footerLen {
-		return corruptf(name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
+		return corruptf(name, 0, "file is too short (%d bytes) to be an sstable", size)
 	}
 	return nil
 }
