@@ -47,7 +47,7 @@ var unsupported = []string{
 	"delayed_write_rate", "subcompactions", "compression_max_dict_bytes", "cache_type",
 	"cache_index_and_filter_blocks", "pin_l0_filter_and_index_blocks_in_cache",
 	"index_block_restart_interval", "whole_key_filtering", "format_version", "checksum_type",
-	"open_files", "max_open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
+	"open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
 	"use_direct_reads", "use_direct_io_for_flush_and_compaction", "bytes_per_sync",
 	"wal_bytes_per_sync", "use_fsync", "compaction_readahead_size", "max_total_wal_size",
 	"statistics", "paranoid_checks", "advise_random_on_open",

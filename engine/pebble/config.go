@@ -28,7 +28,6 @@ var unsupportedOptions = []string{
 	"enable_pipelined_write",                    // Pebble has one commit pipeline design, not switchable
 	"skip_list_lookahead",                       // Pebble's arenaskl has no lookahead
 	"memtable_bloom_size_ratio",                 // no memtable bloom filter
-	"memtable_prefix_bloom_size_ratio",          // same, RocksDB spelling
 	"level0_slowdown_writes_trigger",            // Pebble never slows writes, it only stops them
 	"max_bytes_for_level_multiplier_additional", // one multiplier for every level
 	"level_compaction_dynamic_level_bytes",      // Pebble always sizes levels from the bottom up
