@@ -7,7 +7,14 @@ import (
 	"testing"
 )
 
-// The data-driven tests (testdata/*) describe versions in text:
+// The data-driven tests read testdata files in the form of
+// github.com/cockroachdb/datadriven (Pebble's): a command with its
+// arguments, input lines, a line "----", then the expected output. After a
+// deliberate change of behaviour, regenerate the outputs with
+//
+//	go test ./lsm -run DataDriven -rewrite
+//
+// and review the diff. They describe versions in text:
 //
 //	L0
 //	  12: a-c size=10 seq=3-5
