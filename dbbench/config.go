@@ -269,8 +269,9 @@ type errNoNewline struct{ msg string }
 func (e errNoNewline) Error() string { return e.msg }
 
 // makeOptions turns the flags into engine options, through options.Specs;
-// the options whose flags the user set are marked in options.Explicit so
-// engines can warn about the ones they cannot honour.
+// the options whose flags the user set away from their defaults are marked
+// in options.Explicit so engines can warn about the ones they cannot
+// honour.
 func makeOptions(fs *gflags.FlagSet) (*options.Options, error) {
 	o := options.Default()
 	for i := range options.Specs {
@@ -282,7 +283,7 @@ func makeOptions(fs *gflags.FlagSet) (*options.Options, error) {
 		if fl == nil {
 			return nil, fmt.Errorf("internal error: option flag --%s is not registered", s.Flag)
 		}
-		if err := options.ApplyFlag(o, s.Flag, fl.Value(), fl.IsSet()); err != nil {
+		if err := options.ApplyFlag(o, s.Flag, fl.Value(), fl.IsChanged()); err != nil {
 			return nil, err
 		}
 	}

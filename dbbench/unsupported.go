@@ -16,12 +16,13 @@ func setOf(names ...string) map[string]bool {
 	return m
 }
 
-// warnIgnoredFlags reports, once, each flag set on the command line that
-// has no effect here (noeffect.go), so nothing is silently ignored.
+// warnIgnoredFlags reports, once, each flag set away from its default
+// that has no effect here (noeffect.go), so nothing is silently ignored;
+// a flag given its default value changes nothing and is not reported.
 func warnIgnoredFlags(w io.Writer, fs *gflags.FlagSet) {
 	var names []string
 	fs.Visit(func(name, _ string) {
-		if hasNoEffect(fs, name) {
+		if hasNoEffect(fs, name) && fs.Lookup(name).IsChanged() {
 			names = append(names, name)
 		}
 	})
