@@ -47,6 +47,7 @@ var byNameSpecs = []Spec{
 	byName("write_thread_max_yield_usec", "write_thread_max_yield_usec", asIs),
 	byName("write_thread_slow_yield_usec", "write_thread_slow_yield_usec", asIs),
 	byName("thread_status_per_interval", "enable_thread_tracking", positive),
+	byName("file_checksum", "file_checksum_gen_factory", ifTrue("FileChecksumGenCrc32cFactory", "nullptr")),
 	byName("unordered_write", "unordered_write", asIs),
 	byName("compaction_fadvice", "access_hint_on_compaction_start", upperCase),
 	byName("wal_compression", "wal_compression", compressionName),
@@ -98,6 +99,8 @@ var byNameSpecs = []Spec{
 	byName("block_align", table+"block_align", asIs),
 	byName("index_with_first_key", table+"index_type", ifTrue("kBinarySearchWithFirstKey", "kBinarySearch")),
 	byName("partition_index", table+"index_type", ifTrue("kTwoLevelIndexSearch", "kBinarySearch")),
+	{Flag: "partition_index_and_filters", Extra: table + "index_type", set: setPartitionIndexAndFilters},
+	{Flag: "use_ribbon_filter", Extra: table + "filter_policy", set: setRibbonFilter},
 	byName("data_block_hash_table_util_ratio", table+"data_block_hash_table_util_ratio", asIs),
 	byName("enable_index_compression", table+"enable_index_compression", asIs),
 	byName("index_shortening_mode", table+"index_shortening", indexShortening),
@@ -118,13 +121,43 @@ func byName(flag, extra string, conv func(string) (string, error)) Spec {
 		if err != nil {
 			return false, err
 		}
-		if o.Extra == nil {
-			o.Extra = map[string]string{}
-		}
+		ensureExtra(o)
 		old, had := o.Extra[extra]
 		o.Extra[extra] = text
 		return !had || old != text, nil
 	}}
+}
+
+// setPartitionIndexAndFilters: --partition_index_and_filters partitions
+// both the index and the filters.
+func setPartitionIndexAndFilters(o *Options, v string) (bool, error) {
+	on, err := strconv.ParseBool(v)
+	if err != nil || !on {
+		return false, err
+	}
+	ensureExtra(o)
+	o.Extra[table+"index_type"] = "kTwoLevelIndexSearch"
+	o.Extra[table+"partition_filters"] = "true"
+	return true, nil
+}
+
+// setRibbonFilter: --use_ribbon_filter builds a Ribbon filter of
+// --bloom_bits bits per key instead of a Bloom filter; without bits there
+// is no filter either way. It reads BloomBits, which Specs sets first.
+func setRibbonFilter(o *Options, v string) (bool, error) {
+	on, err := strconv.ParseBool(v)
+	if err != nil || !on || o.BloomBits <= 0 {
+		return false, err
+	}
+	ensureExtra(o)
+	o.Extra[table+"filter_policy"] = "ribbonfilter:" + strconv.Itoa(o.BloomBits)
+	return true, nil
+}
+
+func ensureExtra(o *Options) {
+	if o.Extra == nil {
+		o.Extra = map[string]string{}
+	}
 }
 
 // asIs: the flag's text is RocksDB's (booleans, integers, doubles).
