@@ -91,7 +91,7 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"build_info", "persist_stats_to_disk", "print_malloc_stats", "report_file_operations",
+		"build_info", "print_malloc_stats", "report_file_operations",
 		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
 	}},
 	{"read options", []string{

@@ -87,7 +87,7 @@ var optionFlagValues = map[string][]string{
 	"index_with_first_key": {"true"}, "partition_index": {"true"},
 	"periodic_compaction_seconds": {"1000"}, "ttl_seconds": {"1000"},
 	"metadata_block_size": {"1024"}, "prepopulate_block_cache": {"1"},
-	"rate_limiter_bytes_per_sec":  {"1000000"},
+	"rate_limiter_bytes_per_sec": {"1000000"}, "persist_stats_to_disk": {"true"},
 	"partition_index_and_filters": {"true"}, "use_ribbon_filter": {"true"}, "file_checksum": {"true"},
 }
 
