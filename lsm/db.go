@@ -14,11 +14,6 @@ import (
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
-
-	// The memtable reps selectable by --memtablerep.
-	_ "github.com/godbbench/godbbench/memtable/cspp"
-	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
-	_ "github.com/godbbench/godbbench/memtable/skiplist"
 )
 
 var errNotExist = os.ErrNotExist
