@@ -122,14 +122,10 @@ func (db *DB) runCompaction(c *compaction) error {
 	st.readBytesN += readIn
 	st.readBytesNp1 += readOut
 	st.writeBytes += written
-	st.wnewBytes += written - min(written, readOut)
 	st.count++
 	st.micros += uint64(elapsed.Microseconds())
 	st.keyIn += ci.keyIn
 	st.keyDrop += ci.keyDrop
-	st.filesIn += uint64(len(c.inputs[0]))
-	st.filesInNp1 += uint64(len(c.inputs[1]))
-	st.filesOut += uint64(len(outs))
 	return nil
 }
 

@@ -22,25 +22,11 @@ const (
 // (level 0 counts flushes), the columns of RocksDB's compaction-stats table.
 type levelStats struct {
 	readBytesN, readBytesNp1 uint64
-	writeBytes, wnewBytes    uint64
+	writeBytes               uint64
 	movedBytes               uint64
 	micros                   uint64
 	count                    uint64
 	keyIn, keyDrop           uint64
-	filesIn, filesInNp1      uint64
-	filesOut                 uint64
-}
-
-func (s *levelStats) add(o *levelStats) {
-	s.readBytesN += o.readBytesN
-	s.readBytesNp1 += o.readBytesNp1
-	s.writeBytes += o.writeBytes
-	s.wnewBytes += o.wnewBytes
-	s.movedBytes += o.movedBytes
-	s.micros += o.micros
-	s.count += o.count
-	s.keyIn += o.keyIn
-	s.keyDrop += o.keyDrop
 }
 
 // mib is a MiB as RocksDB's kMB, for the Size(MB) of rocksdb.levelstats.
@@ -103,7 +89,6 @@ func (s *dbStats) recordGroup(n, keys, bytes int, logged, synced bool) {
 func (s *dbStats) recordFlush(bytes uint64, d time.Duration) {
 	for _, st := range []*levelStats{&s.levels[0], &s.flushes} {
 		st.writeBytes += bytes
-		st.wnewBytes += bytes
 		st.micros += uint64(d.Microseconds())
 		st.count++
 	}
