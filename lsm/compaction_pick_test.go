@@ -104,16 +104,19 @@ func TestCompactionDoesNotFillCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	usage := func() string {
-		u, _ := db.Property("rocksdb.block-cache-usage")
-		return u
+	usage := func() uint64 {
+		m, err := db.Metrics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.BlockCache.Usage
 	}
 	before := usage()
 	if err := db.Compact(nil, nil, -1); err != nil {
 		t.Fatal(err)
 	}
 	if after := usage(); after != before {
-		t.Fatalf("block cache usage %s after the compaction, %s before", after, before)
+		t.Fatalf("block cache usage %d after the compaction, %d before", after, before)
 	}
 	it, err := db.NewIter(nil)
 	if err != nil {

@@ -108,8 +108,9 @@ func (Opener) Destroy(dir string, o *options.Options) error { return lsm.Destroy
 
 // DB adapts *lsm.DB to engine.DB.
 type DB struct {
-	d           *lsm.DB
-	sync, noWAL bool // database-wide --sync / --disable_wal
+	d             *lsm.DB
+	sync, noWAL   bool // database-wide --sync / --disable_wal
+	statsBaseline statsBaseline
 }
 
 // LSM returns the underlying database.
@@ -189,12 +190,6 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 
 // WaitForCompactions waits until no background work is pending.
 func (db *DB) WaitForCompactions() error { return db.d.WaitForCompactions() }
-
-// Property returns a RocksDB-named property.
-func (db *DB) Property(name string) (string, bool) { return db.d.Property(name) }
-
-// ResetStats clears the cumulative statistics.
-func (db *DB) ResetStats() error { return db.d.ResetStats() }
 
 // Close closes the database.
 func (db *DB) Close() error { return db.d.Close() }
