@@ -47,7 +47,7 @@ var unsupported = []string{
 	"delayed_write_rate", "subcompactions", "compression_max_dict_bytes", "cache_type",
 	"cache_index_and_filter_blocks", "pin_l0_filter_and_index_blocks_in_cache",
 	"index_block_restart_interval", "whole_key_filtering", "format_version", "checksum_type",
-	"open_files", "max_open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
+	"open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
 	"use_direct_reads", "use_direct_io_for_flush_and_compaction", "bytes_per_sync",
 	"wal_bytes_per_sync", "use_fsync", "compaction_readahead_size", "max_total_wal_size",
 	"statistics", "paranoid_checks", "advise_random_on_open",
@@ -66,6 +66,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
 		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
+	// The substitution is said once per process: the driver clears
+	// Explicit after its first Open.
+	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
 	fix := func(name string) string {
 		if _, err := sst.ParseCompression(name); err == nil {
 			return name
@@ -74,7 +77,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 		if !ok {
 			to = "snappy"
 		}
-		fmt.Fprintf(warn, "WARNING: engine native does not support compression %s; using %s\n", name, to)
+		if sayFix {
+			fmt.Fprintf(warn, "WARNING: engine native does not support compression %s; using %s\n", name, to)
+		}
 		return to
 	}
 	c.CompressionType = fix(o.CompressionType)

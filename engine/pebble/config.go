@@ -28,7 +28,6 @@ var unsupportedOptions = []string{
 	"enable_pipelined_write",                    // Pebble has one commit pipeline design, not switchable
 	"skip_list_lookahead",                       // Pebble's arenaskl has no lookahead
 	"memtable_bloom_size_ratio",                 // no memtable bloom filter
-	"memtable_prefix_bloom_size_ratio",          // same, RocksDB spelling
 	"level0_slowdown_writes_trigger",            // Pebble never slows writes, it only stops them
 	"max_bytes_for_level_multiplier_additional", // one multiplier for every level
 	"level_compaction_dynamic_level_bytes",      // Pebble always sizes levels from the bottom up
@@ -149,7 +148,10 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	if o.BloomBits > 0 {
 		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
+	// A substitution is said once per process (the driver clears Explicit
+	// after its first Open), once per codec.
 	warned := map[string]bool{}
+	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
 	for l := 0; l < pebbleLevels; l++ {
 		lo := &p.Levels[l]
 		if o.BlockSize > 0 {
@@ -161,7 +163,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		lo.FilterPolicy = filter
 		name := o.LevelCompression(l)
 		profile, exact := compressionProfile(name)
-		if !exact && !warned[name] {
+		if !exact && sayFix && !warned[name] {
 			warned[name] = true
 			fmt.Fprintf(warn, "WARNING: engine pebble has no %s compression; using %s\n", name, profile.Name)
 		}
