@@ -39,7 +39,8 @@ func TestLevelTargets(t *testing.T) {
 
 func TestPickCompaction(t *testing.T) {
 	o := options.Default()
-	db := &DB{opts: o, numLevels: 4, compactPointer: make([][]byte, 4)}
+	db := &DB{opts: o, numLevels: 4}
+	db.mu.compactPointer = make([][]byte, 4)
 	f := func(num uint64, lo, hi string, size uint64) *fileMeta {
 		return &fileMeta{num: num, smallest: []byte(lo), largest: []byte(hi), size: size, largestSeq: num}
 	}
@@ -49,7 +50,7 @@ func TestPickCompaction(t *testing.T) {
 		{}, {f(3, "a", "z", 1)},
 	}}
 	sortLevel(0, v.levels[0])
-	db.vs.current = v
+	db.mu.vs.current = v
 	c := db.pickCompaction()
 	if c == nil || c.level != 0 || len(c.inputs[0]) != 4 || len(c.inputs[1]) != 2 || c.bottommost {
 		t.Fatalf("picked %+v", c)

@@ -114,11 +114,11 @@ type TableInfo struct {
 func (db *DB) Metrics() (Metrics, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	v := db.vs.current
+	v := db.mu.vs.current
 	if v == nil {
 		return Metrics{}, ErrClosed
 	}
-	s := &db.stats
+	s := &db.mu.stats
 	m := Metrics{
 		Uptime:             time.Since(s.start),
 		Levels:             make([]LevelMetrics, db.numLevels),
@@ -126,8 +126,8 @@ func (db *DB) Metrics() (Metrics, error) {
 		Writes:             s.writes,
 		RunningFlushes:     s.runningFlushes,
 		RunningCompactions: s.runningCompactions,
-		FlushPending:       len(db.imm) > 0 && !db.flushing,
-		BackgroundError:    db.bgErr != nil,
+		FlushPending:       len(db.mu.imm) > 0 && !db.mu.flushing,
+		BackgroundError:    db.mu.bgErr != nil,
 		Stalls: StallMetrics{
 			L0Slowdowns:       s.stalls[stallL0Slowdown],
 			L0Stops:           s.stalls[stallL0NumFiles],
@@ -152,10 +152,10 @@ func (db *DB) Metrics() (Metrics, error) {
 		l.Compactions = s.levels[level].metrics()
 		m.CompactionPending = m.CompactionPending || (!db.opts.DisableAutoCompactions && l.Score >= 1)
 	}
-	if db.mem != nil {
-		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: db.mem.rep.ApproximateMemoryUsage(), Entries: uint64(db.mem.rep.Len())}
+	if db.mu.mem != nil {
+		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: db.mu.mem.rep.ApproximateMemoryUsage(), Entries: uint64(db.mu.mem.rep.Len())}
 	}
-	for _, mt := range db.imm {
+	for _, mt := range db.mu.imm {
 		im := &m.ImmutableMemtables
 		im.Count++
 		im.Size += mt.rep.ApproximateMemoryUsage()
@@ -172,7 +172,7 @@ func (db *DB) Metrics() (Metrics, error) {
 func (db *DB) Tables() (version uint64, levels [][]TableInfo, err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	v := db.vs.current
+	v := db.mu.vs.current
 	if v == nil {
 		return 0, nil, ErrClosed
 	}

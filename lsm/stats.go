@@ -83,8 +83,8 @@ func (s *dbStats) recordFlush(bytes uint64, d time.Duration) {
 func (db *DB) ResetStats() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	rf, rc := db.stats.runningFlushes, db.stats.runningCompactions
-	db.stats.init(db.numLevels)
-	db.stats.runningFlushes, db.stats.runningCompactions = rf, rc
+	rf, rc := db.mu.stats.runningFlushes, db.mu.stats.runningCompactions
+	db.mu.stats.init(db.numLevels)
+	db.mu.stats.runningFlushes, db.mu.stats.runningCompactions = rf, rc
 	return nil
 }
