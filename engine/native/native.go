@@ -9,6 +9,11 @@
 // With Options.ReadOnly the DB opens read-only (lsm readonly.go): writes fail
 // with RocksDB's "Not implemented: Not supported operation in read only
 // mode." and no file is changed.
+//
+// Property answers RocksDB's property names from lsm's plain figures
+// (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
+// 7.8.3's layout (properties.go, stats.go); the package links in the
+// memtable reps --memtablerep can name (reps.go).
 package native
 
 import (
