@@ -53,7 +53,7 @@ var noEffectGroups = []struct {
 	{"block-based table details", []string{
 		"charge_compression_dictionary_building_buffer", "charge_file_metadata",
 		"charge_filter_construction", "charge_table_reader", "cost_write_buffer_to_cache",
-		"metadata_block_size", "prepopulate_block_cache",
+
 		"use_hash_search",
 	}},
 	{"plain and cuckoo tables", []string{
@@ -108,7 +108,6 @@ var noEffectGroups = []struct {
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",
-		"periodic_compaction_seconds", "ttl_seconds",
 	}},
 }
 

@@ -15,11 +15,13 @@ var candidateValues = []string{
 	"rocksdb.FixedPrefix.4", "bloomfilter:10:false", "bloomfilter:5:false", "2:3:4", "2,3,4,5,6,7,8",
 }
 
-// testBase is db_bench's defaults with a bloom filter, which options that
-// refine the filter (use_ribbon_filter) need to change anything.
+// testBase is db_bench's defaults with a bloom filter and a partitioned
+// index, which options refining them (use_ribbon_filter,
+// metadata_block_size) need to change anything.
 func testBase() *Options {
 	o := Default()
 	o.BloomBits = 10
+	o.Extra[table+"index_type"] = "kTwoLevelIndexSearch"
 	return o
 }
 
