@@ -25,7 +25,7 @@ build-rocksdb: check-rocksdb
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
 # the race detector on the concurrent packages, and the RocksDB engine and the
 # driver's oracle/profiles tests with the rocksdb tag when librocksdb-dev is there.
-RACE_PKGS := ./memtable/... ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
+RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi

@@ -60,8 +60,6 @@ func (v *version) unref() {
 	}
 }
 
-func (v *version) numFiles(level int) int { return len(v.levels[level]) }
-
 func levelBytes(files []*fileMeta) uint64 {
 	var n uint64
 	for _, f := range files {

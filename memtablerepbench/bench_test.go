@@ -1,9 +1,7 @@
-package bench
+package memtablerepbench
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,12 +9,11 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/internal/cxxrand"
+	"github.com/godbbench/godbbench/internal/golden"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/offsetskiplist"
 	"github.com/godbbench/godbbench/memtable/skiplist"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // fixedUsage wraps a rep so its memory line does not depend on random node
 // heights.
@@ -71,20 +68,7 @@ func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got ---\n%s--- want ---\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGoldenOutput(t *testing.T) {
