@@ -1,7 +1,7 @@
 package lsm
 
 import (
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // compactionIter filters a merged internal stream for flush and compaction
@@ -35,7 +35,7 @@ func (c *compactionIter) stripe(seq uint64) uint64 {
 		}
 	}
 	if lo == len(c.snapshots) {
-		return memtable.MaxSeq
+		return base.MaxSeq
 	}
 	return c.snapshots[lo]
 }
@@ -55,7 +55,7 @@ func (c *compactionIter) keep() bool {
 		c.haveLast = true
 	}
 	c.lastStripe = s
-	if c.dropTombstones && c.src.Kind() == memtable.KindDelete &&
+	if c.dropTombstones && c.src.Kind() == base.KindDelete &&
 		(len(c.snapshots) == 0 || seq <= c.snapshots[0]) {
 		c.keyDrop++
 		return false
@@ -76,6 +76,6 @@ func (c *compactionIter) First() bool            { return c.advance(c.src.First(
 func (c *compactionIter) Next() bool             { return c.advance(c.src.Next()) }
 func (c *compactionIter) Key() []byte            { return c.src.Key() }
 func (c *compactionIter) Seq() uint64            { return c.src.Seq() }
-func (c *compactionIter) Kind() memtable.Kind    { return c.src.Kind() }
+func (c *compactionIter) Kind() base.Kind        { return c.src.Kind() }
 func (c *compactionIter) Value() ([]byte, error) { return c.src.Value() }
 func (c *compactionIter) Error() error           { return c.src.Error() }

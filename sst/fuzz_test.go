@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // FuzzKeyBlock decodes arbitrary bytes as a key block, moving every way;
@@ -95,8 +97,8 @@ func FuzzOpen(f *testing.F) {
 			it.SeekGE([]byte("apr"))
 			it.SeekLT(last)
 			it.Close()
-			r.Get(last, 1<<56-1, func([]byte, Kind, uint64) {})
-			r.Get(bytes.Repeat([]byte("x"), 3), 5, func([]byte, Kind, uint64) {})
+			r.Get(last, 1<<56-1, func([]byte, base.Kind, uint64) {})
+			r.Get(bytes.Repeat([]byte("x"), 3), 5, func([]byte, base.Kind, uint64) {})
 			r.Close()
 		}
 	})

@@ -19,14 +19,14 @@ import (
 	"bytes"
 	"sort"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // entry is one internal key with its payload, as the model stores it.
 type entry struct {
 	key   []byte
 	seq   uint64
-	kind  memtable.Kind
+	kind  base.Kind
 	value []byte
 }
 

@@ -43,6 +43,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -77,7 +78,7 @@ type node struct {
 	// ikey is the key's first inlineKey bytes, zero-padded; its first 8,
 	// read big-endian, are the prefix searches compare first.
 	ikey    [inlineKey]byte
-	trailer uint64 // seq<<8 | kind
+	trailer base.Trailer
 	keyLen  uint32 // the key's length, | tallBit when kv is a *tower
 	valLen  uint32
 	// kv is the value when the key fits in ikey, else the key then the
@@ -161,10 +162,10 @@ func keyPrefix(key []byte) uint64 {
 type lookup struct {
 	key     []byte
 	prefix  uint64
-	trailer uint64
+	trailer base.Trailer
 }
 
-func newLookup(key []byte, trailer uint64) lookup {
+func newLookup(key []byte, trailer base.Trailer) lookup {
 	return lookup{key: key, prefix: keyPrefix(key), trailer: trailer}
 }
 
@@ -179,13 +180,7 @@ func (n *node) cmp(t *lookup) int {
 	if c := bytes.Compare(n.key(), t.key); c != 0 {
 		return c
 	}
-	switch {
-	case n.trailer > t.trailer:
-		return -1
-	case n.trailer < t.trailer:
-		return 1
-	}
-	return 0
+	return base.CompareTrailers(n.trailer, t.trailer)
 }
 
 // after reports whether (key, trailer) sorts after node n; nil is +infinity.
@@ -255,8 +250,6 @@ func (l *List) Release() {
 	go l.a.release()
 }
 
-func trailerOf(seq uint64, kind memtable.Kind) uint64 { return seq<<8 | uint64(kind) }
-
 // Len implements memtable.Rep.
 func (l *List) Len() int64 { return l.count.Load() }
 
@@ -268,7 +261,7 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 
 // Add implements memtable.Rep. It returns an error only for a key of 2 GiB
 // or more.
-func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
+func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	if len(key) >= tallBit || len(value) > math.MaxUint32 {
 		return fmt.Errorf("skiplist: a %d-byte key or %d-byte value is too large", len(key), len(value))
 	}
@@ -298,7 +291,7 @@ func (l *List) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
 	x := (*node)(p)
 	copy(x.ikey[:], key)
 	x.keyLen, x.valLen = uint32(len(key)), uint32(len(value))
-	x.trailer = trailerOf(seq, kind)
+	x.trailer = base.MakeTrailer(seq, kind)
 	if h > inlineLinks {
 		t := (*tower)(unsafe.Add(p, nodeSize))
 		t.kv = (*byte)(kv)
@@ -453,16 +446,13 @@ func (l *List) findLast(t *lookup, orEqual, last bool) *node {
 }
 
 // Get implements memtable.Rep.
-func (l *List) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
-	if snapshot > memtable.MaxSeq {
-		snapshot = memtable.MaxSeq
-	}
-	t := newLookup(key, snapshot<<8|0xff)
+func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
+	t := newLookup(key, base.SeekTrailer(snapshot))
 	n := l.findGreaterOrEqual(&t)
 	if n == nil || !bytes.Equal(n.key(), key) {
 		return nil, 0, false
 	}
-	return n.value(), memtable.Kind(n.trailer & 0xff), true
+	return n.value(), n.trailer.Kind(), true
 }
 
 func boolInt(b bool) int {
