@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // compactionIter filters a merged internal stream for flush and compaction
@@ -18,6 +19,7 @@ type compactionIter struct {
 	dropTombstones bool
 
 	lastKey    []byte
+	lastSeq    uint64 // the previous entry's sequence (invariants builds only)
 	haveLast   bool
 	lastStripe uint64
 	keyIn      uint64
@@ -44,6 +46,9 @@ func (c *compactionIter) stripe(seq uint64) uint64 {
 func (c *compactionIter) keep() bool {
 	c.keyIn++
 	key, seq := c.src.Key(), c.src.Seq()
+	if invariants.Enabled {
+		c.checkOrder(key, seq)
+	}
 	s := c.stripe(seq)
 	if c.haveLast && compareKeys(key, c.lastKey) == 0 {
 		if s == c.lastStripe {

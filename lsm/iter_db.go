@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // IterOptions bound an iterator.
@@ -52,6 +53,7 @@ type Iterator struct {
 	valBuf   []byte
 	haveVal  bool
 	err      error
+	closed   bool // set by Close (invariants builds only)
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -333,6 +335,10 @@ func (it *Iterator) Error() error { return it.err }
 
 // Close releases the iterator's pinned tables.
 func (it *Iterator) Close() error {
+	if invariants.Enabled {
+		checkClose("iterator", it.closed)
+		it.closed = true
+	}
 	err := it.m.Close()
 	if it.rs != nil {
 		it.rs.unref()

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // A data block is split in two: a key block holding prefix-compressed keys,
@@ -44,6 +45,9 @@ func (b *keyBlockWriter) reset() {
 }
 
 func (b *keyBlockWriter) add(key []byte, trailer base.Trailer, value []byte) {
+	if invariants.Enabled {
+		b.checkOrder(key, trailer)
+	}
 	shared := 0
 	restart := b.counter == b.interval || b.entries == 0
 	if restart {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // WriterOptions configure a Writer. The zero value of a field means its
@@ -130,6 +131,9 @@ func (w *Writer) flushBlock(next []byte) error {
 	sep := w.block.lastKey
 	if next != nil {
 		sep = separator(w.block.lastKey, next)
+	}
+	if invariants.Enabled {
+		checkSeparator(w.block.lastKey, sep, next)
 	}
 	w.index = binary.AppendUvarint(w.index, uint64(len(sep)))
 	w.index = append(w.index, sep...)

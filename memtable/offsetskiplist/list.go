@@ -79,6 +79,7 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -330,6 +331,9 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 				l.pushVersion(sp.next[0], v, trailer)
 				return nil
 			}
+			if invariants.Enabled && i == 0 {
+				l.checkFits(key, sp.prev[0], sp.next[0])
+			}
 			atomic.StoreUint32(l.link(x, i), sp.next[i])
 			if atomic.CompareAndSwapUint32(l.link(sp.prev[i], i), sp.next[i], x) {
 				break
@@ -402,6 +406,9 @@ func (l *List) pushVersion(n, v uint32, trailer base.Trailer) {
 	at := l.a.word(n, offVersions)
 	for {
 		cur := atomic.LoadUint32(at)
+		if invariants.Enabled && cur != 0 && l.trailer(cur).Seq() == trailer.Seq() {
+			invariants.Violated("offsetskiplist: entry (%q, seq %d) added twice", l.key(n), trailer.Seq())
+		}
 		if cur != 0 && l.trailer(cur) > trailer {
 			at = l.a.word(cur, offVerNext)
 			continue

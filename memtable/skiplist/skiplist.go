@@ -44,6 +44,7 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -358,6 +359,9 @@ func (l *List) insert(x *node, h int, sp *splice) {
 	valid := true
 	for i := 0; i < h; i++ {
 		for {
+			if invariants.Enabled && i == 0 {
+				l.checkFits(x, sp.prev[0], sp.next[0])
+			}
 			x.link(i).Store(sp.next[i])
 			if sp.prev[i].link(i).CompareAndSwap(sp.next[i], x) {
 				break
