@@ -34,7 +34,7 @@ func checkPublish(visible, last uint64) {
 // entry's.
 func (c *compactionIter) checkOrder(key []byte, seq uint64) {
 	if c.haveLast {
-		if k := compareKeys(key, c.lastKey); k < 0 || (k == 0 && seq >= c.lastSeq) {
+		if base.Compare(key, base.MakeTrailer(seq, 0), c.lastKey, base.MakeTrailer(c.lastSeq, 0)) <= 0 {
 			invariants.Violated("lsm: compaction input (%q, seq %d) does not sort after (%q, seq %d)",
 				key, seq, c.lastKey, c.lastSeq)
 		}
