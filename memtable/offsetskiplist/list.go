@@ -69,6 +69,11 @@
 // package skiplist (a 64-byte node holding keys of up to 16 bytes) and
 // about 56 for Pebble's arenaskl (8 bytes per level for its back links).
 // Extra versions of a key cost 20 bytes + value.
+//
+// The searches and the splice upkeep repeat memtable/skiplist's over
+// offsets and user keys; one generic copy for both cost 9-17% more
+// instructions here and 41% more there (measured, see skiplist's package
+// doc), so each list keeps its own.
 package offsetskiplist
 
 import (
