@@ -108,7 +108,7 @@ func TestConcurrentReaders(t *testing.T) {
 				for range 300 {
 					e := es[rng.IntN(len(es))]
 					var got []byte
-					found, err := r.Get(e.key, 1<<56-1, func(v []byte, _ base.Kind, _ uint64) { got = append(got[:0], v...) })
+					found, err := r.Get(e.key, base.MaxSeq, func(v []byte, _ base.Kind, _ uint64) { got = append(got[:0], v...) })
 					if err != nil || !found {
 						t.Errorf("Get(%q): %v %v", e.key, found, err)
 						return

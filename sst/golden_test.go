@@ -142,7 +142,7 @@ func readWholeTable(path string, mmap bool, es []entry) error {
 		return err
 	}
 	for _, e := range es {
-		if _, err := r.Get(e.key, 1<<56-1, func([]byte, base.Kind, uint64) {}); err != nil {
+		if _, err := r.Get(e.key, base.MaxSeq, func([]byte, base.Kind, uint64) {}); err != nil {
 			return err
 		}
 	}

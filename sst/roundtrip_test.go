@@ -280,7 +280,7 @@ func checkGets(t *testing.T, rng *rand.Rand, r *Reader, es []entry) {
 		}
 		snap := rng.Uint64N(1 << 20)
 		if rng.IntN(3) == 0 {
-			snap = 1<<56 - 1
+			snap = base.MaxSeq
 		}
 		var want *entry
 		for i := range es {

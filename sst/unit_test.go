@@ -66,7 +66,7 @@ func TestWriterRejectsMisorderedInput(t *testing.T) {
 		{"seq ascending", []entry{{[]byte("a"), 1, base.KindSet, nil}, {[]byte("a"), 2, base.KindSet, nil}}},
 		{"duplicate", []entry{{[]byte("a"), 1, base.KindSet, nil}, {[]byte("a"), 1, base.KindDelete, nil}}},
 		{"bad kind", []entry{{[]byte("a"), 1, base.Kind(9), nil}}},
-		{"seq too large", []entry{{[]byte("a"), 1 << 56, base.KindSet, nil}}},
+		{"seq too large", []entry{{[]byte("a"), base.MaxSeq + 1, base.KindSet, nil}}},
 	}
 	for _, tc := range cases {
 		w := NewWriter(&bytes.Buffer{}, WriterOptions{})
