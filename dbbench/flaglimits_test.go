@@ -139,6 +139,11 @@ func init() {
 			flagsTakingAnyValue[n] = reason
 		}
 	}
+	// Options set by name reach only RocksDB's own option parser and
+	// checks (the rocksdb engine); the other engines ignore them.
+	for _, n := range options.ByNameKeys() {
+		flagsTakingAnyValue[n] = "RocksDB checks it at open; other engines ignore it"
+	}
 }
 
 // TestEveryNumericFlagDecided: each numeric flag the driver or an engine

@@ -10,23 +10,15 @@ var noEffectGroups = []struct {
 	feature string
 	flags   []string
 }{
-	{"blob files: no engine here keeps values in blob files", []string{
-		"blob_cache_numshardbits", "blob_cache_size", "blob_compaction_readahead_size",
-		"blob_compression_type", "blob_db_bytes_per_sync", "blob_db_compression_type",
-		"blob_db_enable_gc", "blob_db_file_size", "blob_db_gc_cutoff", "blob_db_is_fifo",
-		"blob_db_max_db_size", "blob_db_max_ttl_range", "blob_db_min_blob_size",
-		"blob_db_ttl_range_secs", "blob_file_size", "blob_file_starting_level",
-		"blob_garbage_collection_age_cutoff", "blob_garbage_collection_force_threshold",
-		"charge_blob_cache", "enable_blob_files", "enable_blob_garbage_collection", "min_blob_size",
-		"prepopulate_blob_cache", "use_blob_cache", "use_blob_db", "use_shared_block_and_blob_cache",
+	{"stacked BlobDB and blob caches", []string{
+		"blob_cache_numshardbits", "blob_cache_size", "blob_db_bytes_per_sync",
+		"blob_db_compression_type", "blob_db_enable_gc", "blob_db_file_size", "blob_db_gc_cutoff",
+		"blob_db_is_fifo", "blob_db_max_db_size", "blob_db_max_ttl_range", "blob_db_min_blob_size",
+		"blob_db_ttl_range_secs", "charge_blob_cache", "prepopulate_blob_cache", "use_blob_cache",
+		"use_blob_db", "use_shared_block_and_blob_cache",
 	}},
-	{"universal and FIFO compaction: only leveled compaction is built", []string{
-		"fifo_age_for_warm", "fifo_compaction_allow_compaction",
-		"fifo_compaction_max_table_files_size_mb", "fifo_compaction_ttl",
-		"universal_allow_trivial_move", "universal_compression_size_percent",
-		"universal_incremental", "universal_max_merge_width",
-		"universal_max_size_amplification_percent", "universal_min_merge_width",
-		"universal_size_ratio",
+	{"FIFO compaction by age: the TTL is not applied", []string{
+		"fifo_compaction_ttl",
 	}},
 	{"transactions: randomtransaction is not built", []string{
 		"optimistic_transaction_db", "transaction_db", "transaction_lock_timeout",
@@ -45,7 +37,7 @@ var noEffectGroups = []struct {
 		"writes_before_delete_range", "writes_per_range_tombstone",
 	}},
 	{"merge: the merge benchmarks are not built", []string{
-		"max_successive_merges", "merge_keys", "mergereadpercent",
+		"merge_keys", "mergereadpercent",
 	}},
 	{"caches beyond the block cache", []string{
 		"cache_high_pri_pool_ratio", "cache_low_pri_pool_ratio", "compressed_cache_size",
@@ -59,13 +51,10 @@ var noEffectGroups = []struct {
 		"use_compressed_secondary_cache",
 	}},
 	{"block-based table details", []string{
-		"block_align", "bloom_locality", "charge_compression_dictionary_building_buffer",
-		"charge_file_metadata", "charge_filter_construction", "charge_table_reader",
-		"cost_write_buffer_to_cache", "data_block_hash_table_util_ratio", "enable_index_compression",
-		"index_shortening_mode", "index_with_first_key", "metadata_block_size",
-		"optimize_filters_for_memory", "partition_index", "partition_index_and_filters",
-		"pin_top_level_index_and_filter", "prepopulate_block_cache", "read_amp_bytes_per_bit",
-		"use_data_block_hash_index", "use_hash_search", "use_ribbon_filter",
+		"charge_compression_dictionary_building_buffer", "charge_file_metadata",
+		"charge_filter_construction", "charge_table_reader", "cost_write_buffer_to_cache",
+
+		"use_hash_search",
 	}},
 	{"plain and cuckoo tables", []string{
 		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
@@ -84,34 +73,15 @@ var noEffectGroups = []struct {
 		"trace_replay_threads",
 	}},
 	{"thread pools and priorities", []string{
-		"compression_parallel_threads", "enable_cpu_prio", "enable_io_prio", "enable_numa",
-		"file_opening_threads", "num_bottom_pri_threads", "num_deletion_threads",
-		"num_high_pri_threads", "num_low_pri_threads",
-	}},
-	{"compression details", []string{
-		"compression_max_dict_buffer_bytes", "compression_use_zstd_dict_trainer",
-		"compression_zstd_max_train_bytes", "wal_compression",
+		"enable_cpu_prio", "enable_io_prio", "enable_numa", "num_bottom_pri_threads",
+		"num_deletion_threads", "num_high_pri_threads", "num_low_pri_threads",
 	}},
 	{"readahead and I/O paths", []string{
-		"adaptive_readahead", "async_io", "compaction_fadvice", "initial_auto_readahead_size",
-		"io_uring_enabled", "log_readahead_size", "max_auto_readahead_size", "multiread_batched",
-		"num_file_reads_for_auto_readahead", "optimize_multiget_for_io",
-		"random_access_max_buffer_size", "readahead_size", "writable_file_max_buffer_size",
-	}},
-	{"memtable details", []string{
-		"experimental_mempurge_threshold", "inplace_update_num_locks", "inplace_update_support",
-		"max_write_buffer_number_to_maintain", "max_write_buffer_size_to_maintain",
-		"memtable_insert_with_hint_prefix_size", "memtable_protection_bytes_per_key",
-		"memtable_use_huge_page", "memtable_whole_key_filtering",
+		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
+		"optimize_multiget_for_io", "readahead_size",
 	}},
 	{"write path details", []string{
-		"enable_write_thread_adaptive_yield", "manual_wal_flush", "unordered_write",
-		"use_adaptive_mutex", "write_batch_protection_bytes_per_key", "write_thread_max_yield_usec",
-		"write_thread_slow_yield_usec",
-	}},
-	{"WAL lifetime", []string{
-		"avoid_flush_during_recovery", "track_and_verify_wals_in_manifest", "wal_size_limit_MB",
-		"wal_ttl_seconds",
+		"write_batch_protection_bytes_per_key",
 	}},
 	{"column families and multiple databases", []string{
 		"column_family_distribution", "num_column_families", "num_hot_column_families",
@@ -122,10 +92,8 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"build_info", "dump_malloc_stats", "persist_stats_to_disk", "print_malloc_stats",
-		"report_bg_io_stats", "report_file_operations", "report_open_timing",
-		"show_table_properties", "stats_dump_period_sec", "stats_history_buffer_size",
-		"stats_persist_period_sec", "thread_status_per_interval", "use_stderr_info_logger",
+		"build_info", "persist_stats_to_disk", "print_malloc_stats", "report_file_operations",
+		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
 	}},
 	{"read options", []string{
 		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
@@ -139,10 +107,7 @@ var noEffectGroups = []struct {
 		"use_keep_filter", "use_single_deletes", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
-		"allow_data_in_errors", "check_flush_compaction_key_order",
-		"delete_obsolete_files_period_micros", "disable_seek_compaction", "file_checksum",
-		"force_consistency_checks", "periodic_compaction_seconds",
-		"preclude_last_level_data_seconds", "preserve_internal_time_seconds", "ttl_seconds",
+		"delete_obsolete_files_period_micros", "disable_seek_compaction",
 	}},
 }
 

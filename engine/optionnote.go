@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/godbbench/godbbench/options"
+
 // OptionNote says what an engine does with one engine option (named by its
 // options.Spec key, the db_bench flag) where that is not "applied as
 // RocksDB applies it". Engines publish their notes as data, so the warnings
@@ -24,4 +26,16 @@ func IgnoredKeys(notes []OptionNote) []string {
 		}
 	}
 	return keys
+}
+
+// ByNameNotes marks every option set by name only (options.ByNameKeys) as
+// ignored, for an engine without RocksDB's option-string parser; how says
+// why.
+func ByNameNotes(how string) []OptionNote {
+	keys := options.ByNameKeys()
+	notes := make([]OptionNote, len(keys))
+	for i, k := range keys {
+		notes[i] = OptionNote{Key: k, Ignored: true, How: how}
+	}
+	return notes
 }

@@ -24,6 +24,14 @@ type Spec struct {
 	// SectionCF or tableSection.
 	Section string
 
+	// Extra, for an option with no field in Options, is its key in
+	// Options.Extra, where the engines that set RocksDB options by name
+	// (the rocksdb engine) find it: RocksDB's option name, "struct.field"
+	// for a field of a struct-valued option, and
+	// "block_based_table_factory.NAME" for a block-based table option.
+	// Other engines ignore such options, with a warning.
+	Extra string
+
 	set     optionSetter // parses File's value text
 	setFlag optionSetter // parses the flag's value text; nil means set
 }
@@ -148,6 +156,18 @@ var Specs = []Spec{
 	flagOpt("stats_level", setInt(func(o *Options) *int { return &o.StatsLevel })),
 }
 
+// ByNameKeys returns the keys of the options set by name only (Spec.Extra),
+// which engines without RocksDB's option-string parser ignore.
+func ByNameKeys() []string {
+	var keys []string
+	for i := range Specs {
+		if Specs[i].Extra != "" {
+			keys = append(keys, Specs[i].Key())
+		}
+	}
+	return keys
+}
+
 // cfOpt is an option of a column family's section whose db_bench flag has
 // the same name; dbOpt and tableOpt are the same for the DB options and the
 // block-based table's options.
@@ -233,6 +253,10 @@ func ApplyFlag(o *Options, flag, value string, explicit bool) error {
 	set := s.setFlag
 	if set == nil {
 		set = s.set
+	}
+	if s.Extra != "" && !explicit {
+		// Left to the engine's default, which is db_bench's.
+		return nil
 	}
 	if _, err := set(o, value); err != nil {
 		return err

@@ -83,6 +83,11 @@ var OptionNotes = []engine.OptionNote{
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
 
+func init() {
+	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have")...)
+	unsupported = engine.IgnoredKeys(OptionNotes)
+}
+
 // compressionFallback maps codecs the table format lacks to the nearest one.
 var compressionFallback = map[string]string{
 	"lz4hc": "lz4", "zlib": "zstd", "bzip2": "zstd", "xpress": "zstd", "": "none", "no": "none",

@@ -74,6 +74,11 @@ var OptionNotes = []engine.OptionNote{
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 
+func init() {
+	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have")...)
+	unsupportedOptions = engine.IgnoredKeys(OptionNotes)
+}
+
 // partlyHonoured lists the options that Pebble honours only for the value it
 // has built in: they are reported when set explicitly to anything else.
 func partlyHonoured(o *options.Options) []string {
