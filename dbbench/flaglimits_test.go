@@ -123,8 +123,8 @@ func init() {
 			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
 		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
 			"table_cache_numshardbits subcompactions",
-		"checked with db_bench's words (startupchecks.go)": "key_size compression_ratio perf_level user_timestamp_size",
-		"the rocksdb engine refuses a non-positive period when a rate limiter is set (RocksDB asserts)": "rate_limiter_refill_period_us",
+		"checked with db_bench's words (startupchecks.go)":     "key_size compression_ratio perf_level user_timestamp_size",
+		"with a rate limiter, the rocksdb engine refuses <= 0": "rate_limiter_refill_period_us",
 		"a negative value has a meaning": "row_cache_size reads writes deletes cache_size bloom_bits compression_level " +
 			"min_level_to_compress max_background_compactions max_background_flushes open_files compact_target_level seed",
 		"RocksDB sanitizes it; the engines check what they use": "max_write_buffer_number " +

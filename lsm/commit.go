@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // Group commit. Writers queue under DB.mu; the writer at the head is the
@@ -183,6 +185,9 @@ func (db *DB) lead(w *writer) error {
 		}
 	}
 
+	if invariants.Enabled && err == nil && !w.flush {
+		checkPublish(db.visibleSeq.Load(), lastSeq)
+	}
 	db.mu.Lock()
 	if err != nil && db.mu.bgErr == nil && !w.flush {
 		db.mu.bgErr = err

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/options"
@@ -319,7 +320,7 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 func (db *DB) releaseVersion(v *version) {
 	for _, files := range v.levels {
 		for _, f := range files {
-			if f.refs.Add(-1) == 0 {
+			if f.unref() {
 				if r := f.reader.Swap(nil); r != nil {
 					r.Close()
 				}
@@ -351,6 +352,9 @@ func (db *DB) Close() error {
 	db.mu.Lock()
 	if db.mu.closed {
 		db.mu.Unlock()
+		if invariants.Enabled {
+			checkClose("database", true)
+		}
 		return ErrClosed
 	}
 	needFlush := db.mu.mem.unlogged.Load()

@@ -202,7 +202,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		if err != nil {
 			return outs, err
 		}
-		if err := w.Add(key, ci.Seq(), sst.Kind(ci.Kind()), value); err != nil {
+		if err := w.Add(key, ci.Seq(), ci.Kind(), value); err != nil {
 			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
 		}
 		lastKey = append(lastKey[:0], key...)

@@ -3,6 +3,7 @@ package lsm
 import (
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -26,10 +27,20 @@ type memTable struct {
 	refs atomic.Int32
 }
 
-func (m *memTable) ref() { m.refs.Add(1) }
+func (m *memTable) ref() {
+	// A memtable starts with the DB's reference, so a count that was 0
+	// belongs to a memtable already released.
+	if n := m.refs.Add(1); invariants.Enabled && n <= 1 {
+		invariants.Violated("lsm: memtable %d referenced after its release", m.id)
+	}
+}
 
 func (m *memTable) unref() {
-	if m.refs.Add(-1) == 0 {
+	n := m.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("memtable", m.id, n)
+	}
+	if n == 0 {
 		if r, ok := m.rep.(memtable.Releaser); ok {
 			r.Release()
 		}

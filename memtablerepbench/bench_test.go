@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/cxxrand"
 	"github.com/godbbench/godbbench/internal/golden"
 	"github.com/godbbench/godbbench/memtable"
@@ -28,7 +29,7 @@ func (r fixedUsage) ApproximateMemoryUsage() uint64 { return uint64(r.Len()) * 1
 // lets the scans win, so the test checks the output, not the scheduler.
 type pacedWriter struct{ fixedUsage }
 
-func (r pacedWriter) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
+func (r pacedWriter) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	time.Sleep(20 * time.Microsecond)
 	return r.fixedUsage.Add(seq, kind, key, value)
 }
