@@ -35,7 +35,8 @@ func benchXXH3(r *runner, t *thread)     { benchChecksum(r, t, xxh3Of, opHash) }
 // benchChecksum is db_bench's ChecksumBenchmark: hash a block of --block_size
 // 'x' bytes until 5000 MiB are hashed, one operation a block, then print the
 // sum of the (32-bit truncated) results to stderr as "... val=0x%x\r" so the
-// work is not dead, count the bytes and add "(<block_size> per op)".
+// work is not dead, count the bytes and add "(<block_size> per op)". With
+// --block_size=0 it never ends, like db_bench's.
 func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) {
 	size := r.opts.BlockSize
 	block := make([]byte, size)
