@@ -1,3 +1,8 @@
+// The CPU benchmarks do not depend on the engine, so this comparison runs
+// once, in the untagged test run, not again under -tags rocksdb.
+
+//go:build !rocksdb
+
 package dbbench_test
 
 import (
