@@ -53,8 +53,8 @@ var noEffectGroups = []struct {
 	{"block-based table details", []string{
 		"charge_compression_dictionary_building_buffer", "charge_file_metadata",
 		"charge_filter_construction", "charge_table_reader", "cost_write_buffer_to_cache",
-		"metadata_block_size", "partition_index_and_filters", "prepopulate_block_cache",
-		"use_hash_search", "use_ribbon_filter",
+
+		"use_hash_search",
 	}},
 	{"plain and cuckoo tables", []string{
 		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
@@ -107,8 +107,7 @@ var noEffectGroups = []struct {
 		"use_keep_filter", "use_single_deletes", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
-		"delete_obsolete_files_period_micros", "disable_seek_compaction", "file_checksum",
-		"periodic_compaction_seconds", "ttl_seconds",
+		"delete_obsolete_files_period_micros", "disable_seek_compaction",
 	}},
 }
 

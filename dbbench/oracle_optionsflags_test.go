@@ -85,6 +85,9 @@ var optionFlagValues = map[string][]string{
 	"wal_compression": {"zstd", "snappy"}, "inplace_update_support": {"true"},
 	"memtable_protection_bytes_per_key": {"1", "8"}, "block_align": {"true"},
 	"index_with_first_key": {"true"}, "partition_index": {"true"},
+	"periodic_compaction_seconds": {"1000"}, "ttl_seconds": {"1000"},
+	"metadata_block_size": {"1024"}, "prepopulate_block_cache": {"1"},
+	"partition_index_and_filters": {"true"}, "use_ribbon_filter": {"true"}, "file_checksum": {"true"},
 }
 
 // optionFlagsNotInFile are option flags the OPTIONS file cannot show: write
@@ -114,6 +117,8 @@ var flagPairs = map[string][]string{
 	"inplace_update_support":           {"--allow_concurrent_memtable_write=false"},
 	"unordered_write":                  {"--enable_pipelined_write=false"},
 	"block_align":                      {"--compression_type=none"},
+	"use_ribbon_filter":                {"--bloom_bits=10"},
+	"metadata_block_size":              {"--partition_index=true"},
 }
 
 // TestOracleOptionsFileFromFlags runs random combinations of option flags,

@@ -47,6 +47,7 @@ var byNameSpecs = []Spec{
 	byName("write_thread_max_yield_usec", "write_thread_max_yield_usec", asIs),
 	byName("write_thread_slow_yield_usec", "write_thread_slow_yield_usec", asIs),
 	byName("thread_status_per_interval", "enable_thread_tracking", positive),
+	byName("file_checksum", "file_checksum_gen_factory", ifTrue("FileChecksumGenCrc32cFactory", "nullptr")),
 	byName("unordered_write", "unordered_write", asIs),
 	byName("compaction_fadvice", "access_hint_on_compaction_start", upperCase),
 	byName("wal_compression", "wal_compression", compressionName),
@@ -74,6 +75,8 @@ var byNameSpecs = []Spec{
 	byName("memtable_use_huge_page", "memtable_huge_page_size", hugePageSize),
 	byName("memtable_insert_with_hint_prefix_size", "memtable_insert_with_hint_prefix_extractor", cappedPrefix),
 	byName("min_blob_size", "min_blob_size", asIs),
+	byName("periodic_compaction_seconds", "periodic_compaction_seconds", asIs),
+	byName("ttl_seconds", "ttl", asIs),
 	byName("preclude_last_level_data_seconds", "preclude_last_level_data_seconds", asIs),
 	byName("preserve_internal_time_seconds", "preserve_internal_time_seconds", asIs),
 
@@ -98,6 +101,9 @@ var byNameSpecs = []Spec{
 	byName("block_align", table+"block_align", asIs),
 	byName("index_with_first_key", table+"index_type", ifTrue("kBinarySearchWithFirstKey", "kBinarySearch")),
 	byName("partition_index", table+"index_type", ifTrue("kTwoLevelIndexSearch", "kBinarySearch")),
+	{Flag: "partition_index_and_filters", Extra: table + "index_type", set: setPartitionIndexAndFilters},
+	{Flag: "use_ribbon_filter", Extra: table + "filter_policy", set: setRibbonFilter},
+	{Flag: "metadata_block_size", Extra: table + "metadata_block_size", set: setMetadataBlockSize},
 	byName("data_block_hash_table_util_ratio", table+"data_block_hash_table_util_ratio", asIs),
 	byName("enable_index_compression", table+"enable_index_compression", asIs),
 	byName("index_shortening_mode", table+"index_shortening", indexShortening),
@@ -105,6 +111,7 @@ var byNameSpecs = []Spec{
 	byName("max_auto_readahead_size", table+"max_auto_readahead_size", asIs),
 	byName("num_file_reads_for_auto_readahead", table+"num_file_reads_for_auto_readahead", asIs),
 	byName("optimize_filters_for_memory", table+"optimize_filters_for_memory", asIs),
+	byName("prepopulate_block_cache", table+"prepopulate_block_cache", prepopulateBlockCache),
 	byName("pin_top_level_index_and_filter", table+"pin_top_level_index_and_filter", asIs),
 	byName("read_amp_bytes_per_bit", table+"read_amp_bytes_per_bit", asIs),
 	byName("use_data_block_hash_index", table+"data_block_index_type", dataBlockIndexType),
@@ -118,13 +125,53 @@ func byName(flag, extra string, conv func(string) (string, error)) Spec {
 		if err != nil {
 			return false, err
 		}
-		if o.Extra == nil {
-			o.Extra = map[string]string{}
-		}
+		ensureExtra(o)
 		old, had := o.Extra[extra]
 		o.Extra[extra] = text
 		return !had || old != text, nil
 	}}
+}
+
+// setPartitionIndexAndFilters: --partition_index_and_filters partitions
+// both the index and the filters.
+func setPartitionIndexAndFilters(o *Options, v string) (bool, error) {
+	on, err := strconv.ParseBool(v)
+	if err != nil || !on {
+		return false, err
+	}
+	ensureExtra(o)
+	o.Extra[table+"index_type"] = "kTwoLevelIndexSearch"
+	o.Extra[table+"partition_filters"] = "true"
+	return true, nil
+}
+
+// setRibbonFilter: --use_ribbon_filter builds a Ribbon filter of
+// --bloom_bits bits per key instead of a Bloom filter; without bits there
+// is no filter either way. It reads BloomBits, which Specs sets first.
+func setRibbonFilter(o *Options, v string) (bool, error) {
+	on, err := strconv.ParseBool(v)
+	if err != nil || !on || o.BloomBits <= 0 {
+		return false, err
+	}
+	ensureExtra(o)
+	o.Extra[table+"filter_policy"] = "ribbonfilter:" + strconv.Itoa(o.BloomBits)
+	return true, nil
+}
+
+func ensureExtra(o *Options) {
+	if o.Extra == nil {
+		o.Extra = map[string]string{}
+	}
+}
+
+// setMetadataBlockSize: db_bench sets the partition size only for a
+// partitioned index (the partition flags come first in Specs).
+func setMetadataBlockSize(o *Options, v string) (bool, error) {
+	if o.Extra[table+"index_type"] != "kTwoLevelIndexSearch" {
+		return false, nil
+	}
+	o.Extra[table+"metadata_block_size"] = v
+	return true, nil
 }
 
 // asIs: the flag's text is RocksDB's (booleans, integers, doubles).
@@ -211,6 +258,16 @@ func indexShortening(v string) (string, error) {
 		return "kShortenSeparatorsAndSuccessor", nil
 	}
 	return "kShortenSeparators", nil
+}
+
+// prepopulateBlockCache maps db_bench's --prepopulate_block_cache numbers
+// to BlockBasedTableOptions::PrepopulateBlockCache; other numbers leave
+// the default, as db_bench does.
+func prepopulateBlockCache(v string) (string, error) {
+	if v == "1" {
+		return "kFlushOnly", nil
+	}
+	return "kDisable", nil
 }
 
 // dataBlockIndexType: --use_data_block_hash_index adds a hash index to

@@ -12,16 +12,26 @@ var candidateValues = []string{
 	"0", "1", "3", "12345", "true", "false", "-7", "0.25", "/tmp/wal", "vector",
 	"kNoCompression", "kZSTD", "kZSTD:kNoCompression", "kCompactionStyleUniversal",
 	"kOldestLargestSeqFirst", "kAbsoluteConsistency", "kxxHash", "VectorRepFactory",
-	"rocksdb.FixedPrefix.4", "bloomfilter:10:false", "2:3:4", "2,3,4,5,6,7,8",
+	"rocksdb.FixedPrefix.4", "bloomfilter:10:false", "bloomfilter:5:false", "2:3:4", "2,3,4,5,6,7,8",
 }
 
-// fieldsChangedBy returns the Options fields that set changes from their
-// defaults for some candidate value.
+// testBase is db_bench's defaults with a bloom filter and a partitioned
+// index, which options refining them (use_ribbon_filter,
+// metadata_block_size) need to change anything.
+func testBase() *Options {
+	o := Default()
+	o.BloomBits = 10
+	o.Extra[table+"index_type"] = "kTwoLevelIndexSearch"
+	return o
+}
+
+// fieldsChangedBy returns the Options fields that set changes from
+// testBase for some candidate value.
 func fieldsChangedBy(set optionSetter) map[string]bool {
 	changed := map[string]bool{}
-	def := reflect.ValueOf(*Default())
+	def := reflect.ValueOf(*testBase())
 	for _, v := range candidateValues {
-		o := Default()
+		o := testBase()
 		if _, err := set(o, v); err != nil {
 			continue
 		}
