@@ -42,6 +42,11 @@ func (Opener) Info() engine.Info {
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
 var OptionNotes = []engine.OptionNote{
+	{Key: "rate_limiter_bytes_per_sec", Ignored: true, How: "no rate limiter for flush and compaction I/O"},
+	{Key: "rate_limiter_refill_period_us", Ignored: true, How: "no rate limiter"},
+	{Key: "rate_limiter_auto_tuned", Ignored: true, How: "no rate limiter"},
+	{Key: "rate_limit_bg_reads", Ignored: true, How: "no rate limiter"},
+	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
