@@ -1,5 +1,3 @@
-// Package archtest holds tests of the repository's structure: which
-// packages may import which (docs/ARCHITECTURE.md, "Arrows").
 package archtest
 
 import (
