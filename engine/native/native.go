@@ -47,11 +47,6 @@ func (Opener) Info() engine.Info {
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
 var OptionNotes = []engine.OptionNote{
-	{Key: "rate_limiter_bytes_per_sec", Ignored: true, How: "no rate limiter for flush and compaction I/O"},
-	{Key: "rate_limiter_refill_period_us", Ignored: true, How: "no rate limiter"},
-	{Key: "rate_limiter_auto_tuned", Ignored: true, How: "no rate limiter"},
-	{Key: "rate_limit_bg_reads", Ignored: true, How: "no rate limiter"},
-	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
@@ -94,6 +89,7 @@ var OptionNotes = []engine.OptionNote{
 var unsupported = engine.IgnoredKeys(OptionNotes)
 
 func init() {
+	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
 	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have")...)
 	unsupported = engine.IgnoredKeys(OptionNotes)
 }

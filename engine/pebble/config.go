@@ -23,11 +23,6 @@ const pebbleLevels = 7
 // statistics and stats_level are left to the driver, which reports an
 // engine without RocksDB tickers itself.
 var OptionNotes = []engine.OptionNote{
-	{Key: "rate_limiter_bytes_per_sec", Ignored: true, How: "no rate limiter for flush and compaction I/O"},
-	{Key: "rate_limiter_refill_period_us", Ignored: true, How: "no rate limiter"},
-	{Key: "rate_limiter_auto_tuned", Ignored: true, How: "no rate limiter"},
-	{Key: "rate_limit_bg_reads", Ignored: true, How: "no rate limiter"},
-	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
 	{Key: "min_write_buffer_number_to_merge", Ignored: true, How: "Pebble flushes every full memtable on its own"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget"},
 	{Key: "arena_block_size", Ignored: true, How: "memtable arenas are one allocation of MemTableSize"},
@@ -80,6 +75,7 @@ var OptionNotes = []engine.OptionNote{
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 
 func init() {
+	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
 	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have")...)
 	unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 }
