@@ -60,42 +60,29 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 			return next - 1
 		}
 	}
-	if rp, tr, ok := r.runPutterFor(t, seconds); ok && keyNum != 0 {
-		t.stats.addBytes(r.writeRuns(t, rp, tr, &d, nextKey, gen))
+	perBatch := r.entriesPerBatch
+	if perBatch == 1 && keyNum != 0 {
+		// A one-entry batch is a Put: same effect, no batch encoding.
+		t.stats.addBytes(r.writeRuns(t, &d, nextKey, gen))
 		return
 	}
-	perBatch := r.entriesPerBatch
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	for keyNum != 0 && !d.done(perBatch) {
 		t.rand.Next() // DB selection draw
 		var batchBytes int64
-		if perBatch == 1 {
-			// A one-entry batch is a Put: same effect, no batch encoding.
+		batch.Reset()
+		for j := int64(0); j < perBatch; j++ {
 			r.keys.Fill(key, nextKey())
 			val := gen.Generate()
-			batchBytes = int64(len(val)) + entryOverhead
-			if lim := t.shared.writeLimiter; lim != nil {
-				lim.request(batchBytes)
-				t.stats.resetLastOpTime()
-			}
-			if err := r.db.Put(key, val, &r.wo); err != nil {
-				t.fail("put error: %v", err)
-			}
-		} else {
-			batch.Reset()
-			for j := int64(0); j < perBatch; j++ {
-				r.keys.Fill(key, nextKey())
-				val := gen.Generate()
-				batch.Put(key, val)
-				batchBytes += int64(len(val)) + entryOverhead
-			}
-			if lim := t.shared.writeLimiter; lim != nil {
-				lim.request(batchBytes)
-				t.stats.resetLastOpTime()
-			}
-			if err := r.db.Apply(batch, &r.wo); err != nil {
-				t.fail("put error: %v", err)
-			}
+			batch.Put(key, val)
+			batchBytes += int64(len(val)) + entryOverhead
+		}
+		if lim := t.shared.writeLimiter; lim != nil {
+			lim.request(batchBytes)
+			t.stats.resetLastOpTime()
+		}
+		if err := r.db.Apply(batch, &r.wo); err != nil {
+			t.fail("put error: %v", err)
 		}
 		bytes += batchBytes
 		t.stats.finishedOps(perBatch, opWrite)
