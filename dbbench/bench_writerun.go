@@ -75,7 +75,7 @@ func (r *runner) writeRuns(t *thread, d *duration, nextKey func() int64, gen *Va
 // follow the one before (the generator started over) to the end of the
 // run, they are copied into a scratch buffer.
 type runValues struct {
-	piece   []byte // the run's values while they are one piece
+	piece   []byte // the run's values while they are one piece, else nil
 	scratch []byte // the run's values once copied
 	copied  bool
 }
@@ -85,17 +85,27 @@ func (v *runValues) reset() {
 }
 
 func (v *runValues) add(val []byte) {
+	if follows(v.piece, val) { // never once copied: the piece is then nil
+		v.piece = v.piece[:len(v.piece)+len(val)]
+		return
+	}
+	v.addApart(val)
+}
+
+// addApart is add for a value that does not extend the piece; kept out of
+// line so that add inlines.
+//
+//go:noinline
+func (v *runValues) addApart(val []byte) {
 	switch {
 	case v.copied:
 		v.scratch = append(v.scratch, val...)
 	case len(val) == 0:
 	case len(v.piece) == 0:
 		v.piece = val
-	case follows(v.piece, val):
-		v.piece = v.piece[:len(v.piece)+len(val)]
 	default:
 		v.scratch = append(append(v.scratch[:0], v.piece...), val...)
-		v.copied = true
+		v.piece, v.copied = nil, true
 	}
 }
 
@@ -107,8 +117,8 @@ func (v *runValues) all() []byte {
 	return v.piece
 }
 
-// follows reports whether b starts at the byte just past a's end, in the
-// same array.
+// follows reports whether b, not empty, starts at the byte just past a's
+// end, in the same array.
 func follows(a, b []byte) bool {
-	return cap(a) > len(a) && &a[:len(a)+1][len(a)] == &b[0]
+	return len(b) > 0 && cap(a) > len(a) && &a[:len(a)+1][len(a)] == &b[0]
 }
