@@ -160,12 +160,13 @@ func benchReadRandom(r *runner, t *thread) {
 	var numKeys int64
 	lim := t.shared.readLimiter
 	stride := r.cfg.multireadStride
+	entryOverhead := int64(ks + r.cfg.userTimestampSize)
 	for {
 		limit := d.runLimit(t.stats.runLimit(t.stats.runCap(oneCall, ks)))
 		if lim != nil {
 			limit = min(limit, opsUntil(read, 256, 255))
 		}
-		n := 0
+		n, off := 0, 0
 		for int64(n) < limit && !d.done(1) {
 			t.rand.Next() // DB selection draw
 			if r.entriesPerBatch > 1 && stride != 0 {
@@ -182,7 +183,8 @@ func benchReadRandom(r *runner, t *thread) {
 			} else {
 				keyRand = r.randomKey(t)
 			}
-			r.keys.Fill(keys[n*ks:(n+1)*ks], keyRand)
+			r.keys.Fill(keys[off:off+ks], keyRand)
+			off += ks
 			n++
 		}
 		if n == 0 {
@@ -198,7 +200,7 @@ func benchReadRandom(r *runner, t *thread) {
 		for _, sz := range sizes[:n] {
 			if sz >= 0 {
 				found++
-				bytes += int64(ks) + int64(sz) + int64(r.cfg.userTimestampSize)
+				bytes += entryOverhead + int64(sz)
 			}
 		}
 		read += int64(n)

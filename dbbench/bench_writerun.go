@@ -12,7 +12,7 @@ import (
 // large values (fill100K) make short runs, and holds a single write under
 // a write rate limit, which db_bench requests before every write. It
 // returns the bytes written.
-func (r *runner) writeRuns(t *thread, d *duration, nextKey func() int64, gen *ValueGen) int64 {
+func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *ValueGen) int64 {
 	runs := engine.NewRuns(r.db)
 	oneCall := runs.OneCall(false)
 	ks := r.keySize
@@ -32,14 +32,15 @@ func (r *runner) writeRuns(t *thread, d *duration, nextKey func() int64, gen *Va
 		if lim != nil {
 			limit = 1
 		}
-		n := 0
+		n, off := 0, 0
 		values.reset()
-		for int64(n) < limit && len(values.all()) < runBufBytes && !d.done(1) {
+		for int64(n) < limit && values.n < runBufBytes && !d.done(1) {
 			t.rand.Next() // DB selection draw
-			r.keys.Fill(keys[n*ks:(n+1)*ks], nextKey())
+			r.keys.Fill(keys[off:off+ks], keySrc.next())
+			off += ks
 			val := gen.Generate()
 			values.add(val)
-			ends[n] = int32(len(values.all()))
+			ends[n] = int32(values.n)
 			bytes += int64(len(val)) + entryOverhead
 			n++
 		}
@@ -62,7 +63,7 @@ func (r *runner) writeRuns(t *thread, d *duration, nextKey func() int64, gen *Va
 		} else {
 			t.stats.finishedOps(int64(n), opWrite)
 		}
-		if int64(n) < limit && len(values.all()) < runBufBytes {
+		if int64(n) < limit && values.n < runBufBytes {
 			break // the write count or the duration ran out mid-run
 		}
 	}
@@ -78,13 +79,15 @@ type runValues struct {
 	piece   []byte // the run's values while they are one piece, else nil
 	scratch []byte // the run's values once copied
 	copied  bool
+	n       int // the run's bytes of values
 }
 
 func (v *runValues) reset() {
-	v.piece, v.scratch, v.copied = nil, v.scratch[:0], false
+	v.piece, v.scratch, v.copied, v.n = nil, v.scratch[:0], false, 0
 }
 
 func (v *runValues) add(val []byte) {
+	v.n += len(val)
 	if follows(v.piece, val) { // never once copied: the piece is then nil
 		v.piece = v.piece[:len(v.piece)+len(val)]
 		return

@@ -18,10 +18,10 @@ type Runs struct {
 	db  DB
 	own Runner // nil when the engine has no runs
 
-	// The state of the current single-call loop, read by the callbacks
+	// The state of the latest single-call loop, read by the callbacks
 	// below, which are bound once so that passing them does not allocate.
 	cur      int
-	sizes    []int32
+	size     int32 // the value size recordSize saw
 	getFn    func(i int, value []byte)
 	takeSize func(value []byte)
 	takeAt   func(value []byte)
@@ -56,13 +56,18 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 	if doneNs != nil {
 		start = time.Now()
 	}
-	r.sizes, r.getFn = sizes, fn
-	defer r.forget()
+	db, take := r.db, r.takeSize
+	r.getFn = fn
 	for i := range sizes {
 		r.cur = i
-		sizes[i] = -1
-		if _, err := r.db.Get(keys[i*keyLen:(i+1)*keyLen], r.takeSize); err != nil {
+		found, err := db.Get(keys[:keyLen], take)
+		if err != nil {
 			return err
+		}
+		keys = keys[keyLen:]
+		sizes[i] = -1
+		if found {
+			sizes[i] = r.size
 		}
 		if doneNs != nil {
 			doneNs[i] = int64(time.Since(start))
@@ -73,7 +78,7 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 
 // recordSize is Get's callback for the current key.
 func (r *Runs) recordSize(value []byte) {
-	r.sizes[r.cur] = int32(len(value))
+	r.size = int32(len(value))
 	if r.getFn != nil {
 		r.getFn(r.cur, value)
 	}
@@ -95,12 +100,13 @@ func (r *Runs) Put(keys []byte, keyLen int, values []byte, ends []int32, wo *Wri
 	if doneNs != nil {
 		start = time.Now()
 	}
+	db := r.db
 	from := int32(0)
 	for i, end := range ends {
-		if err := r.db.Put(keys[i*keyLen:(i+1)*keyLen], values[from:end], wo); err != nil {
+		if err := db.Put(keys[:keyLen], values[from:end], wo); err != nil {
 			return i, err
 		}
-		from = end
+		keys, from = keys[keyLen:], end
 		if doneNs != nil {
 			doneNs[i] = int64(time.Since(start))
 		}
@@ -200,7 +206,6 @@ func (r *Runs) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte
 		return r.own.MultiGet(keys, found, fn)
 	}
 	r.getFn = fn
-	defer r.forget()
 	for i, key := range keys {
 		r.cur = i
 		ok, err := r.db.Get(key, r.takeAt)
@@ -214,6 +219,3 @@ func (r *Runs) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte
 
 // passValue is MultiGet's callback for the current key.
 func (r *Runs) passValue(value []byte) { r.getFn(r.cur, value) }
-
-// forget drops the caller's slice and callback after a loop.
-func (r *Runs) forget() { r.sizes, r.getFn = nil, nil }
