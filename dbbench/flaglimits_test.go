@@ -11,6 +11,7 @@ import (
 
 	"github.com/godbbench/godbbench/dbbench/flags"
 	"github.com/godbbench/godbbench/internal/gflags"
+	"github.com/godbbench/godbbench/options"
 )
 
 // TestFlagLimits runs a value just outside each flagLimits range (and NaN)
@@ -90,7 +91,7 @@ func TestNoInternalErrorAtEdgeValues(t *testing.T) {
 	fs.VisitAll(func(f *gflags.Flag) {
 		switch f.Type {
 		case gflags.TypeInt32, gflags.TypeInt64, gflags.TypeDouble:
-			if driverFlags[f.Name] || optionFlags[f.Name] {
+			if takesEffect(f.Name) {
 				names = append(names, f.Name)
 			}
 		}
@@ -117,13 +118,14 @@ var flagsTakingAnyValue = map[string]string{}
 
 func init() {
 	for reason, names := range map[string]string{
-		"unsigned: gflags refuses a negative value": "benchmark_read_rate_limit benchmark_write_rate_limit " +
+		"unsigned: gflags refuses a negative value": "rate_limiter_bytes_per_sec benchmark_read_rate_limit benchmark_write_rate_limit " +
 			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
 			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
 		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
 			"table_cache_numshardbits subcompactions",
-		"checked with db_bench's words (startupchecks.go)": "key_size compression_ratio perf_level user_timestamp_size",
-		"a negative value has a meaning": "reads writes deletes cache_size bloom_bits compression_level " +
+		"checked with db_bench's words (startupchecks.go)":     "key_size compression_ratio perf_level user_timestamp_size",
+		"with a rate limiter, the rocksdb engine refuses <= 0": "rate_limiter_refill_period_us",
+		"a negative value has a meaning": "row_cache_size reads writes deletes cache_size bloom_bits compression_level " +
 			"min_level_to_compress max_background_compactions max_background_flushes open_files compact_target_level seed",
 		"RocksDB sanitizes it; the engines check what they use": "max_write_buffer_number " +
 			"min_write_buffer_number_to_merge level0_file_num_compaction_trigger level0_slowdown_writes_trigger " +
@@ -137,6 +139,11 @@ func init() {
 		for _, n := range strings.Fields(names) {
 			flagsTakingAnyValue[n] = reason
 		}
+	}
+	// Options set by name reach only RocksDB's own option parser and
+	// checks (the rocksdb engine); the other engines ignore them.
+	for _, n := range options.ByNameKeys() {
+		flagsTakingAnyValue[n] = "RocksDB checks it at open; other engines ignore it"
 	}
 }
 
@@ -155,11 +162,17 @@ func TestEveryNumericFlagDecided(t *testing.T) {
 		default:
 			return
 		}
-		if !driverFlags[f.Name] && !optionFlags[f.Name] {
+		if !takesEffect(f.Name) {
 			return // no effect here; setting it prints a warning
 		}
 		if limited[f.Name] == (flagsTakingAnyValue[f.Name] != "") {
 			t.Errorf("--%s: needs exactly one of a flagLimits range or a flagsTakingAnyValue reason", f.Name)
 		}
 	})
+}
+
+// takesEffect reports whether the driver reads the flag or it sets an
+// engine option.
+func takesEffect(name string) bool {
+	return driverFlags[name] || options.FlagSpec(name) != nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 	"github.com/godbbench/godbbench/dbbench/profiles"
 	"github.com/godbbench/godbbench/engine"
 )
@@ -34,7 +35,7 @@ func (r *runner) runProfiles() error {
 		return errExit{"destroy failed"}
 	}
 	r.outf("DB path: [%s]\n", r.cfg.db)
-	pf := r.profilesFlags
+	pf := r.cfg.profiles
 	cfg := profiles.Config{
 		Profiles:   r.cfg.num,
 		Queries:    pf.queries,
@@ -69,7 +70,7 @@ func (r *runner) runProfiles() error {
 		return errExit{"profiles failed"}
 	}
 	for _, p := range results {
-		rec := &Record{Benchmark: p.Name, Ops: p.Ops, Seconds: p.Seconds,
+		rec := &jsonrecord.Record{Benchmark: p.Name, Ops: p.Ops, Seconds: p.Seconds,
 			OpsPerSec: safeDiv(float64(p.Ops), p.Seconds), Bytes: p.Bytes,
 			Threads: int(r.cfg.threads), Extra: map[string]any{"profiles": true}}
 		if p.Checksum != 0 {

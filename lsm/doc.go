@@ -26,6 +26,9 @@
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").
+//   - Options.Memtablerep names a rep registered with package memtable; lsm
+//     registers none itself, so the program that links it in (engine/native)
+//     imports the reps it offers. An unregistered name fails Open.
 //   - Undecodable bytes in any file give an error that wraps wal.ErrCorruption,
 //     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
 //     What damage in a WAL means is Options.WALRecoveryMode's choice (RocksDB's
@@ -34,9 +37,9 @@
 //     that decode fails the open. A MANIFEST's torn last record ends it.
 //   - Open never deletes a file it cannot prove obsolete and fails with an
 //     error wrapping ErrCorruption, changing nothing, when the files disagree
-//     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing
-//     or of another size, a table in no version holding writes the recovered
-//     state lacks. A RocksDB or Pebble directory is refused by name
+//     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing,
+//     of another size or with a footer that does not decode, a table in no
+//     version holding writes the recovered state lacks. A RocksDB or Pebble directory is refused by name
 //     (foreign.go). Recovery records each WAL's tables in the MANIFEST and
 //     deletes that WAL before reading the next.
 //   - The DB directory is fsynced after new tables are written and before

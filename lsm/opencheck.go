@@ -13,10 +13,11 @@ import (
 )
 
 // ErrCorruption is wrapped by Open's errors when the DB's files contradict
-// each other (a table the MANIFEST lists is missing or has another size,
-// files of a DB without CURRENT, a table holding writes the recovered state
-// lacks) or a WAL's damage is refused by the WAL recovery mode. Open then
-// deletes nothing and writes nothing but LOCK.
+// each other (a table the MANIFEST lists is missing, has another size or a
+// footer that does not decode, files of a DB without CURRENT, a table
+// holding writes the recovered state lacks) or a WAL's damage is refused by
+// the WAL recovery mode. Open then deletes nothing and writes nothing but
+// LOCK.
 var ErrCorruption = errors.New("lsm: Corruption")
 
 // Open never deletes a file it cannot prove obsolete:
@@ -27,10 +28,12 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //     MANIFEST that lists a table (a MANIFEST listing none is what a crash
 //     leaves between creating a new DB's MANIFEST and CURRENT).
 //   - Every table of the recovered version must exist with the size the
-//     MANIFEST records, and so must the WAL its log number names (this
-//     engine records only the number of a WAL it has created, and deletes
-//     a WAL only after recording a higher one). RocksDB checks the tables
-//     too, but not the WAL unless track_and_verify_wals_in_manifest is set.
+//     MANIFEST records and end in a footer that decodes, and the WAL its
+//     log number names must exist (this engine records only the number of
+//     a WAL it has created, and deletes a WAL only after recording a
+//     higher one). RocksDB checks the tables too (it opens each one when
+//     max_open_files is -1, reading the footer), but not the WAL unless
+//     track_and_verify_wals_in_manifest is set.
 //   - Every file number found in either directory is marked used, so no new
 //     file can overwrite one.
 //   - A table the version does not list is deleted only when it decodes and
@@ -116,32 +119,46 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 	for _, names := range [][]string{f.dbNames, f.walNames} {
 		for _, n := range names {
 			if t, num := parseFileName(n); t != fileOther {
-				db.vs.markFileNumUsed(num)
+				db.mu.vs.markFileNumUsed(num)
 			}
 		}
 	}
 }
 
 // verifyTables checks that every table of the current version exists with
-// the size the MANIFEST records.
+// the size the MANIFEST records and ends in a footer that decodes (magic
+// number, checksum, format version, block handles inside the file): one
+// open, fstat and 52-byte pread per table. No Reader is opened, so the
+// table cache opens each table on first use as before and nothing is kept
+// for tables a run never reads.
 func (db *DB) verifyTables() error {
-	manifest := manifestName(db.vs.manifestNum)
-	for _, files := range db.vs.current.levels {
+	manifest := manifestName(db.mu.vs.manifestNum)
+	for _, files := range db.mu.vs.current.levels {
 		for _, m := range files {
-			name := tableName(db.dir, m.num)
-			f, err := db.fs.OpenReadOnly(name)
-			if err != nil {
-				return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
-			}
-			st, err := f.Stat()
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("lsm: stat %s: %w", name, err)
-			}
-			if uint64(st.Size()) != m.size {
-				return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+			if err := db.verifyTable(manifest, m); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+func (db *DB) verifyTable(manifest string, m *fileMeta) error {
+	name := tableName(db.dir, m.num)
+	f, err := db.fs.OpenReadOnly(name)
+	if err != nil {
+		return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("lsm: stat %s: %w", name, err)
+	}
+	if uint64(st.Size()) != m.size {
+		return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+	}
+	if err := sst.CheckFooter(f, st.Size(), name); err != nil {
+		return fmt.Errorf("%w: %s lists %s, whose footer is bad: %w", ErrCorruption, manifest, filepath.Base(name), err)
 	}
 	return nil
 }
@@ -151,7 +168,7 @@ func (db *DB) verifyTables() error {
 // created, and that WAL is deleted only after a later edit records a higher
 // number, so its absence means unflushed writes were lost with it.
 func (db *DB) verifyLogNumber(f dbFiles) error {
-	n := db.vs.logNumber
+	n := db.mu.vs.logNumber
 	if n == 0 {
 		return nil
 	}
@@ -161,7 +178,7 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 		}
 	}
 	return fmt.Errorf("%w: %s records that WAL %s holds writes not in any table, but %s is missing",
-		ErrCorruption, manifestName(db.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
+		ErrCorruption, manifestName(db.mu.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
 }
 
 // obsoleteTables returns the tables in the DB directory that the current
@@ -173,7 +190,7 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 // MANIFEST lost the edit that listed it.
 func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[uint64]bool, error) {
 	live := map[uint64]bool{}
-	for _, files := range db.vs.current.levels {
+	for _, files := range db.mu.vs.current.levels {
 		for _, m := range files {
 			live[m.num] = true
 		}
@@ -188,10 +205,10 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[ui
 		if !ok {
 			continue // does not decode: leave it
 		}
-		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.lastSeq
+		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.mu.lastSeq
 		if props.LargestSeq > manifestSeq && !inWALs {
 			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
-				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.lastSeq), manifestName(db.vs.manifestNum))
+				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -31,6 +32,16 @@ type fileMeta struct {
 	openMu sync.Mutex
 }
 
+// unref drops one version's reference to the table and reports whether it
+// was the last.
+func (f *fileMeta) unref() bool {
+	n := f.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("table", f.num, n)
+	}
+	return n == 0
+}
+
 func (f *fileMeta) overlaps(start, end []byte) bool {
 	if end != nil && compareKeys(f.smallest, end) > 0 {
 		return false
@@ -50,17 +61,30 @@ type version struct {
 	refs   atomic.Int32
 	// release is called once when refs drops to zero.
 	release func(v *version)
+	// released is set when refs dropped to zero (invariants builds only):
+	// a version is never referenced or released again after that.
+	released atomic.Bool
 }
 
-func (v *version) ref() { v.refs.Add(1) }
-
-func (v *version) unref() {
-	if v.refs.Add(-1) == 0 && v.release != nil {
-		v.release(v)
+func (v *version) ref() {
+	v.refs.Add(1)
+	if invariants.Enabled && v.released.Load() {
+		invariants.Violated("lsm: version %d referenced after its release", v.num)
 	}
 }
 
-func (v *version) numFiles(level int) int { return len(v.levels[level]) }
+func (v *version) unref() {
+	n := v.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("version", v.num, n)
+		if n == 0 && v.released.Swap(true) {
+			invariants.Violated("lsm: version %d released twice", v.num)
+		}
+	}
+	if n == 0 && v.release != nil {
+		v.release(v)
+	}
+}
 
 func levelBytes(files []*fileMeta) uint64 {
 	var n uint64
@@ -112,6 +136,44 @@ func sortLevel(level int, files []*fileMeta) {
 
 // apply returns the version that results from applying e to v. It checks the
 // level invariants so a corrupt MANIFEST is reported rather than served.
+// checkEdit refuses an edit that deletes a table the version does not hold
+// at that level, or adds a table number the version already holds (other
+// than one the same edit deletes), as RocksDB's VersionBuilder does: such
+// an edit comes from a damaged or foreign MANIFEST, and applying it would
+// lose a table or list one twice.
+func (v *version) checkEdit(e *versionEdit, deleted map[uint64]int) error {
+	present := map[uint64]int{}
+	if v != nil {
+		for level, files := range v.levels {
+			for _, f := range files {
+				present[f.num] = level
+			}
+		}
+	}
+	for _, d := range e.deleted {
+		level, ok := present[d.fileNum]
+		if !ok {
+			return fmt.Errorf("%w: Cannot delete table file #%d from level %d since it is not in the LSM tree", ErrCorruptManifest, d.fileNum, d.level)
+		}
+		if level != d.level {
+			return fmt.Errorf("%w: Cannot delete table file #%d from level %d since it is on level %d", ErrCorruptManifest, d.fileNum, d.level, level)
+		}
+	}
+	added := map[uint64]int{}
+	for _, a := range e.added {
+		if level, ok := added[a.meta.num]; ok {
+			return fmt.Errorf("%w: Cannot add table file #%d to level %d since it is already added to level %d", ErrCorruptManifest, a.meta.num, a.level, level)
+		}
+		added[a.meta.num] = a.level
+		if level, ok := present[a.meta.num]; ok {
+			if _, gone := deleted[a.meta.num]; !gone {
+				return fmt.Errorf("%w: Cannot add table file #%d to level %d since it is already in the LSM tree on level %d", ErrCorruptManifest, a.meta.num, a.level, level)
+			}
+		}
+	}
+	return nil
+}
+
 func (v *version) apply(e *versionEdit, numLevels int) (*version, error) {
 	nv := &version{levels: make([][]*fileMeta, numLevels)}
 	deleted := map[uint64]int{}
@@ -120,6 +182,9 @@ func (v *version) apply(e *versionEdit, numLevels int) (*version, error) {
 			return nil, fmt.Errorf("%w: deleted table %d in level %d beyond num_levels %d", ErrCorruptManifest, d.fileNum, d.level, numLevels)
 		}
 		deleted[d.fileNum] = d.level
+	}
+	if err := v.checkEdit(e, deleted); err != nil {
+		return nil, err
 	}
 	for level := range numLevels {
 		var src []*fileMeta
