@@ -25,7 +25,11 @@ func TestMetricsFollowTheWork(t *testing.T) {
 	o := testOptions()
 	o.DisableAutoCompactions = true
 	db := mustOpen(t, t.TempDir(), o)
-	defer db.Close()
+	defer func() {
+		if _, err := db.Metrics(); err == nil {
+			db.Close() // unless the test got to its own Close
+		}
+	}()
 	for i := range 3000 {
 		put(t, db, fmt.Sprintf("key%06d", i), "some value bytes")
 	}

@@ -26,8 +26,15 @@ func openSmall(t *testing.T) *DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.Close() })
-	return d.(*DB)
+	db := d.(*DB)
+	// Closed at the end unless the test closed it (a second Close is an
+	// invariant violation in race and invariants builds).
+	t.Cleanup(func() {
+		if _, err := db.d.Metrics(); err == nil {
+			db.Close()
+		}
+	})
+	return db
 }
 
 func fillKeys(t *testing.T, db *DB, n int, key func(i int) string, value string) {
