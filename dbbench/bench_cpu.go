@@ -27,17 +27,17 @@ func xxh32Of(b []byte) uint64  { return uint64(xxh32.Checksum(b, 0)) }
 func xxh64Of(b []byte) uint64  { return xxhash.Sum64(b) }
 func xxh3Of(b []byte) uint64   { return xxh3.Hash(b) }
 
-func benchCrc32c(r *runner, t *thread)   { benchChecksum(r, t, crc32cOf, opCrc) }
-func benchXXHash(r *runner, t *thread)   { benchChecksum(r, t, xxh32Of, opHash) }
-func benchXXHash64(r *runner, t *thread) { benchChecksum(r, t, xxh64Of, opHash) }
-func benchXXH3(r *runner, t *thread)     { benchChecksum(r, t, xxh3Of, opHash) }
+func benchCrc32c(r *runner, t *thread) error   { return benchChecksum(r, t, crc32cOf, opCrc) }
+func benchXXHash(r *runner, t *thread) error   { return benchChecksum(r, t, xxh32Of, opHash) }
+func benchXXHash64(r *runner, t *thread) error { return benchChecksum(r, t, xxh64Of, opHash) }
+func benchXXH3(r *runner, t *thread) error     { return benchChecksum(r, t, xxh3Of, opHash) }
 
 // benchChecksum is db_bench's ChecksumBenchmark: hash a block of --block_size
 // 'x' bytes until 5000 MiB are hashed, one operation a block, then print the
 // sum of the (32-bit truncated) results to stderr as "... val=0x%x\r" so the
 // work is not dead, count the bytes and add "(<block_size> per op)". With
 // --block_size=0 it never ends, like db_bench's.
-func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) {
+func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) error {
 	size := r.opts.BlockSize
 	block := make([]byte, size)
 	for i := range block {
@@ -53,11 +53,12 @@ func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) {
 	r.errf("... val=0x%x\r", val)
 	t.stats.addBytes(int64(hashed))
 	t.stats.addMessage(fmt.Sprintf("(%d per op)", size))
+	return nil
 }
 
 // benchAcquireLoad is db_bench's AcquireLoad: 100,000 operations of 1000
 // atomic (acquire) loads of one pointer.
-func benchAcquireLoad(r *runner, t *thread) {
+func benchAcquireLoad(r *runner, t *thread) error {
 	var dummy int
 	var p atomic.Pointer[int]
 	p.Store(&dummy)
@@ -70,8 +71,9 @@ func benchAcquireLoad(r *runner, t *thread) {
 		t.stats.finishedOps(1, opOthers)
 	}
 	if ptr == nil {
-		t.fail("acquireload: loaded a nil pointer")
+		return fmt.Errorf("acquireload: loaded a nil pointer")
 	}
+	return nil
 }
 
 // compressBytes is what db_bench's compress and uncompress benchmarks
@@ -94,7 +96,7 @@ func cpuBenchBlock(r *runner) []byte {
 // output size as a share of the input, "(output: 55.1%)". A codec that
 // fails (one not linked, or none) ends the run after its first operation
 // with "(compression failure)" and no bytes.
-func benchCompress(r *runner, t *thread) {
+func benchCompress(r *runner, t *thread) error {
 	input := cpuBenchBlock(r)
 	codec := newBlockCodec(r.opts.CompressionType, len(input))
 	var done, produced int64
@@ -108,17 +110,18 @@ func benchCompress(r *runner, t *thread) {
 	}
 	if !ok {
 		t.stats.addMessage("(compression failure)")
-		return
+		return nil
 	}
 	t.stats.addMessage(fmt.Sprintf("(output: %.1f%%)", float64(produced)*100.0/float64(done)))
 	t.stats.addBytes(done)
+	return nil
 }
 
 // benchUncompress is db_bench's Uncompress: compress the block once, then
 // uncompress it until 1 GiB has been produced. When the block does not
 // compress (a codec not linked, or none) no operation runs and the message
 // is "(compression failure)".
-func benchUncompress(r *runner, t *thread) {
+func benchUncompress(r *runner, t *thread) error {
 	input := cpuBenchBlock(r)
 	codec := newBlockCodec(r.opts.CompressionType, len(input))
 	compressed, ok := codec.compress(input)
@@ -131,7 +134,8 @@ func benchUncompress(r *runner, t *thread) {
 	}
 	if !ok {
 		t.stats.addMessage("(compression failure)")
-		return
+		return nil
 	}
 	t.stats.addBytes(done)
+	return nil
 }

@@ -5,7 +5,7 @@ import "fmt"
 // benchReadRandomWriteRandom is db_bench's ReadRandomWriteRandom: in each
 // round of 100 ops, readwritepercent Gets then the rest Puts, on rand % num
 // keys (one DB-selection draw and one key draw per op). No bytes counted.
-func benchReadRandomWriteRandom(r *runner, t *thread) {
+func benchReadRandomWriteRandom(r *runner, t *thread) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	key := r.keys.NewBuf()
 	sink := &getSink{key: key, fold: r.foldReads}
@@ -32,7 +32,7 @@ func benchReadRandomWriteRandom(r *runner, t *thread) {
 			t.stats.finishedOps(1, opRead)
 		} else if putWeight > 0 {
 			if err := r.db.Put(key, gen.Generate(), &r.wo); err != nil {
-				t.fail("put error: %v", err)
+				return fmt.Errorf("put error: %v", err)
 			}
 			putWeight--
 			writesDone++
@@ -43,11 +43,12 @@ func benchReadRandomWriteRandom(r *runner, t *thread) {
 	t.stats.found += found
 	t.stats.checksum += sink.checksum
 	t.stats.addMessage(fmt.Sprintf("( reads:%d writes:%d total:%d found:%d)", readsDone, writesDone, r.readwrites, found))
+	return nil
 }
 
 // benchUpdateRandom is db_bench's UpdateRandom: Get then Put of the same
 // random key; bytes count the old value when found plus the new one.
-func benchUpdateRandom(r *runner, t *thread) {
+func benchUpdateRandom(r *runner, t *thread) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	key := r.keys.NewBuf()
 	sink := &getSink{key: key, fold: r.foldReads}
@@ -59,7 +60,7 @@ func benchUpdateRandom(r *runner, t *thread) {
 		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
 		ok, err := r.db.Get(key, take)
 		if err != nil {
-			t.fail("Get returned an error: %v", err)
+			return fmt.Errorf("Get returned an error: %v", err)
 		}
 		reads++
 		if ok {
@@ -71,7 +72,7 @@ func benchUpdateRandom(r *runner, t *thread) {
 		}
 		val := gen.Generate()
 		if err := r.db.Put(key, val, &r.wo); err != nil {
-			t.fail("put error: %v", err)
+			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += int64(len(key) + len(val) + r.cfg.userTimestampSize)
 		t.stats.finishedOps(1, opUpdate)
@@ -81,25 +82,28 @@ func benchUpdateRandom(r *runner, t *thread) {
 	t.stats.checksum += sink.checksum
 	t.stats.addBytes(bytes)
 	t.stats.addMessage(fmt.Sprintf("( updates:%d found:%d)", r.readwrites, found))
+	return nil
 }
 
 // benchCompact is db_bench's Compact: a full-range compaction per thread
 // (to --compact_target_level when set). db_bench ignores CompactRange's
 // status (a read-only DB's "Not supported" included: exit 0); so does
 // this, saying what failed.
-func benchCompact(r *runner, t *thread) {
+func benchCompact(r *runner, t *thread) error {
 	t.rand.Next() // DB selection draw
 	if err := r.db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
 		r.errf("compact error (ignored, as db_bench ignores it): %v\n", err)
 	}
+	return nil
 }
 
 // benchMergeWithoutOperator is readwhilemerging without --merge_operator:
 // db_bench's background merger (thread 0) stops the run with the status of
 // its first Merge; the readers do nothing.
-func benchMergeWithoutOperator(r *runner, t *thread) {
+func benchMergeWithoutOperator(r *runner, t *thread) error {
 	if t.tid == 0 {
 		t.stats.exclude = true
-		t.fail("put or merge error: Not implemented: Provide a merge_operator when opening DB")
+		return fmt.Errorf("put or merge error: Not implemented: Provide a merge_operator when opening DB")
 	}
+	return nil
 }

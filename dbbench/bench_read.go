@@ -15,17 +15,17 @@ func (r *runner) iterOptions() *engine.IterOptions {
 // benchReadSequential is db_bench's ReadSequential (readseq, readtocache):
 // a forward scan from the first key, min(reads, keys) entries. With
 // --scan_omit_value the value is never loaded and only key bytes count.
-func benchReadSequential(r *runner, t *thread) { r.readScan(t, false) }
+func benchReadSequential(r *runner, t *thread) error { return r.readScan(t, false) }
 
 // benchReadReverse is db_bench's ReadReverse: the same scan backwards.
-func benchReadReverse(r *runner, t *thread) { r.readScan(t, true) }
+func benchReadReverse(r *runner, t *thread) error { return r.readScan(t, true) }
 
 // readScan is the scan of readseq and readreverse, in runs (runs.go) that
 // also end on the read rate limiter's requests (one every 1,024 entries).
-func (r *runner) readScan(t *thread, reverse bool) {
+func (r *runner) readScan(t *thread, reverse bool) error {
 	it, err := r.db.NewIter(r.iterOptions())
 	if err != nil {
-		t.fail("iterator error: %v", err)
+		return fmt.Errorf("iterator error: %v", err)
 	}
 	defer it.Close()
 	omitKey, omitValue := r.cfg.scanOmitKey, r.cfg.scanOmitValue
@@ -59,7 +59,7 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		}
 		n, b, more, err := runs.Scan(it, int(limit), stepFirst, scan, doneNs)
 		if err != nil {
-			failScan(t, err)
+			return scanError(err)
 		}
 		i += int64(n)
 		if omitKey && omitValue {
@@ -79,29 +79,30 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		valid = more
 	}
 	if err := it.Error(); err != nil {
-		t.fail("iterator error: %v", err)
+		return fmt.Errorf("iterator error: %v", err)
 	}
 	t.stats.reads += i
 	t.stats.found += i
 	t.stats.checksum += sink.checksum
 	t.stats.addBytes(bytes)
+	return nil
 }
 
-// failScan fails the thread with a scan's error, in db_bench's words for a
-// value's error and for the iterator's.
-func failScan(t *thread, err error) {
+// scanError is a scan's error in db_bench's words, for a value's error
+// and for the iterator's.
+func scanError(err error) error {
 	if ve := (*engine.ValueError)(nil); errors.As(err, &ve) {
-		t.fail("iterator value error: %v", ve.Err)
+		return fmt.Errorf("iterator value error: %v", ve.Err)
 	}
-	t.fail("iterator error: %v", err)
+	return fmt.Errorf("iterator error: %v", err)
 }
 
 // benchNextWithKey is ToplingDB's nextwithkey: a full forward scan that
 // reads every key and never a value (byte count = key bytes).
-func benchNextWithKey(r *runner, t *thread) {
+func benchNextWithKey(r *runner, t *thread) error {
 	it, err := r.db.NewIter(&engine.IterOptions{KeysOnly: true})
 	if err != nil {
-		t.fail("iterator error: %v", err)
+		return fmt.Errorf("iterator error: %v", err)
 	}
 	defer it.Close()
 	var i, bytes int64
@@ -116,12 +117,13 @@ func benchNextWithKey(r *runner, t *thread) {
 		i++
 	}
 	if err := it.Error(); err != nil {
-		t.fail("iterator error: %v", err)
+		return fmt.Errorf("iterator error: %v", err)
 	}
 	t.stats.reads += i
 	t.stats.found += i
 	t.stats.checksum += sum
 	t.stats.addBytes(bytes)
+	return nil
 }
 
 // randomKey is db_bench's GetRandomKey: rand % num, or the exponential
@@ -138,7 +140,7 @@ func (r *runner) randomKey(t *thread) int64 {
 // readrandomsmall): per op one DB-selection draw and one key draw, in runs
 // (runs.go) that also end on the read rate limiter's requests (after every
 // 256th read but one, as db_bench makes them).
-func benchReadRandom(r *runner, t *thread) {
+func benchReadRandom(r *runner, t *thread) error {
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	ks := r.keySize
 	runs := engine.NewRuns(r.db)
@@ -195,7 +197,7 @@ func benchReadRandom(r *runner, t *thread) {
 			callStart = time.Now()
 		}
 		if err := runs.Get(keys[:n*ks], ks, sizes[:n], take, runTimes(doneNs, n)); err != nil {
-			t.fail("Get returned an error: %v", err)
+			return fmt.Errorf("Get returned an error: %v", err)
 		}
 		for _, sz := range sizes[:n] {
 			if sz >= 0 {
@@ -221,11 +223,12 @@ func benchReadRandom(r *runner, t *thread) {
 	t.stats.checksum += sink.checksum
 	t.stats.addBytes(bytes)
 	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
+	return nil
 }
 
 // benchMultiReadRandom is db_bench's MultiReadRandom: batch_size random keys
 // per MultiGet (one DB-selection draw per batch).
-func benchMultiReadRandom(r *runner, t *thread) {
+func benchMultiReadRandom(r *runner, t *thread) error {
 	n := int(r.entriesPerBatch)
 	keys := make([][]byte, n)
 	for i := range keys {
@@ -257,7 +260,7 @@ func benchMultiReadRandom(r *runner, t *thread) {
 			}
 		}
 		if err := runs.MultiGet(keys, foundv, take); err != nil {
-			t.fail("MultiGet returned an error: %v", err)
+			return fmt.Errorf("MultiGet returned an error: %v", err)
 		}
 		read += r.entriesPerBatch
 		multireads++
@@ -277,46 +280,45 @@ func benchMultiReadRandom(r *runner, t *thread) {
 	t.stats.checksum += sink.checksum
 	t.stats.addBytes(bytes)
 	t.stats.addMessage(fmt.Sprintf("(%d of %d found)", found, read))
+	return nil
 }
 
 // benchIteratorCreation is db_bench's IteratorCreation (newiterator).
-func benchIteratorCreation(r *runner, t *thread) {
+func benchIteratorCreation(r *runner, t *thread) error {
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	for !d.done(1) {
 		t.rand.Next() // DB selection draw
 		it, err := r.db.NewIter(r.iterOptions())
 		if err != nil {
-			t.fail("iterator error: %v", err)
+			return fmt.Errorf("iterator error: %v", err)
 		}
 		if err := it.Close(); err != nil {
-			t.fail("iterator error: %v", err)
+			return fmt.Errorf("iterator error: %v", err)
 		}
 		t.stats.finishedOps(1, opOthers)
 	}
+	return nil
 }
 
-func benchIteratorCreationWhileWriting(r *runner, t *thread) {
+func benchIteratorCreationWhileWriting(r *runner, t *thread) error {
 	if t.tid > 0 {
-		benchIteratorCreation(r, t)
-	} else {
-		r.bgWriter(t)
+		return benchIteratorCreation(r, t)
 	}
+	return r.bgWriter(t)
 }
 
-func benchReadWhileWriting(r *runner, t *thread) {
+func benchReadWhileWriting(r *runner, t *thread) error {
 	if t.tid > 0 {
-		benchReadRandom(r, t)
-	} else {
-		r.bgWriter(t)
+		return benchReadRandom(r, t)
 	}
+	return r.bgWriter(t)
 }
 
-func benchSeekRandomWhileWriting(r *runner, t *thread) {
+func benchSeekRandomWhileWriting(r *runner, t *thread) error {
 	if t.tid > 0 {
-		benchSeekRandom(r, t)
-	} else {
-		r.bgWriter(t)
+		return benchSeekRandom(r, t)
 	}
+	return r.bgWriter(t)
 }
 
 // multiSink receives MultiGet values by index; its methods are bound once.

@@ -12,14 +12,14 @@ import (
 // --reverse_iterator), then --seek_nexts steps each counting key + value
 // bytes. found = the iterator landed exactly on the target. With
 // --max_scan_distance the iterator is bounded and so re-created per seek.
-func benchSeekRandom(r *runner, t *thread) {
+func benchSeekRandom(r *runner, t *thread) error {
 	opts := r.iterOptions()
 	var it engine.Iterator
 	var err error
 	bounded := r.cfg.maxScanDistance != 0
 	if !bounded {
 		if it, err = r.db.NewIter(opts); err != nil {
-			t.fail("iterator error: %v", err)
+			return fmt.Errorf("iterator error: %v", err)
 		}
 	}
 	defer func() {
@@ -53,7 +53,7 @@ func benchSeekRandom(r *runner, t *thread) {
 				it.Close()
 			}
 			if it, err = r.db.NewIter(opts); err != nil {
-				t.fail("iterator error: %v", err)
+				return fmt.Errorf("iterator error: %v", err)
 			}
 		}
 		var valid bool
@@ -70,7 +70,7 @@ func benchSeekRandom(r *runner, t *thread) {
 			k := it.Key()
 			v, err := it.Value()
 			if err != nil {
-				t.fail("iterator value error: %v", err)
+				return fmt.Errorf("iterator value error: %v", err)
 			}
 			nbytes += int64(len(k) + len(v))
 			if r.foldReads {
@@ -83,7 +83,7 @@ func benchSeekRandom(r *runner, t *thread) {
 			}
 		}
 		if err := it.Error(); err != nil {
-			t.fail("iterator error: %v", err)
+			return fmt.Errorf("iterator error: %v", err)
 		}
 		if lim != nil && read%256 == 255 {
 			lim.request(256)
@@ -95,4 +95,5 @@ func benchSeekRandom(r *runner, t *thread) {
 	t.stats.checksum += sum
 	t.stats.addBytes(nbytes)
 	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
+	return nil
 }

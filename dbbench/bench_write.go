@@ -1,5 +1,6 @@
 package dbbench
 
+import "fmt"
 import "github.com/godbbench/godbbench/internal/cxxrand"
 
 type writeMode int
@@ -10,15 +11,15 @@ const (
 	writeUniqueRandom
 )
 
-func benchWriteSeq(r *runner, t *thread)          { r.doWrite(t, writeSequential) }
-func benchWriteRandom(r *runner, t *thread)       { r.doWrite(t, writeRandom) }
-func benchWriteUniqueRandom(r *runner, t *thread) { r.doWrite(t, writeUniqueRandom) }
+func benchWriteSeq(r *runner, t *thread) error          { return r.doWrite(t, writeSequential) }
+func benchWriteRandom(r *runner, t *thread) error       { return r.doWrite(t, writeRandom) }
+func benchWriteUniqueRandom(r *runner, t *thread) error { return r.doWrite(t, writeUniqueRandom) }
 
 // doWrite is db_bench's DoWrite: batches of entries_per_batch Puts; per batch
 // one RNG draw selects the DB (thrown away with one DB), then each key is the
 // next sequential number, rand % num, or the next of a shuffled permutation.
 // --duration applies only in random mode.
-func (r *runner) doWrite(t *thread, mode writeMode) {
+func (r *runner) doWrite(t *thread, mode writeMode) error {
 	var seconds int64
 	if mode == writeRandom {
 		seconds = int64(r.cfg.duration)
@@ -49,8 +50,9 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 	perBatch := r.entriesPerBatch
 	if perBatch == 1 && keyNum != 0 {
 		// A one-entry batch is a Put: same effect, no batch encoding.
-		t.stats.addBytes(r.writeRuns(t, &d, keySrc, gen))
-		return
+		bytes, err := r.writeRuns(t, &d, keySrc, gen)
+		t.stats.addBytes(bytes)
+		return err
 	}
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	for keyNum != 0 && !d.done(perBatch) {
@@ -68,12 +70,13 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 			t.stats.resetLastOpTime()
 		}
 		if err := r.db.Apply(batch, &r.wo); err != nil {
-			t.fail("put error: %v", err)
+			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += batchBytes
 		t.stats.finishedOps(perBatch, opWrite)
 	}
 	t.stats.addBytes(bytes)
+	return nil
 }
 
 // writeKeys draws doWrite's key numbers: the next sequential number, rand %
@@ -107,7 +110,7 @@ func fmtOps(n int64) string { return "(" + itoa(n) + " ops)" }
 
 // doDelete is db_bench's DoDelete: batches of deletes, sequential from 0 or
 // rand % num, one DB-selection draw per batch; duration only for random.
-func (r *runner) doDelete(t *thread, seq bool) {
+func (r *runner) doDelete(t *thread, seq bool) error {
 	var seconds int64
 	if !seq {
 		seconds = int64(r.cfg.duration)
@@ -132,20 +135,21 @@ func (r *runner) doDelete(t *thread, seq bool) {
 			batch.Delete(key)
 		}
 		if err := r.db.Apply(batch, &r.wo); err != nil {
-			t.fail("del error: %v", err)
+			return fmt.Errorf("del error: %v", err)
 		}
 		t.stats.finishedOps(perBatch, opDelete)
 		i += perBatch
 	}
+	return nil
 }
 
-func benchDeleteSeq(r *runner, t *thread)    { r.doDelete(t, true) }
-func benchDeleteRandom(r *runner, t *thread) { r.doDelete(t, false) }
+func benchDeleteSeq(r *runner, t *thread) error    { return r.doDelete(t, true) }
+func benchDeleteRandom(r *runner, t *thread) error { return r.doDelete(t, false) }
 
 // bgWriter is db_bench's BGWriter: the extra thread 0 of *whilewriting
 // benchmarks, excluded from the merged stats, writing random keys until the
 // readers finish (or --writes with --finish_after_writes).
-func (r *runner) bgWriter(t *thread) {
+func (r *runner) bgWriter(t *thread) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	t.stats.exclude = true
 	var lim *rateLimiter
@@ -173,7 +177,7 @@ func (r *runner) bgWriter(t *thread) {
 		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
 		val := gen.Generate()
 		if err := r.db.Put(key, val, &r.wo); err != nil {
-			t.fail("put or merge error: %v", err)
+			return fmt.Errorf("put or merge error: %v", err)
 		}
 		written++
 		bytes += int64(len(key) + len(val) + r.cfg.userTimestampSize)
@@ -183,4 +187,5 @@ func (r *runner) bgWriter(t *thread) {
 		}
 	}
 	t.stats.addBytes(bytes)
+	return nil
 }

@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/godbbench/godbbench/engine"
@@ -12,7 +13,7 @@ import (
 // large values (fill100K) make short runs, and holds a single write under
 // a write rate limit, which db_bench requests before every write. It
 // returns the bytes written.
-func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *ValueGen) int64 {
+func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *ValueGen) (int64, error) {
 	runs := engine.NewRuns(r.db)
 	oneCall := runs.OneCall(false)
 	ks := r.keySize
@@ -56,7 +57,7 @@ func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *Value
 			callStart = time.Now()
 		}
 		if _, err := runs.Put(keys[:n*ks], ks, values.all(), ends[:n], &r.wo, runTimes(doneNs, n)); err != nil {
-			t.fail("put error: %v", err)
+			return bytes, fmt.Errorf("put error: %v", err)
 		}
 		if doneNs != nil {
 			t.stats.finishedTimedRun(callStart, doneNs[:n], opWrite)
@@ -67,7 +68,7 @@ func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *Value
 			break // the write count or the duration ran out mid-run
 		}
 	}
-	return bytes
+	return bytes, nil
 }
 
 // runValues gathers the values of a run back to back. ValueGen's values

@@ -135,13 +135,6 @@ type thread struct {
 	err    error
 }
 
-// fail records a fatal engine error and ends the goroutine; the runner prints
-// it and exits 1 once every thread has stopped.
-func (t *thread) fail(format string, a ...any) {
-	t.err = fmt.Errorf(format, a...)
-	runtime.Goexit()
-}
-
 // sharedState is what the threads of one run share (db_bench's SharedState).
 type sharedState struct {
 	total        int
@@ -153,7 +146,10 @@ type sharedState struct {
 // othersDone tells a background writer that every other thread finished.
 func (s *sharedState) othersDone() bool { return s.numDone.Load()+1 >= int64(s.total) }
 
-type benchFn func(r *runner, t *thread)
+// benchFn is a benchmark thread's body; an error (an engine call's, in
+// db_bench's words) ends the run, and the runner prints it and exits 1
+// once every thread has stopped.
+type benchFn func(r *runner, t *thread) error
 
 // runBenchmark runs fn in n goroutines that start together, merges their
 // stats and prints the result line, as db_bench's RunBenchmark does.
@@ -213,7 +209,10 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			ready.Done()
 			<-startCh
 			t.stats.startAt(r, t.tid)
-			fn(r, t)
+			if err := fn(r, t); err != nil {
+				t.err = err
+				return
+			}
 			if hasContext && r.cfg.perfLevel > 1 {
 				t.stats.addMessage("PERF_CONTEXT:\n" + tc.PerfContext())
 			}
