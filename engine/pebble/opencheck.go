@@ -13,8 +13,10 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs/atomicfs"
 )
 
-// Checks made before pebble.Open, for two kinds of damage Pebble v2.1.7
-// takes for something else and then deletes data over.
+// Checks made before pebble.Open, for damage Pebble v2.1.7 takes for
+// something else and then deletes data over: the two below, a WAL damaged
+// in its middle (walcheck.go), and a MANIFEST that lost its last edits
+// (manifestcheck.go).
 //
 // The MANIFEST marker. Pebble finds its MANIFEST through a marker file
 // named marker.manifest.<iteration>.<MANIFEST file name> (Pebble's CURRENT;
@@ -50,7 +52,7 @@ import (
 // only once it is synced, so an edit cut short made nothing obsolete.
 
 // checkBeforeOpen returns a Corruption error when dir (with its WALs in
-// walDir, when set) is a damaged Pebble database of either kind above, and
+// walDir, when set) is a damaged Pebble database of any of these kinds, and
 // nil for a sound one, an empty one or a missing one.
 func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 	names, err := fsys.List(dir)
@@ -72,32 +74,40 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 		}
 		return checkNoMarker(dir, names)
 	}
-	if err := checkManifest(fsys, fsys.PathJoin(dir, manifest)); err != nil {
+	path := fsys.PathJoin(dir, manifest)
+	data, err := checkManifest(fsys, path)
+	if err != nil {
 		return err
 	}
-	if err := checkWALs(fsys, dir, names); err != nil {
+	wals, err := checkWALs(fsys, dir, names, nil)
+	if err != nil {
 		return err
 	}
 	if walDir != "" && walDir != dir {
-		wals, err := fsys.List(walDir)
+		names, err := fsys.List(walDir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		return checkWALs(fsys, walDir, wals)
-	}
-	return nil
-}
-
-// checkWALs scans the WALs among names, the files of dir (walcheck.go).
-func checkWALs(fsys vfs.FS, dir string, names []string) error {
-	for _, name := range names {
-		if num, ok := walNumber(name); ok {
-			if err := checkWAL(fsys, fsys.PathJoin(dir, name), num); err != nil {
-				return err
-			}
+		if wals, err = checkWALs(fsys, walDir, names, wals); err != nil {
+			return err
 		}
 	}
-	return nil
+	return checkTables(fsys, dir, path, data, names, wals)
+}
+
+// checkWALs scans the WALs among names, the files of dir (walcheck.go),
+// and appends the sequence numbers each holds to wals.
+func checkWALs(fsys vfs.FS, dir string, names []string, wals []walSeqs) ([]walSeqs, error) {
+	for _, name := range names {
+		if num, ok := walNumber(name); ok {
+			seqs, err := checkWAL(fsys, fsys.PathJoin(dir, name), num)
+			if err != nil {
+				return nil, err
+			}
+			wals = append(wals, seqs)
+		}
+	}
+	return wals, nil
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
@@ -143,16 +153,16 @@ func numbered(name, prefix, suffix string) bool {
 	return ok && isNumber(num)
 }
 
-// checkManifest scans the MANIFEST at path.
-func checkManifest(fsys vfs.FS, path string) error {
+// checkManifest scans the MANIFEST at path and returns its bytes.
+func checkManifest(fsys vfs.FS, path string) ([]byte, error) {
 	data, err := readWhole(fsys, path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if off, why := scanManifest(data); why != "" {
-		return fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
+		return nil, fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
 	}
-	return nil
+	return data, nil
 }
 
 const (

@@ -42,17 +42,20 @@ import (
 // this WAL after it is the tail a crash in the middle of an append leaves,
 // and is accepted.
 
-// checkWAL scans the WAL at path, whose file number is num.
-func checkWAL(fsys vfs.FS, path string, num uint64) error {
+// checkWAL scans the WAL at path, whose file number is num, and returns
+// the sequence numbers it holds (walseqs.go).
+func checkWAL(fsys vfs.FS, path string, num uint64) (walSeqs, error) {
 	data, err := readWhole(fsys, path)
 	if err != nil {
-		return err
+		return walSeqs{}, err
 	}
 	if off := scanWAL(data, uint32(num)); off >= 0 {
-		return fmt.Errorf("Corruption: %s: a damaged record at offset %d is followed by valid records "+
+		return walSeqs{}, fmt.Errorf("Corruption: %s: a damaged record at offset %d is followed by valid records "+
 			"(replaying up to the damage would drop them)", path, off)
 	}
-	return nil
+	seqs := walSeqs{num: num}
+	seqs.seqRange, seqs.any = walSeqRange(data, uint32(num))
+	return seqs, nil
 }
 
 // walNumber returns the file number of a WAL named like 000123.log.
@@ -82,15 +85,8 @@ func readChunk(data []byte, off, blockEnd int) walChunk {
 	if sum == 0 && length == 0 && kind == 0 {
 		return walChunk{zero: true}
 	}
-	header := 0
-	switch {
-	case kind >= 1 && kind <= 4:
-		header = recordHeaderSize
-	case kind >= 5 && kind <= 8:
-		header = recordHeaderSize + 4
-	case kind >= 9 && kind <= 12:
-		header = recordHeaderSize + 12
-	default:
+	header := chunkHeaderSize(kind)
+	if header == 0 {
 		return walChunk{}
 	}
 	c := walChunk{end: off + header + length, hasNum: header > recordHeaderSize}
@@ -103,6 +99,20 @@ func readChunk(data []byte, off, blockEnd int) walChunk {
 	crc := crc32.Checksum(data[off+6:c.end], castagnoli)
 	c.valid = (crc>>15|crc<<17)+0xa282ead8 == sum
 	return c
+}
+
+// chunkHeaderSize is the header size of a chunk of type kind, 0 for an
+// unknown type.
+func chunkHeaderSize(kind byte) int {
+	switch {
+	case kind >= 1 && kind <= 4:
+		return recordHeaderSize
+	case kind >= 5 && kind <= 8:
+		return recordHeaderSize + 4
+	case kind >= 9 && kind <= 12:
+		return recordHeaderSize + 12
+	}
+	return 0
 }
 
 // blockEndAt is the end of the block holding off, or of data.
