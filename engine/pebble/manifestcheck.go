@@ -38,6 +38,18 @@ import (
 //     is what a table write stopped by a crash leaves. An edit names a table
 //     only once it is written and synced.
 //
+// A MANIFEST that ends in an edit cut short (a torn tail: Pebble ignores it)
+// and a complete table it does not name are refused too, whatever the
+// table holds. A process killed between writing a table and syncing the
+// edit that names it leaves the table and no torn tail: Pebble writes an
+// edit with one write call (two when it crosses a 32 KiB block boundary),
+// so a torn tail comes from damage, or from a machine that stopped in the
+// middle of that write, or, rarely, a kill between those two calls. The
+// cut edit may be
+// the one that named the table, which Pebble would then delete though it
+// was live (its entries may also be in a WAL that Pebble replays, but
+// deleting a live table is what this check exists to prevent).
+//
 // Flushes write sequence numbers in increasing order, so a table that a lost
 // flush edit named holds sequence numbers above every listed table's, and
 // after the edit Pebble deleted the WAL that held them; a compaction to the
@@ -51,6 +63,7 @@ import (
 // manifestState is what replaying a MANIFEST's edits gives.
 type manifestState struct {
 	edits   int
+	torn    bool                // bytes of an edit cut short follow the last complete one
 	logNum  uint64              // the oldest WAL Pebble replays
 	live    map[uint64]keyRange // disk files of the live tables
 	named   map[uint64]struct{} // every table and backing file an edit names
@@ -69,6 +82,7 @@ func replayManifest(data []byte, st *manifestState) error {
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			st.torn, _ = r.Torn()
 			return nil
 		}
 		if err != nil {
@@ -229,6 +243,9 @@ func checkTables(fsys vfs.FS, dir, path string, data []byte, names []string, wal
 		})
 		if errors.Is(err, errIncompleteTable) {
 			continue
+		}
+		if err == nil && st.torn {
+			err = errors.New("the MANIFEST ending in an edit cut short, which may be the one that named it")
 		}
 		if err != nil {
 			return fmt.Errorf("Corruption: %s: a table not in %s, with %v: "+

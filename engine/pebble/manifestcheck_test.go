@@ -43,7 +43,8 @@ func tables(t *testing.T, dir string) []string {
 }
 
 // TestManifestCutAtRecordBoundary cuts a MANIFEST after each of its records
-// but the last: each cut is a valid MANIFEST of an older state. Pebble alone
+// but the last, and in the middle of the record after it: each cut is a
+// valid MANIFEST of an older state, the second with a torn tail. Pebble alone
 // opened such cuts and deleted the tables the lost edits had added. Each
 // cut must now either be refused (by the check, or by Pebble when tables the
 // cut MANIFEST lists are gone), leaving the directory as it was, or open
@@ -61,8 +62,13 @@ func TestManifestCutAtRecordBoundary(t *testing.T) {
 	if len(ends) < 3 {
 		t.Fatalf("MANIFEST has %d records; want a few", len(ends))
 	}
+	// Each boundary, and the middle of the record after it (a torn tail).
+	var cuts []int
+	for i, n := range ends[:len(ends)-1] {
+		cuts = append(cuts, n, (n+ends[i+1])/2)
+	}
 	refused, ours := 0, 0
-	for _, n := range ends[:len(ends)-1] {
+	for _, n := range cuts {
 		cut := copyDir(t, dir)
 		if err := os.WriteFile(filepath.Join(cut, filepath.Base(path)), clean[:n], 0o644); err != nil {
 			t.Fatal(err)
@@ -90,7 +96,7 @@ func TestManifestCutAtRecordBoundary(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d cuts refused, %d by the MANIFEST check (Pebble refuses the others: "+
-		"live tables missing)", refused, len(ends)-1, ours)
+		"live tables missing)", refused, len(cuts), ours)
 	if ours == 0 {
 		t.Error("no cut refused: the template's later edits add tables, which a cut loses")
 	}
