@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // The MANIFEST's tables against the directory's, checked before pebble.Open.
@@ -72,13 +72,13 @@ type manifestState struct {
 	nextNum uint64
 }
 
-// replayManifest replays the complete records of a MANIFEST's bytes. It
-// stops at a torn tail (scanManifest has refused any other damage) and
-// returns an error for an edit that does not decode.
-func replayManifest(data []byte, st *manifestState) error {
+// replayManifest replays the edits of a MANIFEST's bytes, read with r (reset
+// to data). It stops at a torn tail and returns an error for damage and for
+// an edit that does not decode.
+func replayManifest(r *record.Reader, data []byte, st *manifestState) error {
 	*st = manifestState{live: map[uint64]keyRange{}, named: map[uint64]struct{}{}}
 	var e versionEdit
-	r := wal.NewReader(data)
+	r.Reset(data)
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -174,13 +174,9 @@ func (c keyCover) holds(key []byte) bool {
 }
 
 // checkTables checks the tables among names (the files of dir) against
-// the MANIFEST at path, whose bytes are data, and the WALs of the
-// database.
-func checkTables(fsys vfs.FS, dir, path string, data []byte, names []string, wals []walSeqs) error {
-	var st manifestState
-	if err := replayManifest(data, &st); err != nil {
-		return fmt.Errorf("Corruption: %s: %w", path, err)
-	}
+// st, the state of the MANIFEST at path, and the WALs of the database; r
+// reads older MANIFESTs.
+func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestState, names []string, wals []walSeqs) error {
 	if st.edits == 0 {
 		return fmt.Errorf("Corruption: %s: no complete version edit", path)
 	}
@@ -201,7 +197,7 @@ func checkTables(fsys vfs.FS, dir, path string, data []byte, names []string, wal
 		}
 		// A damaged older MANIFEST only names fewer tables: the check is then
 		// stricter, never looser.
-		_ = replayManifest(b, &older)
+		_ = replayManifest(r, b, &older)
 		for num := range older.named {
 			named[num] = struct{}{}
 		}

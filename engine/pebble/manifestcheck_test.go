@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // recordEnds returns the lengths a MANIFEST's bytes can be cut to and
@@ -16,7 +16,7 @@ import (
 func recordEnds(t *testing.T, data []byte) []int {
 	t.Helper()
 	var ends []int
-	r := wal.NewReader(data)
+	r := record.NewReader(data)
 	for first := true; ; first = false {
 		if _, err := r.Next(); err != nil {
 			break

@@ -1,16 +1,15 @@
 package pebble
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/atomicfs"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // Checks made before pebble.Open, for damage Pebble v2.1.7 takes for
@@ -43,13 +42,15 @@ import (
 // block as an unexpected EOF, which Pebble takes for a torn tail: it opens
 // the database as of the edits before the damage, then deletes the tables
 // and WALs that later edits had made live (a flipped byte in a MANIFEST lost
-// data silently). scanManifest reads the chunks itself and accepts only what
-// a crash in the middle of an append leaves: a last chunk cut short by the
-// end of the file, or zeros from there to the end. A bad checksum, a bad
-// type, a chunk crossing a block boundary, or bytes after a zeroed header is
-// a Corruption error naming the file and offset, as RocksDB's MANIFEST
-// reading (kTolerateCorruptedTailRecords) reports it. Pebble acts on an edit
-// only once it is synced, so an edit cut short made nothing obsolete.
+// data silently). The check reads the chunks with internal/record's reader
+// and accepts only what a crash in the middle of an append leaves: a last
+// chunk cut short by the end of the file, or zeros from there to the end.
+// A bad checksum, a bad type, a chunk crossing a block boundary, or bytes
+// after a zeroed header is a Corruption error naming the file and offset,
+// as RocksDB's MANIFEST reading (kTolerateCorruptedTailRecords) reports it.
+// Pebble acts on an edit only once it is synced, so an edit cut short made
+// nothing obsolete (but see manifestcheck.go for a torn tail with a table
+// no edit names).
 
 // checkBeforeOpen returns a Corruption error when dir (with its WALs in
 // walDir, when set) is a damaged Pebble database of any of these kinds, and
@@ -75,11 +76,18 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 		return checkNoMarker(dir, names)
 	}
 	path := fsys.PathJoin(dir, manifest)
-	data, err := checkManifest(fsys, path)
+	data, err := readWhole(fsys, path)
 	if err != nil {
 		return err
 	}
-	wals, err := checkWALs(fsys, dir, names, nil)
+	r := record.NewReader(nil)
+	r.SetCorruptionError(errDamagedRecord)
+	var st manifestState
+	if err := replayManifest(r, data, &st); err != nil {
+		return fmt.Errorf("Corruption: %s: %w", path, err)
+	}
+	walReader := record.NewRecyclableReader(nil, 0)
+	wals, err := checkWALs(fsys, walReader, dir, names, nil)
 	if err != nil {
 		return err
 	}
@@ -88,19 +96,22 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		if wals, err = checkWALs(fsys, walDir, names, wals); err != nil {
+		if wals, err = checkWALs(fsys, walReader, walDir, names, wals); err != nil {
 			return err
 		}
 	}
-	return checkTables(fsys, dir, path, data, names, wals)
+	return checkTables(fsys, r, dir, path, &st, names, wals)
 }
 
+// errDamagedRecord is what the check's record reading errors wrap.
+var errDamagedRecord = errors.New("a damaged record")
+
 // checkWALs scans the WALs among names, the files of dir (walcheck.go),
-// and appends the sequence numbers each holds to wals.
-func checkWALs(fsys vfs.FS, dir string, names []string, wals []walSeqs) ([]walSeqs, error) {
+// with r and appends the sequence numbers each holds to wals.
+func checkWALs(fsys vfs.FS, r *record.Reader, dir string, names []string, wals []walSeqs) ([]walSeqs, error) {
 	for _, name := range names {
 		if num, ok := walNumber(name); ok {
-			seqs, err := checkWAL(fsys, fsys.PathJoin(dir, name), num)
+			seqs, err := checkWAL(fsys, r, fsys.PathJoin(dir, name), num)
 			if err != nil {
 				return nil, err
 			}
@@ -151,81 +162,6 @@ func numbered(name, prefix, suffix string) bool {
 	}
 	num, ok = strings.CutSuffix(num, suffix)
 	return ok && isNumber(num)
-}
-
-// checkManifest scans the MANIFEST at path and returns its bytes.
-func checkManifest(fsys vfs.FS, path string) ([]byte, error) {
-	data, err := readWhole(fsys, path)
-	if err != nil {
-		return nil, err
-	}
-	if off, why := scanManifest(data); why != "" {
-		return nil, fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
-	}
-	return data, nil
-}
-
-const (
-	recordBlockSize  = 32 << 10
-	recordHeaderSize = 7
-)
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// scanManifest checks the chunks of a MANIFEST's bytes and returns the
-// offset of the first damage and what it is, or "" when there is none.
-func scanManifest(data []byte) (int, string) {
-	for off := 0; off < len(data); {
-		blockEnd := min((off/recordBlockSize+1)*recordBlockSize, len(data))
-		if off+recordHeaderSize > len(data) {
-			return 0, "" // a last header cut short: a torn append
-		}
-		if blockEnd-off < recordHeaderSize {
-			if !allZero(data[off:blockEnd]) {
-				return off, "non-zero bytes in a block's padding"
-			}
-			off = blockEnd
-			continue
-		}
-		sum := binary.LittleEndian.Uint32(data[off:])
-		length := int(binary.LittleEndian.Uint16(data[off+4:]))
-		kind := data[off+6]
-		if sum == 0 && length == 0 && kind == 0 {
-			if allZero(data[off:]) {
-				return 0, "" // zeros to the end: an unwritten tail
-			}
-			if !allZero(data[off:blockEnd]) {
-				return off, "a zeroed chunk header followed by data"
-			}
-			off = blockEnd
-			continue
-		}
-		if kind < 1 || kind > 4 {
-			return off, fmt.Sprintf("chunk type %d", kind)
-		}
-		end := off + recordHeaderSize + length
-		if end > len(data) {
-			return 0, "" // a last chunk cut short: a torn append
-		}
-		if end > blockEnd {
-			return off, "a chunk crossing a block boundary"
-		}
-		c := crc32.Checksum(data[off+6:end], castagnoli)
-		if (c>>15|c<<17)+0xa282ead8 != sum {
-			return off, "checksum mismatch"
-		}
-		off = end
-	}
-	return 0, ""
-}
-
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // readWhole reads the file at path, which the database needs: a missing one

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // seedRecords returns the records of the MANIFEST of a freshly built
@@ -42,7 +42,7 @@ func seedRecords(f *testing.F) (edits [][]byte, walData []byte, walNum uint32) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		r := wal.NewReader(data)
+		r := record.NewReader(data)
 		for {
 			rec, err := r.Next()
 			if err != nil {
@@ -108,26 +108,30 @@ func FuzzVersionEdit(f *testing.F) {
 	})
 }
 
-// FuzzWALSeqRange reads arbitrary bytes as a Pebble WAL, seeded with a real
-// one. It must never panic, and a range it returns must come from a batch
-// header in the data.
-func FuzzWALSeqRange(f *testing.F) {
+// FuzzWALScan reads arbitrary bytes as a Pebble WAL, seeded with a real
+// one. It must never panic, and the sequence numbers it reports must be a
+// range read from a batch header in the data.
+func FuzzWALScan(f *testing.F) {
 	_, data, num := seedRecords(f)
-	if r, ok := walSeqRange(data, num); !ok || r.last-r.first+1 < 50 {
-		f.Fatalf("the template's WAL: range %v, %v; want its 50 writes", r, ok)
+	r := record.NewRecyclableReader(nil, 0)
+	if seqs, damage := scanWAL(r, data, num); damage >= 0 || !seqs.any || seqs.last-seqs.first+1 < 50 {
+		f.Fatalf("the template's WAL: %+v, damage at %d; want its 50 writes", seqs, damage)
 	}
 	f.Add(data, num)
 	f.Add(data[:len(data)/2], num)
 	f.Add(data, num+1)
 	f.Fuzz(func(t *testing.T, b []byte, num uint32) {
-		r, ok := walSeqRange(b, num)
-		if !ok {
+		seqs, damage := scanWAL(r, b, num)
+		if damage >= len(b) {
+			t.Fatalf("damage at %d of %d bytes", damage, len(b))
+		}
+		if !seqs.any {
 			return
 		}
-		if r.first > r.last {
-			t.Fatalf("range %d-%d", r.first, r.last)
+		if seqs.first > seqs.last {
+			t.Fatalf("range %d-%d", seqs.first, seqs.last)
 		}
-		if len(b) < recordHeaderSize+12 {
+		if len(b) < record.LegacyHeaderSize+12 {
 			t.Fatalf("a batch found in %d bytes", len(b))
 		}
 	})
