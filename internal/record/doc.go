@@ -10,7 +10,7 @@
 // The file is a sequence of 32768-byte blocks (the last one may be short).
 // A block holds chunks back to back; when fewer bytes than a header are
 // left in a block, they are zeros and the next chunk starts at the next
-// block. A chunk is a header then its payload:
+// block (a writer of 11- or 19-byte headers leaves up to 18 such bytes). A chunk is a header then its payload:
 //
 //	offset size field
 //	0      4    checksum: masked CRC-32C (Castagnoli) of the bytes from

@@ -147,6 +147,15 @@ func (r *Reader) tornTail(off int) error {
 	return io.EOF
 }
 
+// padding reports whether the blockLeft bytes at r.off are the zeros a
+// writer of recyclable chunks leaves at the end of a block too short for
+// its header (up to 18 bytes; a legacy writer leaves up to 6, which Next
+// skips without looking).
+func (r *Reader) padding(blockLeft int) bool {
+	return r.recyclable && blockLeft < SyncedHeaderSize && r.off+blockLeft <= len(r.data) &&
+		allZero(r.data[r.off:r.off+blockLeft])
+}
+
 // chunkAt reports whether a chunk that decodes (known type, this log's
 // number if it carries one, inside its block and the data, checksum
 // matching) starts at p.
@@ -206,7 +215,7 @@ func (r *Reader) Next() ([]byte, error) {
 	}
 	for {
 		blockLeft := BlockSize - r.off%BlockSize
-		if blockLeft < LegacyHeaderSize {
+		if blockLeft < LegacyHeaderSize || r.padding(blockLeft) {
 			r.off += blockLeft // zero trailer
 			continue
 		}

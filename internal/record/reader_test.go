@@ -105,6 +105,25 @@ func TestLayouts(t *testing.T) {
 	}
 }
 
+// TestRecyclablePadding fills a block up to each tail shorter than the
+// headers of the recyclable layouts: the writer leaves zeros there, which
+// are padding, not a zeroed header with data after it.
+func TestRecyclablePadding(t *testing.T) {
+	for _, typ0 := range []byte{5, 9} {
+		hs := headerSize(typ0, true)
+		for left := 1; left < hs; left++ {
+			w := &logWriter{typ0: typ0, logNum: 3}
+			w.add(make([]byte, BlockSize-hs-left))
+			w.add([]byte("next block"))
+			r := NewRecyclableReader(w.buf, 3)
+			got, err := readAll(r)
+			if err != nil || len(got) != 2 || string(got[1]) != "next block" {
+				t.Errorf("layout %d, %d bytes left: %d records, %v", typ0, left, len(got), err)
+			}
+		}
+	}
+}
+
 // TestRecycledFile writes a new log over an older, longer one in the same
 // file. Where the new log ends at a chunk boundary of the old one, the
 // reader stops at the old log's chunk: the end, not torn. Elsewhere it
