@@ -33,7 +33,10 @@ import (
 //     a key inside the key range of a live table (an unfinished
 //     compaction's output: its entries are its inputs', which are live),
 //     or has a sequence number above that which the WALs Pebble replays
-//     hold (an unfinished flush's output: its memtable is in those WALs);
+//     hold (an unfinished flush's output: its memtable is in those WALs),
+//     or, when the newest OPTIONS file says disable_wal=true, any sequence
+//     number above that (a flush the kill stopped in a database written
+//     without a WAL: the check has nothing to compare it with);
 //   - incomplete: a file that does not open as a table (no footer), which
 //     is what a table write stopped by a crash leaves. An edit names a table
 //     only once it is written and synced.
@@ -212,6 +215,7 @@ func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestSt
 	}
 
 	live := newKeyCover(st.live)
+	walless := writtenWithoutWAL(fsys, dir, names)
 	for _, name := range names {
 		if !numbered(name, "", ".sst") {
 			continue
@@ -226,7 +230,7 @@ func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestSt
 		tpath := fsys.PathJoin(dir, name)
 		err = scanTable(fsys, tpath, func(key []byte, seq uint64) error {
 			if seq > maxSeq {
-				if !covered(seq, replayed) {
+				if !walless && !covered(seq, replayed) {
 					return fmt.Errorf("sequence number %d, which neither the MANIFEST's tables (up to %d) "+
 						"nor the WALs from %06d.log hold", seq, maxSeq, st.logNum)
 				}
@@ -249,6 +253,40 @@ func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestSt
 		}
 	}
 	return nil
+}
+
+// writtenWithoutWAL reports whether the newest OPTIONS file among names
+// (Pebble writes one at each open, OPTIONS-<file number>, an INI file)
+// holds disable_wal=true: the last process wrote no WAL, so the entries of
+// a flush it left unfinished are in no WAL either.
+func writtenWithoutWAL(fsys vfs.FS, dir string, names []string) bool {
+	newest, newestNum := "", uint64(0)
+	for _, name := range names {
+		if !numbered(name, "OPTIONS-", "") {
+			continue
+		}
+		if num, err := strconv.ParseUint(strings.TrimPrefix(name, "OPTIONS-"), 10, 64); err == nil && num >= newestNum {
+			newest, newestNum = name, num
+		}
+	}
+	if newest == "" {
+		return false
+	}
+	f, err := fsys.Open(fsys.PathJoin(dir, newest))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(data)) {
+		if strings.TrimSpace(line) == "disable_wal=true" {
+			return true
+		}
+	}
+	return false
 }
 
 // covered reports whether one of ranges holds seq.

@@ -1,12 +1,15 @@
 package pebble
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/godbbench/godbbench/internal/record"
 )
 
@@ -142,5 +145,65 @@ func TestUnnamedCopyOfLiveTableAccepted(t *testing.T) {
 		if !strings.Contains(after, name) {
 			t.Errorf("live table %s gone after the open: %s", name, after)
 		}
+	}
+}
+
+// TestWALlessDatabaseAcceptsFlushOutput: a flushed table that the MANIFEST
+// does not name, whose entries are newer than every named table's and in
+// no WAL, is refused; unless the newest OPTIONS file says the database was
+// written with disable_wal=true, where an unfinished flush leaves exactly
+// that.
+func TestWALlessDatabaseAcceptsFlushOutput(t *testing.T) {
+	dir := t.TempDir()
+	db := openTest(t, testOptions())(dir)
+	for _, prefix := range []string{"a", "b"} {
+		for i := range 500 {
+			if err := db.Put([]byte(fmt.Sprintf("%s%04d", prefix, i)), make([]byte, 50), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.(*DB).Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wals, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	for _, w := range wals {
+		if err := os.Remove(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := manifestOf(t, dir)
+	clean, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := recordEnds(t, clean)
+	refused := false
+	for i := len(ends) - 2; i >= 0 && !refused; i-- {
+		if err := os.WriteFile(path, clean[:ends[i]], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := checkBeforeOpen(vfs.Default, dir, "")
+		refused = err != nil && strings.Contains(err.Error(), "sequence number")
+	}
+	if !refused {
+		t.Fatal("no cut of the MANIFEST refused for entries no WAL holds")
+	}
+	options, _ := filepath.Glob(filepath.Join(dir, "OPTIONS-*"))
+	for _, o := range options {
+		data, err := os.ReadFile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(data, []byte("disable_wal=false"), []byte("disable_wal=true"), 1)
+		if err := os.WriteFile(o, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := checkBeforeOpen(vfs.Default, dir, ""); err != nil {
+		t.Fatalf("written without a WAL: %v", err)
 	}
 }
