@@ -41,17 +41,20 @@ import (
 //     is what a table write stopped by a crash leaves. An edit names a table
 //     only once it is written and synced.
 //
-// A MANIFEST that ends in an edit cut short (a torn tail: Pebble ignores it)
-// and a complete table it does not name are refused too, whatever the
-// table holds. A process killed between writing a table and syncing the
-// edit that names it leaves the table and no torn tail: Pebble writes an
-// edit with one write call (two when it crosses a 32 KiB block boundary),
-// so a torn tail comes from damage, or from a machine that stopped in the
-// middle of that write, or, rarely, a kill between those two calls. The
-// cut edit may be
-// the one that named the table, which Pebble would then delete though it
-// was live (its entries may also be in a WAL that Pebble replays, but
-// deleting a live table is what this check exists to prevent).
+// A MANIFEST that ends in an edit cut short (a torn tail: Pebble ignores
+// it) and a complete, redundant table no MANIFEST names are the two sides
+// of one question the bytes cannot answer: was the cut edit, the one that
+// named the table, synced before the damage cut it (so that the table was
+// live), or never (a disk that filled up, or a machine that stopped, in
+// the middle of the append: then the table is an unfinished flush's or
+// compaction's output)? A process kill does not leave a torn tail: Pebble
+// writes an edit with one write call, two when it crosses a 32 KiB block
+// boundary. Either way the table's entries are elsewhere, so the open goes
+// ahead, but the table is kept (keepfs.go): Pebble finds it obsolete and
+// its deletion is skipped, once. Pebble starts a new MANIFEST, with no torn
+// tail, at the first edit after an open (the flush of the replayed WAL,
+// which puts the entries in a named table); the open after that lets
+// Pebble delete the table.
 //
 // Flushes write sequence numbers in increasing order, so a table that a lost
 // flush edit named holds sequence numbers above every listed table's, and
@@ -178,11 +181,13 @@ func (c keyCover) holds(key []byte) bool {
 
 // checkTables checks the tables among names (the files of dir) against
 // st, the state of the MANIFEST at path, and the WALs of the database; r
-// reads older MANIFESTs.
-func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestState, names []string, wals []walSeqs) error {
+// reads older MANIFESTs. It returns the paths of the tables the open must
+// keep though Pebble will find them obsolete.
+func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestState, names []string, wals []walSeqs) ([]string, error) {
 	if st.edits == 0 {
-		return fmt.Errorf("Corruption: %s: no complete version edit", path)
+		return nil, fmt.Errorf("Corruption: %s: no complete version edit", path)
 	}
+	var keep []string
 	named, maxSeq := st.named, st.maxSeq
 	var older manifestState
 	for _, name := range names {
@@ -244,15 +249,15 @@ func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestSt
 		if errors.Is(err, errIncompleteTable) {
 			continue
 		}
-		if err == nil && st.torn {
-			err = errors.New("the MANIFEST ending in an edit cut short, which may be the one that named it")
-		}
 		if err != nil {
-			return fmt.Errorf("Corruption: %s: a table not in %s, with %v: "+
+			return nil, fmt.Errorf("Corruption: %s: a table not in %s, with %v: "+
 				"the MANIFEST has lost edits (opening it would delete the table)", tpath, path, err)
 		}
+		if st.torn {
+			keep = append(keep, tpath)
+		}
 	}
-	return nil
+	return keep, nil
 }
 
 // writtenWithoutWAL reports whether the newest OPTIONS file among names

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/record"
 )
 
@@ -56,6 +57,7 @@ func tables(t *testing.T, dir string) []string {
 func TestManifestCutAtRecordBoundary(t *testing.T) {
 	o := testOptions()
 	dir, history := corruptTemplate(t, o)
+	o.DisableAutoCompactions = true // no table may go but by the check's leave
 	path := manifestOf(t, dir)
 	clean, err := os.ReadFile(path)
 	if err != nil {
@@ -125,6 +127,7 @@ func TestKeyCover(t *testing.T) {
 func TestUnnamedCopyOfLiveTableAccepted(t *testing.T) {
 	o := testOptions()
 	dir, history := corruptTemplate(t, o)
+	o.DisableAutoCompactions = true // no table may go but by the check's leave
 	live := tables(t, dir)
 	data, err := os.ReadFile(filepath.Join(dir, live[0]))
 	if err != nil {
@@ -205,5 +208,86 @@ func TestWALlessDatabaseAcceptsFlushOutput(t *testing.T) {
 	}
 	if err := checkBeforeOpen(vfs.Default, dir, ""); err != nil {
 		t.Fatalf("written without a WAL: %v", err)
+	}
+}
+
+// TestTornEditKeepsItsTable cuts a MANIFEST in the middle of the edit that
+// names a flush's table, with the WAL the flush came from still there (as
+// Pebble leaves an obsolete WAL it keeps for reuse): the table's entries
+// are in that WAL, so the open goes ahead, but the table, which the cut
+// edit may have made live, is not deleted.
+func TestTornEditKeepsItsTable(t *testing.T) {
+	o := testOptions()
+	o.DisableAutoCompactions = true
+	dir := t.TempDir()
+	db := openTest(t, o)(dir)
+	want := map[string]bool{}
+	put := func(prefix string) {
+		for i := range 300 {
+			k := fmt.Sprintf("%s%04d", prefix, i)
+			if err := db.Put([]byte(k), []byte(k), &engine.WriteOptions{Sync: true}); err != nil {
+				t.Fatal(err)
+			}
+			want[k] = true
+		}
+	}
+	put("a")
+	wals, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	saved := map[string][]byte{}
+	for _, w := range wals {
+		data, err := os.ReadFile(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved[w] = data
+	}
+	if err := db.(*DB).Flush(); err != nil {
+		t.Fatal(err)
+	}
+	put("b")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for w, data := range saved {
+		if _, err := os.Stat(w); err != nil {
+			if err := os.WriteFile(w, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := manifestOf(t, dir)
+	clean, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := tables(t, dir)
+	if len(before) != 1 {
+		t.Fatalf("tables %v; want the flush's one", before)
+	}
+	// The last record is the flush's edit: cut it in the middle.
+	ends := recordEnds(t, clean)
+	if len(ends) < 2 {
+		t.Fatalf("%d records", len(ends))
+	}
+	cut := (ends[len(ends)-2] + len(clean)) / 2
+	if err := os.WriteFile(path, clean[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	re, err := Opener{}.Open(dir, o, nil)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	for k := range want {
+		found, err := re.Get([]byte(k), func([]byte) {})
+		if err != nil || !found {
+			t.Fatalf("key %s: found %v, %v", k, found, err)
+		}
+	}
+	if err := re.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after := strings.Join(tables(t, dir), " ")
+	if !strings.Contains(after, before[0]) {
+		t.Errorf("table %s deleted by the open: %s", before[0], after)
 	}
 }

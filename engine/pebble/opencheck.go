@@ -56,16 +56,23 @@ import (
 // walDir, when set) is a damaged Pebble database of any of these kinds, and
 // nil for a sound one, an empty one or a missing one.
 func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
+	_, err := checkBeforeOpenKeeping(fsys, dir, walDir)
+	return err
+}
+
+// checkBeforeOpenKeeping is checkBeforeOpen that also returns the paths of
+// the tables the open must not let Pebble delete (manifestcheck.go).
+func checkBeforeOpenKeeping(fsys vfs.FS, dir, walDir string) ([]string, error) {
 	names, err := fsys.List(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	manifest, err := atomicfs.ReadMarker(fsys, dir, "manifest")
 	if err != nil {
-		return fmt.Errorf("Corruption: %s: reading the MANIFEST marker: %w", dir, err)
+		return nil, fmt.Errorf("Corruption: %s: reading the MANIFEST marker: %w", dir, err)
 	}
 	if manifest == "" {
 		if walDir != "" && walDir != dir {
@@ -73,31 +80,31 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 				names = append(names, wals...)
 			}
 		}
-		return checkNoMarker(dir, names)
+		return nil, checkNoMarker(dir, names)
 	}
 	path := fsys.PathJoin(dir, manifest)
 	data, err := readWhole(fsys, path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r := record.NewReader(nil)
 	r.SetCorruptionError(errDamagedRecord)
 	var st manifestState
 	if err := replayManifest(r, data, &st); err != nil {
-		return fmt.Errorf("Corruption: %s: %w", path, err)
+		return nil, fmt.Errorf("Corruption: %s: %w", path, err)
 	}
 	walReader := record.NewRecyclableReader(nil, 0)
 	wals, err := checkWALs(fsys, walReader, dir, names, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if walDir != "" && walDir != dir {
 		names, err := fsys.List(walDir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return nil, err
 		}
 		if wals, err = checkWALs(fsys, walReader, walDir, names, wals); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	return checkTables(fsys, r, dir, path, &st, names, wals)
