@@ -32,6 +32,17 @@ func recordEnds(t *testing.T, data []byte) []int {
 	return append(ends, len(data))
 }
 
+// manifestBytes returns the path and the bytes of dir's only MANIFEST.
+func manifestBytes(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	path := manifestOf(t, dir)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data
+}
+
 // tables lists the .sst files of dir.
 func tables(t *testing.T, dir string) []string {
 	t.Helper()
@@ -58,11 +69,7 @@ func TestManifestCutAtRecordBoundary(t *testing.T) {
 	o := testOptions()
 	dir, history := corruptTemplate(t, o)
 	o.DisableAutoCompactions = true // no table may go but by the check's leave
-	path := manifestOf(t, dir)
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, clean := manifestBytes(t, dir)
 	ends := recordEnds(t, clean)
 	if len(ends) < 3 {
 		t.Fatalf("MANIFEST has %d records; want a few", len(ends))
@@ -178,11 +185,7 @@ func TestWALlessDatabaseAcceptsFlushOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := manifestOf(t, dir)
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, clean := manifestBytes(t, dir)
 	ends := recordEnds(t, clean)
 	refused := false
 	for i := len(ends) - 2; i >= 0 && !refused; i-- {
@@ -255,11 +258,7 @@ func TestTornEditKeepsItsTable(t *testing.T) {
 			}
 		}
 	}
-	path := manifestOf(t, dir)
-	clean, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, clean := manifestBytes(t, dir)
 	before := tables(t, dir)
 	if len(before) != 1 {
 		t.Fatalf("tables %v; want the flush's one", before)
