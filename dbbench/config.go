@@ -7,10 +7,13 @@ import (
 	"strings"
 
 	"github.com/godbbench/godbbench/dbbench/flags"
+	"github.com/godbbench/godbbench/internal/gflags"
 	"github.com/godbbench/godbbench/options"
 )
 
 // config is the driver's view of the flags, in the types the hot loops use.
+// configFlags says which flag fills each field; makeConfig then applies
+// db_bench's start-up rules.
 type config struct {
 	engine                   string
 	db                       string
@@ -19,13 +22,15 @@ type config struct {
 	deletes, readwrites      int64
 	threads                  int32
 	keySize, valueSize       int
-	valueDist                string
+	valueDist                string // lower case once checkAfterSeed ran
+	valueDistName            string // as the flag spelled it, for the header
 	valueSizeMin             int
 	valueSizeMax             int
 	compressionRatio         float64
 	batchSize                int64
 	sync, disableWAL         bool
 	useExistingDB            bool
+	readonly                 bool
 	histogram                bool
 	slowUsecs                uint64
 	progressReports          bool
@@ -55,9 +60,156 @@ type config struct {
 	keysPerPrefix            int64
 	prefixSize               int
 	statistics               bool
+	statisticsString         string
 	perfLevel                int // --perf_level, handed to engine.ThreadContext
 	disableAutoCompactions   bool
 	mergeOperator            string
+	seed                     int64
+
+	// The header's inputs.
+	compressionType      string
+	sampleForCompression int64
+	memtablerep          string
+	skipListLookahead    int32
+
+	// Outputs and this project's extensions.
+	reportJSON          string
+	profile, profileDir string
+	optionsFile         string
+	profiles            profilesFlags
+}
+
+// configFlags lists the flags the driver reads, each with the config field
+// it fills (a pointer of the field's type: int, int32, int64, uint64, bool,
+// float64 or string). The flags that set engine options are options.Specs;
+// together with parserFlags and noEffectFlags (noeffect.go) they account for
+// every flag once (TestEveryFlagAccountedOnce).
+var configFlags = []struct {
+	name  string
+	field func(c *config) any
+}{
+	{"engine", func(c *config) any { return &c.engine }},
+	{"db", func(c *config) any { return &c.db }},
+	{"benchmarks", func(c *config) any { return &c.benchmarks }},
+	{"num", func(c *config) any { return &c.num }},
+	{"reads", func(c *config) any { return &c.reads }},
+	{"writes", func(c *config) any { return &c.writes }},
+	{"deletes", func(c *config) any { return &c.deletes }},
+	{"threads", func(c *config) any { return &c.threads }},
+	{"key_size", func(c *config) any { return &c.keySize }},
+	{"value_size", func(c *config) any { return &c.valueSize }},
+	{"value_size_distribution_type", func(c *config) any { return &c.valueDist }},
+	{"value_size_min", func(c *config) any { return &c.valueSizeMin }},
+	{"value_size_max", func(c *config) any { return &c.valueSizeMax }},
+	{"compression_ratio", func(c *config) any { return &c.compressionRatio }},
+	{"batch_size", func(c *config) any { return &c.batchSize }},
+	{"sync", func(c *config) any { return &c.sync }},
+	{"disable_wal", func(c *config) any { return &c.disableWAL }},
+	{"use_existing_db", func(c *config) any { return &c.useExistingDB }},
+	{"readonly", func(c *config) any { return &c.readonly }},
+	{"histogram", func(c *config) any { return &c.histogram }},
+	{"slow_usecs", func(c *config) any { return &c.slowUsecs }},
+	{"progress_reports", func(c *config) any { return &c.progressReports }},
+	{"stats_interval", func(c *config) any { return &c.statsInterval }},
+	{"stats_interval_seconds", func(c *config) any { return &c.statsIntervalSeconds }},
+	{"stats_per_interval", func(c *config) any { return &c.statsPerInterval }},
+	{"report_interval_seconds", func(c *config) any { return &c.reportInterval }},
+	{"report_file", func(c *config) any { return &c.reportFile }},
+	{"benchmark_write_rate_limit", func(c *config) any { return &c.writeRateLimit }},
+	{"benchmark_read_rate_limit", func(c *config) any { return &c.readRateLimit }},
+	{"duration", func(c *config) any { return &c.duration }},
+	{"ops_between_duration_checks", func(c *config) any { return &c.opsBetweenDurationChecks }},
+	{"user_timestamp_size", func(c *config) any { return &c.userTimestampSize }},
+	{"finish_after_writes", func(c *config) any { return &c.finishAfterWrites }},
+	{"read_random_exp_range", func(c *config) any { return &c.readRandomExpRange }},
+	{"scan_omit_key", func(c *config) any { return &c.scanOmitKey }},
+	{"scan_omit_value", func(c *config) any { return &c.scanOmitValue }},
+	{"max_scan_distance", func(c *config) any { return &c.maxScanDistance }},
+	{"reverse_iterator", func(c *config) any { return &c.reverseIterator }},
+	{"seek_nexts", func(c *config) any { return &c.seekNexts }},
+	{"seek_missing_prefix", func(c *config) any { return &c.seekMissingPrefix }},
+	{"readwritepercent", func(c *config) any { return &c.readWritePercent }},
+	{"compact_target_level", func(c *config) any { return &c.compactTargetLevel }},
+	{"multiread_stride", func(c *config) any { return &c.multireadStride }},
+	{"confidence_interval_only", func(c *config) any { return &c.confidenceIntervalOnly }},
+	{"report_bench_start_time", func(c *config) any { return &c.reportBenchStartTime }},
+	{"keys_per_prefix", func(c *config) any { return &c.keysPerPrefix }},
+	{"prefix_size", func(c *config) any { return &c.prefixSize }},
+	{"statistics", func(c *config) any { return &c.statistics }},
+	{"statistics_string", func(c *config) any { return &c.statisticsString }},
+	{"perf_level", func(c *config) any { return &c.perfLevel }},
+	{"disable_auto_compactions", func(c *config) any { return &c.disableAutoCompactions }},
+	{"merge_operator", func(c *config) any { return &c.mergeOperator }},
+	{"seed", func(c *config) any { return &c.seed }},
+	{"compression_type", func(c *config) any { return &c.compressionType }},
+	{"sample_for_compression", func(c *config) any { return &c.sampleForCompression }},
+	{"memtablerep", func(c *config) any { return &c.memtablerep }},
+	{"skip_list_lookahead", func(c *config) any { return &c.skipListLookahead }},
+	{"report_json", func(c *config) any { return &c.reportJSON }},
+	{"profile", func(c *config) any { return &c.profile }},
+	{"profile_dir", func(c *config) any { return &c.profileDir }},
+	{"options_file", func(c *config) any { return &c.optionsFile }},
+	{"profiles_query_limit", func(c *config) any { return &c.profiles.queryLimit }},
+	{"profiles_seed", func(c *config) any { return &c.profiles.seed }},
+	{"profiles_queries", func(c *config) any { return &c.profiles.queries }},
+	{"profiles_full_compact", func(c *config) any { return &c.profiles.fullCompact }},
+}
+
+// parserFlags are read by the flag parser itself (internal/gflags): the
+// flag sources and gflags' own help and completion flags.
+var parserFlags = setOf("flagfile", "undefok", "fromenv", "tryfromenv", "help", "helpfull",
+	"helpmatch", "helpon", "helppackage", "helpshort", "helpxml", "version",
+	"tab_completion_columns", "tab_completion_word")
+
+// driverFlags are the names of configFlags.
+var driverFlags = func() map[string]bool {
+	m := make(map[string]bool, len(configFlags))
+	for _, cf := range configFlags {
+		m[cf.name] = true
+	}
+	return m
+}()
+
+// readConfigFlags fills c from the parsed flags, through configFlags.
+func readConfigFlags(fs *gflags.FlagSet, c *config) error {
+	for _, cf := range configFlags {
+		fl := fs.Lookup(cf.name)
+		if fl == nil {
+			return fmt.Errorf("internal error: flag --%s is not registered", cf.name)
+		}
+		if err := setFromText(cf.field(c), fl.Value()); err != nil {
+			return fmt.Errorf("internal error: --%s: %v", cf.name, err)
+		}
+	}
+	return nil
+}
+
+// setFromText stores a flag's value text (gflags' spelling) through p.
+func setFromText(p any, text string) error {
+	var err error
+	switch p := p.(type) {
+	case *string:
+		*p = text
+	case *bool:
+		*p, err = strconv.ParseBool(text)
+	case *float64:
+		*p, err = strconv.ParseFloat(text, 64)
+	case *uint64:
+		*p, err = strconv.ParseUint(text, 10, 64)
+	case *int64:
+		*p, err = strconv.ParseInt(text, 10, 64)
+	case *int32:
+		var n int64
+		n, err = strconv.ParseInt(text, 10, 32)
+		*p = int32(n)
+	case *int:
+		var n int64
+		n, err = strconv.ParseInt(text, 10, 64)
+		*p = int(n)
+	default:
+		err = fmt.Errorf("unsupported field type %T", p)
+	}
+	return err
 }
 
 // compressionNames maps --compression_type spellings to the header names.
@@ -70,68 +222,24 @@ var compressionNames = map[string]string{
 // checks db_bench makes before its "Set seed" line (checkAfterSeed has the
 // rest). Errors carry db_bench's own words; toStdout marks the ones it prints
 // on stdout.
-func makeConfig(f *flags.Flags) (c config, toStdout bool, err error) {
-	c = config{
-		engine:                   f.Engine,
-		db:                       f.Db,
-		benchmarks:               f.Benchmarks,
-		num:                      f.Num,
-		reads:                    f.Reads,
-		writes:                   f.Writes,
-		deletes:                  f.Deletes,
-		threads:                  f.Threads,
-		keySize:                  int(f.KeySize),
-		valueSize:                int(f.ValueSize),
-		valueDist:                f.ValueSizeDistributionType,
-		valueSizeMin:             int(f.ValueSizeMin),
-		valueSizeMax:             int(f.ValueSizeMax),
-		compressionRatio:         f.CompressionRatio,
-		batchSize:                f.BatchSize,
-		sync:                     f.Sync,
-		disableWAL:               f.DisableWal,
-		useExistingDB:            f.UseExistingDb || f.Readonly,
-		histogram:                f.Histogram,
-		slowUsecs:                f.SlowUsecs,
-		progressReports:          f.ProgressReports,
-		statsInterval:            f.StatsInterval,
-		statsIntervalSeconds:     f.StatsIntervalSeconds,
-		statsPerInterval:         f.StatsPerInterval,
-		reportInterval:           f.ReportIntervalSeconds,
-		reportFile:               f.ReportFile,
-		writeRateLimit:           f.BenchmarkWriteRateLimit,
-		readRateLimit:            f.BenchmarkReadRateLimit,
-		duration:                 f.Duration,
-		opsBetweenDurationChecks: f.OpsBetweenDurationChecks,
-		userTimestampSize:        int(f.UserTimestampSize),
-		finishAfterWrites:        f.FinishAfterWrites,
-		readRandomExpRange:       f.ReadRandomExpRange,
-		scanOmitKey:              f.ScanOmitKey,
-		scanOmitValue:            f.ScanOmitValue,
-		maxScanDistance:          f.MaxScanDistance,
-		reverseIterator:          f.ReverseIterator,
-		seekNexts:                f.SeekNexts,
-		seekMissingPrefix:        f.SeekMissingPrefix,
-		readWritePercent:         f.Readwritepercent,
-		compactTargetLevel:       f.CompactTargetLevel,
-		multireadStride:          f.MultireadStride,
-		confidenceIntervalOnly:   f.ConfidenceIntervalOnly,
-		reportBenchStartTime:     f.ReportBenchStartTime,
-		keysPerPrefix:            f.KeysPerPrefix,
-		prefixSize:               int(f.PrefixSize),
-		statistics:               f.Statistics || f.StatisticsString != "",
-		perfLevel:                int(f.PerfLevel),
-		disableAutoCompactions:   f.DisableAutoCompactions,
-		mergeOperator:            f.MergeOperator,
+func makeConfig(fs *gflags.FlagSet) (c config, toStdout bool, err error) {
+	if err := readConfigFlags(fs, &c); err != nil {
+		return c, false, err
 	}
+	// A read-only run opens the existing database.
+	c.useExistingDB = c.useExistingDB || c.readonly
+	c.valueDistName = c.valueDist
+	statisticsFlag := c.statistics
+	c.statistics = c.statistics || c.statisticsString != ""
 	if c.statsIntervalSeconds > 0 {
 		c.statsInterval = 1000
 	}
-	if f.Writes < 0 && f.Reads < 0 {
-		c.readwrites = f.Num
-	} else if f.Writes > f.Reads {
-		c.readwrites = f.Writes
+	if c.writes < 0 && c.reads < 0 {
+		c.readwrites = c.num
+	} else if c.writes > c.reads {
+		c.readwrites = c.writes
 	} else {
-		c.readwrites = f.Reads
+		c.readwrites = c.reads
 	}
 	if c.db == "" {
 		base := os.Getenv("TEST_TMPDIR")
@@ -143,10 +251,11 @@ func makeConfig(f *flags.Flags) (c config, toStdout bool, err error) {
 		}
 		c.db = base + "/dbbench"
 	}
-	if f.Statistics && f.StatisticsString != "" {
+	if statisticsFlag && c.statisticsString != "" {
 		return c, false, fmt.Errorf("Cannot provide both --statistics and --statistics_string.")
 	}
-	for _, ct := range []string{f.CompressionType, f.WalCompression, f.CompressedSecondaryCacheCompressionType} {
+	for _, name := range []string{"compression_type", "wal_compression", "compressed_secondary_cache_compression_type"} {
+		ct := fs.Lookup(name).Value()
 		if _, ok := compressionNames[strings.ToLower(ct)]; !ok {
 			return c, false, fmt.Errorf("Cannot parse compression type '%s'", ct)
 		}
@@ -159,96 +268,24 @@ type errNoNewline struct{ msg string }
 
 func (e errNoNewline) Error() string { return e.msg }
 
-// makeOptions turns the flags into engine options. explicit lists the flags
-// the user set, which become options.Explicit so engines can warn about the
-// ones they cannot honour.
-func makeOptions(f *flags.Flags, c *config, explicit map[string]string) (*options.Options, error) {
+// makeOptions turns the flags into engine options, through options.Specs;
+// the options whose flags the user set away from their defaults are marked
+// in options.Explicit so engines can warn about the ones they cannot
+// honour.
+func makeOptions(fs *gflags.FlagSet) (*options.Options, error) {
 	o := options.Default()
-	o.WriteBufferSize = f.WriteBufferSize
-	o.MaxWriteBufferNumber = int(f.MaxWriteBufferNumber)
-	o.MinWriteBufferNumberToMerge = int(f.MinWriteBufferNumberToMerge)
-	o.DBWriteBufferSize = f.DbWriteBufferSize
-	o.ArenaBlockSize = f.ArenaBlockSize
-	o.AllowConcurrentMemtableWrite = f.AllowConcurrentMemtableWrite
-	o.EnablePipelinedWrite = f.EnablePipelinedWrite
-	o.Memtablerep = f.Memtablerep
-	o.SkipListLookahead = int(f.SkipListLookahead)
-	o.MemtableBloomSizeRatio = f.MemtableBloomSizeRatio
-	o.NumLevels = int(f.NumLevels)
-	o.Level0FileNumCompactionTrigger = int(f.Level0FileNumCompactionTrigger)
-	o.Level0SlowdownWritesTrigger = int(f.Level0SlowdownWritesTrigger)
-	o.Level0StopWritesTrigger = int(f.Level0StopWritesTrigger)
-	o.TargetFileSizeBase = f.TargetFileSizeBase
-	o.TargetFileSizeMultiplier = int(f.TargetFileSizeMultiplier)
-	o.MaxBytesForLevelBase = f.MaxBytesForLevelBase
-	o.MaxBytesForLevelMultiplier = f.MaxBytesForLevelMultiplier
-	if s := f.MaxBytesForLevelMultiplierAdditional; s != "" {
-		// A wrong count is reported at open (checkAtOpen), as db_bench does.
-		parts := strings.Split(s, ",")
-		for _, p := range parts {
-			n, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil {
-				return nil, fmt.Errorf("bad --max_bytes_for_level_multiplier_additional item '%s'", p)
-			}
-			o.MaxBytesForLevelMultiplierAdditional = append(o.MaxBytesForLevelMultiplierAdditional, n)
+	for i := range options.Specs {
+		s := &options.Specs[i]
+		if s.Flag == "" {
+			continue
 		}
-		if len(parts) != int(f.NumLevels) {
-			o.MaxBytesForLevelMultiplierAdditional = nil
+		fl := fs.Lookup(s.Flag)
+		if fl == nil {
+			return nil, fmt.Errorf("internal error: option flag --%s is not registered", s.Flag)
 		}
-	}
-	o.LevelCompactionDynamicLevelBytes = f.LevelCompactionDynamicLevelBytes
-	o.CompactionStyle = int(f.CompactionStyle)
-	o.CompactionPri = int(f.CompactionPri)
-	o.DisableAutoCompactions = f.DisableAutoCompactions
-	o.MaxCompactionBytes = f.MaxCompactionBytes
-	o.SoftPendingCompactionBytesLimit = f.SoftPendingCompactionBytesLimit
-	o.HardPendingCompactionBytesLimit = f.HardPendingCompactionBytesLimit
-	o.DelayedWriteRate = f.DelayedWriteRate
-	o.MaxBackgroundJobs = int(f.MaxBackgroundJobs)
-	o.MaxBackgroundCompactions = int(f.MaxBackgroundCompactions)
-	o.MaxBackgroundFlushes = int(f.MaxBackgroundFlushes)
-	o.Subcompactions = f.Subcompactions
-	o.CompressionType = strings.ToLower(f.CompressionType)
-	o.CompressionLevel = int(f.CompressionLevel)
-	o.MinLevelToCompress = int(f.MinLevelToCompress)
-	o.CompressionMaxDictBytes = int(f.CompressionMaxDictBytes)
-	o.CacheSize = f.CacheSize
-	o.CacheNumShardBits = int(f.CacheNumshardbits)
-	o.CacheType = f.CacheType
-	o.CacheIndexAndFilterBlocks = f.CacheIndexAndFilterBlocks
-	o.PinL0FilterAndIndexBlocksInCache = f.PinL0FilterAndIndexBlocksInCache
-	o.BlockSize = int(f.BlockSize)
-	o.BlockRestartInterval = int(f.BlockRestartInterval)
-	o.IndexBlockRestartInterval = int(f.IndexBlockRestartInterval)
-	o.BloomBits = int(f.BloomBits)
-	o.WholeKeyFiltering = f.WholeKeyFiltering
-	o.FormatVersion = int(f.FormatVersion)
-	o.ChecksumType = int(f.ChecksumType)
-	o.OpenFiles = int(f.OpenFiles)
-	o.TableCacheNumShardBits = int(f.TableCacheNumshardbits)
-	o.OptimizeFiltersForHits = f.OptimizeFiltersForHits
-	o.PrefixSize = int(f.PrefixSize)
-	o.UseDirectReads = f.UseDirectReads
-	o.UseDirectIOForFlushAndCompaction = f.UseDirectIoForFlushAndCompaction
-	o.MmapRead = f.MmapRead
-	o.MmapWrite = f.MmapWrite
-	o.BytesPerSync = f.BytesPerSync
-	o.WALBytesPerSync = f.WalBytesPerSync
-	o.UseFsync = f.UseFsync
-	o.CompactionReadaheadSize = int(f.CompactionReadaheadSize)
-	o.VerifyChecksum = f.VerifyChecksum
-	o.WALDir = f.WalDir
-	o.MaxTotalWALSize = f.MaxTotalWalSize
-	o.DisableWAL = f.DisableWal
-	o.Sync = f.Sync
-	o.ParanoidChecks = f.ParanoidChecks
-	o.WALRecoveryMode = int(f.WalRecoveryMode)
-	o.AdviseRandomOnOpen = f.AdviseRandomOnOpen
-	o.ReadOnly = f.Readonly
-	o.Statistics = c.statistics
-	o.StatsLevel = int(f.StatsLevel)
-	for name := range explicit {
-		o.Explicit[flagToOption(name)] = true
+		if err := options.ApplyFlag(o, s.Flag, fl.Value(), fl.IsChanged()); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
 }
@@ -265,13 +302,4 @@ func openOptionsFile(f *flags.Flags, o *options.Options) (unmapped []string, err
 	// loading fails.
 	o.OptionsFile = f.OptionsFile
 	return applyOptionsFile(o, f.OptionsFile)
-}
-
-// flagToOption maps the one db_bench flag whose RocksDB option has another
-// name (open_files is max_open_files); the rest share the name.
-func flagToOption(flag string) string {
-	if flag == "open_files" {
-		return "max_open_files"
-	}
-	return flag
 }

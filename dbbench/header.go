@@ -79,7 +79,7 @@ func memtablerepID(rep string, lookahead int32) string {
 }
 
 // printHeader writes the stdout header from "Keys:" through the dashes.
-func (r *runner) printHeader(f headerFlags) {
+func (r *runner) printHeader(warnings []string) {
 	c := &r.cfg
 	w := r.out
 	fmt.Fprintf(w, "Keys:       %d bytes each (+ %d bytes user-defined timestamp)\n", c.keySize, c.userTimestampSize)
@@ -89,7 +89,7 @@ func (r *runner) printHeader(f headerFlags) {
 	} else {
 		avgValue = (c.valueSizeMin + c.valueSizeMax) / 2
 		fmt.Fprintf(w, "Values:     %d avg bytes each (%d bytes after compression)\n", avgValue, int(float64(avgValue)*c.compressionRatio+0.5))
-		fmt.Fprintf(w, "Values Distribution: %s (min: %d, max: %d)\n", f.distName, c.valueSizeMin, c.valueSizeMax)
+		fmt.Fprintf(w, "Values Distribution: %s (min: %d, max: %d)\n", c.valueDistName, c.valueSizeMin, c.valueSizeMax)
 	}
 	fmt.Fprintf(w, "Entries:    %d\n", c.num)
 	fmt.Fprintf(w, "Prefix:    %d bytes\n", c.prefixSize)
@@ -98,25 +98,14 @@ func (r *runner) printHeader(f headerFlags) {
 	fmt.Fprintf(w, "FileSize:   %.1f MB (estimated)\n", (float64(c.keySize)+float64(avgValue)*c.compressionRatio)*float64(c.num)/1048576.0)
 	fmt.Fprintf(w, "Write rate: %d bytes/second\n", c.writeRateLimit)
 	fmt.Fprintf(w, "Read rate: %d ops/second\n", c.readRateLimit)
-	fmt.Fprintf(w, "Compression: %s\n", compressionNames[strings.ToLower(f.compression)])
-	fmt.Fprintf(w, "Compression sampling rate: %d\n", f.sampleForCompression)
-	fmt.Fprintf(w, "Memtablerep: %s\n", memtablerepID(f.memtablerep, f.lookahead))
-	fmt.Fprintf(w, "Perf Level: %d\n", f.perfLevel)
-	for _, warn := range f.warnings {
+	fmt.Fprintf(w, "Compression: %s\n", compressionNames[strings.ToLower(c.compressionType)])
+	fmt.Fprintf(w, "Compression sampling rate: %d\n", c.sampleForCompression)
+	fmt.Fprintf(w, "Memtablerep: %s\n", memtablerepID(c.memtablerep, c.skipListLookahead))
+	fmt.Fprintf(w, "Perf Level: %d\n", c.perfLevel)
+	for _, warn := range warnings {
 		fmt.Fprintf(w, "%s\n", warn)
 	}
 	fmt.Fprintf(w, "------------------------------------------------\n")
-}
-
-// headerFlags are the header inputs that are not in config.
-type headerFlags struct {
-	distName             string
-	compression          string
-	sampleForCompression int64
-	memtablerep          string
-	lookahead            int32
-	perfLevel            int32
-	warnings             []string
 }
 
 // engineCompressions lists the codecs each engine links in; the header

@@ -8,13 +8,6 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// benchSpec is what one item of --benchmarks resolves to.
-type benchSpec struct {
-	fn      benchFn // nil for meta operations
-	fresh   bool    // close, destroy and re-open the DB first
-	threads int
-}
-
 // errExit is returned to Main for db_bench's ErrorExit paths: the message has
 // already been printed and the exit code is 1.
 type errExit struct{ msg string }
@@ -122,19 +115,26 @@ func (r *runner) runItem(item string) error {
 		r.errf("%s\n", err)
 		return errExit{err.Error()}
 	}
-	spec, known, err := r.resolve(name)
+	spec, def, known, err := r.resolve(name)
 	if err != nil {
 		return err
-	}
-	if !known && notImplementedBenchmarks[name] {
-		r.out.Flush()
-		r.errf("%s : skipped (not implemented by this db_bench)\n", name)
-		return nil
 	}
 	if !known {
 		r.out.Flush()
 		r.errf("unknown benchmark '%s'\n", name)
 		return errExit{"unknown benchmark"}
+	}
+	if spec.skip {
+		r.out.Flush()
+		r.errf("%s : skipped (not implemented by this db_bench)\n", name)
+		return nil
+	}
+	if def.meta != nil {
+		if err := def.meta(r); err != nil {
+			return err
+		}
+		r.out.Flush()
+		return nil
 	}
 	if spec.fresh {
 		if r.cfg.useExistingDB {

@@ -45,7 +45,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	defer out.Flush()
 	errw := &lockedWriter{w: stderr}
 
-	cfg, toStdout, err := makeConfig(f)
+	cfg, toStdout, err := makeConfig(fs)
 	if err == nil {
 		err = checkFlagLimits(fs)
 	}
@@ -54,11 +54,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var seedBase int64
-	if f.Seed == 0 {
+	if cfg.seed == 0 {
 		seedBase = time.Now().UnixMicro()
 		fmt.Fprintf(out, "Set seed to %d because --seed was 0\n", seedBase)
 	} else {
-		seedBase = f.Seed
+		seedBase = cfg.seed
 	}
 	if toStdout, err := checkAfterSeed(f, &cfg); err != nil {
 		printStartupError(out, errw, err, toStdout)
@@ -66,8 +66,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	explicit := map[string]string{}
 	fs.Visit(func(name, value string) { explicit[name] = value })
-	warnIgnoredFlags(errw, explicit)
-	opts, err := makeOptions(f, &cfg, explicit)
+	warnIgnoredFlags(errw, fs)
+	opts, err := makeOptions(fs)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
@@ -78,18 +78,17 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
-	prof, err := newProfiler(f.Profile, f.ProfileDir)
+	prof, err := newProfiler(cfg.profile, cfg.profileDir)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
 	r := &runner{cfg: cfg, out: out, errw: errw, opener: opener, opts: opts, prof: prof, openErr: openErr}
-	r.profilesFlags = profilesFlags{queryLimit: int(f.ProfilesQueryLimit), seed: f.ProfilesSeed, queries: f.ProfilesQueries, fullCompact: f.ProfilesFullCompact}
 	r.keys = KeyGen{keySize: cfg.keySize, prefixSize: cfg.prefixSize, keysPerPrefix: cfg.keysPerPrefix, num: cfg.num}
 
 	r.seedBase = seedBase
 	r.valueData = buildValueData(cfg.compressionRatio, max(cfg.valueSizeMax, cfg.valueSize, 100*1000))
-	if r.json, err = openJSONReporter(f.ReportJson, opener.Info().Name, explicit); err != nil {
+	if r.json, err = openJSONReporter(cfg.reportJSON, opener.Info().Name, explicit); err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
@@ -125,15 +124,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}()
-	r.printHeader(headerFlags{
-		distName:             f.ValueSizeDistributionType,
-		compression:          f.CompressionType,
-		sampleForCompression: f.SampleForCompression,
-		memtablerep:          f.Memtablerep,
-		lookahead:            f.SkipListLookahead,
-		perfLevel:            f.PerfLevel,
-		warnings:             compressionWarnings(opener.Info().Name, f.CompressionType),
-	})
+	r.printHeader(compressionWarnings(opener.Info().Name, cfg.compressionType))
 	out.Flush()
 	if err := r.runList(); err != nil {
 		return 1

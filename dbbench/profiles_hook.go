@@ -34,7 +34,7 @@ func (r *runner) runProfiles() error {
 		return errExit{"destroy failed"}
 	}
 	r.outf("DB path: [%s]\n", r.cfg.db)
-	pf := r.profilesFlags
+	pf := r.cfg.profiles
 	cfg := profiles.Config{
 		Profiles:   r.cfg.num,
 		Queries:    pf.queries,

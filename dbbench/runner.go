@@ -57,8 +57,6 @@ type runner struct {
 	shape           valueShape
 	benchIndex      int
 
-	profilesFlags profilesFlags
-
 	// openErr is the failure db_bench's first Open reports while it reads
 	// the options (options file, option flags), printed by open.
 	openErr error

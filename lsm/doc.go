@@ -34,9 +34,9 @@
 //     that decode fails the open. A MANIFEST's torn last record ends it.
 //   - Open never deletes a file it cannot prove obsolete and fails with an
 //     error wrapping ErrCorruption, changing nothing, when the files disagree
-//     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing
-//     or of another size, a table in no version holding writes the recovered
-//     state lacks. A RocksDB or Pebble directory is refused by name
+//     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing,
+//     of another size or with a footer that does not decode, a table in no
+//     version holding writes the recovered state lacks. A RocksDB or Pebble directory is refused by name
 //     (foreign.go). Recovery records each WAL's tables in the MANIFEST and
 //     deletes that WAL before reading the next.
 //   - The DB directory is fsynced after new tables are written and before

@@ -13,10 +13,11 @@ import (
 )
 
 // ErrCorruption is wrapped by Open's errors when the DB's files contradict
-// each other (a table the MANIFEST lists is missing or has another size,
-// files of a DB without CURRENT, a table holding writes the recovered state
-// lacks) or a WAL's damage is refused by the WAL recovery mode. Open then
-// deletes nothing and writes nothing but LOCK.
+// each other (a table the MANIFEST lists is missing, has another size or a
+// footer that does not decode, files of a DB without CURRENT, a table
+// holding writes the recovered state lacks) or a WAL's damage is refused by
+// the WAL recovery mode. Open then deletes nothing and writes nothing but
+// LOCK.
 var ErrCorruption = errors.New("lsm: Corruption")
 
 // Open never deletes a file it cannot prove obsolete:
@@ -27,10 +28,12 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //     MANIFEST that lists a table (a MANIFEST listing none is what a crash
 //     leaves between creating a new DB's MANIFEST and CURRENT).
 //   - Every table of the recovered version must exist with the size the
-//     MANIFEST records, and so must the WAL its log number names (this
-//     engine records only the number of a WAL it has created, and deletes
-//     a WAL only after recording a higher one). RocksDB checks the tables
-//     too, but not the WAL unless track_and_verify_wals_in_manifest is set.
+//     MANIFEST records and end in a footer that decodes, and the WAL its
+//     log number names must exist (this engine records only the number of
+//     a WAL it has created, and deletes a WAL only after recording a
+//     higher one). RocksDB checks the tables too (it opens each one when
+//     max_open_files is -1, reading the footer), but not the WAL unless
+//     track_and_verify_wals_in_manifest is set.
 //   - Every file number found in either directory is marked used, so no new
 //     file can overwrite one.
 //   - A table the version does not list is deleted only when it decodes and
@@ -123,25 +126,39 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 }
 
 // verifyTables checks that every table of the current version exists with
-// the size the MANIFEST records.
+// the size the MANIFEST records and ends in a footer that decodes (magic
+// number, checksum, format version, block handles inside the file): one
+// open, fstat and 52-byte pread per table. No Reader is opened, so the
+// table cache opens each table on first use as before and nothing is kept
+// for tables a run never reads.
 func (db *DB) verifyTables() error {
 	manifest := manifestName(db.vs.manifestNum)
 	for _, files := range db.vs.current.levels {
 		for _, m := range files {
-			name := tableName(db.dir, m.num)
-			f, err := db.fs.OpenReadOnly(name)
-			if err != nil {
-				return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
-			}
-			st, err := f.Stat()
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("lsm: stat %s: %w", name, err)
-			}
-			if uint64(st.Size()) != m.size {
-				return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+			if err := db.verifyTable(manifest, m); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+func (db *DB) verifyTable(manifest string, m *fileMeta) error {
+	name := tableName(db.dir, m.num)
+	f, err := db.fs.OpenReadOnly(name)
+	if err != nil {
+		return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("lsm: stat %s: %w", name, err)
+	}
+	if uint64(st.Size()) != m.size {
+		return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
+	}
+	if err := sst.CheckFooter(f, st.Size(), name); err != nil {
+		return fmt.Errorf("%w: %s lists %s, whose footer is bad: %w", ErrCorruption, manifest, filepath.Base(name), err)
 	}
 	return nil
 }

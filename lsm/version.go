@@ -112,6 +112,44 @@ func sortLevel(level int, files []*fileMeta) {
 
 // apply returns the version that results from applying e to v. It checks the
 // level invariants so a corrupt MANIFEST is reported rather than served.
+// checkEdit refuses an edit that deletes a table the version does not hold
+// at that level, or adds a table number the version already holds (other
+// than one the same edit deletes), as RocksDB's VersionBuilder does: such
+// an edit comes from a damaged or foreign MANIFEST, and applying it would
+// lose a table or list one twice.
+func (v *version) checkEdit(e *versionEdit, deleted map[uint64]int) error {
+	present := map[uint64]int{}
+	if v != nil {
+		for level, files := range v.levels {
+			for _, f := range files {
+				present[f.num] = level
+			}
+		}
+	}
+	for _, d := range e.deleted {
+		level, ok := present[d.fileNum]
+		if !ok {
+			return fmt.Errorf("%w: Cannot delete table file #%d from level %d since it is not in the LSM tree", ErrCorruptManifest, d.fileNum, d.level)
+		}
+		if level != d.level {
+			return fmt.Errorf("%w: Cannot delete table file #%d from level %d since it is on level %d", ErrCorruptManifest, d.fileNum, d.level, level)
+		}
+	}
+	added := map[uint64]int{}
+	for _, a := range e.added {
+		if level, ok := added[a.meta.num]; ok {
+			return fmt.Errorf("%w: Cannot add table file #%d to level %d since it is already added to level %d", ErrCorruptManifest, a.meta.num, a.level, level)
+		}
+		added[a.meta.num] = a.level
+		if level, ok := present[a.meta.num]; ok {
+			if _, gone := deleted[a.meta.num]; !gone {
+				return fmt.Errorf("%w: Cannot add table file #%d to level %d since it is already in the LSM tree on level %d", ErrCorruptManifest, a.meta.num, a.level, level)
+			}
+		}
+	}
+	return nil
+}
+
 func (v *version) apply(e *versionEdit, numLevels int) (*version, error) {
 	nv := &version{levels: make([][]*fileMeta, numLevels)}
 	deleted := map[uint64]int{}
@@ -120,6 +158,9 @@ func (v *version) apply(e *versionEdit, numLevels int) (*version, error) {
 			return nil, fmt.Errorf("%w: deleted table %d in level %d beyond num_levels %d", ErrCorruptManifest, d.fileNum, d.level, numLevels)
 		}
 		deleted[d.fileNum] = d.level
+	}
+	if err := v.checkEdit(e, deleted); err != nil {
+		return nil, err
 	}
 	for level := range numLevels {
 		var src []*fileMeta

@@ -166,90 +166,6 @@ func setString(field func(*Options) *string) optionSetter {
 	return setParsed(func(v string) (string, error) { return v, nil }, field)
 }
 
-// dbOptionSetters maps [DBOptions] names onto Options.
-var dbOptionSetters = map[string]optionSetter{
-	"max_background_jobs":                    setInt(func(o *Options) *int { return &o.MaxBackgroundJobs }),
-	"max_background_compactions":             setInt(func(o *Options) *int { return &o.MaxBackgroundCompactions }),
-	"max_background_flushes":                 setInt(func(o *Options) *int { return &o.MaxBackgroundFlushes }),
-	"max_subcompactions":                     setUint64(func(o *Options) *uint64 { return &o.Subcompactions }),
-	"delayed_write_rate":                     setUint64(func(o *Options) *uint64 { return &o.DelayedWriteRate }),
-	"max_open_files":                         setInt(func(o *Options) *int { return &o.OpenFiles }),
-	"bytes_per_sync":                         setUint64(func(o *Options) *uint64 { return &o.BytesPerSync }),
-	"wal_bytes_per_sync":                     setUint64(func(o *Options) *uint64 { return &o.WALBytesPerSync }),
-	"max_total_wal_size":                     setUint64(func(o *Options) *uint64 { return &o.MaxTotalWALSize }),
-	"compaction_readahead_size":              setInt(func(o *Options) *int { return &o.CompactionReadaheadSize }),
-	"use_direct_reads":                       setBool(func(o *Options) *bool { return &o.UseDirectReads }),
-	"use_direct_io_for_flush_and_compaction": setBool(func(o *Options) *bool { return &o.UseDirectIOForFlushAndCompaction }),
-	"allow_mmap_reads":                       setBool(func(o *Options) *bool { return &o.MmapRead }),
-	"allow_mmap_writes":                      setBool(func(o *Options) *bool { return &o.MmapWrite }),
-	"use_fsync":                              setBool(func(o *Options) *bool { return &o.UseFsync }),
-	"wal_dir":                                setString(func(o *Options) *string { return &o.WALDir }),
-	"paranoid_checks":                        setBool(func(o *Options) *bool { return &o.ParanoidChecks }),
-	"wal_recovery_mode":                      setEnum(walRecoveryModes, func(o *Options) *int { return &o.WALRecoveryMode }),
-	"advise_random_on_open":                  setBool(func(o *Options) *bool { return &o.AdviseRandomOnOpen }),
-	"table_cache_numshardbits":               setInt(func(o *Options) *int { return &o.TableCacheNumShardBits }),
-	"db_write_buffer_size":                   setInt64(func(o *Options) *int64 { return &o.DBWriteBufferSize }),
-	"allow_concurrent_memtable_write":        setBool(func(o *Options) *bool { return &o.AllowConcurrentMemtableWrite }),
-	"enable_pipelined_write":                 setBool(func(o *Options) *bool { return &o.EnablePipelinedWrite }),
-}
-
-// cfOptionSetters maps [CFOptions] names onto Options.
-var cfOptionSetters = map[string]optionSetter{
-	"write_buffer_size":                         setInt64(func(o *Options) *int64 { return &o.WriteBufferSize }),
-	"max_write_buffer_number":                   setInt(func(o *Options) *int { return &o.MaxWriteBufferNumber }),
-	"min_write_buffer_number_to_merge":          setInt(func(o *Options) *int { return &o.MinWriteBufferNumberToMerge }),
-	"arena_block_size":                          setInt64(func(o *Options) *int64 { return &o.ArenaBlockSize }),
-	"memtable_prefix_bloom_size_ratio":          setFloat(func(o *Options) *float64 { return &o.MemtableBloomSizeRatio }),
-	"num_levels":                                setInt(func(o *Options) *int { return &o.NumLevels }),
-	"level0_file_num_compaction_trigger":        setInt(func(o *Options) *int { return &o.Level0FileNumCompactionTrigger }),
-	"level0_slowdown_writes_trigger":            setInt(func(o *Options) *int { return &o.Level0SlowdownWritesTrigger }),
-	"level0_stop_writes_trigger":                setInt(func(o *Options) *int { return &o.Level0StopWritesTrigger }),
-	"target_file_size_base":                     setInt64(func(o *Options) *int64 { return &o.TargetFileSizeBase }),
-	"target_file_size_multiplier":               setInt(func(o *Options) *int { return &o.TargetFileSizeMultiplier }),
-	"max_bytes_for_level_base":                  setUint64(func(o *Options) *uint64 { return &o.MaxBytesForLevelBase }),
-	"max_bytes_for_level_multiplier":            setFloat(func(o *Options) *float64 { return &o.MaxBytesForLevelMultiplier }),
-	"max_bytes_for_level_multiplier_additional": setMultiplierAdditional,
-	"level_compaction_dynamic_level_bytes":      setBool(func(o *Options) *bool { return &o.LevelCompactionDynamicLevelBytes }),
-	"compaction_style":                          setEnum(compactionStyles, func(o *Options) *int { return &o.CompactionStyle }),
-	"compaction_pri":                            setEnum(compactionPris, func(o *Options) *int { return &o.CompactionPri }),
-	"disable_auto_compactions":                  setBool(func(o *Options) *bool { return &o.DisableAutoCompactions }),
-	"max_compaction_bytes":                      setUint64(func(o *Options) *uint64 { return &o.MaxCompactionBytes }),
-	"soft_pending_compaction_bytes_limit":       setUint64(func(o *Options) *uint64 { return &o.SoftPendingCompactionBytesLimit }),
-	"hard_pending_compaction_bytes_limit":       setUint64(func(o *Options) *uint64 { return &o.HardPendingCompactionBytesLimit }),
-	"optimize_filters_for_hits":                 setBool(func(o *Options) *bool { return &o.OptimizeFiltersForHits }),
-	"compression":                               setCompression,
-	"compression_per_level":                     setCompressionPerLevel,
-	"memtable_factory":                          setMemtableFactory,
-	"prefix_extractor":                          setPrefixExtractor,
-}
-
-// tableOptionSetters maps [TableOptions/BlockBasedTable] names onto Options.
-var tableOptionSetters = map[string]optionSetter{
-	"block_size":                              setInt(func(o *Options) *int { return &o.BlockSize }),
-	"block_restart_interval":                  setInt(func(o *Options) *int { return &o.BlockRestartInterval }),
-	"index_block_restart_interval":            setInt(func(o *Options) *int { return &o.IndexBlockRestartInterval }),
-	"whole_key_filtering":                     setBool(func(o *Options) *bool { return &o.WholeKeyFiltering }),
-	"format_version":                          setInt(func(o *Options) *int { return &o.FormatVersion }),
-	"cache_index_and_filter_blocks":           setBool(func(o *Options) *bool { return &o.CacheIndexAndFilterBlocks }),
-	"pin_l0_filter_and_index_blocks_in_cache": setBool(func(o *Options) *bool { return &o.PinL0FilterAndIndexBlocksInCache }),
-	"checksum":                                setEnum(checksumTypes, func(o *Options) *int { return &o.ChecksumType }),
-	"filter_policy":                           setFilterPolicy,
-	"no_block_cache":                          setNoBlockCache,
-}
-
-// structOptions maps a field of a nested struct value (name={k=v;...}) onto
-// Options: "compression_opts.level" -> compression_level.
-var structOptions = map[string]struct {
-	name string
-	set  optionSetter
-}{
-	"compression_opts.level":          {"compression_level", setInt(func(o *Options) *int { return &o.CompressionLevel })},
-	"compression_opts.max_dict_bytes": {"compression_max_dict_bytes", setInt(func(o *Options) *int { return &o.CompressionMaxDictBytes })},
-}
-
-// structOptionNames holds the names whose struct values structOptions reads.
-var structOptionNames = map[string]bool{"compression_opts": true}
-
 func setCompression(o *Options, v string) (bool, error) {
 	c, err := CompressionFromRocksDB(v)
 	if err != nil {
@@ -397,14 +313,14 @@ func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
 	}
 	firstCF := f.FirstSection(SectionCF)
 	for _, s := range f.Sections {
-		known, setters := sectionNames(s)
+		known, settable := sectionNames(s)
 		if known == nil {
 			continue
 		}
 		// Only the DB options, the first column family and that family's
 		// block-based table options reach o, as with db_bench; the rest
 		// are checked.
-		apply := setters != nil && (s.Title == SectionDB || (firstCF != nil && s.Arg == firstCF.Arg))
+		apply := settable && (s.Title == SectionDB || (firstCF != nil && s.Arg == firstCF.Arg))
 		for _, e := range s.Entries {
 			kind, ok := known[e.Name]
 			if !ok {
@@ -416,7 +332,7 @@ func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
 			if !apply {
 				continue
 			}
-			mapped, err := applyEntry(o, setters, e)
+			mapped, err := applyEntry(o, specByFile[s.Title], e)
 			if err != nil {
 				return unmapped, invalidArgument("Error parsing %s: %v", e.Name, err)
 			}
@@ -429,24 +345,25 @@ func (f *OptionsFile) ApplyStrict(o *Options) (unmapped []string, err error) {
 	return unmapped, nil
 }
 
-// sectionNames returns the known names and the setters of a section's
-// statements, or nils for the [Version] section, which the parser checks.
-// The PlainTable and CuckooTable options are checked and never applied:
-// no engine here builds those tables.
-func sectionNames(s *OptionsSection) (map[string]valueKind, map[string]optionSetter) {
+// sectionNames returns the known names of a section's statements and
+// whether Specs has setters for the section; known is nil for the
+// [Version] section, which the parser checks. The PlainTable and
+// CuckooTable options are checked and never applied: no engine here builds
+// those tables.
+func sectionNames(s *OptionsSection) (known map[string]valueKind, settable bool) {
 	switch s.Title {
 	case SectionDB:
-		return knownDBOptions, dbOptionSetters
+		return knownDBOptions, true
 	case SectionCF:
-		return knownCFOptions, cfOptionSetters
-	case SectionTablePrefix + "BlockBasedTable":
-		return knownTableOptions, tableOptionSetters
+		return knownCFOptions, true
+	case tableSection:
+		return knownTableOptions, true
 	case SectionTablePrefix + "PlainTable":
-		return knownPlainTableOptions, nil
+		return knownPlainTableOptions, false
 	case SectionTablePrefix + "CuckooTable":
-		return knownCuckooTableOptions, nil
+		return knownCuckooTableOptions, false
 	}
-	return nil, nil
+	return nil, false
 }
 
 // LoadOptionsFile reads the OPTIONS file at path and applies it to o with
@@ -466,41 +383,54 @@ func LoadOptionsFile(path string, o *Options) (unmapped []string, err error) {
 	return f.ApplyStrict(o)
 }
 
-// applyEntry sets one statement; it reports whether the name was mapped.
-func applyEntry(o *Options, setters map[string]optionSetter, e OptionsEntry) (bool, error) {
-	if set, ok := setters[e.Name]; ok {
-		changed, err := set(o, e.Value)
+// applyEntry sets one statement from the section's specs (by file name);
+// it reports whether the name was mapped. A struct value ({k=v;...}) is
+// mapped field by field through the specs named "name.field".
+func applyEntry(o *Options, specs map[string]*Spec, e OptionsEntry) (bool, error) {
+	if s, ok := specs[e.Name]; ok {
+		changed, err := s.set(o, e.Value)
 		if err != nil {
 			return true, err
 		}
 		if changed {
-			o.Explicit[e.Name] = true
+			o.Explicit[s.Key()] = true
 		}
 		return true, nil
 	}
-	if !structOptionNames[e.Name] || !strings.HasPrefix(e.Value, "{") {
+	if !strings.HasPrefix(e.Value, "{") || !hasStructSpecs(specs, e.Name) {
 		return false, nil
 	}
-	known := false
 	fields, err := parseStructValue(e.Value)
 	if err != nil {
 		return false, err
 	}
+	mapped := false
 	for _, k := range sortedKeys(fields) {
-		so, ok := structOptions[e.Name+"."+k]
+		s, ok := specs[e.Name+"."+k]
 		if !ok {
 			continue
 		}
-		known = true
-		changed, err := so.set(o, fields[k])
+		mapped = true
+		changed, err := s.set(o, fields[k])
 		if err != nil {
 			return true, fmt.Errorf("field %s: %v", k, err)
 		}
 		if changed {
-			o.Explicit[so.name] = true
+			o.Explicit[s.Key()] = true
 		}
 	}
-	return known, nil
+	return mapped, nil
+}
+
+// hasStructSpecs reports whether some spec sets a field of struct option
+// name ("name.field").
+func hasStructSpecs(specs map[string]*Spec, name string) bool {
+	for file := range specs {
+		if strings.HasPrefix(file, name+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKeys returns m's keys in order.

@@ -90,7 +90,7 @@ func decodeFooter(b []byte, size int64, name string) (footer, error) {
 		return f, corruptf(name, off, "footer is %d bytes, want %d", len(b), footerLen)
 	}
 	if m := binary.LittleEndian.Uint64(b[44:]); m != tableMagic {
-		return f, corruptf(name, off+44, "bad magic number %#x", m)
+		return f, corruptf(name, off+44, "Bad table magic number: expected %d, found %d", tableMagic, m)
 	}
 	if got, want := crc32.Checksum(b[:40], crcTable), binary.LittleEndian.Uint32(b[40:]); got != want {
 		return f, corruptf(name, off+40, "footer checksum %#x, stored %#x", got, want)
@@ -100,7 +100,7 @@ func decodeFooter(b []byte, size int64, name string) (footer, error) {
 	f.Props = handle{binary.LittleEndian.Uint64(b[24:]), binary.LittleEndian.Uint32(b[32:])}
 	f.Version = binary.LittleEndian.Uint32(b[36:])
 	if f.Version != FormatVersion {
-		return f, corruptf(name, off+36, "unsupported format version %d (this build reads %d)", f.Version, FormatVersion)
+		return f, corruptf(name, off+36, "Corrupt or unsupported format_version: %d (this build reads %d)", f.Version, FormatVersion)
 	}
 	limit := uint64(size) - footerLen
 	for i, h := range [3]handle{f.Index, f.Filter, f.Props} {

@@ -159,8 +159,8 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 		return fmt.Errorf("%w: Sst file size mismatch: %s. Size recorded in manifest %d, actual size %d", ErrCorruption, r.name, size, st.Size())
 	}
 	testHookSizeChecked(r.f)
-	if size < footerLen {
-		return corruptf(r.name, 0, "file of %d bytes is shorter than the %d-byte footer", size, footerLen)
+	if err := footerFits(size, r.name); err != nil {
+		return err
 	}
 	if opts.Mmap && size > 0 {
 		m, err := mmapFile(f, size)

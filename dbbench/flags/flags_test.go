@@ -204,13 +204,52 @@ func fieldName(name string) string {
 	return b.String()
 }
 
+// goKinds is the Go kind of a field bound to a flag of each type.
+var goKinds = map[gflags.Type]reflect.Kind{
+	gflags.TypeBool: reflect.Bool, gflags.TypeInt32: reflect.Int32, gflags.TypeUint32: reflect.Uint32,
+	gflags.TypeInt64: reflect.Int64, gflags.TypeUint64: reflect.Uint64, gflags.TypeDouble: reflect.Float64,
+	gflags.TypeString: reflect.String,
+}
+
+// TestFieldNames checks the naming contract from the side of the struct:
+// the fields of Flags and the db_bench and extension flags pair up one to
+// one, each field named by capitalising the words of its flag's name and
+// of the Go type of the flag's type. (TestEveryFlagBindsItsField goes from
+// the flag table to the fields; a field no flag names, two flags whose
+// names capitalise to one field, or an extension flag without its field
+// would pass it.)
 func TestFieldNames(t *testing.T) {
-	var f Flags
-	_ = f.UseExistingDb
-	_ = f.WalDir
-	_ = f.WalSizeLimitMB
-	_ = f.Level0FileNumCompactionTrigger
-	_ = f.ProfilesQueries
+	fs, _, _, _ := newSet()
+	flagOf := map[string]*gflags.Flag{}
+	fs.VisitAll(func(f *gflags.Flag) {
+		if f.File != DBBenchFile && f.File != ExtensionsFile {
+			return
+		}
+		name := fieldName(f.Name)
+		if other, ok := flagOf[name]; ok {
+			t.Errorf("flags %s and %s both name the field %s", other.Name, f.Name, name)
+		}
+		flagOf[name] = f
+	})
+	typ := reflect.TypeOf(Flags{})
+	for i := range typ.NumField() {
+		field := typ.Field(i)
+		f, ok := flagOf[field.Name]
+		if !ok {
+			t.Errorf("field %s has no flag", field.Name)
+			continue
+		}
+		delete(flagOf, field.Name)
+		if want := goKinds[f.Type]; field.Type.Kind() != want {
+			t.Errorf("field %s is %s, flag --%s is %s", field.Name, field.Type, f.Name, f.Type)
+		}
+	}
+	for name, f := range flagOf {
+		t.Errorf("flag --%s has no field %s", f.Name, name)
+	}
+	if typ.NumField() < 357 {
+		t.Errorf("Flags has %d fields, fewer than db_bench's 357 flags", typ.NumField())
+	}
 }
 
 func TestDefaults(t *testing.T) {

@@ -39,18 +39,53 @@ func (Opener) Info() engine.Info {
 	}
 }
 
-// unsupported lists the options the native engine does not implement.
-var unsupported = []string{
-	"db_write_buffer_size", "arena_block_size", "enable_pipelined_write", "skip_list_lookahead",
-	"memtable_bloom_size_ratio", "level_compaction_dynamic_level_bytes", "compaction_pri",
-	"max_compaction_bytes", "soft_pending_compaction_bytes_limit", "hard_pending_compaction_bytes_limit",
-	"delayed_write_rate", "subcompactions", "compression_max_dict_bytes", "cache_type",
-	"cache_index_and_filter_blocks", "pin_l0_filter_and_index_blocks_in_cache",
-	"index_block_restart_interval", "whole_key_filtering", "format_version", "checksum_type",
-	"open_files", "max_open_files", "table_cache_numshardbits", "optimize_filters_for_hits", "prefix_size",
-	"use_direct_reads", "use_direct_io_for_flush_and_compaction", "bytes_per_sync",
-	"wal_bytes_per_sync", "use_fsync", "compaction_readahead_size", "max_total_wal_size",
-	"statistics", "paranoid_checks", "advise_random_on_open",
+// OptionNotes are the options the native engine ignores or applies
+// differently from RocksDB (engine.OptionNote).
+var OptionNotes = []engine.OptionNote{
+	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
+	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
+	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
+	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
+	{Key: "memtable_bloom_size_ratio", Ignored: true, How: "no memtable bloom filter"},
+	{Key: "level_compaction_dynamic_level_bytes", Ignored: true, How: "level targets are static, from max_bytes_for_level_base up"},
+	{Key: "compaction_pri", Ignored: true, How: "the picker has one file priority"},
+	{Key: "max_compaction_bytes", Ignored: true, How: "no per-compaction byte limit"},
+	{Key: "soft_pending_compaction_bytes_limit", Ignored: true, How: "no slowdown on compaction debt"},
+	{Key: "hard_pending_compaction_bytes_limit", Ignored: true, How: "no stop on compaction debt"},
+	{Key: "delayed_write_rate", Ignored: true, How: "no write slowdown to a rate"},
+	{Key: "subcompactions", Ignored: true, How: "a compaction runs on one goroutine"},
+	{Key: "compression_max_dict_bytes", Ignored: true, How: "no dictionary compression"},
+	{Key: "cache_type", Ignored: true, How: "one block cache design"},
+	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "index and filter blocks stay in table readers"},
+	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
+	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
+	{Key: "whole_key_filtering", Ignored: true, How: "filters always hold whole keys"},
+	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
+	{Key: "checksum_type", Ignored: true, How: "tables use CRC32C only"},
+	{Key: "open_files", Ignored: true, How: "every table stays open"},
+	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
+	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
+	{Key: "prefix_size", Ignored: true, How: "no prefix extractor"},
+	{Key: "use_direct_reads", Ignored: true, How: "reads go through the page cache"},
+	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "writes go through the page cache"},
+	{Key: "bytes_per_sync", Ignored: true, How: "no incremental table syncs"},
+	{Key: "wal_bytes_per_sync", Ignored: true, How: "no incremental WAL syncs"},
+	{Key: "use_fsync", Ignored: true, How: "syncs use fdatasync"},
+	{Key: "compaction_readahead_size", Ignored: true, How: "compactions read tables sequentially without a readahead knob"},
+	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
+	{Key: "statistics", Ignored: true, How: "no RocksDB tickers; the driver says so at the end of the run"},
+	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
+	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
+	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
+	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
+}
+
+// unsupported lists the options the native engine ignores.
+var unsupported = engine.IgnoredKeys(OptionNotes)
+
+func init() {
+	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have")...)
+	unsupported = engine.IgnoredKeys(OptionNotes)
 }
 
 // compressionFallback maps codecs the table format lacks to the nearest one.
@@ -66,6 +101,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
 		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
+	// The substitution is said once per process: the driver clears
+	// Explicit after its first Open.
+	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
 	fix := func(name string) string {
 		if _, err := sst.ParseCompression(name); err == nil {
 			return name
@@ -74,7 +112,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 		if !ok {
 			to = "snappy"
 		}
-		fmt.Fprintf(warn, "WARNING: engine native does not support compression %s; using %s\n", name, to)
+		if sayFix {
+			fmt.Fprintf(warn, "WARNING: engine native does not support compression %s; using %s\n", name, to)
+		}
 		return to
 	}
 	c.CompressionType = fix(o.CompressionType)

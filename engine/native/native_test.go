@@ -39,6 +39,7 @@ func TestWarnings(t *testing.T) {
 	o := options.Default()
 	o.Explicit["use_direct_reads"] = true
 	o.CompressionType = "zlib"
+	o.Explicit["compression_type"] = true
 	var w stringWriter
 	mapOptions(o, &w)
 	want := "WARNING: engine native ignores option use_direct_reads\nWARNING: engine native does not support compression zlib; using zstd\n"

@@ -10,53 +10,73 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/sstable"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
 
 // pebbleLevels is Pebble's fixed number of LSM levels (manifest.NumLevels).
 const pebbleLevels = 7
 
-// unsupportedOptions are the RocksDB option names that Pebble has no knob
-// for; each one set explicitly is reported once at Open. Options Pebble can
-// honour only for some values are checked one by one in partlyHonoured.
+// OptionNotes are the options Pebble has no knob for (Ignored; each set
+// away from its default is reported once at Open) and the ones it honours
+// only for its built-in value (checked one by one in partlyHonoured).
 // statistics and stats_level are left to the driver, which reports an
 // engine without RocksDB tickers itself.
-var unsupportedOptions = []string{
-	"min_write_buffer_number_to_merge",          // Pebble flushes every full memtable on its own
-	"db_write_buffer_size",                      // no cross-column-family memtable budget
-	"arena_block_size",                          // memtable arenas are one allocation of MemTableSize
-	"enable_pipelined_write",                    // Pebble has one commit pipeline design, not switchable
-	"skip_list_lookahead",                       // Pebble's arenaskl has no lookahead
-	"memtable_bloom_size_ratio",                 // no memtable bloom filter
-	"memtable_prefix_bloom_size_ratio",          // same, RocksDB spelling
-	"level0_slowdown_writes_trigger",            // Pebble never slows writes, it only stops them
-	"max_bytes_for_level_multiplier_additional", // one multiplier for every level
-	"level_compaction_dynamic_level_bytes",      // Pebble always sizes levels from the bottom up
-	"compaction_pri",                            // Pebble's picker has its own file priority
-	"max_compaction_bytes",                      // no per-compaction byte limit
-	"soft_pending_compaction_bytes_limit",       // no debt-based slowdown
-	"hard_pending_compaction_bytes_limit",       // no debt-based stop
-	"delayed_write_rate",                        // no write slowdown to rate
-	"max_background_flushes",                    // Pebble runs one flush at a time
-	"subcompactions",                            // Pebble splits only manual compactions
-	"compression_level",                         // Pebble's profiles fix the level (zstd 3)
-	"compression_max_dict_bytes",                // no dictionary compression
-	"cache_numshardbits",                        // Pebble shards by GOMAXPROCS
-	"cache_type",                                // Pebble's cache is always CLOCK-Pro
-	"cache_index_and_filter_blocks",             // Pebble always caches them in the block cache
-	"pin_l0_filter_and_index_blocks_in_cache",   // no pinning: all blocks share the cache
-	"format_version",                            // RocksDB table format; Pebble uses FormatNewest
-	"optimize_filters_for_hits",                 // filters are written on every level
-	"prefix_size",                               // no prefix extractor: filters cover whole keys
-	"use_direct_reads",                          // Pebble's vfs has no O_DIRECT switch
-	"use_direct_io_for_flush_and_compaction",    // same for writes
-	"mmap_read",                                 // Pebble reads with pread
-	"mmap_write",                                // Pebble writes with write
-	"use_fsync",                                 // Pebble syncs with fdatasync/fsync as vfs decides
-	"compaction_readahead_size",                 // Pebble sizes its own readahead
-	"max_total_wal_size",                        // WALs are freed when their memtable flushes
-	"advise_random_on_open",                     // Pebble advises per read pattern itself
-	"wal_recovery_mode",                         // Pebble: the last WAL's torn tail ends it, other damage fails
+var OptionNotes = []engine.OptionNote{
+	{Key: "min_write_buffer_number_to_merge", Ignored: true, How: "Pebble flushes every full memtable on its own"},
+	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget"},
+	{Key: "arena_block_size", Ignored: true, How: "memtable arenas are one allocation of MemTableSize"},
+	{Key: "enable_pipelined_write", Ignored: true, How: "Pebble has one commit pipeline design, not switchable"},
+	{Key: "skip_list_lookahead", Ignored: true, How: "Pebble's arenaskl has no lookahead"},
+	{Key: "memtable_bloom_size_ratio", Ignored: true, How: "no memtable bloom filter"},
+	{Key: "level0_slowdown_writes_trigger", Ignored: true, How: "Pebble never slows writes, it only stops them"},
+	{Key: "max_bytes_for_level_multiplier_additional", Ignored: true, How: "one multiplier for every level"},
+	{Key: "level_compaction_dynamic_level_bytes", Ignored: true, How: "Pebble always sizes levels from the bottom up"},
+	{Key: "compaction_pri", Ignored: true, How: "Pebble's picker has its own file priority"},
+	{Key: "max_compaction_bytes", Ignored: true, How: "no per-compaction byte limit"},
+	{Key: "soft_pending_compaction_bytes_limit", Ignored: true, How: "no debt-based slowdown"},
+	{Key: "hard_pending_compaction_bytes_limit", Ignored: true, How: "no debt-based stop"},
+	{Key: "delayed_write_rate", Ignored: true, How: "no write slowdown to rate"},
+	{Key: "max_background_flushes", Ignored: true, How: "Pebble runs one flush at a time"},
+	{Key: "subcompactions", Ignored: true, How: "Pebble splits only manual compactions"},
+	{Key: "compression_level", Ignored: true, How: "Pebble's profiles fix the level (zstd 3)"},
+	{Key: "compression_max_dict_bytes", Ignored: true, How: "no dictionary compression"},
+	{Key: "cache_numshardbits", Ignored: true, How: "Pebble shards by GOMAXPROCS"},
+	{Key: "cache_type", Ignored: true, How: "Pebble's cache is always CLOCK-Pro"},
+	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "Pebble always caches them in the block cache"},
+	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "no pinning: all blocks share the cache"},
+	{Key: "format_version", Ignored: true, How: "RocksDB table format; Pebble uses FormatNewest"},
+	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
+	{Key: "prefix_size", Ignored: true, How: "no prefix extractor: filters cover whole keys"},
+	{Key: "use_direct_reads", Ignored: true, How: "Pebble's vfs has no O_DIRECT switch"},
+	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "same for writes"},
+	{Key: "mmap_read", Ignored: true, How: "Pebble reads with pread"},
+	{Key: "mmap_write", Ignored: true, How: "Pebble writes with write"},
+	{Key: "use_fsync", Ignored: true, How: "Pebble syncs with fdatasync/fsync as vfs decides"},
+	{Key: "compaction_readahead_size", Ignored: true, How: "Pebble sizes its own readahead"},
+	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
+	{Key: "advise_random_on_open", Ignored: true, How: "Pebble advises per read pattern itself"},
+	{Key: "wal_recovery_mode", Ignored: true, How: "Pebble: the last WAL's torn tail ends it, other damage fails"},
+	{Key: "num_levels", How: "only 7 levels"},
+	{Key: "allow_concurrent_memtable_write", How: "memtable writes are always concurrent"},
+	{Key: "memtablerep", How: "only its arena skiplist (skip_list)"},
+	{Key: "compaction_style", How: "leveled only"},
+	{Key: "index_block_restart_interval", How: "fixed at 1"},
+	{Key: "whole_key_filtering", How: "filters always hold whole keys"},
+	{Key: "checksum_type", How: "CRC32C only (checksum_type=1)"},
+	{Key: "verify_checksum", How: "always verified"},
+	{Key: "paranoid_checks", How: "always checked"},
+	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
+	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
+	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
+}
+
+// unsupportedOptions are the options Pebble ignores.
+var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
+
+func init() {
+	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have")...)
+	unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 }
 
 // partlyHonoured lists the options that Pebble honours only for the value it
@@ -149,7 +169,10 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	if o.BloomBits > 0 {
 		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
+	// A substitution is said once per process (the driver clears Explicit
+	// after its first Open), once per codec.
 	warned := map[string]bool{}
+	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
 	for l := 0; l < pebbleLevels; l++ {
 		lo := &p.Levels[l]
 		if o.BlockSize > 0 {
@@ -161,7 +184,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		lo.FilterPolicy = filter
 		name := o.LevelCompression(l)
 		profile, exact := compressionProfile(name)
-		if !exact && !warned[name] {
+		if !exact && sayFix && !warned[name] {
 			warned[name] = true
 			fmt.Fprintf(warn, "WARNING: engine pebble has no %s compression; using %s\n", name, profile.Name)
 		}

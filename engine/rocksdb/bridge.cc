@@ -129,6 +129,21 @@ int gdb_table_set_index_shortening(rocksdb_options_t* opts, int mode) {
   return 1;
 }
 
+char* gdb_table_options_from_string(rocksdb_options_t* opts, const char* s) {
+  auto* t = opts->rep.table_factory
+                ->GetOptions<ROCKSDB_NAMESPACE::BlockBasedTableOptions>();
+  if (t == nullptr) return copy_error("the table factory is not block-based");
+  ROCKSDB_NAMESPACE::ConfigOptions cfg;
+  cfg.ignore_unknown_options = false;
+  cfg.input_strings_escaped = false;
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions next;
+  ROCKSDB_NAMESPACE::Status st =
+      ROCKSDB_NAMESPACE::GetBlockBasedTableOptionsFromString(cfg, *t, s, &next);
+  if (!st.ok()) return copy_error(st.ToString());
+  *t = next;
+  return nullptr;
+}
+
 char* gdb_compact_range(rocksdb_t* db, const char* start, size_t start_len,
                         const char* end, size_t end_len, int target_level) {
   ROCKSDB_NAMESPACE::CompactRangeOptions cro;

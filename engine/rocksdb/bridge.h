@@ -42,6 +42,11 @@ int gdb_table_options_adjust(rocksdb_options_t* opts, rocksdb_cache_t* cache,
 // table factory is block-based.
 int gdb_table_set_index_shortening(rocksdb_options_t* opts, int mode);
 
+// gdb_table_options_from_string applies "name=value;..." to the block-based
+// table options in place, with RocksDB's parser
+// (GetBlockBasedTableOptionsFromString). It returns an error string or NULL.
+char* gdb_table_options_from_string(rocksdb_options_t* opts, const char* s);
+
 // gdb_compact_range is db_bench's Compact(): DB::CompactRange with
 // bottommost_level_compaction = kForceOptimized and, when target_level >= 0,
 // change_level to that level. A NULL bound is unbounded. It returns an error

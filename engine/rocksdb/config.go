@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -141,12 +142,14 @@ func (c *config) loadOptionsFile(o *options.Options) error {
 // applyOptions sets every field of o on c.opts.
 func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 	opts := c.opts
+	o.Warn(warn, "rocksdb", engine.IgnoredKeys(OptionNotes)...)
 
 	// Memtables.
 	C.rocksdb_options_set_write_buffer_size(opts, C.size_t(o.WriteBufferSize))
 	C.rocksdb_options_set_max_write_buffer_number(opts, C.int(o.MaxWriteBufferNumber))
 	C.rocksdb_options_set_min_write_buffer_number_to_merge(opts, C.int(o.MinWriteBufferNumberToMerge))
-	C.rocksdb_options_set_db_write_buffer_size(opts, C.size_t(o.DBWriteBufferSize))
+	// db_write_buffer_size is left at RocksDB's default: C++ db_bench 7.8.3
+	// does not apply --db_write_buffer_size (its OPTIONS file keeps 0).
 	C.rocksdb_options_set_arena_block_size(opts, C.size_t(o.ArenaBlockSize))
 	C.rocksdb_options_set_allow_concurrent_memtable_write(opts, boolByte(o.AllowConcurrentMemtableWrite))
 	C.rocksdb_options_set_enable_pipelined_write(opts, boolByte(o.EnablePipelinedWrite))
@@ -251,26 +254,89 @@ func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 	byString = append(byString, "compaction_options_fifo={allow_compaction=true;max_table_files_size=0}")
 	C.rocksdb_options_set_advise_random_on_open(opts, boolByte(o.AdviseRandomOnOpen))
 
-	// Options from an OPTIONS file that have no field: RocksDB parses them by
-	// name; the ones it rejects are reported.
-	extra := make([]string, 0, len(o.Extra))
-	for k := range o.Extra {
-		extra = append(extra, k)
+	if err := c.applyString(strings.Join(byString, ";")); err != nil {
+		return fmt.Errorf("rocksdb options %q: %w", strings.Join(byString, ";"), err)
 	}
-	sort.Strings(extra)
+	// Options with no field (from an OPTIONS file, or flags set by name:
+	// options.Spec.Extra) last, so they override the settings above as
+	// db_bench's flags do.
+	c.applyExtra(o.Extra, warn)
+	return nil
+}
+
+// applyExtra sets options by name: "name" as a DB or column family
+// option, "struct.field" as one field of a struct-valued option (fields of
+// one struct together, e.g. compaction_options_universal={size_ratio=3;}),
+// and "block_based_table_factory.name" on the block-based table options.
+// The ones RocksDB rejects are reported, by their Extra key.
+func (c *config) applyExtra(extra map[string]string, warn io.Writer) {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var rejected []string
-	for _, k := range extra {
-		if err := c.applyString(k + "=" + o.Extra[k]); err != nil {
-			rejected = append(rejected, k)
+	structs := map[string][]string{} // struct name -> "field=value"
+	var structKeys = map[string][]string{}
+	var order []string
+	for _, k := range keys {
+		name, field, isField := strings.Cut(k, ".")
+		if set, ok := extraSetters[k]; ok {
+			if err := set(c.opts, extra[k]); err != nil {
+				rejected = append(rejected, k)
+			}
+			continue
+		}
+		if !isField {
+			if err := c.applyString(k + "=" + extra[k]); err != nil {
+				rejected = append(rejected, k)
+			}
+			continue
+		}
+		if _, seen := structs[name]; !seen {
+			order = append(order, name)
+		}
+		structs[name] = append(structs[name], field+"="+extra[k])
+		structKeys[name] = append(structKeys[name], k)
+	}
+	for _, name := range order {
+		body := strings.Join(structs[name], ";")
+		var err error
+		if name == "block_based_table_factory" {
+			err = c.applyTableString(body)
+		} else {
+			err = c.applyString(name + "={" + body + "}")
+		}
+		if err != nil {
+			rejected = append(rejected, structKeys[name]...)
 		}
 	}
 	for _, k := range rejected {
 		fmt.Fprintf(warn, "WARNING: engine rocksdb ignores option %s\n", k)
 	}
-	if err := c.applyString(strings.Join(byString, ";")); err != nil {
-		return fmt.Errorf("rocksdb options %q: %w", strings.Join(byString, ";"), err)
-	}
-	return nil
+}
+
+// extraSetters set the options RocksDB 7.8.3's option-string parser
+// accepts but does not apply, through the C API.
+var extraSetters = map[string]func(opts *C.rocksdb_options_t, v string) error{
+	// Parsed as the deprecated DB option of that name; the column family's
+	// threshold, the one in use, stays 0.
+	"experimental_mempurge_threshold": func(opts *C.rocksdb_options_t, v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return err
+		}
+		C.rocksdb_options_set_experimental_mempurge_threshold(opts, C.double(f))
+		return nil
+	},
+}
+
+// applyTableString applies "name=value;..." to the block-based table
+// options.
+func (c *config) applyTableString(s string) error {
+	cs := cString(s)
+	defer cFree(unsafe.Pointer(cs))
+	return cError(C.gdb_table_options_from_string(c.opts, cs))
 }
 
 // cacheKind resolves --cache_type as db_bench 7.8.3 does. fast_lru_cache is

@@ -41,6 +41,10 @@ type validator func(stderr io.Writer, name string, v scalar) bool
 // file or through --fromenv/--tryfromenv, even if to its default value.
 func (f *Flag) IsSet() bool { return f.modified }
 
+// IsChanged reports whether the flag was given and now holds a value other
+// than its default: "--statistics=0" is set but not changed.
+func (f *Flag) IsChanged() bool { return f.modified && f.Value() != f.Default }
+
 // Value returns the flag's current value in gflags' text form.
 func (f *Flag) Value() string { return formatValue(f.Type, f.current()) }
 

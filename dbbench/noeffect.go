@@ -1,0 +1,133 @@
+package dbbench
+
+// noEffectGroups are the db_bench 7.8.3 flags that change nothing here on any
+// engine, grouped by the feature they belong to. Setting one prints
+// "WARNING: --NAME is accepted for compatibility but has no effect here"
+// once (warnIgnoredFlags). Each flag of db_bench is in exactly one of
+// configFlags, options.Specs, parserFlags, noEffectGroups or the analyzer
+// tools' flags (toolFlagFiles); TestEveryFlagAccountedOnce checks it.
+var noEffectGroups = []struct {
+	feature string
+	flags   []string
+}{
+	{"stacked BlobDB and blob caches", []string{
+		"blob_cache_numshardbits", "blob_cache_size", "blob_db_bytes_per_sync",
+		"blob_db_compression_type", "blob_db_enable_gc", "blob_db_file_size", "blob_db_gc_cutoff",
+		"blob_db_is_fifo", "blob_db_max_db_size", "blob_db_max_ttl_range", "blob_db_min_blob_size",
+		"blob_db_ttl_range_secs", "charge_blob_cache", "prepopulate_blob_cache", "use_blob_cache",
+		"use_blob_db", "use_shared_block_and_blob_cache",
+	}},
+	{"FIFO compaction by age: the TTL is not applied", []string{
+		"fifo_compaction_ttl",
+	}},
+	{"transactions: randomtransaction is not built", []string{
+		"optimistic_transaction_db", "transaction_db", "transaction_lock_timeout",
+		"transaction_set_snapshot", "transaction_sets", "transaction_sleep",
+	}},
+	{"mixgraph's workload model: mixgraph is not built", []string{
+		"iter_k", "iter_sigma", "iter_theta", "key_dist_a", "key_dist_b", "keyrange_dist_a",
+		"keyrange_dist_b", "keyrange_dist_c", "keyrange_dist_d", "keyrange_num", "mix_accesses",
+		"mix_get_ratio", "mix_max_scan_len", "mix_max_value_size", "mix_put_ratio", "mix_seek_ratio",
+		"sine_a", "sine_b", "sine_c", "sine_d", "sine_mix_rate",
+		"sine_mix_rate_interval_milliseconds", "sine_mix_rate_noise", "sine_write_rate",
+		"sine_write_rate_interval_milliseconds", "value_k", "value_sigma", "value_theta",
+	}},
+	{"range deletions: DeleteRange is not built", []string{
+		"expand_range_tombstones", "max_num_range_tombstones", "range_tombstone_width",
+		"writes_before_delete_range", "writes_per_range_tombstone",
+	}},
+	{"merge: the merge benchmarks are not built", []string{
+		"merge_keys", "mergereadpercent",
+	}},
+	{"caches beyond the block cache", []string{
+		"cache_high_pri_pool_ratio", "cache_low_pri_pool_ratio", "compressed_cache_size",
+		"compressed_secondary_cache_compress_format_version",
+		"compressed_secondary_cache_compression_type",
+		"compressed_secondary_cache_high_pri_pool_ratio",
+		"compressed_secondary_cache_low_pri_pool_ratio", "compressed_secondary_cache_numshardbits",
+		"compressed_secondary_cache_size", "read_cache_direct_read", "read_cache_direct_write",
+		"read_cache_path", "read_cache_size", "row_cache_size", "secondary_cache_uri",
+		"simcache_size", "use_cache_jemalloc_no_dump_allocator", "use_cache_memkind_kmem_allocator",
+		"use_compressed_secondary_cache",
+	}},
+	{"block-based table details", []string{
+		"charge_compression_dictionary_building_buffer", "charge_file_metadata",
+		"charge_filter_construction", "charge_table_reader", "cost_write_buffer_to_cache",
+
+		"use_hash_search",
+	}},
+	{"plain and cuckoo tables", []string{
+		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
+		"use_plain_table",
+	}},
+	{"rate limiter", []string{
+		"rate_limit_auto_wal_flush", "rate_limit_bg_reads", "rate_limit_user_ops",
+		"rate_limiter_auto_tuned", "rate_limiter_bytes_per_sec", "rate_limiter_refill_period_us",
+	}},
+	{"backup and restore: the benchmarks are not built", []string{
+		"backup_dir", "backup_rate_limit", "restore_dir", "restore_rate_limit",
+	}},
+	{"tracing and replay", []string{
+		"block_cache_trace_file", "block_cache_trace_max_trace_file_size_in_bytes",
+		"block_cache_trace_sampling_frequency", "trace_file", "trace_replay_fast_forward",
+		"trace_replay_threads",
+	}},
+	{"thread pools and priorities", []string{
+		"enable_cpu_prio", "enable_io_prio", "enable_numa", "num_bottom_pri_threads",
+		"num_deletion_threads", "num_high_pri_threads", "num_low_pri_threads",
+	}},
+	{"readahead and I/O paths", []string{
+		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
+		"optimize_multiget_for_io", "readahead_size",
+	}},
+	{"write path details", []string{
+		"write_batch_protection_bytes_per_key",
+	}},
+	{"column families and multiple databases", []string{
+		"column_family_distribution", "num_column_families", "num_hot_column_families",
+		"num_multi_db",
+	}},
+	{"secondary instances and custom environments", []string{
+		"env_uri", "fs_uri", "secondary_path", "secondary_update_interval", "simulate_hdd",
+		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
+	}},
+	{"statistics dumps and reporting", []string{
+		"build_info", "persist_stats_to_disk", "print_malloc_stats", "report_file_operations",
+		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
+	}},
+	{"read options", []string{
+		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
+		"total_order_seek", "use_tailing_iterator",
+	}},
+	{"workload shapes of benchmarks not built", []string{
+		"deletepercent", "disposable_entries_batch_size", "disposable_entries_delete_delay",
+		"disposable_entries_value_size", "expire_style", "key_id_range", "numdistinct",
+		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
+		"persistent_entries_value_size", "stddev", "time_range", "truth_db", "use_existing_keys",
+		"use_keep_filter", "use_single_deletes", "use_uint64_comparator",
+	}},
+	{"compaction and file checks", []string{
+		"delete_obsolete_files_period_micros", "disable_seek_compaction",
+	}},
+}
+
+// toolFlagFiles are the --help source files of the flags Debian's db_bench
+// accepts because its library links the trace analyzer, the block cache
+// trace analyzer and the I/O tracer parser; db_bench ignores them, and so
+// does this driver (with the same warning as noEffectGroups).
+var toolFlagFiles = setOf(
+	"./tools/trace_analyzer_tool.cc",
+	"./tools/block_cache_analyzer/block_cache_trace_analyzer.cc",
+	"./tools/io_tracer_parser_tool.cc",
+)
+
+// noEffectFlags indexes noEffectGroups by flag name.
+var noEffectFlags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, g := range noEffectGroups {
+		for _, n := range g.flags {
+			m[n] = true
+		}
+	}
+	return m
+}()

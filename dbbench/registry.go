@@ -1,0 +1,212 @@
+package dbbench
+
+// benchDef is one benchmark of the registry: what an item of --benchmarks
+// with that name runs, and how db_bench's dispatch prepares it.
+type benchDef struct {
+	fn    benchFn // the body every benchmark thread runs
+	fresh bool    // close, destroy and re-open the DB first (skipped with --use_existing_db)
+	// extraThreads are added to --threads: a background writer or merger.
+	extraThreads int
+	// setup adjusts the counts for this item exactly where db_bench's
+	// dispatch does (fillsync divides --num by 1000, readmissing lengthens
+	// the key, ...), and makes db_bench's refusals; it may mark the item
+	// skipped. It runs after the counts are reset, before anything else.
+	setup func(r *runner, s *benchSpec) error
+	// meta, when set, is an operation on the open DB run in the main
+	// goroutine (flush, compactall, stats, ...) instead of threads.
+	meta func(r *runner) error
+	// notBuilt marks a db_bench 7.8.3 benchmark this driver does not run:
+	// it is skipped with a notice (such names are in db_bench's default
+	// --benchmarks list), where an unknown name is fatal.
+	notBuilt bool
+}
+
+// benchSpec is what one item of --benchmarks resolves to.
+type benchSpec struct {
+	name    string
+	fn      benchFn
+	fresh   bool
+	threads int
+	skip    bool // a benchmark not built here: print the notice and go on
+}
+
+// benchmarks is the registry: every benchmark name db_bench 7.8.3 knows,
+// and this project's profiles.
+var benchmarks map[string]benchDef
+
+func init() {
+	benchmarks = map[string]benchDef{
+		// Writes into a fresh DB.
+		"fillseq":          {fn: benchWriteSeq, fresh: true},
+		"fillbatch":        {fn: benchWriteSeq, fresh: true, setup: setBatch1000},
+		"fillrandom":       {fn: benchWriteRandom, fresh: true},
+		"filluniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
+		"fillsync":         {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
+		"fill100K":         {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
+
+		// Writes into the open DB.
+		"overwrite":             {fn: benchWriteRandom},
+		"updaterandom":          {fn: benchUpdateRandom},
+		"deleteseq":             {fn: benchDeleteSeq},
+		"deleterandom":          {fn: benchDeleteRandom},
+		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
+
+		// Reads.
+		"readseq":         {fn: benchReadSequential},
+		"readreverse":     {fn: benchReadReverse},
+		"readtocache":     {fn: benchReadSequential, setup: setupReadToCache},
+		"nextwithkey":     {fn: benchNextWithKey},
+		"readrandom":      {fn: benchReadRandom, setup: setupReadRandom},
+		"readmissing":     {fn: benchReadRandom, setup: setupReadMissing},
+		"readrandomsmall": {fn: benchReadRandom, setup: setupReadRandomSmall},
+		"multireadrandom": {fn: benchMultiReadRandom, setup: setupMultiReadRandom},
+		"newiterator":     {fn: benchIteratorCreation},
+		"seekrandom":      {fn: benchSeekRandom},
+
+		// Reads beside a background writer.
+		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
+		"newiteratorwhilewriting": {fn: benchIteratorCreationWhileWriting, extraThreads: 1},
+		"seekrandomwhilewriting":  {fn: benchSeekRandomWhileWriting, extraThreads: 1},
+		"readwhilemerging":        {fn: benchMergeWithoutOperator, extraThreads: 1, setup: setupReadWhileMerging},
+
+		// Compaction as a timed benchmark.
+		"compact": {fn: benchCompact},
+
+		// Operations on the open DB, run in the main goroutine.
+		"profiles":          {meta: (*runner).runProfiles},
+		"compactall":        {meta: (*runner).metaCompactAll},
+		"flush":             {meta: (*runner).metaFlush},
+		"waitforcompaction": {meta: (*runner).metaWaitForCompaction},
+		"resetstats":        {meta: (*runner).metaResetStats},
+		"stats":             {meta: printPropertyMeta("rocksdb.stats")},
+		"levelstats":        {meta: printPropertyMeta("rocksdb.levelstats")},
+		"sstables":          {meta: printPropertyMeta("rocksdb.sstables")},
+		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
+
+		// Not built here, with db_bench's refusals that come first.
+		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
+		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
+		"mergerandom":                   {notBuilt: true, setup: refuseWithoutMergeOperator},
+		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
+	}
+	for _, name := range []string{
+		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
+		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
+		"xorupdaterandom", "appendrandom", "randomwithverify", "crc32c", "xxhash", "xxhash64",
+		"xxh3", "acquireload", "compress", "uncompress", "fillseekseq", "randomtransaction",
+		"randomreplacekeys", "timeseries", "getmergeoperands", "readrandomoperands", "backup",
+		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
+		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
+	} {
+		if _, dup := benchmarks[name]; dup {
+			panic("dbbench: benchmark " + name + " registered twice")
+		}
+		benchmarks[name] = benchDef{notBuilt: true}
+	}
+}
+
+// resolve looks name up in the registry and runs its setup. known is false
+// for a name db_bench does not know.
+func (r *runner) resolve(name string) (spec benchSpec, def benchDef, known bool, err error) {
+	def, known = benchmarks[name]
+	if !known {
+		return spec, def, false, nil
+	}
+	spec = benchSpec{name: name, fn: def.fn, fresh: def.fresh, threads: int(r.cfg.threads) + def.extraThreads, skip: def.notBuilt}
+	if def.setup != nil {
+		err = def.setup(r, &spec)
+	}
+	return spec, def, true, err
+}
+
+func setBatch1000(r *runner, _ *benchSpec) error {
+	r.entriesPerBatch = 1000
+	return nil
+}
+
+func setupFillUniqueRandom(r *runner, s *benchSpec) error {
+	if s.threads > 1 {
+		r.errf("filluniquerandom and fillanddeleteuniquerandom multithreaded not supported, use 1 thread")
+		s.threads = 1
+	}
+	return nil
+}
+
+func setupFillSync(r *runner, _ *benchSpec) error {
+	r.num /= 1000
+	r.wo.Sync = true
+	return nil
+}
+
+func setupFill100K(r *runner, _ *benchSpec) error {
+	r.num /= 1000
+	r.valueSize = 100 * 1000
+	r.shape.fixed = r.valueSize
+	return nil
+}
+
+func setupReadToCache(r *runner, s *benchSpec) error {
+	s.threads = 1
+	r.reads = r.num
+	return nil
+}
+
+func setupReadRandom(r *runner, _ *benchSpec) error {
+	if r.cfg.multireadStride != 0 {
+		r.errf("entries_per_batch = %d\n", r.entriesPerBatch)
+	}
+	return nil
+}
+
+func setupReadMissing(r *runner, _ *benchSpec) error {
+	r.keySize++
+	return nil
+}
+
+func setupReadRandomSmall(r *runner, _ *benchSpec) error {
+	r.reads /= 1000
+	return nil
+}
+
+func setupMultiReadRandom(r *runner, _ *benchSpec) error {
+	r.errf("entries_per_batch = %d\n", r.entriesPerBatch)
+	return nil
+}
+
+// setupReadWhileMerging: with a merge operator the benchmark is not built;
+// without one, db_bench's background merger fails on its first Merge and
+// the run ends, which benchMergeWithoutOperator reproduces.
+func setupReadWhileMerging(r *runner, s *benchSpec) error {
+	s.skip = r.cfg.mergeOperator != ""
+	return nil
+}
+
+// refuseAutoCompactions: db_bench's dispatch refuses the deterministic
+// fills unless auto compactions are off, and that refusal ends the default
+// --benchmarks list.
+func refuseAutoCompactions(r *runner, _ *benchSpec) error {
+	if r.cfg.disableAutoCompactions {
+		return nil
+	}
+	r.out.Flush()
+	r.errf("Please disable_auto_compactions in FillDeterministic benchmark\n")
+	return errExit{"auto compactions on"}
+}
+
+// refuseWithoutMergeOperator: without --merge_operator db_bench refuses the
+// merge benchmarks with this line on stdout and exit code 1.
+func refuseWithoutMergeOperator(r *runner, s *benchSpec) error {
+	if r.cfg.mergeOperator != "" {
+		return nil
+	}
+	r.outf("%-12s : skipped (--merge_operator is unknown)\n", s.name)
+	return errExit{"no merge operator"}
+}
+
+// printPropertyMeta is the meta operation printing one DB property.
+func printPropertyMeta(property string) func(r *runner) error {
+	return func(r *runner) error {
+		r.printProperty(property)
+		return nil
+	}
+}

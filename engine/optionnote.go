@@ -1,0 +1,41 @@
+package engine
+
+import "github.com/godbbench/godbbench/options"
+
+// OptionNote says what an engine does with one engine option (named by its
+// options.Spec key, the db_bench flag) where that is not "applied as
+// RocksDB applies it". Engines publish their notes as data, so the warnings
+// they print and the flag table in docs/FLAGS.md come from one list.
+type OptionNote struct {
+	Key string
+	// Ignored: the engine has no setting for the option; set away from
+	// its default, it is reported once at Open ("WARNING: engine E
+	// ignores option KEY"). Otherwise the option is applied differently,
+	// as How says.
+	Ignored bool
+	// How says what the engine does instead, or why it cannot.
+	How string
+}
+
+// IgnoredKeys returns the keys of the notes marked Ignored, in order.
+func IgnoredKeys(notes []OptionNote) []string {
+	var keys []string
+	for _, n := range notes {
+		if n.Ignored {
+			keys = append(keys, n.Key)
+		}
+	}
+	return keys
+}
+
+// ByNameNotes marks every option set by name only (options.ByNameKeys) as
+// ignored, for an engine without RocksDB's option-string parser; how says
+// why.
+func ByNameNotes(how string) []OptionNote {
+	keys := options.ByNameKeys()
+	notes := make([]OptionNote, len(keys))
+	for i, k := range keys {
+		notes[i] = OptionNote{Key: k, Ignored: true, How: how}
+	}
+	return notes
+}

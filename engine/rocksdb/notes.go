@@ -1,0 +1,11 @@
+package rocksdb
+
+import "github.com/godbbench/godbbench/engine"
+
+// OptionNotes are the options the rocksdb engine applies differently from
+// C++ db_bench on the same library (engine.OptionNote); it applies every
+// other option as db_bench does.
+var OptionNotes = []engine.OptionNote{
+	{Key: "db_write_buffer_size", Ignored: true, How: "C++ db_bench 7.8.3 does not apply it either (its OPTIONS file keeps 0)"},
+	{Key: "cache_type", How: "fast_lru_cache becomes lru_cache, with a warning: RocksDB builds it from a header Debian does not install"},
+}
