@@ -23,15 +23,18 @@ build-rocksdb: check-rocksdb
 
 # test: what CI runs. gofmt and vet, every package's tests (the oracle tests
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
-# the race detector on the concurrent packages, and the RocksDB engine and the
-# driver's oracle/profiles tests with the rocksdb tag when librocksdb-dev is there.
-RACE_PKGS := ./memtable/... ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
+# the race detector on the concurrent packages, the native engine's packages
+# with their self-checks on (-tags invariants; race builds have them on too),
+# and the RocksDB engine and the driver's oracle/profiles tests with the
+# rocksdb tag when librocksdb-dev is there.
+RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
+	$(GO) test -count=1 -tags invariants -short ./memtable/... ./sst/... ./lsm/...
 	@if [ -f $(ROCKSDB_HEADER) ]; then \
 	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/"; \
 	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/; \

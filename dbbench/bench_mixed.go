@@ -84,11 +84,13 @@ func benchUpdateRandom(r *runner, t *thread) {
 }
 
 // benchCompact is db_bench's Compact: a full-range compaction per thread
-// (to --compact_target_level when set).
+// (to --compact_target_level when set). db_bench ignores CompactRange's
+// status (a read-only DB's "Not supported" included: exit 0); so does
+// this, saying what failed.
 func benchCompact(r *runner, t *thread) {
 	t.rand.Next() // DB selection draw
 	if err := r.db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
-		t.fail("compact error: %v", err)
+		r.errf("compact error (ignored, as db_bench ignores it): %v\n", err)
 	}
 }
 

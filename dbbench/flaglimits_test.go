@@ -118,13 +118,14 @@ var flagsTakingAnyValue = map[string]string{}
 
 func init() {
 	for reason, names := range map[string]string{
-		"unsigned: gflags refuses a negative value": "benchmark_read_rate_limit benchmark_write_rate_limit " +
+		"unsigned: gflags refuses a negative value": "rate_limiter_bytes_per_sec benchmark_read_rate_limit benchmark_write_rate_limit " +
 			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
 			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
 		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
 			"table_cache_numshardbits subcompactions",
-		"checked with db_bench's words (startupchecks.go)": "key_size compression_ratio perf_level user_timestamp_size",
-		"a negative value has a meaning": "reads writes deletes cache_size bloom_bits compression_level " +
+		"checked with db_bench's words (startupchecks.go)":     "key_size compression_ratio perf_level user_timestamp_size",
+		"with a rate limiter, the rocksdb engine refuses <= 0": "rate_limiter_refill_period_us",
+		"a negative value has a meaning": "row_cache_size reads writes deletes cache_size bloom_bits compression_level " +
 			"min_level_to_compress max_background_compactions max_background_flushes open_files compact_target_level seed",
 		"RocksDB sanitizes it; the engines check what they use": "max_write_buffer_number " +
 			"min_write_buffer_number_to_merge level0_file_num_compaction_trigger level0_slowdown_writes_trigger " +

@@ -8,44 +8,9 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 )
-
-// Record is one line of --report_json (JSON Lines: one object per benchmark
-// run, warm-ups included and flagged). Field names are stable: the suite
-// runner and other tools parse them.
-type Record struct {
-	Benchmark   string             `json:"benchmark"`
-	Engine      string             `json:"engine"`
-	Warmup      bool               `json:"warmup,omitempty"`
-	Threads     int                `json:"threads"`
-	Ops         int64              `json:"ops"`
-	Seconds     float64            `json:"seconds"`       // wall time of the run
-	MicrosPerOp float64            `json:"micros_per_op"` // summed thread time / ops, as printed
-	OpsPerSec   float64            `json:"ops_per_sec"`
-	Bytes       int64              `json:"bytes"`
-	MBPerSec    float64            `json:"mb_per_sec"`
-	Reads       int64              `json:"reads,omitempty"`
-	Found       int64              `json:"found,omitempty"`
-	Checksum    string             `json:"checksum,omitempty"` // 16 hex digits, order-independent fold of what was read
-	Message     string             `json:"message,omitempty"`
-	StartTime   string             `json:"start_time"` // RFC 3339 UTC, microseconds
-	EndTime     string             `json:"end_time"`
-	Latency     map[string]Latency `json:"latency_us,omitempty"` // by op type, with --histogram
-	Flags       map[string]string  `json:"flags,omitempty"`      // explicitly set flags
-	Extra       map[string]any     `json:"extra,omitempty"`
-}
-
-// Latency summarises one op type's latencies in microseconds.
-type Latency struct {
-	Count int64   `json:"count"`
-	Mean  float64 `json:"mean"`
-	P50   float64 `json:"p50"`
-	P75   float64 `json:"p75"`
-	P99   float64 `json:"p99"`
-	P999  float64 `json:"p99.9"`
-	P9999 float64 `json:"p99.99"`
-	Max   float64 `json:"max"`
-}
 
 // hdrRecorder keeps an HDR histogram (1 µs .. 1 h, 3 significant figures,
 // about 180 KiB) per thread and op type for the JSON percentiles; it is only
@@ -84,7 +49,7 @@ func openJSONReporter(path, engine string, flags map[string]string) (*jsonReport
 	return &jsonReporter{f: f, engine: engine, flags: flags}, nil
 }
 
-func (j *jsonReporter) write(rec *Record) {
+func (j *jsonReporter) write(rec *jsonrecord.Record) {
 	if j == nil {
 		return
 	}
@@ -105,13 +70,13 @@ func (j *jsonReporter) close() error {
 
 func isoMicros(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
 
-// record writes the JSON line for a finished run.
+// record writes the JSON line (a jsonrecord.Record) for a finished run.
 func (j *jsonReporter) record(r *runner, name string, s *Stats, threads int, warmup bool, start time.Time) {
 	if j == nil {
 		return
 	}
 	elapsed := s.elapsed()
-	rec := &Record{
+	rec := &jsonrecord.Record{
 		Benchmark:   name,
 		Warmup:      warmup,
 		Threads:     threads,
@@ -133,14 +98,14 @@ func (j *jsonReporter) record(r *runner, name string, s *Stats, threads int, war
 		rec.Checksum = fmt.Sprintf("%016X", s.checksum)
 	}
 	if len(s.histOrd) > 0 {
-		rec.Latency = map[string]Latency{}
+		rec.Latency = map[string]jsonrecord.Latency{}
 		for _, t := range s.histOrd {
 			h := s.hdr[t].h
 			name := opTypeNames[t]
 			if name == "" {
 				name = "uncompress"
 			}
-			rec.Latency[name] = Latency{
+			rec.Latency[name] = jsonrecord.Latency{
 				Count: h.TotalCount(), Mean: h.Mean(),
 				P50: float64(h.ValueAtPercentile(50)), P75: float64(h.ValueAtPercentile(75)),
 				P99: float64(h.ValueAtPercentile(99)), P999: float64(h.ValueAtPercentile(99.9)),

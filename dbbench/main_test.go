@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 )
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -104,10 +105,10 @@ func TestRepeatsAndJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var recs []dbbench.Record
+	var recs []jsonrecord.Record
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var r dbbench.Record
+		var r jsonrecord.Record
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -19,11 +19,12 @@ func (r *runner) metaFlush() error {
 }
 
 // metaCompactAll is compactall: a full CompactRange, printing nothing.
+// db_bench ignores CompactRange's status and goes on (a read-only DB's
+// "Not supported" included, exit 0); so does this, saying what failed.
 func (r *runner) metaCompactAll() error {
 	if err := r.db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
 		r.out.Flush()
-		r.errf("compact error: %v\n", err)
-		return errExit{"compact failed"}
+		r.errf("compact error (ignored, as db_bench ignores it): %v\n", err)
 	}
 	return nil
 }

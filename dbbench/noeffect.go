@@ -46,7 +46,7 @@ var noEffectGroups = []struct {
 		"compressed_secondary_cache_high_pri_pool_ratio",
 		"compressed_secondary_cache_low_pri_pool_ratio", "compressed_secondary_cache_numshardbits",
 		"compressed_secondary_cache_size", "read_cache_direct_read", "read_cache_direct_write",
-		"read_cache_path", "read_cache_size", "row_cache_size", "secondary_cache_uri",
+		"read_cache_path", "read_cache_size", "secondary_cache_uri",
 		"simcache_size", "use_cache_jemalloc_no_dump_allocator", "use_cache_memkind_kmem_allocator",
 		"use_compressed_secondary_cache",
 	}},
@@ -61,8 +61,7 @@ var noEffectGroups = []struct {
 		"use_plain_table",
 	}},
 	{"rate limiter", []string{
-		"rate_limit_auto_wal_flush", "rate_limit_bg_reads", "rate_limit_user_ops",
-		"rate_limiter_auto_tuned", "rate_limiter_bytes_per_sec", "rate_limiter_refill_period_us",
+		"rate_limit_auto_wal_flush", "rate_limit_user_ops",
 	}},
 	{"backup and restore: the benchmarks are not built", []string{
 		"backup_dir", "backup_rate_limit", "restore_dir", "restore_rate_limit",
@@ -92,7 +91,7 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"build_info", "persist_stats_to_disk", "print_malloc_stats", "report_file_operations",
+		"build_info", "print_malloc_stats", "report_file_operations",
 		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
 	}},
 	{"read options", []string{

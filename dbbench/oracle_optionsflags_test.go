@@ -87,6 +87,7 @@ var optionFlagValues = map[string][]string{
 	"index_with_first_key": {"true"}, "partition_index": {"true"},
 	"periodic_compaction_seconds": {"1000"}, "ttl_seconds": {"1000"},
 	"metadata_block_size": {"1024"}, "prepopulate_block_cache": {"1"},
+	"rate_limiter_bytes_per_sec": {"1000000"}, "persist_stats_to_disk": {"true"},
 	"partition_index_and_filters": {"true"}, "use_ribbon_filter": {"true"}, "file_checksum": {"true"},
 }
 
@@ -99,7 +100,10 @@ var optionFlagsNotInFile = map[string]string{
 	"wal_recovery_mode": "this project's extension flag; C++ db_bench has no such flag",
 	"wal_dir":           "a path, which differs between the two runs",
 	"statistics":        "the statistics object is not serialized", "statistics_string": "the same",
-	"stats_level": "the same",
+	"stats_level":                   "the same",
+	"rate_limiter_refill_period_us": "the rate limiter is not serialized (its bytes_per_sync default is: rate_limiter_bytes_per_sec)",
+	"rate_limiter_auto_tuned":       "the same", "rate_limit_bg_reads": "the same",
+	"row_cache_size": "the row cache is not serialized (TestRowCacheServesRepeatedGets)",
 }
 
 // optionRounds is how many times every option flag is drawn, each time into

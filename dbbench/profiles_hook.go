@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 	"github.com/godbbench/godbbench/dbbench/profiles"
 	"github.com/godbbench/godbbench/engine"
 )
@@ -69,7 +70,7 @@ func (r *runner) runProfiles() error {
 		return errExit{"profiles failed"}
 	}
 	for _, p := range results {
-		rec := &Record{Benchmark: p.Name, Ops: p.Ops, Seconds: p.Seconds,
+		rec := &jsonrecord.Record{Benchmark: p.Name, Ops: p.Ops, Seconds: p.Seconds,
 			OpsPerSec: safeDiv(float64(p.Ops), p.Seconds), Bytes: p.Bytes,
 			Threads: int(r.cfg.threads), Extra: map[string]any{"profiles": true}}
 		if p.Checksum != 0 {

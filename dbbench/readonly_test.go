@@ -35,7 +35,16 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 					t.Errorf("%s: exit %d, stderr %q, want exit 1 ending %q", c.bench, code, errs, c.stderr)
 				}
 			}
-			code, out, errs := runMain(t, append(ro, "--benchmarks=fillrandom,readseq")...)
+			// db_bench ignores CompactRange's status: compact and
+			// compactall go on (exit 0); a flush fails (exit 1).
+			code, out, errs := runMain(t, append(ro, "--benchmarks=compact,compactall,readseq")...)
+			if code != 0 || !strings.Contains(out, "readseq      :") || strings.Count(errs, "compact error (ignored") != 2 {
+				t.Errorf("compact,compactall,readseq: exit %d\nstdout %q\nstderr %q", code, out, errs)
+			}
+			if code, _, errs := runMain(t, append(ro, "--benchmarks=flush")...); code != 1 || !strings.Contains(errs, "Flush failed: Not implemented") {
+				t.Errorf("flush: exit %d, stderr %q, want exit 1 and Flush failed", code, errs)
+			}
+			code, out, errs = runMain(t, append(ro, "--benchmarks=fillrandom,readseq")...)
 			if code != 0 || !strings.Contains(out, "fillrandom   : skipped (--use_existing_db is true)") ||
 				!strings.Contains(out, "readseq      :") {
 				t.Errorf("fillrandom,readseq: exit %d, stdout %q, stderr %q", code, out, errs)

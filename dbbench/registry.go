@@ -83,6 +83,15 @@ func init() {
 		"sstables":          {meta: printPropertyMeta("rocksdb.sstables")},
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
 
+		// CPU benchmarks that touch no DB.
+		"crc32c":      {fn: benchCrc32c},
+		"xxhash":      {fn: benchXXHash},
+		"xxhash64":    {fn: benchXXHash64},
+		"xxh3":        {fn: benchXXH3},
+		"acquireload": {fn: benchAcquireLoad},
+		"compress":    {fn: benchCompress},
+		"uncompress":  {fn: benchUncompress},
+
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
@@ -92,8 +101,7 @@ func init() {
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
 		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"xorupdaterandom", "appendrandom", "randomwithverify", "crc32c", "xxhash", "xxhash64",
-		"xxh3", "acquireload", "compress", "uncompress", "fillseekseq", "randomtransaction",
+		"xorupdaterandom", "appendrandom", "randomwithverify", "fillseekseq", "randomtransaction",
 		"randomreplacekeys", "timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",

@@ -39,3 +39,13 @@ func ByNameNotes(how string) []OptionNote {
 	}
 	return notes
 }
+
+// RateLimiterAndRowCacheNotes mark the rate limiter's and the row cache's
+// options ignored, for an engine without those features.
+var RateLimiterAndRowCacheNotes = []OptionNote{
+	{Key: "rate_limiter_bytes_per_sec", Ignored: true, How: "no rate limiter for flush and compaction I/O"},
+	{Key: "rate_limiter_refill_period_us", Ignored: true, How: "no rate limiter"},
+	{Key: "rate_limiter_auto_tuned", Ignored: true, How: "no rate limiter"},
+	{Key: "rate_limit_bg_reads", Ignored: true, How: "no rate limiter"},
+	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
+}

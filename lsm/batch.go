@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // batchHeaderSize is the fixed header of an encoded batch: sequence (8) and
@@ -42,7 +42,7 @@ func (b *Batch) Reset() {
 
 // Put adds key -> value.
 func (b *Batch) Put(key, value []byte) {
-	b.data = append(b.data, byte(memtable.KindSet))
+	b.data = append(b.data, byte(base.KindSet))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.data = binary.AppendUvarint(b.data, uint64(len(value)))
@@ -53,7 +53,7 @@ func (b *Batch) Put(key, value []byte) {
 
 // Delete adds a tombstone for key.
 func (b *Batch) Delete(key []byte) {
-	b.data = append(b.data, byte(memtable.KindDelete))
+	b.data = append(b.data, byte(base.KindDelete))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.count++
@@ -95,7 +95,7 @@ func newBatchReader(repr []byte) (batchReader, error) {
 
 // next returns the next record. ok is false at the end; err reports bytes that
 // do not decode or disagree with the header's count.
-func (r *batchReader) next() (kind memtable.Kind, key, value []byte, seq uint64, ok bool, err error) {
+func (r *batchReader) next() (kind base.Kind, key, value []byte, seq uint64, ok bool, err error) {
 	if len(r.data) == 0 {
 		if r.count != 0 {
 			return 0, nil, nil, 0, false, fmt.Errorf("%w: %d records missing", ErrCorruptBatch, r.count)
@@ -105,19 +105,19 @@ func (r *batchReader) next() (kind memtable.Kind, key, value []byte, seq uint64,
 	if r.count == 0 {
 		return 0, nil, nil, 0, false, fmt.Errorf("%w: more records than the count", ErrCorruptBatch)
 	}
-	kind = memtable.Kind(r.data[0])
+	kind = base.Kind(r.data[0])
 	rest := r.data[1:]
 	key, rest, err = readLengthPrefixed(rest)
 	if err != nil {
 		return 0, nil, nil, 0, false, err
 	}
 	switch kind {
-	case memtable.KindSet:
+	case base.KindSet:
 		value, rest, err = readLengthPrefixed(rest)
 		if err != nil {
 			return 0, nil, nil, 0, false, err
 		}
-	case memtable.KindDelete:
+	case base.KindDelete:
 	default:
 		return 0, nil, nil, 0, false, fmt.Errorf("%w: unknown record kind %d", ErrCorruptBatch, kind)
 	}

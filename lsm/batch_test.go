@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 func TestBatchEncoding(t *testing.T) {
@@ -24,11 +24,11 @@ func TestBatchEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	kind, key, val, seq, ok, err := r.next()
-	if err != nil || !ok || kind != memtable.KindSet || string(key) != "k1" || string(val) != "v1" || seq != 100 {
+	if err != nil || !ok || kind != base.KindSet || string(key) != "k1" || string(val) != "v1" || seq != 100 {
 		t.Fatalf("first record: %v %q %q %d %v %v", kind, key, val, seq, ok, err)
 	}
 	kind, key, _, seq, ok, err = r.next()
-	if err != nil || !ok || kind != memtable.KindDelete || string(key) != "k2" || seq != 101 {
+	if err != nil || !ok || kind != base.KindDelete || string(key) != "k2" || seq != 101 {
 		t.Fatalf("second record: %v %q %d %v %v", kind, key, seq, ok, err)
 	}
 	if _, _, _, _, ok, err = r.next(); ok || err != nil {

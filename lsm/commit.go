@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // Group commit. Writers queue under DB.mu; the writer at the head is the
@@ -99,12 +101,12 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 func (db *DB) commit(w *writer) error {
 	w.state = stateWaiting
 	db.mu.Lock()
-	if db.closed {
+	if db.mu.closed {
 		db.mu.Unlock()
 		return ErrClosed
 	}
-	db.writers.push(w)
-	if db.writers.len() > 1 {
+	db.mu.writers.push(w)
+	if db.mu.writers.len() > 1 {
 		db.mu.Unlock()
 		for {
 			<-w.wake
@@ -140,8 +142,8 @@ func (db *DB) lead(w *writer) error {
 	keys := 0
 	if err == nil && !w.flush {
 		groupBytes = w.batch.Size()
-		for n < db.writers.len() {
-			f := db.writers.at(n)
+		for n < db.mu.writers.len() {
+			f := db.mu.writers.at(n)
 			if f.flush || groupBytes+f.batch.Size() > maxGroupBytes {
 				break
 			}
@@ -149,18 +151,18 @@ func (db *DB) lead(w *writer) error {
 			n++
 		}
 		for i := range n {
-			g := db.writers.at(i)
+			g := db.mu.writers.at(i)
 			db.group = append(db.group, g)
-			g.batch.setSeq(db.lastSeq + 1)
-			db.lastSeq += uint64(g.batch.Count())
+			g.batch.setSeq(db.mu.lastSeq + 1)
+			db.mu.lastSeq += uint64(g.batch.Count())
 			keys += g.batch.Count()
 			sync = sync || g.sync
 			logged = logged || !g.noWAL
 		}
 	}
-	lastSeq := db.lastSeq
-	db.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
-	mem, log, logFile := db.mem, db.log, db.logFile
+	lastSeq := db.mu.lastSeq
+	db.mu.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
+	mem, log, logFile := db.mu.mem, db.mu.log, db.mu.logFile
 	db.mu.Unlock()
 
 	if err == nil && !w.flush {
@@ -183,26 +185,29 @@ func (db *DB) lead(w *writer) error {
 		}
 	}
 
+	if invariants.Enabled && err == nil && !w.flush {
+		checkPublish(db.visibleSeq.Load(), lastSeq)
+	}
 	db.mu.Lock()
-	if err != nil && db.bgErr == nil && !w.flush {
-		db.bgErr = err
+	if err != nil && db.mu.bgErr == nil && !w.flush {
+		db.mu.bgErr = err
 	}
 	if err == nil && !w.flush {
 		db.visibleSeq.Store(lastSeq)
-		db.stats.recordGroup(n, keys, groupBytes, logged, sync)
+		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
 	}
 	for i := 1; i < n; i++ {
-		f := db.writers.at(i)
+		f := db.mu.writers.at(i)
 		f.err = err
 		f.state = stateDone
 		f.wake <- struct{}{}
 	}
-	db.writers.pop(n)
-	if db.writers.len() > 0 {
-		next := db.writers.at(0)
+	db.mu.writers.pop(n)
+	if db.mu.writers.len() > 0 {
+		next := db.mu.writers.at(0)
 		next.state = stateLeader
 		next.wake <- struct{}{}
-	} else if db.closed {
+	} else if db.mu.closed {
 		db.bgCond.Broadcast() // Close waits for the queue to drain
 	}
 	db.mu.Unlock()
@@ -274,43 +279,43 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 	delayed := false
 	o := db.opts
 	for {
-		if db.bgErr != nil {
-			return fmt.Errorf("lsm: writes stopped after a background error: %w", db.bgErr)
+		if db.mu.bgErr != nil {
+			return fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
 		}
-		l0 := len(db.vs.current.levels[0])
+		l0 := len(db.mu.vs.current.levels[0])
 		autoCompact := !o.DisableAutoCompactions
 		switch {
 		case !delayed && !force && autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
-			db.stats.stalls[stallL0Slowdown]++
+			db.mu.stats.stalls[stallL0Slowdown]++
 			delayed = true
 			db.delayWrite(size)
 			continue
-		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.imm) >= o.MaxWriteBufferNumber-2:
+		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.mu.imm) >= o.MaxWriteBufferNumber-2:
 			// RocksDB slows writes when the unflushed memtables (the
 			// active one included) reach max_write_buffer_number - 1.
-			db.stats.stalls[stallMemtableSlowdown]++
+			db.mu.stats.stalls[stallMemtableSlowdown]++
 			delayed = true
 			db.delayWrite(size)
 			continue
 		case !force && autoCompact && o.Level0StopWritesTrigger > 0 && l0 >= o.Level0StopWritesTrigger:
 			// RocksDB stops every write, not only memtable switches.
-			db.stats.stalls[stallL0NumFiles]++
+			db.mu.stats.stalls[stallL0NumFiles]++
 			db.waitForBackground()
 			continue
-		case !force && !db.mem.full():
+		case !force && !db.mu.mem.full():
 			return nil
-		case force && db.mem.empty():
+		case force && db.mu.mem.empty():
 			return nil
-		case len(db.imm) >= max(o.MaxWriteBufferNumber-1, 1):
-			db.stats.stalls[stallMemtableCompaction]++
+		case len(db.mu.imm) >= max(o.MaxWriteBufferNumber-1, 1):
+			db.mu.stats.stalls[stallMemtableCompaction]++
 			db.waitForBackground()
 			continue
 		}
-		if err := db.switchLog(db.vs.newFileNum()); err != nil {
-			db.bgErr = err
+		if err := db.switchLog(db.mu.vs.newFileNum()); err != nil {
+			db.mu.bgErr = err
 			return err
 		}
-		db.reads.set(db.mem, db.imm, db.vs.current)
+		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
 		db.maybeScheduleFlush()
 		return nil
 	}
@@ -325,17 +330,17 @@ func (db *DB) delayWrite(size int) {
 	if rate <= 0 {
 		rate = 16 << 20
 	}
-	db.delayDebt += time.Duration(float64(size) / rate * float64(time.Second))
-	if db.delayDebt < time.Millisecond {
+	db.mu.delayDebt += time.Duration(float64(size) / rate * float64(time.Second))
+	if db.mu.delayDebt < time.Millisecond {
 		return
 	}
-	d := db.delayDebt
-	db.delayDebt = 0
+	d := db.mu.delayDebt
+	db.mu.delayDebt = 0
 	start := time.Now()
 	db.mu.Unlock()
 	time.Sleep(d)
 	db.mu.Lock()
-	db.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
 }
 
 // waitForBackground blocks a stalled writer until a flush or compaction ends.
@@ -344,5 +349,5 @@ func (db *DB) waitForBackground() {
 	db.maybeScheduleFlush()
 	db.maybeScheduleCompaction()
 	db.bgCond.Wait()
-	db.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
 }

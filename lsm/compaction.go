@@ -8,24 +8,24 @@ import (
 // maybeScheduleCompaction starts compactions up to the concurrency limit
 // (DB.mu held).
 func (db *DB) maybeScheduleCompaction() {
-	if db.opts.DisableAutoCompactions || db.opts.ReadOnly || db.manualRunning || db.closed {
+	if db.opts.DisableAutoCompactions || db.opts.ReadOnly || db.mu.manualRunning || db.mu.closed {
 		return
 	}
-	for db.bgErr == nil && db.runningCompactions < db.maxCompactions() {
+	for db.mu.bgErr == nil && db.mu.runningCompactions < db.maxCompactions() {
 		c := db.pickCompaction()
 		if c == nil {
 			return
 		}
-		db.runningCompactions++
+		db.mu.runningCompactions++
 		db.bgWG.Add(1)
 		go func() {
 			defer db.bgWG.Done()
 			db.mu.Lock()
 			defer db.mu.Unlock()
-			if err := db.runCompaction(c); err != nil && db.bgErr == nil {
-				db.bgErr = fmt.Errorf("compaction: %w", err)
+			if err := db.runCompaction(c); err != nil && db.mu.bgErr == nil {
+				db.mu.bgErr = fmt.Errorf("compaction: %w", err)
 			}
-			db.runningCompactions--
+			db.mu.runningCompactions--
 			db.maybeScheduleCompaction()
 			db.bgCond.Broadcast()
 		}()
@@ -34,10 +34,10 @@ func (db *DB) maybeScheduleCompaction() {
 
 // installEdit logs e and publishes the new version to readers (DB.mu held).
 func (db *DB) installEdit(e *versionEdit) error {
-	if err := db.vs.logAndApply(e); err != nil {
+	if err := db.mu.vs.logAndApply(e); err != nil {
 		return err
 	}
-	db.reads.set(db.mem, db.imm, db.vs.current)
+	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
 	return nil
 }
 
@@ -45,7 +45,7 @@ func (db *DB) installEdit(e *versionEdit) error {
 // while tables are read and written. The inputs are marked compacting.
 func (db *DB) runCompaction(c *compaction) error {
 	defer c.markCompacting(false)
-	st := &db.stats.levels[c.outputLevel]
+	st := &db.mu.stats.levels[c.outputLevel]
 	e := &versionEdit{}
 	if c.trivialMove {
 		var moved uint64
@@ -60,8 +60,8 @@ func (db *DB) runCompaction(c *compaction) error {
 		st.movedBytes += moved
 		return nil
 	}
-	snaps := db.snaps.seqs()
-	db.stats.runningCompactions++
+	snaps := db.mu.snaps.seqs()
+	db.mu.stats.runningCompactions++
 	db.mu.Unlock()
 	start := time.Now()
 	var iters []internalIter
@@ -74,7 +74,7 @@ func (db *DB) runCompaction(c *compaction) error {
 					it.Close()
 				}
 				db.mu.Lock()
-				db.stats.runningCompactions--
+				db.mu.stats.runningCompactions--
 				return err
 			}
 			it := r.NewIter()
@@ -98,7 +98,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	}
 	elapsed := time.Since(start)
 	db.mu.Lock()
-	db.stats.runningCompactions--
+	db.mu.stats.runningCompactions--
 	if err != nil {
 		return err
 	}
@@ -122,14 +122,10 @@ func (db *DB) runCompaction(c *compaction) error {
 	st.readBytesN += readIn
 	st.readBytesNp1 += readOut
 	st.writeBytes += written
-	st.wnewBytes += written - min(written, readOut)
 	st.count++
 	st.micros += uint64(elapsed.Microseconds())
 	st.keyIn += ci.keyIn
 	st.keyDrop += ci.keyDrop
-	st.filesIn += uint64(len(c.inputs[0]))
-	st.filesInNp1 += uint64(len(c.inputs[1]))
-	st.filesOut += uint64(len(outs))
 	return nil
 }
 
@@ -143,24 +139,24 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	for db.manualRunning {
+	for db.mu.manualRunning {
 		db.bgCond.Wait()
 	}
-	db.manualRunning = true
+	db.mu.manualRunning = true
 	defer func() {
-		db.manualRunning = false
+		db.mu.manualRunning = false
 		db.bgCond.Broadcast()
 		db.maybeScheduleCompaction()
 	}()
-	for db.runningCompactions > 0 {
+	for db.mu.runningCompactions > 0 {
 		db.bgCond.Wait()
 	}
-	if db.bgErr != nil {
-		return db.bgErr
+	if db.mu.bgErr != nil {
+		return db.mu.bgErr
 	}
 	last := -1
 	for level := range db.numLevels {
-		if len(db.vs.current.overlapping(level, start, end)) > 0 {
+		if len(db.mu.vs.current.overlapping(level, start, end)) > 0 {
 			last = level
 		}
 	}
@@ -171,7 +167,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 		last = 1
 	}
 	for level := 0; level < last; level++ {
-		v := db.vs.current
+		v := db.mu.vs.current
 		var inputs []*fileMeta
 		if level == 0 {
 			inputs = append(inputs, v.levels[0]...)
@@ -190,7 +186,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 		c.trivialMove = c.trivialMove && !c.bottommost
 		c.markCompacting(true)
 		if err := db.runCompaction(c); err != nil {
-			db.bgErr = fmt.Errorf("compaction: %w", err)
+			db.mu.bgErr = fmt.Errorf("compaction: %w", err)
 			return err
 		}
 	}
@@ -203,7 +199,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 // refitLevel moves the tables of from overlapping [start, end] to level to,
 // when no level between them (inclusive of to) holds data in their range.
 func (db *DB) refitLevel(from, to int, start, end []byte) error {
-	v := db.vs.current
+	v := db.mu.vs.current
 	files := v.overlapping(from, start, end)
 	if len(files) == 0 {
 		return nil
@@ -232,12 +228,12 @@ func (db *DB) WaitForCompactions() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	for {
-		if db.bgErr != nil {
-			return db.bgErr
+		if db.mu.bgErr != nil {
+			return db.mu.bgErr
 		}
 		db.maybeScheduleFlush()
 		db.maybeScheduleCompaction()
-		busy := db.flushing || db.runningCompactions > 0 || db.manualRunning
+		busy := db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning
 		if !busy {
 			return nil
 		}

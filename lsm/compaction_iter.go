@@ -1,7 +1,8 @@
 package lsm
 
 import (
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // compactionIter filters a merged internal stream for flush and compaction
@@ -18,6 +19,7 @@ type compactionIter struct {
 	dropTombstones bool
 
 	lastKey    []byte
+	lastSeq    uint64 // the previous entry's sequence (invariants builds only)
 	haveLast   bool
 	lastStripe uint64
 	keyIn      uint64
@@ -35,7 +37,7 @@ func (c *compactionIter) stripe(seq uint64) uint64 {
 		}
 	}
 	if lo == len(c.snapshots) {
-		return memtable.MaxSeq
+		return base.MaxSeq
 	}
 	return c.snapshots[lo]
 }
@@ -44,6 +46,9 @@ func (c *compactionIter) stripe(seq uint64) uint64 {
 func (c *compactionIter) keep() bool {
 	c.keyIn++
 	key, seq := c.src.Key(), c.src.Seq()
+	if invariants.Enabled {
+		c.checkOrder(key, seq)
+	}
 	s := c.stripe(seq)
 	if c.haveLast && compareKeys(key, c.lastKey) == 0 {
 		if s == c.lastStripe {
@@ -55,7 +60,7 @@ func (c *compactionIter) keep() bool {
 		c.haveLast = true
 	}
 	c.lastStripe = s
-	if c.dropTombstones && c.src.Kind() == memtable.KindDelete &&
+	if c.dropTombstones && c.src.Kind() == base.KindDelete &&
 		(len(c.snapshots) == 0 || seq <= c.snapshots[0]) {
 		c.keyDrop++
 		return false
@@ -76,6 +81,6 @@ func (c *compactionIter) First() bool            { return c.advance(c.src.First(
 func (c *compactionIter) Next() bool             { return c.advance(c.src.Next()) }
 func (c *compactionIter) Key() []byte            { return c.src.Key() }
 func (c *compactionIter) Seq() uint64            { return c.src.Seq() }
-func (c *compactionIter) Kind() memtable.Kind    { return c.src.Kind() }
+func (c *compactionIter) Kind() base.Kind        { return c.src.Kind() }
 func (c *compactionIter) Value() ([]byte, error) { return c.src.Value() }
 func (c *compactionIter) Error() error           { return c.src.Error() }

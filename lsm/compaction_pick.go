@@ -158,7 +158,7 @@ func (c *compaction) markCompacting(on bool) {
 
 // pickCompaction chooses the level with the highest score >= 1 (DB.mu held).
 func (db *DB) pickCompaction() *compaction {
-	v := db.vs.current
+	v := db.mu.vs.current
 	scores := db.levelScores(v)
 	tried := make([]bool, len(scores))
 	for {
@@ -187,7 +187,7 @@ func (db *DB) pickFromLevel(v *version, level int) *compaction {
 	}
 	files := v.levels[level]
 	start := 0
-	if p := db.compactPointer[level]; p != nil {
+	if p := db.mu.compactPointer[level]; p != nil {
 		start = findFile(files, p)
 		if start < len(files) && compareKeys(files[start].largest, p) == 0 {
 			start++
@@ -196,7 +196,7 @@ func (db *DB) pickFromLevel(v *version, level int) *compaction {
 	for i := range files {
 		f := files[(start+i)%len(files)]
 		if c := db.newCompaction(v, level, level+1, []*fileMeta{f}); c != nil {
-			db.compactPointer[level] = f.largest
+			db.mu.compactPointer[level] = f.largest
 			return c
 		}
 	}

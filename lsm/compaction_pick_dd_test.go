@@ -29,11 +29,11 @@ func TestCompactionPickDataDriven(t *testing.T) {
 		switch d.Cmd {
 		case "define":
 			db, picked = pickTestDB(t, d), nil
-			db.vs.current = parseVersion(t, d.Input, db.numLevels)
-			return formatVersion(db.vs.current)
+			db.mu.vs.current = parseVersion(t, d.Input, db.numLevels)
+			return formatVersion(db.mu.vs.current)
 		case "scores":
 			var b strings.Builder
-			for level, s := range db.levelScores(db.vs.current) {
+			for level, s := range db.levelScores(db.mu.vs.current) {
 				if level == 0 {
 					fmt.Fprintf(&b, "L0: %.2f (files over trigger %d)\n", s, db.opts.Level0FileNumCompactionTrigger)
 					continue
@@ -59,7 +59,7 @@ func TestCompactionPickDataDriven(t *testing.T) {
 			picked = nil
 			return "ok\n"
 		case "version":
-			return formatVersion(db.vs.current)
+			return formatVersion(db.mu.vs.current)
 		default:
 			return fmt.Sprintf("unknown command %q\n", d.Cmd)
 		}
@@ -88,7 +88,9 @@ func pickTestDB(t *testing.T, d *datadriven.TestData) *DB {
 			t.Fatalf("define: unknown argument %q", arg.Key)
 		}
 	}
-	return &DB{opts: o, numLevels: levels, compactPointer: make([][]byte, levels)}
+	db := &DB{opts: o, numLevels: levels}
+	db.mu.compactPointer = make([][]byte, levels)
+	return db
 }
 
 // formatCompaction prints c's levels, flags, inputs, key range and output

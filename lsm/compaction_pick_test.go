@@ -39,7 +39,8 @@ func TestLevelTargets(t *testing.T) {
 
 func TestPickCompaction(t *testing.T) {
 	o := options.Default()
-	db := &DB{opts: o, numLevels: 4, compactPointer: make([][]byte, 4)}
+	db := &DB{opts: o, numLevels: 4}
+	db.mu.compactPointer = make([][]byte, 4)
 	f := func(num uint64, lo, hi string, size uint64) *fileMeta {
 		return &fileMeta{num: num, smallest: []byte(lo), largest: []byte(hi), size: size, largestSeq: num}
 	}
@@ -49,7 +50,7 @@ func TestPickCompaction(t *testing.T) {
 		{}, {f(3, "a", "z", 1)},
 	}}
 	sortLevel(0, v.levels[0])
-	db.vs.current = v
+	db.mu.vs.current = v
 	c := db.pickCompaction()
 	if c == nil || c.level != 0 || len(c.inputs[0]) != 4 || len(c.inputs[1]) != 2 || c.bottommost {
 		t.Fatalf("picked %+v", c)
@@ -104,16 +105,19 @@ func TestCompactionDoesNotFillCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	usage := func() string {
-		u, _ := db.Property("rocksdb.block-cache-usage")
-		return u
+	usage := func() uint64 {
+		m, err := db.Metrics()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.BlockCache.Usage
 	}
 	before := usage()
 	if err := db.Compact(nil, nil, -1); err != nil {
 		t.Fatal(err)
 	}
 	if after := usage(); after != before {
-		t.Fatalf("block cache usage %s after the compaction, %s before", after, before)
+		t.Fatalf("block cache usage %d after the compaction, %d before", after, before)
 	}
 	it, err := db.NewIter(nil)
 	if err != nil {

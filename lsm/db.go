@@ -10,15 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
-
-	// The memtable reps selectable by --memtablerep.
-	_ "github.com/godbbench/godbbench/memtable/cspp"
-	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
-	_ "github.com/godbbench/godbbench/memtable/skiplist"
 )
 
 var errNotExist = os.ErrNotExist
@@ -46,44 +42,52 @@ type DB struct {
 	repFactory  memtable.Factory
 	repConfig   memtable.Config
 
-	// Everything below up to stats is guarded by mu.
-	mu       sync.Mutex
-	bgCond   *sync.Cond // broadcast when a flush or compaction ends
-	writers  writerQueue
-	group    []*writer      // the current leader's group (leader only)
-	insertWG sync.WaitGroup // the current group's parallel inserts (leader only)
-	split    splitInsert    // a lone large batch's two-way insert (leader only)
-	walWrite walWrite       // a large group's overlapped WAL write (leader only)
-	mem      *memTable
-	imm      []*memTable
-	nextMem  uint64
-	log      *wal.Writer // WAL of mem; nil when mem has none yet
-	logFile  WritableFile
-	logNum   uint64
-	liveWALs []uint64 // WALs created since open, oldest first
-	vs       versionSet
-	lastSeq  uint64 // last sequence assigned to a write
-	snaps    snapshotList
-	bgErr    error // sticky: once set, writes fail with it
-	// delayDebt is write delay owed under level0_slowdown_writes_trigger.
-	delayDebt time.Duration
-	closed    bool
-	flushing  bool
-	// flushTarget is the highest memtable id a caller waits to see flushed,
-	// overriding min_write_buffer_number_to_merge.
-	flushTarget        uint64
-	flushedID          uint64
-	runningCompactions int
-	manualRunning      bool
-	compactPointer     [][]byte // per level: where the next compaction starts
-	// recoveryNotes are written to LOG after open: WAL damage that the
-	// recovery mode let the open pass (data dropped or skipped).
-	recoveryNotes []string
+	// bgCond is mu's condition variable, broadcast when a flush or
+	// compaction ends.
+	bgCond *sync.Cond
+
+	// The commit leader's own state, touched only by the writer that leads
+	// the current group.
+	group    []*writer      // the current leader's group
+	insertWG sync.WaitGroup // the current group's parallel inserts
+	split    splitInsert    // a lone large batch's two-way insert
+	walWrite walWrite       // a large group's overlapped WAL write
 
 	visibleSeq atomic.Uint64
 	reads      readStateHolder
 	bgWG       sync.WaitGroup
-	stats      dbStats
+
+	// mu guards the fields inside it.
+	mu struct {
+		sync.Mutex
+		writers  writerQueue
+		mem      *memTable
+		imm      []*memTable
+		nextMem  uint64
+		log      *wal.Writer // WAL of mem; nil when mem has none yet
+		logFile  WritableFile
+		logNum   uint64
+		liveWALs []uint64 // WALs created since open, oldest first
+		vs       versionSet
+		lastSeq  uint64 // last sequence assigned to a write
+		snaps    snapshotList
+		bgErr    error // sticky: once set, writes fail with it
+		// delayDebt is write delay owed under level0_slowdown_writes_trigger.
+		delayDebt time.Duration
+		closed    bool
+		flushing  bool
+		// flushTarget is the highest memtable id a caller waits to see
+		// flushed, overriding min_write_buffer_number_to_merge.
+		flushTarget        uint64
+		flushedID          uint64
+		runningCompactions int
+		manualRunning      bool
+		compactPointer     [][]byte // per level: where the next compaction starts
+		// recoveryNotes are written to LOG after open: WAL damage that the
+		// recovery mode let the open pass (data dropped or skipped).
+		recoveryNotes []string
+		stats         dbStats
+	}
 }
 
 // Open opens (creating if missing) the database in dir.
@@ -102,9 +106,9 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.bgCond = sync.NewCond(&db.mu)
-	db.vs.db = db
-	db.compactPointer = make([][]byte, db.numLevels)
-	db.stats.init(db.numLevels)
+	db.mu.vs.db = db
+	db.mu.compactPointer = make([][]byte, db.numLevels)
+	db.mu.stats.init(db.numLevels)
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}
@@ -184,8 +188,8 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
-	db.nextMem++
-	m := &memTable{rep: rep, id: db.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}
+	db.mu.nextMem++
+	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}
 	m.refs.Store(1)
 	return m, nil
 }
@@ -199,7 +203,7 @@ func (db *DB) recover() error {
 	if err != nil {
 		return err
 	}
-	found, err := db.vs.recover(db.numLevels, files.dbNames)
+	found, err := db.mu.vs.recover(db.numLevels, files.dbNames)
 	if err != nil {
 		return err
 	}
@@ -217,18 +221,18 @@ func (db *DB) recover() error {
 		if err := db.checkNoCurrent(files); err != nil {
 			return err
 		}
-		db.vs.nextFileNum.Store(1)
+		db.mu.vs.nextFileNum.Store(1)
 		v, _ := (*version)(nil).apply(&versionEdit{}, db.numLevels)
-		db.vs.install(v)
+		db.mu.vs.install(v)
 	}
 	db.markFileNumbersUsed(files)
-	db.lastSeq = db.vs.lastSeq
+	db.mu.lastSeq = db.mu.vs.lastSeq
 	obsolete, err := db.recoverWALs(files)
 	if err != nil {
 		return err
 	}
-	db.visibleSeq.Store(db.lastSeq)
-	db.reads.set(db.mem, db.imm, db.vs.current)
+	db.visibleSeq.Store(db.mu.lastSeq)
+	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
 	db.deleteObsoleteFiles(obsolete)
 	return nil
 }
@@ -257,21 +261,21 @@ func (db *DB) switchLog(logNum uint64) error {
 		f.Close()
 		return err
 	}
-	if db.logFile != nil {
+	if db.mu.logFile != nil {
 		// The old WAL was flushed by every group that wrote it; sync so the
 		// memtable it backs survives a crash until its flush.
-		if err := db.logFile.Sync(); err != nil {
+		if err := db.mu.logFile.Sync(); err != nil {
 			f.Close()
 			return fmt.Errorf("lsm: sync WAL: %w", err)
 		}
-		db.logFile.Close()
+		db.mu.logFile.Close()
 	}
-	db.logFile, db.log, db.logNum = f, wal.NewWriter(f), logNum
-	db.liveWALs = append(db.liveWALs, logNum)
-	if db.mem != nil {
-		db.imm = append(db.imm, db.mem)
+	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
+	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
+	if db.mu.mem != nil {
+		db.mu.imm = append(db.mu.imm, db.mu.mem)
 	}
-	db.mem = mem
+	db.mu.mem = mem
 	if err := db.fs.SyncDir(db.walDir); err != nil {
 		return fmt.Errorf("lsm: sync WAL dir: %w", err)
 	}
@@ -298,9 +302,9 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 			case fileTable:
 				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
-				del = num < db.vs.logNumber && num != db.logNum
+				del = num < db.mu.vs.logNumber && num != db.mu.logNum
 			case fileManifest:
-				del = dir == db.dir && num < db.vs.manifestNum
+				del = dir == db.dir && num < db.mu.vs.manifestNum
 			case fileTemp:
 				del = dir == db.dir
 			}
@@ -316,7 +320,7 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 func (db *DB) releaseVersion(v *version) {
 	for _, files := range v.levels {
 		for _, f := range files {
-			if f.refs.Add(-1) == 0 {
+			if f.unref() {
 				if r := f.reader.Swap(nil); r != nil {
 					r.Close()
 				}
@@ -336,7 +340,7 @@ func (db *DB) writeInfoLog(version string) {
 	now := time.Now().Format("2006/01/02-15:04:05.000000")
 	fmt.Fprintf(f, "%s %d RocksDB version: %s\n", now, os.Getpid(), version)
 	fmt.Fprintf(f, "%s %d Engine: godbbench native LSM\n", now, os.Getpid())
-	for _, note := range db.recoveryNotes {
+	for _, note := range db.mu.recoveryNotes {
 		fmt.Fprintf(f, "%s %d %s\n", now, os.Getpid(), note)
 	}
 	f.Close()
@@ -346,12 +350,15 @@ func (db *DB) writeInfoLog(version string) {
 // skipped the WAL, and releases every file.
 func (db *DB) Close() error {
 	db.mu.Lock()
-	if db.closed {
+	if db.mu.closed {
 		db.mu.Unlock()
+		if invariants.Enabled {
+			checkClose("database", true)
+		}
 		return ErrClosed
 	}
-	needFlush := db.mem.unlogged.Load()
-	for _, m := range db.imm {
+	needFlush := db.mu.mem.unlogged.Load()
+	for _, m := range db.mu.imm {
 		needFlush = needFlush || m.unlogged.Load()
 	}
 	db.mu.Unlock()
@@ -360,15 +367,15 @@ func (db *DB) Close() error {
 		err = db.Flush()
 	}
 	db.mu.Lock()
-	db.closed = true
-	for db.writers.len() > 0 || db.flushing || db.runningCompactions > 0 || db.manualRunning {
+	db.mu.closed = true
+	for db.mu.writers.len() > 0 || db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning {
 		db.bgCond.Wait()
 	}
-	if db.log != nil {
-		if ferr := db.log.Flush(); ferr != nil && err == nil {
+	if db.mu.log != nil {
+		if ferr := db.mu.log.Flush(); ferr != nil && err == nil {
 			err = ferr
 		}
-		if serr := db.logFile.Sync(); serr != nil && err == nil && db.bgErr == nil {
+		if serr := db.mu.logFile.Sync(); serr != nil && err == nil && db.mu.bgErr == nil {
 			err = serr
 		}
 	}
@@ -377,15 +384,15 @@ func (db *DB) Close() error {
 	db.reads.clear()
 	// Drop the DB's references; memtables still listed by an open iterator's
 	// read state are released when it closes.
-	if db.mem != nil {
-		db.mem.unref()
+	if db.mu.mem != nil {
+		db.mu.mem.unref()
 	}
-	for _, m := range db.imm {
+	for _, m := range db.mu.imm {
 		m.unref()
 	}
 	db.mu.Lock()
-	v := db.vs.current
-	db.vs.current = nil
+	v := db.mu.vs.current
+	db.mu.vs.current = nil
 	db.mu.Unlock()
 	if v != nil {
 		// Close readers of live tables without deleting them.
@@ -402,13 +409,13 @@ func (db *DB) Close() error {
 }
 
 func (db *DB) closeFiles() {
-	if db.logFile != nil {
-		db.logFile.Close()
-		db.logFile = nil
+	if db.mu.logFile != nil {
+		db.mu.logFile.Close()
+		db.mu.logFile = nil
 	}
-	if db.vs.manifestFile != nil {
-		db.vs.manifestFile.Close()
-		db.vs.manifestFile = nil
+	if db.mu.vs.manifestFile != nil {
+		db.mu.vs.manifestFile.Close()
+		db.mu.vs.manifestFile = nil
 	}
 	if db.lock != nil {
 		db.lock.Close()

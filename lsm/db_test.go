@@ -107,8 +107,8 @@ func TestBasicPutGetFlushCompactReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("manual")
-	if s, _ := db.Property("rocksdb.levelstats"); s == "" {
-		t.Fatal("no levelstats")
+	if m, err := db.Metrics(); err != nil || len(m.Levels) != o.NumLevels {
+		t.Fatalf("metrics: %d levels, %v", len(m.Levels), err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -128,5 +128,4 @@ func TestBasicPutGetFlushCompactReopen(t *testing.T) {
 			t.Fatalf("after WAL replay: key %d: %q %v", i*3, v, ok)
 		}
 	}
-	t.Log(db.Property("rocksdb.stats"))
 }

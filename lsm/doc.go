@@ -26,6 +26,9 @@
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").
+//   - Options.Memtablerep names a rep registered with package memtable; lsm
+//     registers none itself, so the program that links it in (engine/native)
+//     imports the reps it offers. An unregistered name fails Open.
 //   - Undecodable bytes in any file give an error that wraps wal.ErrCorruption,
 //     ErrCorruptManifest, ErrCorruptBatch or sst.ErrCorruption, never a panic.
 //     What damage in a WAL means is Options.WALRecoveryMode's choice (RocksDB's

@@ -85,7 +85,7 @@ func TestFlushDurabilityOrder(t *testing.T) {
 	dir := t.TempDir()
 	db := mustOpenFS(t, dir, rfs, testOptions())
 	defer db.Close()
-	oldWAL := filepath.Base(walName(dir, db.logNum))
+	oldWAL := filepath.Base(walName(dir, db.mu.logNum))
 	start := len(rfs.ops)
 	put(t, db, "k", "v")
 	if err := db.Flush(); err != nil {

@@ -81,8 +81,8 @@ func TestWALNoSpaceStopsWrites(t *testing.T) {
 	if _, ok := getString(t, db, "a"); !ok {
 		t.Fatal("lost a")
 	}
-	if p, _ := db.Property("rocksdb.background-errors"); p != "1" {
-		t.Fatalf("background-errors = %s", p)
+	if m, _ := db.Metrics(); !m.BackgroundError {
+		t.Fatal("Metrics.BackgroundError not set")
 	}
 }
 

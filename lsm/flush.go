@@ -24,17 +24,17 @@ func (db *DB) Flush() error {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	target := db.nextMem - 1 // every memtable before the active one
-	if db.mem.empty() && db.mem.id > 0 {
-		target = db.mem.id - 1
+	target := db.mu.nextMem - 1 // every memtable before the active one
+	if db.mu.mem.empty() && db.mu.mem.id > 0 {
+		target = db.mu.mem.id - 1
 	}
-	db.flushTarget = max(db.flushTarget, target)
+	db.mu.flushTarget = max(db.mu.flushTarget, target)
 	db.maybeScheduleFlush()
-	for db.flushedID < target && db.bgErr == nil && len(db.imm) > 0 {
+	for db.mu.flushedID < target && db.mu.bgErr == nil && len(db.mu.imm) > 0 {
 		db.bgCond.Wait()
 	}
-	if db.bgErr != nil {
-		return fmt.Errorf("lsm: flush failed: %w", db.bgErr)
+	if db.mu.bgErr != nil {
+		return fmt.Errorf("lsm: flush failed: %w", db.mu.bgErr)
 	}
 	return nil
 }
@@ -42,13 +42,13 @@ func (db *DB) Flush() error {
 // maybeScheduleFlush starts the flush goroutine when enough immutable
 // memtables wait (DB.mu held).
 func (db *DB) maybeScheduleFlush() {
-	if db.flushing || db.bgErr != nil || len(db.imm) == 0 || db.opts.ReadOnly {
+	if db.mu.flushing || db.mu.bgErr != nil || len(db.mu.imm) == 0 || db.opts.ReadOnly {
 		return
 	}
-	if len(db.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.imm[0].id > db.flushTarget && !db.closed {
+	if len(db.mu.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.mu.imm[0].id > db.mu.flushTarget && !db.mu.closed {
 		return
 	}
-	db.flushing = true
+	db.mu.flushing = true
 	db.bgWG.Add(1)
 	go db.flushLoop()
 }
@@ -58,63 +58,63 @@ func (db *DB) flushLoop() {
 	defer db.bgWG.Done()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	for db.bgErr == nil && len(db.imm) > 0 {
-		if len(db.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.imm[0].id > db.flushTarget && !db.closed {
+	for db.mu.bgErr == nil && len(db.mu.imm) > 0 {
+		if len(db.mu.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.mu.imm[0].id > db.mu.flushTarget && !db.mu.closed {
 			break
 		}
-		mems := append([]*memTable(nil), db.imm...)
-		snaps := db.snaps.seqs()
-		db.stats.runningFlushes++
+		mems := append([]*memTable(nil), db.mu.imm...)
+		snaps := db.mu.snaps.seqs()
+		db.mu.stats.runningFlushes++
 		db.mu.Unlock()
 		start := time.Now()
 		meta, err := db.writeLevel0(mems, snaps)
 		db.mu.Lock()
-		db.stats.runningFlushes--
+		db.mu.stats.runningFlushes--
 		if err == nil {
 			e := &versionEdit{}
 			if meta != nil {
 				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
 			}
-			next := db.mem.logNum
-			if len(db.imm) > len(mems) {
-				next = db.imm[len(mems)].logNum
+			next := db.mu.mem.logNum
+			if len(db.mu.imm) > len(mems) {
+				next = db.mu.imm[len(mems)].logNum
 			}
 			e.setLogNumber(next)
 			e.setLastSeq(db.visibleSeq.Load())
-			err = db.vs.logAndApply(e)
+			err = db.mu.vs.logAndApply(e)
 		}
 		if err != nil {
-			db.bgErr = fmt.Errorf("flush: %w", err)
+			db.mu.bgErr = fmt.Errorf("flush: %w", err)
 			break
 		}
-		db.imm = db.imm[len(mems):]
-		db.flushedID = mems[len(mems)-1].id
-		db.reads.set(db.mem, db.imm, db.vs.current)
+		db.mu.imm = db.mu.imm[len(mems):]
+		db.mu.flushedID = mems[len(mems)-1].id
+		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
 		if meta != nil {
-			db.stats.recordFlush(meta.size, time.Since(start))
+			db.mu.stats.recordFlush(meta.size, time.Since(start))
 		}
 		db.deleteObsoleteWALs()
 		db.maybeScheduleCompaction()
 		db.bgCond.Broadcast()
 	}
-	db.flushing = false
+	db.mu.flushing = false
 	db.bgCond.Broadcast()
 }
 
 // deleteObsoleteWALs removes WALs older than the MANIFEST's log number.
 func (db *DB) deleteObsoleteWALs() {
-	keep := db.liveWALs[:0]
-	for _, num := range db.liveWALs {
-		if num < db.vs.logNumber {
+	keep := db.mu.liveWALs[:0]
+	for _, num := range db.mu.liveWALs {
+		if num < db.mu.vs.logNumber {
 			db.fs.Remove(walName(db.walDir, num))
 		} else {
 			keep = append(keep, num)
 		}
 	}
-	db.liveWALs = keep
+	db.mu.liveWALs = keep
 }
 
 // writeLevel0 writes the merged contents of mems to one new table and
@@ -189,7 +189,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 			}
 		}
 		if w == nil {
-			num := db.vs.newFileNum()
+			num := db.mu.vs.newFileNum()
 			f, err = db.fs.Create(tableName(db.dir, num))
 			if err != nil {
 				return outs, fmt.Errorf("create table: %w", err)
@@ -202,7 +202,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		if err != nil {
 			return outs, err
 		}
-		if err := w.Add(key, ci.Seq(), sst.Kind(ci.Kind()), value); err != nil {
+		if err := w.Add(key, ci.Seq(), ci.Kind(), value); err != nil {
 			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
 		}
 		lastKey = append(lastKey[:0], key...)

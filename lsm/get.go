@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -47,8 +47,8 @@ func (db *DB) tableReader(f *fileMeta) (*sst.Reader, error) {
 // nothing.
 type getter struct {
 	fn   func(value []byte)
-	kind sst.Kind
-	cb   func(value []byte, kind sst.Kind, seq uint64)
+	kind base.Kind
+	cb   func(value []byte, kind base.Kind, seq uint64)
 }
 
 var getterPool = sync.Pool{New: func() any {
@@ -57,9 +57,9 @@ var getterPool = sync.Pool{New: func() any {
 	return g
 }}
 
-func (g *getter) onEntry(value []byte, kind sst.Kind, _ uint64) {
+func (g *getter) onEntry(value []byte, kind base.Kind, _ uint64) {
 	g.kind = kind
-	if kind == sst.Kind(memtable.KindSet) && g.fn != nil {
+	if kind == base.KindSet && g.fn != nil {
 		g.fn(value)
 	}
 }
@@ -101,11 +101,11 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	if err != nil || !found {
 		return false, err
 	}
-	return kind == sst.Kind(memtable.KindSet), nil
+	return kind == base.KindSet, nil
 }
 
-func deliver(v []byte, kind memtable.Kind, fn func([]byte)) (bool, error) {
-	if kind != memtable.KindSet {
+func deliver(v []byte, kind base.Kind, fn func([]byte)) (bool, error) {
+	if kind != base.KindSet {
 		return false, nil
 	}
 	if fn != nil {

@@ -1,7 +1,8 @@
 package lsm
 
 import (
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // IterOptions bound an iterator.
@@ -52,6 +53,7 @@ type Iterator struct {
 	valBuf   []byte
 	haveVal  bool
 	err      error
+	closed   bool // set by Close (invariants builds only)
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -128,7 +130,7 @@ func (it *Iterator) findForward(ok bool) bool {
 			ok = it.m.Next()
 			continue
 		}
-		if it.m.Kind() == memtable.KindSet {
+		if it.m.Kind() == base.KindSet {
 			it.key = key
 			it.valid = true
 			return true
@@ -167,12 +169,12 @@ func (it *Iterator) findBackward(ok bool) bool {
 		// newest visible one.
 		it.keyBuf = append(it.keyBuf[:0], key...)
 		it.key = it.keyBuf
-		visible, kind := false, memtable.KindDelete
+		visible, kind := false, base.KindDelete
 		it.haveVal = false
 		for {
 			if it.m.Seq() <= it.seq {
 				visible, kind = true, it.m.Kind()
-				if !it.keysOnly && kind == memtable.KindSet {
+				if !it.keysOnly && kind == base.KindSet {
 					v, err := it.m.Value()
 					if err != nil {
 						it.valid, it.err = false, err
@@ -193,7 +195,7 @@ func (it *Iterator) findBackward(ok bool) bool {
 			// A newer version of this key may be what failed.
 			break
 		}
-		if visible && kind == memtable.KindSet {
+		if visible && kind == base.KindSet {
 			it.valid = true
 			return true
 		}
@@ -333,6 +335,10 @@ func (it *Iterator) Error() error { return it.err }
 
 // Close releases the iterator's pinned tables.
 func (it *Iterator) Close() error {
+	if invariants.Enabled {
+		checkClose("iterator", it.closed)
+		it.closed = true
+	}
 	err := it.m.Close()
 	if it.rs != nil {
 		it.rs.unref()

@@ -25,8 +25,8 @@ func compactLevel(t *testing.T, db *DB, level int) {
 	t.Helper()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	inputs := append([]*fileMeta(nil), db.vs.current.levels[level]...)
-	c := db.newCompaction(db.vs.current, level, level+1, inputs)
+	inputs := append([]*fileMeta(nil), db.mu.vs.current.levels[level]...)
+	c := db.newCompaction(db.mu.vs.current, level, level+1, inputs)
 	if c == nil {
 		t.Fatalf("no compaction of level %d", level)
 	}
@@ -91,7 +91,7 @@ func layeredDBWith(t *testing.T, dir string, o *options.Options) model {
 			}
 		}
 	}
-	v := db.vs.current
+	v := db.mu.vs.current
 	if len(v.levels[0]) != 2 || len(v.levels[1]) == 0 || len(v.levels[5]) < 2 {
 		t.Fatalf("layout: L0 %d, L1 %d, L5 %d tables", len(v.levels[0]), len(v.levels[1]), len(v.levels[5]))
 	}
@@ -274,7 +274,7 @@ func TestCompactionStopsAtDamagedTable(t *testing.T) {
 			defer db.Close()
 			before := filesOf(t, base, fileTable)
 			// The newer L0 table: flip a byte of its first data block.
-			l0 := db.vs.current.levels[0]
+			l0 := db.mu.vs.current.levels[0]
 			newest := l0[0]
 			for _, f := range l0 {
 				if f.num > newest.num {
@@ -291,7 +291,7 @@ func TestCompactionStopsAtDamagedTable(t *testing.T) {
 				t.Fatalf("tables before %v, after the failed compaction %v", before, after)
 			}
 			found := false
-			for _, f := range db.vs.current.levels[0] {
+			for _, f := range db.mu.vs.current.levels[0] {
 				found = found || f.num == newest.num
 			}
 			if !found {

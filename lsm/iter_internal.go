@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/sst"
 )
@@ -21,7 +22,7 @@ type internalIter interface {
 	Prev() bool
 	Key() []byte
 	Seq() uint64
-	Kind() memtable.Kind
+	Kind() base.Kind
 	// Value loads the value of the current entry (lazily for tables).
 	Value() ([]byte, error)
 	Error() error
@@ -39,14 +40,14 @@ func newMemIter(rep memtable.Rep) *memIter { return &memIter{it: rep.NewIter()} 
 func (m *memIter) First() bool { m.valid = m.it.First(); return m.valid }
 func (m *memIter) Last() bool  { m.valid = m.it.Last(); return m.valid }
 func (m *memIter) SeekGE(key []byte) bool {
-	m.valid = m.it.Seek(key, memtable.MaxSeq)
+	m.valid = m.it.Seek(key, base.MaxSeq)
 	return m.valid
 }
 
 func (m *memIter) SeekLT(key []byte) bool {
 	// The last entry <= (key, MaxSeq) is before every real entry of key,
 	// since sequences are below MaxSeq; step back if it is key itself.
-	m.valid = m.it.SeekForPrev(key, memtable.MaxSeq)
+	m.valid = m.it.SeekForPrev(key, base.MaxSeq)
 	if m.valid && compareKeys(m.it.Key(), key) >= 0 {
 		m.valid = m.it.Prev()
 	}
@@ -56,7 +57,7 @@ func (m *memIter) Next() bool             { m.valid = m.it.Next(); return m.vali
 func (m *memIter) Prev() bool             { m.valid = m.it.Prev(); return m.valid }
 func (m *memIter) Key() []byte            { return m.it.Key() }
 func (m *memIter) Seq() uint64            { return m.it.Seq() }
-func (m *memIter) Kind() memtable.Kind    { return m.it.Kind() }
+func (m *memIter) Kind() base.Kind        { return m.it.Kind() }
 func (m *memIter) Value() ([]byte, error) { return m.it.Value(), nil }
 func (m *memIter) Error() error           { return nil }
 func (m *memIter) Close() error           { return nil }
@@ -72,7 +73,7 @@ func (t *tableIter) Next() bool             { return t.it.Next() }
 func (t *tableIter) Prev() bool             { return t.it.Prev() }
 func (t *tableIter) Key() []byte            { return t.it.Key() }
 func (t *tableIter) Seq() uint64            { return t.it.Seq() }
-func (t *tableIter) Kind() memtable.Kind    { return memtable.Kind(t.it.Kind()) }
+func (t *tableIter) Kind() base.Kind        { return base.Kind(t.it.Kind()) }
 func (t *tableIter) Value() ([]byte, error) { return t.it.Value() }
 func (t *tableIter) Error() error           { return t.it.Error() }
 func (t *tableIter) Close() error           { t.it.Close(); return nil }

@@ -1,7 +1,7 @@
 package lsm
 
 import (
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // levelIter concatenates the tables of one sorted level (1 and up), opening
@@ -123,7 +123,7 @@ func (l *levelIter) Prev() bool { return l.err == nil && l.cur != nil && l.backw
 
 func (l *levelIter) Key() []byte            { return l.cur.Key() }
 func (l *levelIter) Seq() uint64            { return l.cur.Seq() }
-func (l *levelIter) Kind() memtable.Kind    { return l.cur.Kind() }
+func (l *levelIter) Kind() base.Kind        { return l.cur.Kind() }
 func (l *levelIter) Value() ([]byte, error) { return l.cur.Value() }
 func (l *levelIter) Error() error {
 	l.checkErr()

@@ -3,7 +3,7 @@ package lsm
 import (
 	"bytes"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // mergingIter merges children into one internal-order stream with a binary
@@ -199,11 +199,11 @@ func (m *mergingIter) step(forward bool) bool {
 func (m *mergingIter) Next() bool { return m.step(true) }
 func (m *mergingIter) Prev() bool { return m.step(false) }
 
-func (m *mergingIter) Valid() bool         { return len(m.heap) > 0 }
-func (m *mergingIter) Key() []byte         { return m.heap[0].key }
-func (m *mergingIter) Seq() uint64         { return m.heap[0].seq }
-func (m *mergingIter) Kind() memtable.Kind { return m.heap[0].it.Kind() }
-func (m *mergingIter) Error() error        { return m.err }
+func (m *mergingIter) Valid() bool     { return len(m.heap) > 0 }
+func (m *mergingIter) Key() []byte     { return m.heap[0].key }
+func (m *mergingIter) Seq() uint64     { return m.heap[0].seq }
+func (m *mergingIter) Kind() base.Kind { return m.heap[0].it.Kind() }
+func (m *mergingIter) Error() error    { return m.err }
 
 // Value loads the current entry's value; an error makes the merge invalid.
 func (m *mergingIter) Value() ([]byte, error) {

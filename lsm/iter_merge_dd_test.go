@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestMergingIterDataDriven runs testdata/merging_iter. Commands:
@@ -47,7 +47,7 @@ func TestMergingIterDataDriven(t *testing.T) {
 				return mergingIterOp(m, op, arg)
 			})
 		case "iter-db":
-			it := &Iterator{m: newMergingIter(internalIters(children)), seq: memtable.MaxSeq - 1}
+			it := &Iterator{m: newMergingIter(internalIters(children)), seq: base.MaxSeq - 1}
 			for _, arg := range d.CmdArgs {
 				switch arg.Key {
 				case "seq":
@@ -179,11 +179,11 @@ type seekLEPositioner struct{ *Iterator }
 
 func (p seekLEPositioner) SeekGE(key []byte) bool { return p.SeekLE(key) }
 
-func kindName(k memtable.Kind) string {
+func kindName(k base.Kind) string {
 	switch k {
-	case memtable.KindSet:
+	case base.KindSet:
 		return "SET"
-	case memtable.KindDelete:
+	case base.KindDelete:
 		return "DEL"
 	}
 	return fmt.Sprintf("kind%d", k)
@@ -193,7 +193,7 @@ func kindName(k memtable.Kind) string {
 type scriptedEntry struct {
 	key        string
 	seq        uint64
-	kind       memtable.Kind
+	kind       base.Kind
 	value      string
 	fails      bool // positioning here fails
 	valueFails bool // Value fails here
@@ -226,9 +226,9 @@ func parseScriptedIter(t *testing.T, index int, line string) *scriptedIter {
 		e := scriptedEntry{key: parts[0], seq: seq, value: value}
 		switch parts[1] {
 		case "SET":
-			e.kind, e.valueFails = memtable.KindSet, hasValue && value == "!"
+			e.kind, e.valueFails = base.KindSet, hasValue && value == "!"
 		case "DEL":
-			e.kind = memtable.KindDelete
+			e.kind = base.KindDelete
 		case "ERR":
 			e.fails = true
 		default:
@@ -291,13 +291,13 @@ func (s *scriptedIter) step(delta int) bool {
 	return s.land()
 }
 
-func (s *scriptedIter) Next() bool          { return s.step(1) }
-func (s *scriptedIter) Prev() bool          { return s.step(-1) }
-func (s *scriptedIter) Key() []byte         { return []byte(s.entries[s.pos].key) }
-func (s *scriptedIter) Seq() uint64         { return s.entries[s.pos].seq }
-func (s *scriptedIter) Kind() memtable.Kind { return s.entries[s.pos].kind }
-func (s *scriptedIter) Error() error        { return s.err }
-func (s *scriptedIter) Close() error        { return nil }
+func (s *scriptedIter) Next() bool      { return s.step(1) }
+func (s *scriptedIter) Prev() bool      { return s.step(-1) }
+func (s *scriptedIter) Key() []byte     { return []byte(s.entries[s.pos].key) }
+func (s *scriptedIter) Seq() uint64     { return s.entries[s.pos].seq }
+func (s *scriptedIter) Kind() base.Kind { return s.entries[s.pos].kind }
+func (s *scriptedIter) Error() error    { return s.err }
+func (s *scriptedIter) Close() error    { return nil }
 
 func (s *scriptedIter) Value() ([]byte, error) {
 	e := &s.entries[s.pos]

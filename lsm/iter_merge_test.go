@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // sliceIter is an internalIter over entries already in internal order.
@@ -31,7 +31,7 @@ func (s *sliceIter) Next() bool             { s.pos++; return s.valid() }
 func (s *sliceIter) Prev() bool             { s.pos--; return s.valid() }
 func (s *sliceIter) Key() []byte            { return []byte(s.keys[s.pos]) }
 func (s *sliceIter) Seq() uint64            { return s.seqs[s.pos] }
-func (s *sliceIter) Kind() memtable.Kind    { return memtable.KindSet }
+func (s *sliceIter) Kind() base.Kind        { return base.KindSet }
 func (s *sliceIter) Value() ([]byte, error) { return nil, nil }
 func (s *sliceIter) Error() error           { return nil }
 func (s *sliceIter) Close() error           { return nil }

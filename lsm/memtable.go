@@ -3,6 +3,7 @@ package lsm
 import (
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -18,18 +19,28 @@ type memTable struct {
 	logical uint64
 	// unlogged is set when a write skipped the WAL, so Close flushes it.
 	unlogged atomic.Bool
-	// refs counts the memtable's holders: the DB while it is db.mem or in
-	// db.imm (the reference newMemTable returns), and every readState that
+	// refs counts the memtable's holders: the DB while it is db.mu.mem or in
+	// db.mu.imm (the reference newMemTable returns), and every readState that
 	// lists it. At zero the rep's memory is released for reuse when the rep
 	// supports it (memtable.Releaser: cspp hands its arena to the next
 	// memtable), instead of waiting for the garbage collector.
 	refs atomic.Int32
 }
 
-func (m *memTable) ref() { m.refs.Add(1) }
+func (m *memTable) ref() {
+	// A memtable starts with the DB's reference, so a count that was 0
+	// belongs to a memtable already released.
+	if n := m.refs.Add(1); invariants.Enabled && n <= 1 {
+		invariants.Violated("lsm: memtable %d referenced after its release", m.id)
+	}
+}
 
 func (m *memTable) unref() {
-	if m.refs.Add(-1) == 0 {
+	n := m.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("memtable", m.id, n)
+	}
+	if n == 0 {
 		if r, ok := m.rep.(memtable.Releaser); ok {
 			r.Release()
 		}

@@ -119,7 +119,7 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 	for _, names := range [][]string{f.dbNames, f.walNames} {
 		for _, n := range names {
 			if t, num := parseFileName(n); t != fileOther {
-				db.vs.markFileNumUsed(num)
+				db.mu.vs.markFileNumUsed(num)
 			}
 		}
 	}
@@ -132,8 +132,8 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 // table cache opens each table on first use as before and nothing is kept
 // for tables a run never reads.
 func (db *DB) verifyTables() error {
-	manifest := manifestName(db.vs.manifestNum)
-	for _, files := range db.vs.current.levels {
+	manifest := manifestName(db.mu.vs.manifestNum)
+	for _, files := range db.mu.vs.current.levels {
 		for _, m := range files {
 			if err := db.verifyTable(manifest, m); err != nil {
 				return err
@@ -168,7 +168,7 @@ func (db *DB) verifyTable(manifest string, m *fileMeta) error {
 // created, and that WAL is deleted only after a later edit records a higher
 // number, so its absence means unflushed writes were lost with it.
 func (db *DB) verifyLogNumber(f dbFiles) error {
-	n := db.vs.logNumber
+	n := db.mu.vs.logNumber
 	if n == 0 {
 		return nil
 	}
@@ -178,7 +178,7 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 		}
 	}
 	return fmt.Errorf("%w: %s records that WAL %s holds writes not in any table, but %s is missing",
-		ErrCorruption, manifestName(db.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
+		ErrCorruption, manifestName(db.mu.vs.manifestNum), filepath.Base(walName(db.walDir, n)), walName(db.walDir, n))
 }
 
 // obsoleteTables returns the tables in the DB directory that the current
@@ -190,7 +190,7 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 // MANIFEST lost the edit that listed it.
 func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[uint64]bool, error) {
 	live := map[uint64]bool{}
-	for _, files := range db.vs.current.levels {
+	for _, files := range db.mu.vs.current.levels {
 		for _, m := range files {
 			live[m.num] = true
 		}
@@ -205,10 +205,10 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[ui
 		if !ok {
 			continue // does not decode: leave it
 		}
-		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.lastSeq
+		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.mu.lastSeq
 		if props.LargestSeq > manifestSeq && !inWALs {
 			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
-				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.lastSeq), manifestName(db.vs.manifestNum))
+				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}

@@ -3,7 +3,6 @@ package lsm
 import (
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 )
 
@@ -71,9 +70,7 @@ func TestMinWriteBufferNumberToMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Flushes merge at least three memtables, except the forced last one.
-	n, _ := db.Property("rocksdb.num-files-at-level0")
-	var files int
-	fmt.Sscan(n, &files)
+	files := levelFiles(t, db)[0]
 	if files == 0 || files > 4 {
 		t.Fatalf("L0 files: %d", files)
 	}
@@ -93,10 +90,9 @@ func TestTargetLevel(t *testing.T) {
 	if err := db.Compact(nil, nil, 3); err != nil {
 		t.Fatal(err)
 	}
-	for level := 0; level < 7; level++ {
-		n, _ := db.Property(fmt.Sprintf("rocksdb.num-files-at-level%d", level))
-		if (level == 3) != (n != "0") {
-			t.Fatalf("level %d has %s files after compacting to level 3", level, n)
+	for level, n := range levelFiles(t, db) {
+		if (level == 3) != (n != 0) {
+			t.Fatalf("level %d has %d files after compacting to level 3", level, n)
 		}
 	}
 }
@@ -116,8 +112,7 @@ func TestL0SlowdownCounted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, _ := db.Property("rocksdb.stats")
-	if !strings.Contains(s, "Stalls(count): 50 level0_slowdown,") {
-		t.Fatalf("stalls not counted:\n%s", s)
+	if m, _ := db.Metrics(); m.Stalls.L0Slowdowns != 50 {
+		t.Fatalf("%d L0 slowdowns counted, want 50", m.Stalls.L0Slowdowns)
 	}
 }

@@ -37,7 +37,7 @@ func (db *DB) openReadOnly() (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lsm: list %s: %w", db.dir, err)
 	}
-	found, err := db.vs.recover(db.numLevels, dbNames)
+	found, err := db.mu.vs.recover(db.numLevels, dbNames)
 	if err != nil {
 		return nil, err
 	}
@@ -47,14 +47,14 @@ func (db *DB) openReadOnly() (*DB, error) {
 	if err := db.verifyTables(); err != nil {
 		return nil, err
 	}
-	db.lastSeq = db.vs.lastSeq
+	db.mu.lastSeq = db.mu.vs.lastSeq
 	names, err := db.fs.List(db.walDir)
 	if err != nil && !errors.Is(err, errNotExist) {
 		return nil, fmt.Errorf("lsm: list %s: %w", db.walDir, err)
 	}
 	var logs []uint64
 	for _, n := range names {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.mu.vs.logNumber {
 			logs = append(logs, num)
 		}
 	}
@@ -69,13 +69,13 @@ func (db *DB) openReadOnly() (*DB, error) {
 			st.stop = nil
 		}
 	}
-	if db.mem == nil {
-		if db.mem, err = db.newMemTable(0); err != nil {
+	if db.mu.mem == nil {
+		if db.mu.mem, err = db.newMemTable(0); err != nil {
 			return nil, err
 		}
 	}
-	db.visibleSeq.Store(db.lastSeq)
-	db.reads.set(db.mem, db.imm, db.vs.current)
+	db.visibleSeq.Store(db.mu.lastSeq)
+	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
 	return db, nil
 }
 
@@ -98,33 +98,33 @@ func (db *DB) loadWAL(num uint64, st *walReplay) error {
 			return err
 		}
 		seq, count, size := br.seq, br.count, batchHeaderSize+len(br.data)
-		if db.mem == nil || db.mem.full() {
+		if db.mu.mem == nil || db.mu.mem.full() {
 			mem, err := db.newMemTable(num)
 			if err != nil {
 				return err
 			}
-			if db.mem != nil {
-				db.imm = append(db.imm, db.mem)
+			if db.mu.mem != nil {
+				db.mu.imm = append(db.mu.imm, db.mu.mem)
 			}
-			db.mem = mem
+			db.mu.mem = mem
 		}
-		if err := insertRecords(db.mem, &br); err != nil {
+		if err := insertRecords(db.mu.mem, &br); err != nil {
 			return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 		}
-		db.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
+		db.mu.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
 		if count > 0 {
-			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}
 	}
 }
 
 // dropMemTables releases the memtables of a failed read-only open.
 func (db *DB) dropMemTables() {
-	for _, m := range db.imm {
+	for _, m := range db.mu.imm {
 		m.unref()
 	}
-	if db.mem != nil {
-		db.mem.unref()
+	if db.mu.mem != nil {
+		db.mu.mem.unref()
 	}
-	db.mem, db.imm = nil, nil
+	db.mu.mem, db.mu.imm = nil, nil
 }

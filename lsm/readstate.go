@@ -1,6 +1,10 @@
 package lsm
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/godbbench/godbbench/internal/invariants"
+)
 
 // readState is what a read needs: the memtables and the version, pinned
 // together so that a flush cannot move data between them mid-read. It holds
@@ -27,7 +31,11 @@ func (rs *readState) tryRef() bool {
 }
 
 func (rs *readState) unref() {
-	if rs.refs.Add(-1) == 0 {
+	n := rs.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("read state of version", rs.v.num, n)
+	}
+	if n == 0 {
 		rs.mem.unref()
 		for _, m := range rs.imm {
 			m.unref()

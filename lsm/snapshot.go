@@ -39,7 +39,7 @@ func (db *DB) NewSnapshot() *Snapshot {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	s := &Snapshot{db: db, seq: db.visibleSeq.Load()}
-	db.snaps.add(s)
+	db.mu.snaps.add(s)
 	return s
 }
 
@@ -49,7 +49,7 @@ func (s *Snapshot) Seq() uint64 { return s.seq }
 // Release lets compactions drop versions only this snapshot needed.
 func (s *Snapshot) Release() {
 	s.db.mu.Lock()
-	delete(s.db.snaps.live, s)
+	delete(s.db.mu.snaps.live, s)
 	s.db.mu.Unlock()
 }
 

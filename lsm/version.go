@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -31,6 +32,16 @@ type fileMeta struct {
 	openMu sync.Mutex
 }
 
+// unref drops one version's reference to the table and reports whether it
+// was the last.
+func (f *fileMeta) unref() bool {
+	n := f.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("table", f.num, n)
+	}
+	return n == 0
+}
+
 func (f *fileMeta) overlaps(start, end []byte) bool {
 	if end != nil && compareKeys(f.smallest, end) > 0 {
 		return false
@@ -50,17 +61,30 @@ type version struct {
 	refs   atomic.Int32
 	// release is called once when refs drops to zero.
 	release func(v *version)
+	// released is set when refs dropped to zero (invariants builds only):
+	// a version is never referenced or released again after that.
+	released atomic.Bool
 }
 
-func (v *version) ref() { v.refs.Add(1) }
-
-func (v *version) unref() {
-	if v.refs.Add(-1) == 0 && v.release != nil {
-		v.release(v)
+func (v *version) ref() {
+	v.refs.Add(1)
+	if invariants.Enabled && v.released.Load() {
+		invariants.Violated("lsm: version %d referenced after its release", v.num)
 	}
 }
 
-func (v *version) numFiles(level int) int { return len(v.levels[level]) }
+func (v *version) unref() {
+	n := v.refs.Add(-1)
+	if invariants.Enabled {
+		checkUnref("version", v.num, n)
+		if n == 0 && v.released.Swap(true) {
+			invariants.Violated("lsm: version %d released twice", v.num)
+		}
+	}
+	if n == 0 && v.release != nil {
+		v.release(v)
+	}
+}
 
 func levelBytes(files []*fileMeta) uint64 {
 	var n uint64

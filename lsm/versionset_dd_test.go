@@ -81,15 +81,15 @@ func writeManifest(t *testing.T, dir string, records [][]byte, torn bool, damage
 // checks that it replays to the same state.
 func replayManifest(t *testing.T, dir string, levels int, snapshot bool) (string, error) {
 	db := &DB{fs: DefaultFS, dir: dir, numLevels: levels}
-	db.vs.db = db
+	db.mu.vs.db = db
 	names, err := DefaultFS.List(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.vs.recover(levels, names); err != nil {
+	if _, err := db.mu.vs.recover(levels, names); err != nil {
 		return "", err
 	}
-	vs := &db.vs
+	vs := &db.mu.vs
 	next := vs.nextFileNum.Load()
 	state := fmt.Sprintf("log-number %d\nlast-seq %d\n%s", vs.logNumber, vs.lastSeq, formatVersion(vs.current))
 	if !snapshot {

@@ -29,12 +29,12 @@ type walStop struct {
 func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	var logs []uint64
 	for _, n := range files.walNames {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.vs.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.mu.vs.logNumber {
 			logs = append(logs, num)
 		}
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
-	manifestSeq := db.lastSeq
+	manifestSeq := db.mu.lastSeq
 	firstSeq, err := db.replayWALs(logs, true)
 	if err != nil {
 		return nil, err
@@ -43,11 +43,11 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.lastSeq = manifestSeq
-	if err := db.vs.createManifest(); err != nil {
+	db.mu.lastSeq = manifestSeq
+	if err := db.mu.vs.createManifest(); err != nil {
 		return nil, err
 	}
-	newLog := db.vs.newFileNum()
+	newLog := db.mu.vs.newFileNum()
 	if err := db.switchLog(newLog); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if len(logs) == 0 {
 		e := &versionEdit{}
 		e.setLogNumber(newLog)
-		if err := db.vs.logAndApply(e); err != nil {
+		if err := db.mu.vs.logAndApply(e); err != nil {
 			return nil, err
 		}
 	}
@@ -106,7 +106,7 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 		if st.mode == options.WALSkipAnyCorruptedRecords {
 			st.stop = nil
 		}
-		db.vs.markFileNumUsed(num)
+		db.mu.vs.markFileNumUsed(num)
 		if !dryRun {
 			if err := db.commitWAL(num, all[i+1], edit); err != nil {
 				return 0, err
@@ -142,12 +142,12 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 			}
 			if skip {
 				if !st.dryRun {
-					db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", base, rerr))
+					db.mu.recoveryNotes = append(db.mu.recoveryNotes, fmt.Sprintf("Recovering WAL %s: skipping damaged records (wal_recovery_mode=3): %v", base, rerr))
 				}
 				continue
 			}
 			if s != nil && !st.dryRun {
-				db.recoveryNotes = append(db.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", base, s.off, s.why))
+				db.mu.recoveryNotes = append(db.mu.recoveryNotes, fmt.Sprintf("Recovering WAL %s: stopped at offset %d: %s", base, s.off, s.why))
 			}
 			if s != nil && st.stop == nil {
 				st.stop = s
@@ -180,8 +180,8 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 // number in the MANIFEST, then deletes the WAL (DB.mu held).
 func (db *DB) commitWAL(num, next uint64, edit *versionEdit) error {
 	edit.setLogNumber(next)
-	edit.setLastSeq(db.lastSeq)
-	if err := db.vs.logAndApply(edit); err != nil {
+	edit.setLastSeq(db.mu.lastSeq)
+	if err := db.mu.vs.logAndApply(edit); err != nil {
 		return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
 	}
 	db.fs.Remove(walName(db.walDir, num))
@@ -217,11 +217,11 @@ func walDamage(r *wal.Reader, name string, err error, mode int) (skip bool, stop
 // checkResume is called with the first batch of a WAL read after an earlier
 // one ended early: its first sequence must follow the last one recovered.
 func (db *DB) checkResume(stop *walStop, name string, seq uint64) error {
-	if stop == nil || seq == db.lastSeq+1 {
+	if stop == nil || seq == db.mu.lastSeq+1 {
 		return nil
 	}
 	return fmt.Errorf("%w: WAL %s ended early at offset %d (%s), and WAL %s holds later writes from sequence %d (the last recovered is %d); recovering would drop the writes between them",
-		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.lastSeq)
+		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.mu.lastSeq)
 }
 
 // replayWAL applies the batches of one WAL, writing an L0 table to edit
@@ -275,7 +275,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			st.firstSeq = seq
 		}
 		if mem == nil && count > 0 {
-			db.lastSeq = max(db.lastSeq, seq+uint64(count)-1)
+			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}
 		for mem != nil {
 			kind, key, value, seq, ok, _ := br.next()
@@ -285,7 +285,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			if err := mem.rep.Add(seq, kind, key, value); err != nil {
 				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
-			db.lastSeq = max(db.lastSeq, seq)
+			db.mu.lastSeq = max(db.mu.lastSeq, seq)
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
 		if mem != nil && mem.full() {

@@ -3,9 +3,9 @@
 // offsetskiplist, cspp).
 //
 // Contract:
-//   - Entries are internal keys: a user key plus a sequence number and a kind.
-//     Order is user key ascending (bytewise), then sequence descending, so the
-//     newest version of a key comes first.
+//   - Entries are internal keys (internal/base): a user key plus a sequence
+//     number and a kind. Order is user key ascending (bytewise), then
+//     sequence descending, so the newest version of a key comes first.
 //   - Add may be called concurrently from many goroutines; it copies key and
 //     value. Adding the same (user key, sequence) twice is a caller bug.
 //   - Get and iterators may run concurrently with Add and see a consistent
@@ -14,14 +14,10 @@
 //     life of the Rep (they live in its arena).
 package memtable
 
-import "errors"
+import (
+	"errors"
 
-// Kind is the type of an entry, RocksDB's ValueType numbering.
-type Kind uint8
-
-const (
-	KindDelete Kind = 0
-	KindSet    Kind = 1
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // ErrFull is returned by Add when the rep's arena cannot hold the entry.
@@ -30,11 +26,11 @@ var ErrFull = errors.New("memtable: arena full")
 // Rep is one memtable.
 type Rep interface {
 	// Add inserts (key, seq, kind) -> value. It returns ErrFull when out of space.
-	Add(seq uint64, kind Kind, key, value []byte) error
+	Add(seq uint64, kind base.Kind, key, value []byte) error
 	// Get finds the newest version of key with sequence <= snapshot. found is
 	// false when the key has no visible version; kind tells a value from a
 	// tombstone.
-	Get(key []byte, snapshot uint64) (value []byte, kind Kind, found bool)
+	Get(key []byte, snapshot uint64) (value []byte, kind base.Kind, found bool)
 	// NewIter returns an iterator over all entries in internal-key order.
 	NewIter() Iter
 	// ApproximateMemoryUsage is the bytes allocated for this rep.
@@ -58,7 +54,7 @@ type Iter interface {
 	Last() bool
 	// Seek positions at the first entry >= (key, seq) in internal-key order,
 	// i.e. the first user key >= key, and within key the first version with
-	// sequence <= seq. Use seq = MaxSeq for "the newest version of key".
+	// sequence <= seq. Use seq = base.MaxSeq for "the newest version of key".
 	Seek(key []byte, seq uint64) bool
 	// SeekForPrev positions at the last entry <= (key, seq).
 	SeekForPrev(key []byte, seq uint64) bool
@@ -67,9 +63,6 @@ type Iter interface {
 	Valid() bool
 	Key() []byte // user key
 	Seq() uint64
-	Kind() Kind
+	Kind() base.Kind
 	Value() []byte
 }
-
-// MaxSeq is the largest sequence number (56 bits, as in RocksDB).
-const MaxSeq = uint64(1)<<56 - 1

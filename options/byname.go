@@ -36,6 +36,7 @@ var byNameSpecs = []Spec{
 	byName("manual_wal_flush", "manual_wal_flush", asIs),
 	byName("random_access_max_buffer_size", "random_access_max_buffer_size", asIs),
 	byName("report_bg_io_stats", "report_bg_io_stats", asIs),
+	byName("persist_stats_to_disk", "persist_stats_to_disk", asIs),
 	byName("stats_dump_period_sec", "stats_dump_period_sec", asIs),
 	byName("stats_history_buffer_size", "stats_history_buffer_size", asIs),
 	byName("stats_persist_period_sec", "stats_persist_period_sec", asIs),

@@ -107,6 +107,13 @@ type Options struct {
 	// fails with engine.ErrReadOnly's words.
 	ReadOnly bool // --readonly
 
+	// Background I/O rate limit and the row cache.
+	RateLimiterBytesPerSec    uint64 // rate_limiter_bytes_per_sec (0: no rate limiter)
+	RateLimiterRefillPeriodUs int64  // rate_limiter_refill_period_us
+	RateLimiterAutoTuned      bool   // rate_limiter_auto_tuned
+	RateLimitBgReads          bool   // rate_limit_bg_reads: limit reads instead of writes
+	RowCacheSize              int64  // row_cache_size (0: no row cache)
+
 	// Statistics.
 	Statistics bool // statistics
 	StatsLevel int
@@ -166,6 +173,7 @@ func Default() *Options {
 		WALRecoveryMode:                 WALPointInTimeRecovery,
 		AdviseRandomOnOpen:              true,
 		StatsLevel:                      3,
+		RateLimiterRefillPeriodUs:       100000,
 		Extra:                           map[string]string{},
 		Explicit:                        map[string]bool{},
 	}

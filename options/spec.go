@@ -150,6 +150,13 @@ var Specs = []Spec{
 	dbOpt("advise_random_on_open", setBool(func(o *Options) *bool { return &o.AdviseRandomOnOpen })),
 	flagOpt("readonly", setBool(func(o *Options) *bool { return &o.ReadOnly })),
 
+	// Rate limiter and row cache.
+	flagOpt("rate_limiter_bytes_per_sec", setUint64(func(o *Options) *uint64 { return &o.RateLimiterBytesPerSec })),
+	flagOpt("rate_limiter_refill_period_us", setInt64(func(o *Options) *int64 { return &o.RateLimiterRefillPeriodUs })),
+	flagOpt("rate_limiter_auto_tuned", setBool(func(o *Options) *bool { return &o.RateLimiterAutoTuned })),
+	flagOpt("rate_limit_bg_reads", setBool(func(o *Options) *bool { return &o.RateLimitBgReads })),
+	flagOpt("row_cache_size", setInt64(func(o *Options) *int64 { return &o.RowCacheSize })),
+
 	// Statistics.
 	flagOpt("statistics", setBool(func(o *Options) *bool { return &o.Statistics })),
 	flagOpt("statistics_string", setStatisticsString),

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestNoAllocs checks that Get, seeks, Next, Prev and Value allocate
@@ -17,7 +19,7 @@ func TestNoAllocs(t *testing.T) {
 	dir := t.TempDir()
 	var es []entry
 	for i := range 5000 {
-		es = append(es, entry{appendTestKey(nil, i*2), 100, KindSet, fmt.Appendf(nil, "value%090d", i)})
+		es = append(es, entry{appendTestKey(nil, i*2), 100, base.KindSet, fmt.Appendf(nil, "value%090d", i)})
 	}
 	for _, comp := range []Compression{CompressionNone, CompressionSnappy, CompressionZstd, CompressionLZ4} {
 		path, _ := writeTable(t, dir, es, WriterOptions{Compression: comp, BloomBitsPerKey: 10})
@@ -27,7 +29,7 @@ func TestNoAllocs(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 4))
 			key := make([]byte, 0, 32)
 			sink := 0
-			fn := func(v []byte, _ Kind, _ uint64) { sink += len(v) }
+			fn := func(v []byte, _ base.Kind, _ uint64) { sink += len(v) }
 			ops := map[string]func(){
 				"Get": func() {
 					key = appendTestKey(key[:0], rng.IntN(len(es)*2))
@@ -106,7 +108,7 @@ func TestConcurrentReaders(t *testing.T) {
 				for range 300 {
 					e := es[rng.IntN(len(es))]
 					var got []byte
-					found, err := r.Get(e.key, 1<<56-1, func(v []byte, _ Kind, _ uint64) { got = append(got[:0], v...) })
+					found, err := r.Get(e.key, base.MaxSeq, func(v []byte, _ base.Kind, _ uint64) { got = append(got[:0], v...) })
 					if err != nil || !found {
 						t.Errorf("Get(%q): %v %v", e.key, found, err)
 						return

@@ -27,6 +27,8 @@ import (
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 const benchEntries = 1_000_000
@@ -122,7 +124,7 @@ func buildNative(path string, s benchShape) (Properties, error) {
 	key, value := make([]byte, s.keyLen), make([]byte, s.valueLen)
 	for i := range uint64(benchEntries) {
 		benchValue(rng, value)
-		if err := w.Add(benchKey(key, 2*i, s.keyLen), 0, KindSet, value); err != nil {
+		if err := w.Add(benchKey(key, 2*i, s.keyLen), 0, base.KindSet, value); err != nil {
 			return Properties{}, err
 		}
 	}
@@ -213,7 +215,7 @@ var benchOps = []benchOp{
 	{"GetHit",
 		func(r *Reader, _ *Iter, s benchShape) func(uint64) {
 			key := make([]byte, s.keyLen)
-			fn := func(v []byte, _ Kind, _ uint64) { benchSink += len(v) }
+			fn := func(v []byte, _ base.Kind, _ uint64) { benchSink += len(v) }
 			return func(n uint64) {
 				if found, err := r.Get(benchKey(key, 2*(n%benchEntries), s.keyLen), 1, fn); !found || err != nil {
 					panic(fmt.Sprintf("miss %v", err))
@@ -235,7 +237,7 @@ var benchOps = []benchOp{
 	{"GetMiss",
 		func(r *Reader, _ *Iter, s benchShape) func(uint64) {
 			key := make([]byte, s.keyLen)
-			fn := func(v []byte, _ Kind, _ uint64) { benchSink += len(v) }
+			fn := func(v []byte, _ base.Kind, _ uint64) { benchSink += len(v) }
 			return func(n uint64) {
 				if found, _ := r.Get(benchKey(key, 2*(n%benchEntries)+1, s.keyLen), 1, fn); found {
 					panic("hit")

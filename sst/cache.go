@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // Cache is a sharded block cache with a byte budget, shared by any number of
@@ -150,7 +152,9 @@ type cacheHandle struct {
 
 func (h cacheHandle) release() {
 	if h.s != nil {
-		h.s.meta(h.id).refs.Add(-1)
+		if n := h.s.meta(h.id).refs.Add(-1); invariants.Enabled && n < 0 {
+			invariants.Violated("sst: block cache slot %d released more often than pinned", h.id)
+		}
 	}
 }
 

@@ -61,7 +61,8 @@
 // shared is the length of the prefix the user key has in common with the
 // previous entry's user key; it is 0 at every restart point, which is every
 // BlockRestartInterval-th entry (the first entry is one). The trailer is
-// RocksDB's internal-key trailer seq<<8 | kind. same is 1 when the trailer
+// RocksDB's internal-key trailer seq<<8 | kind (internal/base.Trailer),
+// stored as a uvarint. same is 1 when the trailer
 // equals the previous entry's and is then not stored; it is always 0 at a
 // restart point. A bottom-level table whose sequence numbers are all zero
 // thus stores one trailer byte per restart interval instead of per entry. The value block is the

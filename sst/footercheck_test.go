@@ -7,12 +7,14 @@ import (
 	"hash/crc32"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestCheckFooter runs CheckFooter on a whole table and on each way its
 // footer can be bad, which must be a corruption naming the file.
 func TestCheckFooter(t *testing.T) {
-	table := buildTable(t, []entry{{[]byte("a"), 1, KindSet, []byte("v")}}, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10})
+	table := buildTable(t, []entry{{[]byte("a"), 1, base.KindSet, []byte("v")}}, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10})
 	footerAt := len(table) - footerLen
 	withCRC := func(b []byte) {
 		f := b[footerAt:]

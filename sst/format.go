@@ -7,16 +7,6 @@ import (
 	"hash/crc32"
 )
 
-// Kind is the type of an entry, numbered as RocksDB's ValueType.
-type Kind uint8
-
-const (
-	// KindDelete marks a deletion tombstone (RocksDB kTypeDeletion).
-	KindDelete Kind = 0
-	// KindSet marks a value (RocksDB kTypeValue).
-	KindSet Kind = 1
-)
-
 // FormatVersion is the table format version this package writes. Open
 // rejects any other version.
 const FormatVersion uint32 = 1

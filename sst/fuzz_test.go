@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // FuzzKeyBlock decodes arbitrary bytes as a key block, moving every way;
@@ -14,9 +16,9 @@ import (
 func FuzzKeyBlock(f *testing.F) {
 	var b keyBlockWriter
 	b.interval = 2
-	b.add([]byte("apple"), 7<<8|1, []byte("red"))
-	b.add([]byte("apple"), 5<<8, nil)
-	b.add([]byte("apricot"), 9<<8|1, []byte("orange"))
+	b.add([]byte("apple"), base.MakeTrailer(7, base.KindSet), []byte("red"))
+	b.add([]byte("apple"), base.MakeTrailer(5, base.KindDelete), nil)
+	b.add([]byte("apricot"), base.MakeTrailer(9, base.KindSet), []byte("orange"))
 	f.Add(b.finishKeys(), []byte("apr"))
 	f.Add([]byte{0, 0, 0, 0}, []byte("a"))
 	f.Fuzz(func(t *testing.T, data, target []byte) {
@@ -95,8 +97,8 @@ func FuzzOpen(f *testing.F) {
 			it.SeekGE([]byte("apr"))
 			it.SeekLT(last)
 			it.Close()
-			r.Get(last, 1<<56-1, func([]byte, Kind, uint64) {})
-			r.Get(bytes.Repeat([]byte("x"), 3), 5, func([]byte, Kind, uint64) {})
+			r.Get(last, base.MaxSeq, func([]byte, base.Kind, uint64) {})
+			r.Get(bytes.Repeat([]byte("x"), 3), 5, func([]byte, base.Kind, uint64) {})
 			r.Close()
 		}
 	})

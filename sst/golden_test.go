@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden tables under testdata/")
@@ -24,15 +26,15 @@ var goldenTables = []struct {
 }{
 	{"example.sst", WriterOptions{BlockRestartInterval: 2}, func() []entry {
 		return []entry{
-			{[]byte("apple"), 7, KindSet, []byte("red")},
-			{[]byte("apple"), 5, KindDelete, nil},
-			{[]byte("apricot"), 9, KindSet, []byte("orange")},
+			{[]byte("apple"), 7, base.KindSet, []byte("red")},
+			{[]byte("apple"), 5, base.KindDelete, nil},
+			{[]byte("apricot"), 9, base.KindSet, []byte("orange")},
 		}
 	}},
 	{"bloom_multiblock.sst", WriterOptions{BlockSize: 128, BlockRestartInterval: 4, BloomBitsPerKey: 10}, func() []entry {
 		var es []entry
 		for i := range 40 {
-			es = append(es, entry{fmt.Appendf(nil, "user%04d", i*7), uint64(1000 - i), KindSet, fmt.Appendf(nil, "value-%d", i)})
+			es = append(es, entry{fmt.Appendf(nil, "user%04d", i*7), uint64(1000 - i), base.KindSet, fmt.Appendf(nil, "value-%d", i)})
 		}
 		return es
 	}},
@@ -140,7 +142,7 @@ func readWholeTable(path string, mmap bool, es []entry) error {
 		return err
 	}
 	for _, e := range es {
-		if _, err := r.Get(e.key, 1<<56-1, func([]byte, Kind, uint64) {}); err != nil {
+		if _, err := r.Get(e.key, base.MaxSeq, func([]byte, base.Kind, uint64) {}); err != nil {
 			return err
 		}
 	}

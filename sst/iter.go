@@ -1,6 +1,10 @@
 package sst
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/godbbench/godbbench/internal/base"
+)
 
 // Iter walks all entries of a table (every version) in internal-key order:
 // user key ascending, then seq descending. Values are loaded lazily: moving
@@ -212,10 +216,10 @@ func (t *Iter) Valid() bool {
 func (t *Iter) Key() []byte { return t.it.key }
 
 // Seq returns the current entry's sequence number.
-func (t *Iter) Seq() uint64 { return t.it.trailer >> 8 }
+func (t *Iter) Seq() uint64 { return t.it.trailer.Seq() }
 
-// Kind returns the current entry's kind.
-func (t *Iter) Kind() Kind { return Kind(t.it.trailer & 0xff) }
+// base.Kind returns the current entry's kind.
+func (t *Iter) Kind() base.Kind { return t.it.trailer.Kind() }
 
 // Value loads and returns the current value, valid until the next move.
 func (t *Iter) Value() ([]byte, error) {

@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // sequentialEntries returns n entries key%06d, one version each.
 func sequentialEntries(n int) []entry {
 	es := make([]entry, n)
 	for i := range es {
-		es[i] = entry{key: fmt.Appendf(nil, "key%06d", i), seq: uint64(n - i), kind: KindSet, value: fmt.Appendf(nil, "value%06d-%040d", i, i)}
+		es[i] = entry{key: fmt.Appendf(nil, "key%06d", i), seq: uint64(n - i), kind: base.KindSet, value: fmt.Appendf(nil, "value%06d-%040d", i, i)}
 	}
 	return es
 }

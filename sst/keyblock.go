@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // A data block is split in two: a key block holding prefix-compressed keys,
@@ -26,7 +29,7 @@ type keyBlockWriter struct {
 	restarts []uint32 // pairs: key offset, value offset
 	lastKey  []byte
 	// lastTrailer is the previous entry's trailer.
-	lastTrailer uint64
+	lastTrailer base.Trailer
 	interval    int
 	counter     int
 	entries     int
@@ -41,7 +44,10 @@ func (b *keyBlockWriter) reset() {
 	b.entries = 0
 }
 
-func (b *keyBlockWriter) add(key []byte, trailer uint64, value []byte) {
+func (b *keyBlockWriter) add(key []byte, trailer base.Trailer, value []byte) {
+	if invariants.Enabled {
+		b.checkOrder(key, trailer)
+	}
 	shared := 0
 	restart := b.counter == b.interval || b.entries == 0
 	if restart {
@@ -66,7 +72,7 @@ func (b *keyBlockWriter) add(key []byte, trailer uint64, value []byte) {
 	b.keys = binary.AppendUvarint(b.keys, uint64(len(value)))
 	b.keys = append(b.keys, key[shared:]...)
 	if !omit {
-		b.keys = binary.AppendUvarint(b.keys, trailer)
+		b.keys = binary.AppendUvarint(b.keys, uint64(trailer))
 	}
 	b.values = append(b.values, value...)
 	b.lastKey = append(b.lastKey[:0], key...)
@@ -98,7 +104,7 @@ type blockIter struct {
 	off         int // offset of the current entry
 	nextOff     int // offset of the entry after it
 	key         []byte
-	trailer     uint64
+	trailer     base.Trailer
 	valOff      uint32 // value of the current entry in the value block
 	valLen      uint32
 	// atRestart is set while the next entry to decode is a restart point.
@@ -176,14 +182,14 @@ func (it *blockIter) decode(valOff uint32) bool {
 			return it.corrupt()
 		}
 	} else if p < len(d) && d[p] < 0x80 {
-		it.trailer = uint64(d[p])
+		it.trailer = base.Trailer(d[p])
 		p++
 	} else {
 		t, n := binary.Uvarint(d[p:])
 		if n <= 0 {
 			return it.corrupt()
 		}
-		it.trailer = t
+		it.trailer = base.Trailer(t)
 		p += n
 	}
 	it.atRestart = false

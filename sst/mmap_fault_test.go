@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestMmapShrunkFileIsError truncates a mapped table after Open, with
@@ -62,7 +64,7 @@ func TestMmapShrunkFileIsError(t *testing.T) {
 				t.Fatalf("%v keep %v: scan of a truncated mapped table: %v after %d entries", comp, keep, err, n)
 			}
 			it.Close()
-			_, err = r.Get(es[len(es)-1].key, 1<<56-1, func([]byte, Kind, uint64) {})
+			_, err = r.Get(es[len(es)-1].key, base.MaxSeq, func([]byte, base.Kind, uint64) {})
 			if !errors.Is(err, ErrCorruption) {
 				t.Fatalf("%v keep %v: Get from a truncated mapped table: %v", comp, keep, err)
 			}

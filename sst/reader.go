@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // ReaderOptions configure Open.
@@ -579,8 +581,8 @@ func grow(b *[]byte, n int) []byte {
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
 // with it; value is valid only during fn. found is false if there is no such
-// entry. A deletion is reported as found with kind KindDelete.
-func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind Kind, seq uint64)) (found bool, err error) {
+// entry. A deletion is reported as found with kind base.KindDelete.
+func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
 	if r.hasFilter && !r.filter.mayContain(hashKey(userKey)) {
 		return false, nil
 	}
@@ -595,7 +597,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	return found, err
 }
 
-func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn func([]byte, Kind, uint64)) (bool, error) {
+func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn func([]byte, base.Kind, uint64)) (bool, error) {
 	// The versions of userKey may continue into the next blocks when the
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
@@ -614,7 +616,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 				kh.release()
 				return false, nil
 			}
-			if seq := it.trailer >> 8; seq <= snapshot {
+			if seq := it.trailer.Seq(); seq <= snapshot {
 				err := r.deliver(st, i, it, fn)
 				kh.release()
 				return err == nil, err
@@ -629,9 +631,9 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 }
 
 // deliver loads the value of the current entry of it and calls fn.
-func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, Kind, uint64)) error {
-	kind := Kind(it.trailer & 0xff)
-	seq := it.trailer >> 8
+func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, base.Kind, uint64)) error {
+	kind := it.trailer.Kind()
+	seq := it.trailer.Seq()
 	if it.valLen == 0 {
 		fn(nil, kind, seq)
 		return nil

@@ -9,13 +9,15 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // entry is one table entry of the reference model.
 type entry struct {
 	key   []byte
 	seq   uint64
-	kind  Kind
+	kind  base.Kind
 	value []byte
 }
 
@@ -71,9 +73,9 @@ func randomEntries(rng *rand.Rand, n int, maxValue int) []entry {
 				continue
 			}
 			seen[id] = true
-			e := entry{key: key, seq: seq, kind: KindSet}
+			e := entry{key: key, seq: seq, kind: base.KindSet}
 			if rng.IntN(10) == 0 {
-				e.kind = KindDelete
+				e.kind = base.KindDelete
 			} else {
 				e.value = make([]byte, rng.IntN(maxValue+1))
 				for i := range e.value {
@@ -278,7 +280,7 @@ func checkGets(t *testing.T, rng *rand.Rand, r *Reader, es []entry) {
 		}
 		snap := rng.Uint64N(1 << 20)
 		if rng.IntN(3) == 0 {
-			snap = 1<<56 - 1
+			snap = base.MaxSeq
 		}
 		var want *entry
 		for i := range es {
@@ -288,7 +290,7 @@ func checkGets(t *testing.T, rng *rand.Rand, r *Reader, es []entry) {
 			}
 		}
 		var got entry
-		found, err := r.Get(key, snap, func(v []byte, k Kind, seq uint64) {
+		found, err := r.Get(key, snap, func(v []byte, k base.Kind, seq uint64) {
 			got = entry{key: key, seq: seq, kind: k, value: slices.Clone(v)}
 		})
 		if err != nil {

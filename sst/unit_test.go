@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 func TestBloomFalsePositiveRate(t *testing.T) {
@@ -60,11 +62,11 @@ func TestWriterRejectsMisorderedInput(t *testing.T) {
 		name string
 		adds []entry
 	}{
-		{"key descending", []entry{{[]byte("b"), 1, KindSet, nil}, {[]byte("a"), 1, KindSet, nil}}},
-		{"seq ascending", []entry{{[]byte("a"), 1, KindSet, nil}, {[]byte("a"), 2, KindSet, nil}}},
-		{"duplicate", []entry{{[]byte("a"), 1, KindSet, nil}, {[]byte("a"), 1, KindDelete, nil}}},
-		{"bad kind", []entry{{[]byte("a"), 1, Kind(9), nil}}},
-		{"seq too large", []entry{{[]byte("a"), 1 << 56, KindSet, nil}}},
+		{"key descending", []entry{{[]byte("b"), 1, base.KindSet, nil}, {[]byte("a"), 1, base.KindSet, nil}}},
+		{"seq ascending", []entry{{[]byte("a"), 1, base.KindSet, nil}, {[]byte("a"), 2, base.KindSet, nil}}},
+		{"duplicate", []entry{{[]byte("a"), 1, base.KindSet, nil}, {[]byte("a"), 1, base.KindDelete, nil}}},
+		{"bad kind", []entry{{[]byte("a"), 1, base.Kind(9), nil}}},
+		{"seq too large", []entry{{[]byte("a"), base.MaxSeq + 1, base.KindSet, nil}}},
 	}
 	for _, tc := range cases {
 		w := NewWriter(&bytes.Buffer{}, WriterOptions{})
@@ -86,7 +88,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 
 func TestWriterReportsWriteErrors(t *testing.T) {
 	w := NewWriter(failingWriter{}, WriterOptions{})
-	if err := w.Add([]byte("a"), 1, KindSet, []byte("v")); err != nil {
+	if err := w.Add([]byte("a"), 1, base.KindSet, []byte("v")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Finish(); err == nil || !bytes.Contains([]byte(err.Error()), []byte("disk full")) {
@@ -101,7 +103,7 @@ func TestCompressionShrinksBlocks(t *testing.T) {
 	x := uint64(1)
 	for i := range 2000 {
 		v := bytes.Repeat([]byte{byte('a' + i%5)}, 100)
-		compressible = append(compressible, entry{fmt.Appendf(nil, "k%06d", i), 0, KindSet, v})
+		compressible = append(compressible, entry{fmt.Appendf(nil, "k%06d", i), 0, base.KindSet, v})
 		r := make([]byte, 100)
 		for j := range r {
 			x ^= x << 13
@@ -109,7 +111,7 @@ func TestCompressionShrinksBlocks(t *testing.T) {
 			x ^= x << 17
 			r[j] = byte(x)
 		}
-		random = append(random, entry{fmt.Appendf(nil, "k%06d", i), 0, KindSet, r})
+		random = append(random, entry{fmt.Appendf(nil, "k%06d", i), 0, base.KindSet, r})
 	}
 	size := func(es []entry, c Compression) int {
 		return len(buildTable(t, es, WriterOptions{Compression: c}))
@@ -176,7 +178,7 @@ func TestKeyBlockMutations(t *testing.T) {
 	var b keyBlockWriter
 	b.interval = 3
 	for i := range 20 {
-		b.add(fmt.Appendf(nil, "key-%03d", i/2), uint64(100-i)<<8|1, fmt.Appendf(nil, "v%d", i))
+		b.add(fmt.Appendf(nil, "key-%03d", i/2), base.MakeTrailer(uint64(100-i), base.KindSet), fmt.Appendf(nil, "v%d", i))
 	}
 	good := bytes.Clone(b.finishKeys())
 	errs := 0
@@ -209,7 +211,7 @@ func TestEstimatedSizeGrows(t *testing.T) {
 	w := NewWriter(&buf, WriterOptions{BlockSize: 256})
 	last := w.EstimatedSize()
 	for i := range 1000 {
-		if err := w.Add(fmt.Appendf(nil, "k%05d", i), 0, KindSet, bytes.Repeat([]byte("v"), 50)); err != nil {
+		if err := w.Add(fmt.Appendf(nil, "k%05d", i), 0, base.KindSet, bytes.Repeat([]byte("v"), 50)); err != nil {
 			t.Fatal(err)
 		}
 		if s := w.EstimatedSize(); s < last {

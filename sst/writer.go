@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/invariants"
 )
 
 // WriterOptions configure a Writer. The zero value of a field means its
@@ -61,17 +64,17 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 // Add appends an entry. Entries must arrive in internal-key order: user key
 // ascending (bytewise), then seq descending. Returns an error on misordered
 // input.
-func (w *Writer) Add(userKey []byte, seq uint64, kind Kind, value []byte) error {
+func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error {
 	if w.err != nil {
 		return w.err
 	}
 	if w.finished {
 		return fmt.Errorf("sst: Add after Finish")
 	}
-	if kind != KindDelete && kind != KindSet {
+	if !kind.Valid() {
 		return fmt.Errorf("sst: unknown kind %d", kind)
 	}
-	if seq >= 1<<56 {
+	if seq > base.MaxSeq {
 		return fmt.Errorf("sst: sequence number %d does not fit in 56 bits", seq)
 	}
 	if len(userKey) > maxBlockLen/4 || len(value) > maxBlockLen/4 {
@@ -97,12 +100,12 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind Kind, value []byte) error 
 			return err
 		}
 	}
-	w.block.add(userKey, seq<<8|uint64(kind), value)
+	w.block.add(userKey, base.MakeTrailer(seq, kind), value)
 	w.lastKey = append(w.lastKey[:0], userKey...)
 	w.lastSeq = seq
 	p := &w.props
 	p.NumEntries++
-	if kind == KindDelete {
+	if kind == base.KindDelete {
 		p.NumDeletions++
 	}
 	p.RawKeySize += uint64(len(userKey)) + 8
@@ -128,6 +131,9 @@ func (w *Writer) flushBlock(next []byte) error {
 	sep := w.block.lastKey
 	if next != nil {
 		sep = separator(w.block.lastKey, next)
+	}
+	if invariants.Enabled {
+		checkSeparator(w.block.lastKey, sep, next)
 	}
 	w.index = binary.AppendUvarint(w.index, uint64(len(sep)))
 	w.index = append(w.index, sep...)

@@ -1,17 +1,17 @@
 // Command memtablerep_bench is a drop-in for RocksDB's memtablerep_bench;
-// see package memtable/bench.
+// see package memtablerepbench.
 package main
 
 import (
 	"os"
 
 	_ "github.com/godbbench/godbbench/memtable/badgerskl"
-	"github.com/godbbench/godbbench/memtable/bench"
 	_ "github.com/godbbench/godbbench/memtable/cspp"
 	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
 	_ "github.com/godbbench/godbbench/memtable/skiplist"
+	"github.com/godbbench/godbbench/memtablerepbench"
 )
 
 func main() {
-	os.Exit(bench.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(memtablerepbench.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,6 +1,6 @@
 // Package flags defines the command-line flags of db_bench 7.8.3 (all 357 of
-// them, with 7.8.3's defaults and validators), this project's extensions, and
-// the flags of memtablerep_bench, on an internal/gflags FlagSet.
+// them, with 7.8.3's defaults and validators) and this project's extensions
+// on an internal/gflags FlagSet.
 //
 // Contract: Register binds every flag to a field of Flags (the field name
 // capitalises each '_'-separated word of the flag name: use_existing_db is
@@ -29,9 +29,8 @@ const Version = "7.8.3"
 // by the file that defines them); the RocksDB ones are spelled as in the
 // Debian 7.8.3 build.
 const (
-	DBBenchFile     = "./tools/db_bench_tool.cc"
-	ExtensionsFile  = "./tools/godbbench_extensions.go"
-	MemtablerepFile = "./memtable/memtablerep_bench.cc"
+	DBBenchFile    = "./tools/db_bench_tool.cc"
+	ExtensionsFile = "./tools/godbbench_extensions.go"
 )
 
 // Register defines every db_bench 7.8.3 flag and this project's extensions

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"reflect"
 	"regexp"
@@ -361,28 +360,6 @@ func TestBenchmarkScriptStyleArgs(t *testing.T) {
 	fs.Visit(func(n, v string) { got = append(got, n+"="+v) })
 	if strings.Join(got, " ") != "benchmarks=fillseq histogram=false num=5000 seed=1669779862 sync=false use_existing_db=false value_size=400" {
 		t.Fatalf("visit: %v", got)
-	}
-}
-
-func TestMemtablerepBenchFlags(t *testing.T) {
-	fs, f := NewMemtablerepFlagSet("./memtablerep_bench")
-	var out, errb bytes.Buffer
-	fs.SetOutput(&out, &errb)
-	if _, err := fs.Parse([]string{"--num_threads=2", "--benchmarks=fillseq,readrandom"}); err != nil {
-		t.Fatalf("%v %s", err, errb.String())
-	}
-	want := MemtablerepFlags{Benchmarks: "fillseq,readrandom", Memtablerep: "skiplist", BucketCount: 1000000,
-		HashskiplistHeight: 4, HashskiplistBranchingFactor: 4, HugePageTlbSize: 0, BucketEntriesLoggingThreshold: 4096,
-		IfLogBucketDistWhenFlash: true, ThresholdUseSkiplist: 256, WriteBufferSize: 256, NumThreads: 2,
-		NumOperations: 1000000, NumScans: 10, ItemSize: 100, PrefixLength: 8, VectorrepCount: 0, Seed: 0}
-	if *f != want {
-		t.Fatalf("got %+v", *f)
-	}
-	fs, _ = NewMemtablerepFlagSet("./memtablerep_bench")
-	fs.SetOutput(io.Discard, &errb)
-	errb.Reset()
-	if _, err := fs.Parse([]string{"--num=5"}); exitCode(err) != 1 || errb.String() != "ERROR: unknown command line flag 'num'\n" {
-		t.Fatalf("%v %q", err, errb.String())
 	}
 }
 

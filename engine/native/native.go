@@ -9,6 +9,11 @@
 // With Options.ReadOnly the DB opens read-only (lsm readonly.go): writes fail
 // with RocksDB's "Not implemented: Not supported operation in read only
 // mode." and no file is changed.
+//
+// Property answers RocksDB's property names from lsm's plain figures
+// (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
+// 7.8.3's layout (properties.go, stats.go); the package links in the
+// memtable reps --memtablerep can name (reps.go).
 package native
 
 import (
@@ -84,6 +89,7 @@ var OptionNotes = []engine.OptionNote{
 var unsupported = engine.IgnoredKeys(OptionNotes)
 
 func init() {
+	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
 	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have")...)
 	unsupported = engine.IgnoredKeys(OptionNotes)
 }
@@ -148,8 +154,9 @@ func (Opener) Destroy(dir string, o *options.Options) error { return lsm.Destroy
 
 // DB adapts *lsm.DB to engine.DB.
 type DB struct {
-	d           *lsm.DB
-	sync, noWAL bool // database-wide --sync / --disable_wal
+	d             *lsm.DB
+	sync, noWAL   bool // database-wide --sync / --disable_wal
+	statsBaseline statsBaseline
 }
 
 // LSM returns the underlying database.
@@ -229,12 +236,6 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 
 // WaitForCompactions waits until no background work is pending.
 func (db *DB) WaitForCompactions() error { return db.d.WaitForCompactions() }
-
-// Property returns a RocksDB-named property.
-func (db *DB) Property(name string) (string, bool) { return db.d.Property(name) }
-
-// ResetStats clears the cumulative statistics.
-func (db *DB) ResetStats() error { return db.d.ResetStats() }
 
 // Close closes the database.
 func (db *DB) Close() error { return db.d.Close() }

@@ -75,6 +75,7 @@ var OptionNotes = []engine.OptionNote{
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 
 func init() {
+	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
 	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have")...)
 	unsupportedOptions = engine.IgnoredKeys(OptionNotes)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/godbbench/godbbench/internal/rocksfmt"
 )
 
 // Property returns engine state under RocksDB property names; see the package
@@ -70,16 +72,14 @@ func (d *DB) Property(name string) (string, bool) {
 	return "", false
 }
 
-// levelStats renders "rocksdb.levelstats" in RocksDB's layout:
-// "Level Files Size(MB)", 20 dashes, then "%3d %8d %8.0f" per level.
+// levelStats renders "rocksdb.levelstats" in RocksDB's layout.
 func (d *DB) levelStats() string {
 	m := d.db.Metrics()
-	var b strings.Builder
-	b.WriteString("Level Files Size(MB)\n--------------------\n")
+	levels := make([]rocksfmt.Level, len(m.Levels))
 	for l := range m.Levels {
-		fmt.Fprintf(&b, "%3d %8d %8.0f\n", l, m.Levels[l].TablesCount, float64(m.Levels[l].TablesSize)/mib)
+		levels[l] = rocksfmt.Level{Files: int(m.Levels[l].TablesCount), SizeBytes: uint64(m.Levels[l].TablesSize)}
 	}
-	return b.String()
+	return rocksfmt.LevelStats(levels)
 }
 
 // sstables renders "rocksdb.sstables" in the layout of RocksDB's

@@ -23,9 +23,6 @@ import (
 //   - CPU time, key in/drop counts, and commit groups are not kept: the first
 //     two print 0, commit groups print equal to writes (one write per group).
 
-// mib is a MiB as RocksDB's kMB, for the Size(MB) of rocksdb.levelstats.
-const mib = 1 << 20
-
 // statsSnapshot is the baseline the next "Interval" figures subtract.
 type statsSnapshot struct {
 	at time.Time

@@ -24,6 +24,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/perf_context.h>
 #include <rocksdb/perf_level.h>
+#include <rocksdb/rate_limiter.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
@@ -142,6 +143,23 @@ char* gdb_table_options_from_string(rocksdb_options_t* opts, const char* s) {
   if (!st.ok()) return copy_error(st.ToString());
   *t = next;
   return nullptr;
+}
+
+void gdb_set_rate_limiter(rocksdb_options_t* opts, int64_t rate, int64_t refill_us,
+                          int reads_only, int auto_tuned) {
+  opts->rep.rate_limiter.reset(ROCKSDB_NAMESPACE::NewGenericRateLimiter(
+      rate, refill_us, 10,
+      reads_only ? ROCKSDB_NAMESPACE::RateLimiter::Mode::kReadsOnly
+                 : ROCKSDB_NAMESPACE::RateLimiter::Mode::kWritesOnly,
+      auto_tuned != 0));
+}
+
+void gdb_set_row_cache(rocksdb_options_t* opts, size_t capacity, int num_shard_bits) {
+  if (num_shard_bits >= 1) {
+    opts->rep.row_cache = ROCKSDB_NAMESPACE::NewLRUCache(capacity, num_shard_bits);
+  } else {
+    opts->rep.row_cache = ROCKSDB_NAMESPACE::NewLRUCache(capacity);
+  }
 }
 
 char* gdb_compact_range(rocksdb_t* db, const char* start, size_t start_len,

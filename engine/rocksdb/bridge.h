@@ -47,6 +47,16 @@ int gdb_table_set_index_shortening(rocksdb_options_t* opts, int mode);
 // (GetBlockBasedTableOptionsFromString). It returns an error string or NULL.
 char* gdb_table_options_from_string(rocksdb_options_t* opts, const char* s);
 
+// gdb_set_rate_limiter installs db_bench's rate limiter:
+// NewGenericRateLimiter(rate, refill_us, fairness 10, reads only or writes
+// only, auto_tuned).
+void gdb_set_rate_limiter(rocksdb_options_t* opts, int64_t rate, int64_t refill_us,
+                          int reads_only, int auto_tuned);
+
+// gdb_set_row_cache installs db_bench's row cache: an LRU cache of capacity
+// bytes, with 2^num_shard_bits shards when num_shard_bits >= 1.
+void gdb_set_row_cache(rocksdb_options_t* opts, size_t capacity, int num_shard_bits);
+
 // gdb_compact_range is db_bench's Compact(): DB::CompactRange with
 // bottommost_level_compaction = kForceOptimized and, when target_level >= 0,
 // change_level to that level. A NULL bound is unbounded. It returns an error

@@ -111,6 +111,20 @@ func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 			return nil, err
 		}
 	}
+	// db_bench's InitializeOptionsGeneral: for options from flags and from
+	// a file alike.
+	if o.RateLimiterBytesPerSec > 0 {
+		if o.RateLimiterRefillPeriodUs <= 0 {
+			// RocksDB asserts on it (Debian's C++ db_bench aborts).
+			return nil, fmt.Errorf("Invalid argument: --rate_limiter_refill_period_us=%d must be positive", o.RateLimiterRefillPeriodUs)
+		}
+		C.gdb_set_rate_limiter(c.opts, C.int64_t(o.RateLimiterBytesPerSec), C.int64_t(o.RateLimiterRefillPeriodUs),
+			C.int(btoi(o.RateLimitBgReads)), C.int(btoi(o.RateLimiterAutoTuned)))
+	}
+	if o.RowCacheSize != 0 {
+		// A negative size is a huge one, as in db_bench (size_t).
+		C.gdb_set_row_cache(c.opts, C.size_t(o.RowCacheSize), C.int(o.CacheNumShardBits))
+	}
 	C.rocksdb_options_set_create_if_missing(c.opts, 1)
 	C.rocksdb_options_set_create_missing_column_families(c.opts, 1)
 	C.rocksdb_options_set_env(c.opts, c.env)

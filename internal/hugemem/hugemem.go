@@ -1,9 +1,8 @@
-// Package hugemem hands out large, zeroed, pointer-free memory regions that
-// live outside the Go heap, backed by transparent huge pages where the
-// kernel offers them. Memtable arenas use it: they are pointer-free (the
-// collector never needs to see them), they are read in random order, and on
-// a virtual machine a TLB miss on 4 KiB pages costs a two-dimensional page
-// walk.
+// Package hugemem hands out large, zeroed memory regions that live outside
+// the Go heap, backed by transparent huge pages where the kernel offers
+// them. Memtable arenas use it: nothing in them needs the collector (rule
+// below), they are read in random order, and on a virtual machine a TLB
+// miss on 4 KiB pages costs a two-dimensional page walk.
 //
 // Contract:
 //   - Map(n) returns a Region of at least n zeroed bytes. Pages become
@@ -17,7 +16,19 @@
 //     of any slice of it; the memory is unmapped then, and touching it
 //     afterwards faults. Owners that cannot know when the last use happens
 //     tie Free to their own reachability (runtime.AddCleanup).
-//   - Regions hold no Go pointers and must never be given any.
+//   - A region may hold pointers into regions of the same owner, which the
+//     owner keeps until it frees them all, and never a pointer to anything
+//     else (a Go object, a stack). Off the heap (Linux without the race
+//     detector) such a pointer is no Go pointer at all. Where Map falls
+//     back to the Go heap, a region is a Go allocation of type []byte,
+//     which the collector does not scan, so the pointers stored in it are
+//     Go pointers the collector never sees. That is sound for pointers into
+//     regions, and only for them: each target region is referenced by its
+//     owner's list of regions until Free, so it stays reachable, and Go
+//     never moves a heap object; a pointer to any other object would not
+//     keep it alive. memtable/skiplist stores such pointers (its node
+//     links, towers and key/value pointers); memtable/offsetskiplist and
+//     memtable/cspp store 32-bit offsets only.
 //
 // Measured on the 2-core build machine (a Firecracker VM, THP "madvise"),
 // BenchmarkRandomReadChain: a dependent random read chain over 512 MiB takes

@@ -10,6 +10,9 @@ import "fmt"
 // on Go memory, so a structure published by atomic stores into an mmap'd
 // region (as memtable arenas are) would look unsynchronized to it, and
 // every reader of Go memory ordered by those atomics would be reported.
+// The region is a []byte, which the collector does not scan: pointers
+// stored in it keep nothing alive, hence the package's rule that they may
+// point only into regions their owner keeps.
 func Map(n int) (*Region, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("hugemem: bad size %d", n)

@@ -23,3 +23,14 @@ func TestFormatsMatchRocksDB(t *testing.T) {
 		t.Errorf("HMS = %q", got)
 	}
 }
+
+func TestLevelStats(t *testing.T) {
+	got := LevelStats([]Level{{Files: 3, SizeBytes: 5 << 20}, {Files: 12, SizeBytes: 1<<30 + 1<<19}, {}})
+	want := "Level Files Size(MB)\n--------------------\n" +
+		"  0        3        5\n" +
+		"  1       12     1024\n" +
+		"  2        0        0\n"
+	if got != want {
+		t.Fatalf("got\n%swant\n%s", got, want)
+	}
+}

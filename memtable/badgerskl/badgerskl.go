@@ -21,6 +21,7 @@ import (
 	"github.com/dgraph-io/badger/v4/skl"
 	"github.com/dgraph-io/badger/v4/y"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -63,37 +64,34 @@ func New(memCap uint64) *Rep {
 
 // withTrailer appends badger's timestamp encoding of trailer to key, into
 // buf when it is large enough.
-func withTrailer(buf []byte, key []byte, trailer uint64) []byte {
+func withTrailer(buf []byte, key []byte, trailer base.Trailer) []byte {
 	out := append(buf[:0], key...)
-	ts := math.MaxUint64 - trailer
+	ts := math.MaxUint64 - uint64(trailer)
 	return append(out, byte(ts>>56), byte(ts>>48), byte(ts>>40), byte(ts>>32),
 		byte(ts>>24), byte(ts>>16), byte(ts>>8), byte(ts))
 }
 
 // Add implements memtable.Rep.
-func (r *Rep) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
+func (r *Rep) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	need := int64(len(key) + len(value) + worstCaseOverhead)
 	if r.reserved.Add(need) > r.capacity {
 		r.reserved.Add(-need)
 		return memtable.ErrFull
 	}
 	var buf [64]byte
-	r.s.Put(withTrailer(buf[:], key, seq<<8|uint64(kind)), y.ValueStruct{Meta: byte(kind) | metaPresent, Value: value})
+	r.s.Put(withTrailer(buf[:], key, base.MakeTrailer(seq, kind)), y.ValueStruct{Meta: byte(kind) | metaPresent, Value: value})
 	r.count.Add(1)
 	return nil
 }
 
 // Get implements memtable.Rep.
-func (r *Rep) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
-	if snapshot > memtable.MaxSeq {
-		snapshot = memtable.MaxSeq
-	}
+func (r *Rep) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 	var buf [64]byte
-	v := r.s.Get(withTrailer(buf[:], key, snapshot<<8|0xff))
+	v := r.s.Get(withTrailer(buf[:], key, base.SeekTrailer(snapshot)))
 	if v.Meta&metaPresent == 0 {
 		return nil, 0, false
 	}
-	return v.Value, memtable.Kind(v.Meta &^ metaPresent), true
+	return v.Value, base.Kind(v.Meta &^ metaPresent), true
 }
 
 // NewIter implements memtable.Rep.
@@ -119,15 +117,13 @@ func (i *Iter) Last() bool { i.it.SeekToLast(); return i.it.Valid() }
 
 // Seek implements memtable.Iter.
 func (i *Iter) Seek(key []byte, seq uint64) bool {
-	seq = min(seq, memtable.MaxSeq)
-	i.it.Seek(withTrailer(i.buf[:], key, seq<<8|0xff))
+	i.it.Seek(withTrailer(i.buf[:], key, base.SeekTrailer(seq)))
 	return i.it.Valid()
 }
 
 // SeekForPrev implements memtable.Iter.
 func (i *Iter) SeekForPrev(key []byte, seq uint64) bool {
-	seq = min(seq, memtable.MaxSeq)
-	i.it.SeekForPrev(withTrailer(i.buf[:], key, seq<<8))
+	i.it.SeekForPrev(withTrailer(i.buf[:], key, base.SeekForPrevTrailer(seq)))
 	return i.it.Valid()
 }
 
@@ -157,16 +153,16 @@ func (i *Iter) Key() []byte { return y.ParseKey(i.it.Key()) }
 
 // trailer decodes the last 8 bytes of badger's key (y.ParseTs returns 0
 // for the empty user key, so it cannot be used).
-func (i *Iter) trailer() uint64 {
+func (i *Iter) trailer() base.Trailer {
 	k := i.it.Key()
-	return math.MaxUint64 - binary.BigEndian.Uint64(k[len(k)-8:])
+	return base.Trailer(math.MaxUint64 - binary.BigEndian.Uint64(k[len(k)-8:]))
 }
 
 // Seq implements memtable.Iter.
-func (i *Iter) Seq() uint64 { return i.trailer() >> 8 }
+func (i *Iter) Seq() uint64 { return i.trailer().Seq() }
 
 // Kind implements memtable.Iter.
-func (i *Iter) Kind() memtable.Kind { return memtable.Kind(i.trailer() & 0xff) }
+func (i *Iter) Kind() base.Kind { return i.trailer().Kind() }
 
 // Value implements memtable.Iter.
 func (i *Iter) Value() []byte { return i.it.Value().Value }

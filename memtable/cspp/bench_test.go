@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/skiplist"
 )
@@ -77,7 +78,7 @@ func BenchmarkAdd(b *testing.B) {
 				b.ResetTimer()
 				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
-					if err := r.Add(uint64(i+1), memtable.KindSet, src.next(buf[:]), value); err != nil {
+					if err := r.Add(uint64(i+1), base.KindSet, src.next(buf[:]), value); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -101,7 +102,7 @@ func BenchmarkAddParallel(b *testing.B) {
 				src := keySource{kind: "rand16", state: seed.Add(1) << 40}
 				var buf [16]byte
 				for pb.Next() {
-					if err := r.Add(seq.Add(1), memtable.KindSet, src.next(buf[:]), nil); err != nil {
+					if err := r.Add(seq.Add(1), base.KindSet, src.next(buf[:]), nil); err != nil {
 						b.Error(err)
 						return
 					}
@@ -127,7 +128,7 @@ func prefill(b *testing.B, rm repMaker) memtable.Rep {
 	src := keySource{kind: "rand16"}
 	var buf [16]byte
 	for i := 0; i < prefillEntries; i++ {
-		if err := r.Add(uint64(i+1), memtable.KindSet, src.next(buf[:]), buf[:8]); err != nil {
+		if err := r.Add(uint64(i+1), base.KindSet, src.next(buf[:]), buf[:8]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -147,7 +148,7 @@ func BenchmarkGetHit(b *testing.B) {
 				if i%prefillEntries == 0 {
 					src = keySource{kind: "rand16"} // replay the prefill keys
 				}
-				if _, _, ok := r.Get(src.next(buf[:]), memtable.MaxSeq); !ok {
+				if _, _, ok := r.Get(src.next(buf[:]), base.MaxSeq); !ok {
 					b.Fatal("miss")
 				}
 			}

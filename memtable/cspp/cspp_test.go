@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/memtabletest"
 )
@@ -24,7 +25,7 @@ func TestRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := r.Add(1, memtable.KindSet, []byte("k"), []byte("v")); err != nil {
+		if err := r.Add(1, base.KindSet, []byte("k"), []byte("v")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,7 +35,7 @@ func TestRegistered(t *testing.T) {
 type record struct {
 	key   string
 	seq   uint64
-	kind  memtable.Kind
+	kind  base.Kind
 	value string
 }
 
@@ -115,9 +116,9 @@ func fillRandom(t testing.TB, tr *Trie, rng *rand.Rand, n int) refModel {
 			seen[string(k)] = map[uint64]bool{}
 		}
 		seen[string(k)][seq] = true
-		kind := memtable.KindSet
+		kind := base.KindSet
 		if rng.IntN(5) == 0 {
-			kind = memtable.KindDelete
+			kind = base.KindDelete
 		}
 		v := fmt.Sprintf("v%d-%x", seq, k)
 		v = v[:min(len(v), rng.IntN(8))]
@@ -171,7 +172,7 @@ func TestModel(t *testing.T) {
 			k := keyGen(rng)
 			seq := uint64(rng.IntN(5200))
 			if q%7 == 0 {
-				seq = memtable.MaxSeq
+				seq = base.MaxSeq
 			}
 			r, found := m.get(string(k), seq)
 			v, kind, ok := tr.Get(k, seq)
@@ -204,18 +205,18 @@ func TestModel(t *testing.T) {
 func TestEmptyKeyAndEmptyTrie(t *testing.T) {
 	tr := New(0)
 	it := tr.NewIter()
-	if it.First() || it.Last() || it.Seek(nil, memtable.MaxSeq) || it.SeekForPrev([]byte{0xff}, 0) {
+	if it.First() || it.Last() || it.Seek(nil, base.MaxSeq) || it.SeekForPrev([]byte{0xff}, 0) {
 		t.Fatal("empty trie iterator is valid")
 	}
-	if _, _, ok := tr.Get(nil, memtable.MaxSeq); ok {
+	if _, _, ok := tr.Get(nil, base.MaxSeq); ok {
 		t.Fatal("Get on empty trie found a key")
 	}
 	for i, k := range []string{"", "a", "", "ab"} {
-		if err := tr.Add(uint64(i+1), memtable.KindSet, []byte(k), []byte(fmt.Sprint(i))); err != nil {
+		if err := tr.Add(uint64(i+1), base.KindSet, []byte(k), []byte(fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if v, _, ok := tr.Get(nil, memtable.MaxSeq); !ok || string(v) != "2" {
+	if v, _, ok := tr.Get(nil, base.MaxSeq); !ok || string(v) != "2" {
 		t.Fatalf("Get(empty) = %q %v", v, ok)
 	}
 	if v, _, ok := tr.Get([]byte{}, 1); !ok || string(v) != "0" {
@@ -237,21 +238,21 @@ func TestManyVersionsSnapshots(t *testing.T) {
 	// Even sequences first in ascending order (append path), odd ones after in
 	// descending order (copy-on-write insertion path).
 	for s := uint64(2); s <= n; s += 2 {
-		if err := tr.Add(s, memtable.KindSet, key, fmt.Appendf(nil, "%d", s)); err != nil {
+		if err := tr.Add(s, base.KindSet, key, fmt.Appendf(nil, "%d", s)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := n - 1; i >= 1; i -= 2 {
 		s := uint64(i)
-		kind := memtable.KindSet
+		kind := base.KindSet
 		if s%3 == 0 {
-			kind = memtable.KindDelete
+			kind = base.KindDelete
 		}
 		if err := tr.Add(s, kind, key, fmt.Appendf(nil, "%d", s)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := tr.Add(10, memtable.KindSet, key, nil); err == nil {
+	if err := tr.Add(10, base.KindSet, key, nil); err == nil {
 		t.Fatal("duplicate sequence accepted")
 	}
 	for snap := uint64(0); snap <= n+1; snap++ {
@@ -263,9 +264,9 @@ func TestManyVersionsSnapshots(t *testing.T) {
 			continue
 		}
 		want := min(snap, n)
-		wantKind := memtable.KindSet
+		wantKind := base.KindSet
 		if want%2 == 1 && want%3 == 0 {
-			wantKind = memtable.KindDelete
+			wantKind = base.KindDelete
 		}
 		if !ok || string(v) != fmt.Sprint(want) || kind != wantKind {
 			t.Fatalf("Get at %d = %q,%d,%v want %d", snap, v, kind, ok, want)
@@ -288,7 +289,7 @@ func TestFull(t *testing.T) {
 	tr := New(64 << 10)
 	var accepted int
 	for i := 0; ; i++ {
-		err := tr.Add(uint64(i+1), memtable.KindSet, fmt.Appendf(nil, "key-%07d", i*7919%100003), make([]byte, 50))
+		err := tr.Add(uint64(i+1), base.KindSet, fmt.Appendf(nil, "key-%07d", i*7919%100003), make([]byte, 50))
 		if errors.Is(err, memtable.ErrFull) {
 			break
 		}
@@ -372,11 +373,11 @@ func TestConcurrentWritersReaders(t *testing.T) {
 				k := keyGen(rng)
 				seq := uint64(w*per+i) + 1
 				v := fmt.Sprintf("%d", seq)
-				if err := tr.Add(seq, memtable.KindSet, k, []byte(v)); err != nil {
+				if err := tr.Add(seq, base.KindSet, k, []byte(v)); err != nil {
 					t.Error(err)
 					return
 				}
-				models[w] = append(models[w], record{string(k), seq, memtable.KindSet, v})
+				models[w] = append(models[w], record{string(k), seq, base.KindSet, v})
 				if got, _, ok := tr.Get(k, seq); !ok || string(got) != v {
 					t.Errorf("Get own write (%q,%d) = %q,%v", k, seq, got, ok)
 					return
@@ -432,10 +433,10 @@ func TestLongKeys(t *testing.T) {
 	var m refModel
 	for i, k := range keys {
 		v := fmt.Sprint(i)
-		if err := tr.Add(uint64(i+1), memtable.KindSet, k, []byte(v)); err != nil {
+		if err := tr.Add(uint64(i+1), base.KindSet, k, []byte(v)); err != nil {
 			t.Fatal(err)
 		}
-		m = append(m, record{string(k), uint64(i + 1), memtable.KindSet, v})
+		m = append(m, record{string(k), uint64(i + 1), base.KindSet, v})
 	}
 	sort.Slice(m, m.less)
 	it := tr.NewIter()
@@ -445,12 +446,12 @@ func TestLongKeys(t *testing.T) {
 		ok = it.Prev()
 	}
 	for i, k := range keys {
-		if v, _, ok := tr.Get(k, memtable.MaxSeq); !ok || string(v) != fmt.Sprint(i) {
+		if v, _, ok := tr.Get(k, base.MaxSeq); !ok || string(v) != fmt.Sprint(i) {
 			t.Fatalf("Get(key %d) = %q %v", i, v, ok)
 		}
-		checkAt(t, "Seek", it, it.Seek(k, memtable.MaxSeq), m, m.seek(string(k), memtable.MaxSeq))
+		checkAt(t, "Seek", it, it.Seek(k, base.MaxSeq), m, m.seek(string(k), base.MaxSeq))
 	}
-	if _, _, ok := tr.Get(long[:maxZpath+3], memtable.MaxSeq); ok {
+	if _, _, ok := tr.Get(long[:maxZpath+3], base.MaxSeq); ok {
 		t.Fatal("found a key never added")
 	}
 }
@@ -475,7 +476,7 @@ func TestConcurrentSeek(t *testing.T) {
 				default:
 				}
 				k := keyGen(rng)
-				if it.Seek(k, memtable.MaxSeq) && bytes.Compare(it.Key(), k) < 0 {
+				if it.Seek(k, base.MaxSeq) && bytes.Compare(it.Key(), k) < 0 {
 					errc <- fmt.Errorf("Seek(%q) landed on %q", k, it.Key())
 					return
 				}
@@ -493,7 +494,7 @@ func TestConcurrentSeek(t *testing.T) {
 			defer ww.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 11))
 			for i := 0; i < 3000; i++ {
-				if err := tr.Add(uint64(w*3000+i+1), memtable.KindSet, keyGen(rng), nil); err != nil {
+				if err := tr.Add(uint64(w*3000+i+1), base.KindSet, keyGen(rng), nil); err != nil {
 					t.Error(err)
 					return
 				}

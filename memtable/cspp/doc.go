@@ -71,9 +71,9 @@
 //	block  num word (bits 0..30 count, bit 31 unsorted), then count entries
 //	entry  4 slots: tag bits 0..31, tag bits 32..63, value offset, value length
 //
-// tag = seq<<8 | kind. Entries are in ascending tag order (the newest last)
-// unless the unsorted bit is set. A block's capacity is the next power of two
-// >= count. A fresh key gets pin, block, one entry and the value in one run,
+// tag = seq<<8 | kind (a base.Trailer). Entries are in ascending tag order
+// (the newest last) unless the unsorted bit is set. A block's capacity is
+// the next power of two >= count. A fresh key gets pin, block, one entry and the value in one run,
 // placed right after its leaf (unless either comes from a free list). An
 // empty value has offset 0.
 //

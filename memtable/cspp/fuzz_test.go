@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // FuzzInsertOrder splits the input into keys (a 0xff byte ends a key; the
@@ -25,10 +25,10 @@ func FuzzInsertOrder(f *testing.F) {
 		add := func(k []byte) {
 			seq++
 			v := string(k) + "!"
-			if err := tr.Add(seq, memtable.KindSet, k, []byte(v)); err != nil {
+			if err := tr.Add(seq, base.KindSet, k, []byte(v)); err != nil {
 				t.Fatalf("Add(%q): %v", k, err)
 			}
-			m = append(m, record{string(k), seq, memtable.KindSet, v})
+			m = append(m, record{string(k), seq, base.KindSet, v})
 			prev = k
 		}
 		for len(data) > 0 && len(m) < 2000 {
@@ -64,7 +64,7 @@ func FuzzInsertOrder(f *testing.F) {
 			}
 			checkAt(t, "Seek", it, it.Seek([]byte(r.key), r.seq), m, m.seek(r.key, r.seq))
 			probe := r.key + "\x00"
-			checkAt(t, "Seek probe", it, it.Seek([]byte(probe), memtable.MaxSeq), m, m.seek(probe, memtable.MaxSeq))
+			checkAt(t, "Seek probe", it, it.Seek([]byte(probe), base.MaxSeq), m, m.seek(probe, base.MaxSeq))
 			checkAt(t, "SeekForPrev probe", it, it.SeekForPrev([]byte(probe), 0), m, m.seekForPrev(probe, 0))
 		}
 	})

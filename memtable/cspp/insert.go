@@ -3,6 +3,7 @@ package cspp
 import (
 	"runtime"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -20,7 +21,7 @@ import (
 // addState carries what one Add has prepared across retries, so that a retry
 // reuses it instead of allocating again.
 type addState struct {
-	tag   uint64
+	tag   base.Trailer
 	value []byte
 	vec   uint32 // pin of a fresh version vector, 0 until built
 	leaf  uint32 // leaf chain for a suffix of leafLen bytes, 0 until built
@@ -34,11 +35,11 @@ type addState struct {
 }
 
 // Add inserts (key, seq, kind) -> value, copying key and value into the arena.
-func (t *Trie) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
+func (t *Trie) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	if limit := uint64(len(t.a.slots)) * 4; uint64(len(key)) >= limit || uint64(len(value)) >= limit {
 		return memtable.ErrFull // also keeps slot counts within uint32
 	}
-	st := addState{tag: seq<<8 | uint64(kind), value: value, shard: bufShard(key)}
+	st := addState{tag: base.MakeTrailer(seq, kind), value: value, shard: bufShard(key)}
 	reg := t.a.rc.ep.enter(st.shard)
 	for {
 		done, err := t.insert(&st, key)

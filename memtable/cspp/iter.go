@@ -281,7 +281,7 @@ func (it *Iter) seek(key []byte, seq uint64) bool {
 		if i == len(key) {
 			if f.pin != 0 {
 				for k := it.loadVersions(f.pin); k > 0; k-- {
-					if it.a.entryTag(it.entry(k-1))>>8 <= seq {
+					if it.a.entryTag(it.entry(k-1)).Seq() <= seq {
 						return it.atValue(f, k-1)
 					}
 				}
@@ -322,7 +322,7 @@ func (it *Iter) seekForPrev(key []byte, seq uint64) bool {
 			if f.pin != 0 {
 				num := it.loadVersions(f.pin)
 				for k := uint32(0); k < num; k++ {
-					if it.a.entryTag(it.entry(k))>>8 >= seq {
+					if it.a.entryTag(it.entry(k)).Seq() >= seq {
 						return it.atValue(f, k)
 					}
 				}

@@ -3,6 +3,7 @@ package cspp
 import (
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -52,7 +53,7 @@ type Iter struct {
 	keyReady bool
 	// The current entry, copied while registered: Seq, Kind and Value are
 	// called between positioning calls, when the block may be reused.
-	tag        uint64
+	tag        base.Trailer
 	voff, vlen uint32
 	// Read-ahead: entries ahead[:aheadN], the current one ahead[aheadAt];
 	// aheadN == 0 when the current entry is where the walk stands. With
@@ -78,7 +79,7 @@ type Iter struct {
 // aheadKeys[kStart:kEnd]); newKey tells whether the key differs from the
 // previous entry's.
 type aheadEntry struct {
-	tag          uint64
+	tag          base.Trailer
 	voff, vlen   uint32
 	kStart, kEnd uint32
 	newKey       bool
@@ -129,7 +130,7 @@ func (it *Iter) reseek() {
 	it.rkey = append(it.rkey[:0], it.curKey()...)
 	it.dropAhead()
 	ready := it.keyReady
-	it.seek(it.rkey, it.tag>>8)
+	it.seek(it.rkey, it.tag.Seq())
 	// The key is the same, so the stable copy made for it still holds.
 	it.keyReady = ready && it.valid && string(it.buf[:it.top().keyEnd]) == string(it.rkey)
 }
@@ -316,10 +317,10 @@ func (it *Iter) stableCopy(k []byte) []byte {
 }
 
 // Seq is the current entry's sequence number.
-func (it *Iter) Seq() uint64 { return it.tag >> 8 }
+func (it *Iter) Seq() uint64 { return it.tag.Seq() }
 
 // Kind is the current entry's kind.
-func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.tag) }
+func (it *Iter) Kind() base.Kind { return it.tag.Kind() }
 
 // Value is the current entry's value; it lives in the arena, in a run that
 // is never reused.

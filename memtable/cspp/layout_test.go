@@ -3,16 +3,16 @@ package cspp
 import (
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestLayoutExample checks the arena example of the package documentation.
 func TestLayoutExample(t *testing.T) {
 	tr := New(0)
-	if err := tr.Add(7, memtable.KindSet, []byte("ab"), []byte("v")); err != nil {
+	if err := tr.Add(7, base.KindSet, []byte("ab"), []byte("v")); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Add(8, memtable.KindDelete, []byte("ac"), nil); err != nil {
+	if err := tr.Add(8, base.KindDelete, []byte("ac"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want := map[uint32]uint32{

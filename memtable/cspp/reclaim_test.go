@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // stressKey draws from a key space built to force replacements: a few hot
@@ -100,11 +100,11 @@ func TestReclaimStress(t *testing.T) {
 				seq := uint64(i*writers+w) + 1
 				k := stressKey(rng, kb[:])
 				v := stressValue(vb[:], k, seq)
-				if err := tr.Add(seq, memtable.KindSet, k, v); err != nil {
+				if err := tr.Add(seq, base.KindSet, k, v); err != nil {
 					t.Error(err)
 					return
 				}
-				models[w] = append(models[w], record{string(k), seq, memtable.KindSet, string(v)})
+				models[w] = append(models[w], record{string(k), seq, base.KindSet, string(v)})
 			}
 		}(w)
 	}
@@ -144,7 +144,7 @@ func stressReader(tr *Trie, r int, stop <-chan struct{}) error {
 		default:
 		}
 		k := stressKey(rng, kb[:])
-		if v, _, ok := tr.Get(k, memtable.MaxSeq); ok {
+		if v, _, ok := tr.Get(k, base.MaxSeq); ok {
 			if _, good := checkValue(k, v); !good {
 				return fmt.Errorf("Get(%q) = %q", k, v)
 			}
@@ -158,7 +158,7 @@ func stressReader(tr *Trie, r int, stop <-chan struct{}) error {
 		forward := round%2 == 0
 		var ok bool
 		if forward {
-			ok = it.Seek(k, memtable.MaxSeq)
+			ok = it.Seek(k, base.MaxSeq)
 		} else {
 			ok = it.SeekForPrev(k, 0)
 		}
@@ -199,10 +199,10 @@ func TestIterAcrossReclaim(t *testing.T) {
 			seq++
 			k := stressKey(rng, kb[:])
 			v := stressValue(vb[:], k, seq)
-			if err := tr.Add(seq, memtable.KindSet, k, v); err != nil {
+			if err := tr.Add(seq, base.KindSet, k, v); err != nil {
 				t.Fatal(err)
 			}
-			m = append(m, record{string(k), seq, memtable.KindSet, string(v)})
+			m = append(m, record{string(k), seq, base.KindSet, string(v)})
 		}
 	}
 	add(2000)

@@ -3,7 +3,7 @@ package cspp
 import (
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestReleaseReusesArena checks that a released trie's region comes back
@@ -18,7 +18,7 @@ func TestReleaseReusesArena(t *testing.T) {
 	}
 	for i := 0; i < 1000; i++ {
 		k := []byte{byte(i >> 8), byte(i), 'k'}
-		if err := old.Add(uint64(i+1), memtable.KindSet, k, []byte("value-bytes")); err != nil {
+		if err := old.Add(uint64(i+1), base.KindSet, k, []byte("value-bytes")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,13 +38,13 @@ func TestReleaseReusesArena(t *testing.T) {
 			t.Fatalf("byte %d of the reused region is %d, want 0", i, b)
 		}
 	}
-	if _, _, ok := fresh.Get([]byte{0, 1, 'k'}, memtable.MaxSeq); ok {
+	if _, _, ok := fresh.Get([]byte{0, 1, 'k'}, base.MaxSeq); ok {
 		t.Fatal("a reused arena shows the old trie's key")
 	}
-	if err := fresh.Add(1, memtable.KindSet, []byte("new"), []byte("v")); err != nil {
+	if err := fresh.Add(1, base.KindSet, []byte("new"), []byte("v")); err != nil {
 		t.Fatal(err)
 	}
-	if v, _, ok := fresh.Get([]byte("new"), memtable.MaxSeq); !ok || string(v) != "v" {
+	if v, _, ok := fresh.Get([]byte("new"), base.MaxSeq); !ok || string(v) != "v" {
 		t.Fatalf("Get on the reused arena = %q, %v", v, ok)
 	}
 	func() {
@@ -53,7 +53,7 @@ func TestReleaseReusesArena(t *testing.T) {
 				t.Error("Get on a released trie did not panic")
 			}
 		}()
-		old.Get([]byte{0, 1, 'k'}, memtable.MaxSeq)
+		old.Get([]byte{0, 1, 'k'}, base.MaxSeq)
 	}()
 	fresh.Release()
 	fresh.Release() // a second call does nothing

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/hugemem"
 	"github.com/godbbench/godbbench/memtable"
 )
@@ -89,14 +90,14 @@ func (t *Trie) ApproximateMemoryUsage() uint64 {
 // no lock and allocates nothing: atomic loads of header, link and pin words,
 // inside one epoch registration (the value bytes it returns are never
 // reused, only nodes and version blocks are).
-func (t *Trie) Get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
+func (t *Trie) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 	reg := t.a.rc.ep.enter(bufShard(key))
 	v, kind, ok := t.a.get(key, snapshot)
 	leave(reg)
 	return v, kind, ok
 }
 
-func (a *arena) get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
+func (a *arena) get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 	n := uint32(rootOffset)
 	i := 0
 	for {
@@ -116,7 +117,7 @@ func (a *arena) get(key []byte, snapshot uint64) ([]byte, memtable.Kind, bool) {
 			if !ok {
 				return nil, 0, false
 			}
-			return a.entryValue(e), memtable.Kind(a.entryTag(e)), true
+			return a.entryValue(e), a.entryTag(e).Kind(), true
 		}
 		link := a.findChild(n, h, key[i])
 		if link == 0 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -49,7 +50,7 @@ func blockCap(num uint32) uint32 {
 func newVecSlots(vlen int) uint32 { return 2 + entrySlots + slotsFor(vlen) }
 
 // writeVec lays out a fresh version vector at off and returns the pin offset.
-func (a *arena) writeVec(off uint32, tag uint64, value []byte) uint32 {
+func (a *arena) writeVec(off uint32, tag base.Trailer, value []byte) uint32 {
 	a.slots[off] = off + 1
 	a.slots[off+1] = 1
 	var voff uint32
@@ -61,15 +62,15 @@ func (a *arena) writeVec(off uint32, tag uint64, value []byte) uint32 {
 	return off
 }
 
-func (a *arena) writeEntry(e uint32, tag uint64, voff, vlen uint32) {
+func (a *arena) writeEntry(e uint32, tag base.Trailer, voff, vlen uint32) {
 	a.slots[e] = uint32(tag)
 	a.slots[e+1] = uint32(tag >> 32)
 	a.slots[e+2] = voff
 	a.slots[e+3] = vlen
 }
 
-func (a *arena) entryTag(e uint32) uint64 {
-	return uint64(a.slots[e+1])<<32 | uint64(a.slots[e])
+func (a *arena) entryTag(e uint32) base.Trailer {
+	return base.Trailer(a.slots[e+1])<<32 | base.Trailer(a.slots[e])
 }
 
 func (a *arena) entryValue(e uint32) []byte {
@@ -93,7 +94,7 @@ func (a *arena) visible(pin uint32, snapshot uint64) (uint32, bool) {
 	if sorted {
 		for k := num; k > 0; k-- {
 			e := entryAt(blk, k-1)
-			if a.entryTag(e)>>8 <= snapshot {
+			if a.entryTag(e).Seq() <= snapshot {
 				return e, true
 			}
 		}
@@ -103,7 +104,7 @@ func (a *arena) visible(pin uint32, snapshot uint64) (uint32, bool) {
 	var bestSeq uint64
 	for k := uint32(0); k < num; k++ {
 		e := entryAt(blk, k)
-		if s := a.entryTag(e) >> 8; s <= snapshot && (best == 0 || s > bestSeq) {
+		if s := a.entryTag(e).Seq(); s <= snapshot && (best == 0 || s > bestSeq) {
 			best, bestSeq = e, s
 		}
 	}
@@ -137,12 +138,12 @@ func (a *arena) addVersion(pin uint32, st *addState) error {
 	blk := a.lockPin(pin)
 	w := a.slots[blk]
 	num, flag := w&^unsortedBit, w&unsortedBit
-	seq := tag >> 8
-	last := a.entryTag(entryAt(blk, num-1)) >> 8
+	seq := tag.Seq()
+	last := a.entryTag(entryAt(blk, num-1)).Seq()
 	if flag != 0 || seq <= last {
 		// Out of order: the duplicate check needs every entry.
 		for k := uint32(0); k < num; k++ {
-			if a.entryTag(entryAt(blk, k))>>8 == seq {
+			if a.entryTag(entryAt(blk, k)).Seq() == seq {
 				a.store(pin, blk) // unlock
 				return errDuplicate
 			}
@@ -179,8 +180,8 @@ func (a *arena) addVersion(pin uint32, st *addState) error {
 type entrySorter []uint32
 
 func (s entrySorter) Len() int { return len(s) / entrySlots }
-func (s entrySorter) tag(i int) uint64 {
-	return uint64(s[i*entrySlots+1])<<32 | uint64(s[i*entrySlots])
+func (s entrySorter) tag(i int) base.Trailer {
+	return base.Trailer(s[i*entrySlots+1])<<32 | base.Trailer(s[i*entrySlots])
 }
 func (s entrySorter) Less(i, j int) bool { return s.tag(i) < s.tag(j) }
 func (s entrySorter) Swap(i, j int) {

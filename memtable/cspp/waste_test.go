@@ -3,7 +3,7 @@ package cspp
 import (
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // liveSlots counts the slots reachable from the root: nodes, pins, current
@@ -44,7 +44,7 @@ func TestDeadWeight(t *testing.T) {
 		src := keySource{kind: kind}
 		var buf [16]byte
 		for i := 0; i < n; i++ {
-			if err := tr.Add(uint64(i+1), memtable.KindSet, src.next(buf[:]), nil); err != nil {
+			if err := tr.Add(uint64(i+1), base.KindSet, src.next(buf[:]), nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -33,7 +34,7 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 		var k [8]byte
 		for i, key := range keys {
 			binary.LittleEndian.PutUint64(k[:], uint64(key))
-			if err := r.Add(uint64(i)+1, memtable.KindSet, k[:], value); err != nil {
+			if err := r.Add(uint64(i)+1, base.KindSet, k[:], value); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -57,7 +58,7 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 				b.StartTimer()
 			}
 			binary.LittleEndian.PutUint64(k[:], uint64(keys[j]))
-			if err := r.Add(uint64(j)+1, memtable.KindSet, k[:], value); err != nil {
+			if err := r.Add(uint64(j)+1, base.KindSet, k[:], value); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -75,7 +76,7 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 		var k [8]byte
 		for i := 0; i < b.N; i++ {
 			binary.LittleEndian.PutUint64(k[:], uint64(order[i%benchEntries]))
-			if _, _, ok := full.Get(k[:], memtable.MaxSeq); !ok {
+			if _, _, ok := full.Get(k[:], base.MaxSeq); !ok {
 				b.Fatal("key not found")
 			}
 		}

@@ -19,29 +19,22 @@ import (
 	"bytes"
 	"sort"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // entry is one internal key with its payload, as the model stores it.
 type entry struct {
 	key   []byte
 	seq   uint64
-	kind  memtable.Kind
+	kind  base.Kind
 	value []byte
 }
 
-// compareInternal orders by user key ascending, then sequence descending.
+// compareInternal orders by user key ascending, then sequence descending:
+// base.Compare on trailers of one kind, so that equal sequences compare
+// equal whatever their kinds.
 func compareInternal(aKey []byte, aSeq uint64, bKey []byte, bSeq uint64) int {
-	if c := bytes.Compare(aKey, bKey); c != 0 {
-		return c
-	}
-	switch {
-	case aSeq > bSeq:
-		return -1
-	case aSeq < bSeq:
-		return 1
-	}
-	return 0
+	return base.Compare(aKey, base.MakeTrailer(aSeq, base.KindDelete), bKey, base.MakeTrailer(bSeq, base.KindDelete))
 }
 
 // model is a sorted slice of entries: the reference every Rep is checked against.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -33,11 +34,11 @@ func valueFor(key []byte, seq uint64) []byte {
 }
 
 // kindFor makes every fifth sequence a tombstone.
-func kindFor(seq uint64) memtable.Kind {
+func kindFor(seq uint64) base.Kind {
 	if seq%5 == 0 {
-		return memtable.KindDelete
+		return base.KindDelete
 	}
-	return memtable.KindSet
+	return base.KindSet
 }
 
 // keyFor returns user key number i of a key space: variable length, shared
@@ -67,11 +68,11 @@ func testEmpty(t *testing.T, r memtable.Rep) {
 	if r.Len() != 0 {
 		t.Fatalf("Len of empty rep = %d", r.Len())
 	}
-	if _, _, ok := r.Get([]byte("a"), memtable.MaxSeq); ok {
+	if _, _, ok := r.Get([]byte("a"), base.MaxSeq); ok {
 		t.Fatal("Get on empty rep found something")
 	}
 	it := r.NewIter()
-	if it.First() || it.Last() || it.Seek(nil, memtable.MaxSeq) ||
+	if it.First() || it.Last() || it.Seek(nil, base.MaxSeq) ||
 		it.SeekForPrev([]byte("zzz"), 0) || it.Valid() {
 		t.Fatal("iterator over empty rep is valid")
 	}
@@ -114,7 +115,7 @@ func testModel(t *testing.T, r memtable.Rep, n, nkeys int) {
 		}
 		snap := uint64(rng.IntN(n + 2))
 		if i%11 == 0 {
-			snap = memtable.MaxSeq
+			snap = base.MaxSeq
 		}
 		checkGet(t, r, m, key, snap)
 	}
@@ -127,7 +128,7 @@ func testModel(t *testing.T, r memtable.Rep, n, nkeys int) {
 		}
 		seq := uint64(rng.IntN(n + 2))
 		if i%9 == 0 {
-			seq = memtable.MaxSeq
+			seq = base.MaxSeq
 		}
 		pos := m.seek(key, seq)
 		checkAt(t, "Seek", it, it.Seek(key, seq), m, pos)
@@ -223,10 +224,10 @@ func testManyVersions(t *testing.T, r memtable.Rep) {
 	key := []byte("the-key")
 	// Neighbours on both sides so iteration crosses node boundaries.
 	for _, k := range [][]byte{[]byte("the-ke"), []byte("the-key\x00")} {
-		if err := r.Add(5000, memtable.KindSet, k, valueFor(k, 5000)); err != nil {
+		if err := r.Add(5000, base.KindSet, k, valueFor(k, 5000)); err != nil {
 			t.Fatal(err)
 		}
-		m.add(entry{key: k, seq: 5000, kind: memtable.KindSet, value: valueFor(k, 5000)})
+		m.add(entry{key: k, seq: 5000, kind: base.KindSet, value: valueFor(k, 5000)})
 	}
 	for _, s := range rng.Perm(1000) {
 		seq := uint64(s)*3 + 1
@@ -258,19 +259,19 @@ func testSequential(t *testing.T, r memtable.Rep) {
 		seq++
 		binary.BigEndian.PutUint64(kb[:], uint64(i)*2)
 		k := bytes.Clone(kb[:])
-		if err := r.Add(seq, memtable.KindSet, k, valueFor(k, seq)); err != nil {
+		if err := r.Add(seq, base.KindSet, k, valueFor(k, seq)); err != nil {
 			t.Fatal(err)
 		}
-		m.add(entry{key: k, seq: seq, kind: memtable.KindSet, value: valueFor(k, seq)})
+		m.add(entry{key: k, seq: seq, kind: base.KindSet, value: valueFor(k, seq)})
 	}
 	for i := 5000; i > 0; i-- {
 		seq++
 		binary.BigEndian.PutUint64(kb[:], uint64(i)*2-1)
 		k := bytes.Clone(kb[:])
-		if err := r.Add(seq, memtable.KindSet, k, valueFor(k, seq)); err != nil {
+		if err := r.Add(seq, base.KindSet, k, valueFor(k, seq)); err != nil {
 			t.Fatal(err)
 		}
-		m.add(entry{key: k, seq: seq, kind: memtable.KindSet, value: valueFor(k, seq)})
+		m.add(entry{key: k, seq: seq, kind: base.KindSet, value: valueFor(k, seq)})
 	}
 	m.sort()
 	checkForward(t, r, m)
@@ -282,11 +283,11 @@ func testSequential(t *testing.T, r memtable.Rep) {
 func testStableBytes(t *testing.T, r memtable.Rep) {
 	key := []byte("stable")
 	val := []byte("value-bytes")
-	if err := r.Add(1, memtable.KindSet, key, val); err != nil {
+	if err := r.Add(1, base.KindSet, key, val); err != nil {
 		t.Fatal(err)
 	}
 	key[0], val[0] = 'X', 'X' // Add must have copied
-	v, _, ok := r.Get([]byte("stable"), memtable.MaxSeq)
+	v, _, ok := r.Get([]byte("stable"), base.MaxSeq)
 	if !ok || string(v) != "value-bytes" {
 		t.Fatalf("Get after caller reused buffers = %q, %v", v, ok)
 	}
@@ -295,7 +296,7 @@ func testStableBytes(t *testing.T, r memtable.Rep) {
 	k := it.Key()
 	for i := 0; i < 20000; i++ {
 		kk := fmt.Appendf(nil, "key%d", i)
-		if err := r.Add(uint64(i)+2, memtable.KindSet, kk, valueFor(kk, uint64(i))); err != nil {
+		if err := r.Add(uint64(i)+2, base.KindSet, kk, valueFor(kk, uint64(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -345,13 +346,13 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 				}
 				for i := 0; i < 50; i++ {
 					key := keyFor(rng.IntN(nkeys))
-					v, kind, ok := r.Get(key, memtable.MaxSeq)
+					v, kind, ok := r.Get(key, base.MaxSeq)
 					if !ok {
 						continue
 					}
 					// The newest version's seq is unknown here, but its value must
 					// be one valueFor produces for this key with a matching kind.
-					if len(v) > 40 || (kind != memtable.KindSet && kind != memtable.KindDelete) {
+					if len(v) > 40 || (kind != base.KindSet && kind != base.KindDelete) {
 						errc <- fmt.Errorf("Get(%q) returned malformed (%x, %d)", key, v, kind)
 						return
 					}
@@ -377,7 +378,7 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 	checkForward(t, r, all)
 	checkBackward(t, r, all)
 	for i := 0; i < nkeys; i++ {
-		checkGet(t, r, all, keyFor(i), memtable.MaxSeq)
+		checkGet(t, r, all, keyFor(i), base.MaxSeq)
 		checkGet(t, r, all, keyFor(i), uint64(i*7))
 	}
 }
@@ -428,23 +429,23 @@ func RunFull(t *testing.T, newSmallRep func() memtable.Rep) {
 				t.Fatal("rep never reported ErrFull after 16M entries")
 			}
 			key := fmt.Appendf(nil, "key%09d", seq*7919%1000003)
-			err := r.Add(seq+1, memtable.KindSet, key, val)
+			err := r.Add(seq+1, base.KindSet, key, val)
 			if errors.Is(err, memtable.ErrFull) {
 				break
 			}
 			if err != nil {
 				t.Fatalf("Add: %v", err)
 			}
-			m.add(entry{key: key, seq: seq + 1, kind: memtable.KindSet, value: val})
+			m.add(entry{key: key, seq: seq + 1, kind: base.KindSet, value: val})
 		}
 		if len(m.entries) == 0 {
 			t.Fatal("ErrFull before any entry was accepted")
 		}
 		// A second attempt and a huge value must fail the same way.
-		if err := r.Add(seq+2, memtable.KindSet, bytes.Repeat([]byte("another-"), 8), val); !errors.Is(err, memtable.ErrFull) {
+		if err := r.Add(seq+2, base.KindSet, bytes.Repeat([]byte("another-"), 8), val); !errors.Is(err, memtable.ErrFull) {
 			t.Fatalf("Add after full = %v, want ErrFull", err)
 		}
-		if err := r.Add(seq+3, memtable.KindSet, []byte("huge"), make([]byte, 64<<20)); !errors.Is(err, memtable.ErrFull) {
+		if err := r.Add(seq+3, base.KindSet, []byte("huge"), make([]byte, 64<<20)); !errors.Is(err, memtable.ErrFull) {
 			t.Fatalf("Add of 64 MiB value = %v, want ErrFull", err)
 		}
 		m.sort()
@@ -454,7 +455,7 @@ func RunFull(t *testing.T, newSmallRep func() memtable.Rep) {
 		checkForward(t, r, m)
 		checkBackward(t, r, m)
 		for i := range m.entries {
-			checkGet(t, r, m, m.entries[i].key, memtable.MaxSeq)
+			checkGet(t, r, m, m.entries[i].key, base.MaxSeq)
 		}
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestReleaseReusesChunks checks that a released list's regions come back
@@ -14,7 +14,7 @@ func TestReleaseReusesChunks(t *testing.T) {
 	old := New(0)
 	for i := 0; i < 20000; i++ {
 		k := []byte(fmt.Sprintf("key-%06d", i))
-		if err := old.Add(uint64(i+1), memtable.KindSet, k, []byte("some value bytes")); err != nil {
+		if err := old.Add(uint64(i+1), base.KindSet, k, []byte("some value bytes")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func TestReleaseReusesChunks(t *testing.T) {
 		}
 	}
 	fresh := New(0)
-	if err := fresh.Add(1, memtable.KindSet, []byte("new"), []byte("v")); err != nil {
+	if err := fresh.Add(1, base.KindSet, []byte("new"), []byte("v")); err != nil {
 		t.Fatal(err)
 	}
 	r := fresh.a.regions[0]
@@ -47,10 +47,10 @@ func TestReleaseReusesChunks(t *testing.T) {
 			t.Fatalf("byte %d past the used part of a reused region is %d", i, b)
 		}
 	}
-	if v, _, ok := fresh.Get([]byte("new"), memtable.MaxSeq); !ok || string(v) != "v" {
+	if v, _, ok := fresh.Get([]byte("new"), base.MaxSeq); !ok || string(v) != "v" {
 		t.Fatalf("Get = %q, %v", v, ok)
 	}
-	if _, _, ok := fresh.Get([]byte("key-000001"), memtable.MaxSeq); ok {
+	if _, _, ok := fresh.Get([]byte("key-000001"), base.MaxSeq); ok {
 		t.Fatal("a reused region shows the old list's key")
 	}
 	func() {
@@ -59,7 +59,7 @@ func TestReleaseReusesChunks(t *testing.T) {
 				t.Error("Get on a released list did not panic")
 			}
 		}()
-		old.Get([]byte("key-000001"), memtable.MaxSeq)
+		old.Get([]byte("key-000001"), base.MaxSeq)
 	}()
 	fresh.Release()
 	fresh.Release()

@@ -3,6 +3,7 @@ package offsetskiplist
 import (
 	"bytes"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -78,7 +79,7 @@ func (it *Iter) Seek(key []byte, seq uint64) bool {
 		return it.atFirst(n)
 	}
 	for v := l.versions(n); v != 0; v = l.nextVersion(v) {
-		if l.trailer(v)>>8 <= seq {
+		if l.trailer(v).Seq() <= seq {
 			return it.at(n, v)
 		}
 	}
@@ -94,7 +95,7 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	}
 	// The last version with sequence >= seq; versions are newest first.
 	var found uint32
-	for v := l.versions(n); v != 0 && l.trailer(v)>>8 >= seq; v = l.nextVersion(v) {
+	for v := l.versions(n); v != 0 && l.trailer(v).Seq() >= seq; v = l.nextVersion(v) {
 		found = v
 	}
 	if found != 0 {
@@ -144,10 +145,10 @@ func (it *Iter) Valid() bool { return it.n != 0 }
 func (it *Iter) Key() []byte { return it.l.key(it.n) }
 
 // Seq implements memtable.Iter.
-func (it *Iter) Seq() uint64 { return it.l.trailer(it.v) >> 8 }
+func (it *Iter) Seq() uint64 { return it.l.trailer(it.v).Seq() }
 
 // Kind implements memtable.Iter.
-func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.l.trailer(it.v) & 0xff) }
+func (it *Iter) Kind() base.Kind { return it.l.trailer(it.v).Kind() }
 
 // Value implements memtable.Iter.
 func (it *Iter) Value() []byte { return it.l.value(it.v) }

@@ -3,6 +3,7 @@ package offsetskiplist
 import (
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/memtabletest"
 )
@@ -35,17 +36,17 @@ func TestRegistered(t *testing.T) {
 
 func TestEmptyKeyAndValue(t *testing.T) {
 	l := New(1 << 20)
-	if err := l.Add(1, memtable.KindSet, nil, nil); err != nil {
+	if err := l.Add(1, base.KindSet, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Add(2, memtable.KindDelete, []byte{}, nil); err != nil {
+	if err := l.Add(2, base.KindDelete, []byte{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	v, k, ok := l.Get(nil, 1)
-	if !ok || len(v) != 0 || k != memtable.KindSet {
+	if !ok || len(v) != 0 || k != base.KindSet {
 		t.Fatalf("Get(nil, 1) = %q %d %v", v, k, ok)
 	}
-	if _, k, _ := l.Get(nil, 5); k != memtable.KindDelete {
+	if _, k, _ := l.Get(nil, 5); k != base.KindDelete {
 		t.Fatalf("newest kind = %d", k)
 	}
 }
@@ -61,15 +62,15 @@ func TestValuesLargerThanAWindow(t *testing.T) {
 		big[i] = byte(i * 7)
 	}
 	for i, k := range []string{"b", "a", "c"} {
-		if err := l.Add(uint64(i+1), memtable.KindSet, []byte(k), big[i:]); err != nil {
+		if err := l.Add(uint64(i+1), base.KindSet, []byte(k), big[i:]); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Add(uint64(i+10), memtable.KindSet, []byte(k+"small"), []byte("v")); err != nil {
+		if err := l.Add(uint64(i+10), base.KindSet, []byte(k+"small"), []byte("v")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i, k := range []string{"b", "a", "c"} {
-		v, _, ok := l.Get([]byte(k), memtable.MaxSeq)
+		v, _, ok := l.Get([]byte(k), base.MaxSeq)
 		if !ok || string(v) != string(big[i:]) {
 			t.Fatalf("Get(%q): found=%v len=%d", k, ok, len(v))
 		}

@@ -17,12 +17,18 @@ import (
 // in random order; hugemem's read-chain benchmark: 209 ns a read in a
 // huge-page region against 271 ns in a Go heap slice.
 //
-// Off the Go heap, the links between nodes are pointers the collector never
-// sees, which is safe because they only ever point into the list's own
-// chunks: the chunks live until the list is released (Release) or, for a
-// list dropped without Release, until the list is unreachable (a cleanup).
-// Nothing in a chunk may point into the Go heap. The collector also no
-// longer scans the nodes, which it had to while they were Go objects.
+// The links between nodes, a tall node's tower pointer and the key/value
+// pointers are pointers the collector never sees, which is safe because
+// they only ever point into the list's own chunks (hugemem's rule): the
+// chunks live until the list is released (Release) or, for a list dropped
+// without Release, until the list is unreachable (a cleanup). Nothing in a
+// chunk points anywhere else; the head, a Go object, points into the
+// chunks, never the other way. In race-detector and non-Linux builds
+// hugemem's chunks are []byte allocations on the Go heap, so these
+// pointers are Go pointers in memory the collector does not scan; the
+// arena's list of regions keeps every chunk they can reach alive, which is
+// what hugemem's contract asks. The collector also no longer scans the
+// nodes, which it had to while they were Go objects.
 //
 // Two fill cursors (streams) keep the nodes dense: nodes and towers in one,
 // key and value bytes in the other, so a search's nodes are not spread over

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // testEntry is entry i of a list tagged tag: a 16-byte key (longer than
@@ -28,7 +28,7 @@ func fillList(t *testing.T, l *List, n int, tag string) {
 	t.Helper()
 	for i := 0; i < n; i++ {
 		key, value := testEntry(i, tag)
-		if err := l.Add(uint64(i+1), memtable.KindSet, key, value); err != nil {
+		if err := l.Add(uint64(i+1), base.KindSet, key, value); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,8 +45,8 @@ func checkList(t *testing.T, l *List, n int, tag string) {
 		if !bytes.Equal(it.Key(), key) || !bytes.Equal(it.Value(), value) || it.Seq() != uint64(i+1) {
 			t.Fatalf("entry %d: %q=%q seq %d, want %q=%q seq %d", i, it.Key(), it.Value(), it.Seq(), key, value, i+1)
 		}
-		got, kind, found := l.Get(key, memtable.MaxSeq)
-		if !found || kind != memtable.KindSet || !bytes.Equal(got, value) {
+		got, kind, found := l.Get(key, base.MaxSeq)
+		if !found || kind != base.KindSet || !bytes.Equal(got, value) {
 			t.Fatalf("Get(%q) = %q, %v, %v", key, got, kind, found)
 		}
 		i++

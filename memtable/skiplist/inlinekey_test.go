@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/internal/base"
 )
 
 // TestKeysAroundInlineLength checks keys shorter than, as long as and longer
@@ -21,12 +21,12 @@ func TestKeysAroundInlineLength(t *testing.T) {
 		seq   uint64
 		value []byte
 	}
-	base := bytes.Repeat([]byte("p"), 40)
+	stem := bytes.Repeat([]byte("p"), 40)
 	var es []entry
 	seq := uint64(0)
 	for n := 0; n <= 40; n++ {
 		for variant := 0; variant < 3; variant++ {
-			key := slices.Clone(base[:n])
+			key := slices.Clone(stem[:n])
 			if n > 0 {
 				key[n-1] = byte('a' + variant) // same first n-1 bytes
 			}
@@ -43,7 +43,7 @@ func TestKeysAroundInlineLength(t *testing.T) {
 	l := New()
 	for _, i := range rng.Perm(len(es)) {
 		e := es[i]
-		if err := l.Add(e.seq, memtable.KindSet, e.key, e.value); err != nil {
+		if err := l.Add(e.seq, base.KindSet, e.key, e.value); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,12 +78,12 @@ func TestKeysAroundInlineLength(t *testing.T) {
 		if j > 0 && bytes.Equal(es[j-1].key, e.key) {
 			continue // an older version; Get returns the newest
 		}
-		v, _, ok := l.Get(e.key, memtable.MaxSeq)
+		v, _, ok := l.Get(e.key, base.MaxSeq)
 		if !ok || !bytes.Equal(v, e.value) {
 			t.Fatalf("Get(%q) = %q, %v; want %q", e.key, v, ok, e.value)
 		}
 	}
-	if _, _, ok := l.Get(append(slices.Clone(base[:20]), 'z'), memtable.MaxSeq); ok {
+	if _, _, ok := l.Get(append(slices.Clone(stem[:20]), 'z'), base.MaxSeq); ok {
 		t.Fatal("Get found a key never added")
 	}
 }

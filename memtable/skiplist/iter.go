@@ -1,6 +1,10 @@
 package skiplist
 
-import "github.com/godbbench/godbbench/memtable"
+import (
+	"github.com/godbbench/godbbench/memtable"
+
+	"github.com/godbbench/godbbench/internal/base"
+)
 
 // NewIter implements memtable.Rep.
 func (l *List) NewIter() memtable.Iter { return &Iter{list: l} }
@@ -21,19 +25,13 @@ func (it *Iter) Last() bool { return it.set(it.list.findLast(&lookup{}, false, t
 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
-	if seq > memtable.MaxSeq {
-		seq = memtable.MaxSeq
-	}
-	t := newLookup(key, seq<<8|0xff)
+	t := newLookup(key, base.SeekTrailer(seq))
 	return it.set(it.list.findGreaterOrEqual(&t))
 }
 
 // SeekForPrev implements memtable.Iter.
 func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
-	if seq > memtable.MaxSeq {
-		seq = memtable.MaxSeq
-	}
-	t := newLookup(key, seq<<8)
+	t := newLookup(key, base.SeekForPrevTrailer(seq))
 	return it.set(it.list.findLast(&t, true, false))
 }
 
@@ -61,10 +59,10 @@ func (it *Iter) Valid() bool { return it.n != nil }
 func (it *Iter) Key() []byte { return it.n.key() }
 
 // Seq implements memtable.Iter.
-func (it *Iter) Seq() uint64 { return it.n.trailer >> 8 }
+func (it *Iter) Seq() uint64 { return it.n.trailer.Seq() }
 
 // Kind implements memtable.Iter.
-func (it *Iter) Kind() memtable.Kind { return memtable.Kind(it.n.trailer & 0xff) }
+func (it *Iter) Kind() base.Kind { return it.n.trailer.Kind() }
 
 // Value implements memtable.Iter.
 func (it *Iter) Value() []byte { return it.n.value() }

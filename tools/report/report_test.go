@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 	"github.com/godbbench/godbbench/tools/results"
 	"github.com/godbbench/godbbench/tools/runner"
 	"github.com/godbbench/godbbench/tools/sampler"
@@ -50,7 +50,7 @@ passes:
 	run.Results = []*runner.PassResult{
 		{Pass: "fill", Engine: "fast", Status: "ok", DBAllocated: 50 << 20,
 			Lines:   []results.Line{line("fillrandom", 2000000, 0, 2), {Name: "compact", Ops: 1, Seconds: 1, Start: start.Add(2 * time.Second)}, line("readseq", 9000000, 3, 1), line("readseq", 9500000, 4, 1)},
-			Records: []dbbench.Record{{Benchmark: "readseq", Latency: map[string]dbbench.Latency{"read": {P50: 0.5, P99: 2, P999: 7}}}},
+			Records: []jsonrecord.Record{{Benchmark: "readseq", Latency: map[string]jsonrecord.Latency{"read": {P50: 0.5, P99: 2, P999: 7}}}},
 			Sampler: &sampler.Result{Start: start, Samples: samples(100), PageSize: 4096, PeakRSSBytes: 100 << 20, Wall: 6 * time.Second, PageCacheMethod: "cachestat"}},
 		{Pass: "fill", Engine: "base", Status: "ok", DBAllocated: 80 << 20,
 			Lines:   []results.Line{line("fillrandom", 1000000, 0, 4), {Name: "compact", Ops: 1, Seconds: 4, Start: start.Add(4 * time.Second)}, line("readseq", 3000000, 8, 1), line("readseq", 3000000, 9, 1)},

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 )
 
 // Line is one db_bench result line.
@@ -139,16 +139,16 @@ func ParseMemtablerep(r io.Reader) ([]MemLine, error) {
 }
 
 // ReadJSON reads a --report_json file.
-func ReadJSON(path string) ([]dbbench.Record, error) {
+func ReadJSON(path string) ([]jsonrecord.Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var recs []dbbench.Record
+	var recs []jsonrecord.Record
 	dec := json.NewDecoder(f)
 	for {
-		var r dbbench.Record
+		var r jsonrecord.Record
 		if err := dec.Decode(&r); err == io.EOF {
 			return recs, nil
 		} else if err != nil {

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/dbbench/jsonrecord"
 	"github.com/godbbench/godbbench/tools/results"
 	"github.com/godbbench/godbbench/tools/sampler"
 	"github.com/godbbench/godbbench/tools/suite"
@@ -33,7 +33,7 @@ type PassResult struct {
 	Status      string // "ok", "exit N", "timed out", "skipped", "error: ..."
 	Command     []string
 	Lines       []results.Line
-	Records     []dbbench.Record
+	Records     []jsonrecord.Record
 	Mem         []results.MemLine
 	Sampler     *sampler.Result
 	DBApparent  int64

@@ -1,22 +1,20 @@
-package bench
+package memtablerepbench
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/cxxrand"
+	"github.com/godbbench/godbbench/internal/golden"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/offsetskiplist"
 	"github.com/godbbench/godbbench/memtable/skiplist"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // fixedUsage wraps a rep so its memory line does not depend on random node
 // heights.
@@ -31,7 +29,7 @@ func (r fixedUsage) ApproximateMemoryUsage() uint64 { return uint64(r.Len()) * 1
 // lets the scans win, so the test checks the output, not the scheduler.
 type pacedWriter struct{ fixedUsage }
 
-func (r pacedWriter) Add(seq uint64, kind memtable.Kind, key, value []byte) error {
+func (r pacedWriter) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	time.Sleep(20 * time.Microsecond)
 	return r.fixedUsage.Add(seq, kind, key, value)
 }
@@ -71,20 +69,7 @@ func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got ---\n%s--- want ---\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGoldenOutput(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package bench is memtablerep_bench: RocksDB's memtable microbenchmark
+// Package memtablerepbench is memtablerep_bench: RocksDB's memtable microbenchmark
 // (memtable/memtablerep_bench.cc, 7.8.3) over the memtable.Rep
 // implementations, with the same flags, defaults, key streams and output.
 // cmd/memtablerep_bench is a thin main around Main.
@@ -67,4 +67,4 @@
 // Differences from the C++ tool, all outside the timed region: the value
 // buffer is built once, and a GC runs before each benchmark so garbage from
 // the previous one is not billed to it.
-package bench
+package memtablerepbench

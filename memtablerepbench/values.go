@@ -1,4 +1,4 @@
-package bench
+package memtablerepbench
 
 import "github.com/godbbench/godbbench/internal/cxxrand"
 

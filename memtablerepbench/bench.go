@@ -1,4 +1,4 @@
-package bench
+package memtablerepbench
 
 import (
 	"encoding/binary"
@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/cxxrand"
 	"github.com/godbbench/godbbench/memtable"
 )
@@ -213,7 +214,7 @@ func (r *runner) fill(keys *keyStream, n uint64, more func() bool) result {
 		}
 		binary.LittleEndian.PutUint64(key, keys.next())
 		seq++
-		if err := rep.Add(seq, memtable.KindSet, key, vg.generate(itemSize)); err != nil {
+		if err := rep.Add(seq, base.KindSet, key, vg.generate(itemSize)); err != nil {
 			res.err = fmt.Errorf("insert of entry %d failed: %w (raise the rep's mem_cap)", i, err)
 			break
 		}

@@ -1,10 +1,19 @@
-package flags
+package memtablerepbench
 
-import "github.com/godbbench/godbbench/internal/gflags"
+import (
+	"io"
 
-// MemtablerepFlags holds the flags of memtablerep_bench (RocksDB 7.8.3
-// memtable/memtablerep_bench.cc) with the same types and defaults.
-type MemtablerepFlags struct {
+	"github.com/godbbench/godbbench/internal/gflags"
+)
+
+// sourceFile is the file --help lists the RocksDB flags under (gflags groups
+// flags by the file that defines them), spelled as in the Debian 7.8.3 build.
+const sourceFile = "./memtable/memtablerep_bench.cc"
+
+// Flags are memtablerep_bench's command-line flags: RocksDB 7.8.3's names,
+// types and defaults (memtable/memtablerep_bench.cc), plus ToplingDB's three
+// additions.
+type Flags struct {
 	Benchmarks                    string // --benchmarks
 	Memtablerep                   string // --memtablerep
 	BucketCount                   int64  // --bucket_count
@@ -22,12 +31,22 @@ type MemtablerepFlags struct {
 	PrefixLength                  int32  // --prefix_length
 	VectorrepCount                int64  // --vectorrep_count
 	Seed                          int64  // --seed
+
+	// ToplingDB additions. Reverse makes readseq scan backwards; the other
+	// two are accepted: every rep here is zero-copy and concurrent already.
+	EnableZeroCopy      bool // --enable_zero_copy
+	Reverse             bool // --reverse
+	UseConcurrentInsert bool // --use_concurrent_insert
 }
 
-// RegisterMemtablerepBench defines memtablerep_bench's flags on fs.
-func RegisterMemtablerepBench(fs *gflags.FlagSet) *MemtablerepFlags {
-	f := &MemtablerepFlags{}
-	fs.SetFile(MemtablerepFile)
+// newFlagSet returns a FlagSet for memtablerep_bench invoked as argv0 with
+// every flag bound to a field of the returned Flags. The usage message is
+// gflags' default ("\nUSAGE:\n<argv0> [OPTIONS]..."), as the C++ tool sets
+// it, and there is no --version text.
+func newFlagSet(argv0 string) (*gflags.FlagSet, *Flags) {
+	fs := gflags.NewFlagSet(argv0, "")
+	f := &Flags{}
+	fs.SetFile(sourceFile)
 	fs.StringVar(&f.Benchmarks, "benchmarks", "fillrandom", "Comma-separated benchmarks: fillrandom, fillseq, readrandom, readseq, readwrite, seqreadwrite")
 	fs.StringVar(&f.Memtablerep, "memtablerep", "skiplist", "Memtable implementation: skiplist, vector, hashskiplist, hashlinklist, or a registered factory name")
 	fs.Int64Var(&f.BucketCount, "bucket_count", 1000000, "Buckets of the hash memtables")
@@ -45,12 +64,24 @@ func RegisterMemtablerepBench(fs *gflags.FlagSet) *MemtablerepFlags {
 	fs.Int32Var(&f.PrefixLength, "prefix_length", 8, "Fixed prefix length given to the hash memtables")
 	fs.Int64Var(&f.VectorrepCount, "vectorrep_count", 0, "Entries reserved up front by the vector memtable")
 	fs.Int64Var(&f.Seed, "seed", 0, "Seed of the random generators; 0 is a fixed seed, not the clock")
-	return f
+	fs.BoolVar(&f.EnableZeroCopy, "enable_zero_copy", false, "read without copying (ToplingDB); always the case here")
+	fs.BoolVar(&f.Reverse, "reverse", false, "readseq scans in reverse order (ToplingDB)")
+	fs.BoolVar(&f.UseConcurrentInsert, "use_concurrent_insert", false, "use the concurrent insert path (ToplingDB); always the case here")
+	return fs, f
 }
 
-// NewMemtablerepFlagSet returns a FlagSet for memtablerep_bench invoked as
-// argv0, with its flags registered.
-func NewMemtablerepFlagSet(argv0 string) (*gflags.FlagSet, *MemtablerepFlags) {
-	fs := gflags.NewFlagSet(argv0, "") // usage "\nUSAGE:\n<argv0> [OPTIONS]...", as the C++ tool sets
-	return fs, RegisterMemtablerepBench(fs)
+// parseFlags parses args (without the program name) the way gflags does. It
+// returns done=true with an exit code when the program must stop (help,
+// version or a bad flag; gflags has printed the message).
+func parseFlags(args []string, stdout, stderr io.Writer) (f *Flags, code int, done bool) {
+	fs, f := newFlagSet("memtablerep_bench")
+	fs.SetOutput(stdout, stderr)
+	if _, err := fs.Parse(args); err != nil {
+		if e, ok := err.(*gflags.ExitError); ok {
+			return nil, e.Code, true
+		}
+		io.WriteString(stderr, err.Error()+"\n")
+		return nil, 1, true
+	}
+	return f, 0, false
 }

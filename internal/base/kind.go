@@ -1,0 +1,20 @@
+package base
+
+// Kind is the type of an entry, numbered as RocksDB's ValueType. It is the
+// low byte of a Trailer, the kind byte of a batch record, and part of every
+// table entry's stored trailer, so the numbers are on-disk values.
+type Kind uint8
+
+const (
+	// KindDelete marks a deletion tombstone (RocksDB kTypeDeletion).
+	KindDelete Kind = 0
+	// KindSet marks a value (RocksDB kTypeValue).
+	KindSet Kind = 1
+	// KindMax is the largest kind number a trailer can hold. A search
+	// trailer for "every version at or below seq" uses it (SeekTrailer):
+	// it sorts before every real kind of the same sequence.
+	KindMax Kind = 0xff
+)
+
+// Valid reports whether k is a kind entries are written with.
+func (k Kind) Valid() bool { return k == KindDelete || k == KindSet }
