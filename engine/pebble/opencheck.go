@@ -1,20 +1,21 @@
 package pebble
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/atomicfs"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
-// Checks made before pebble.Open, for two kinds of damage Pebble v2.1.7
-// takes for something else and then deletes data over.
+// Checks made before pebble.Open, for damage Pebble v2.1.7 takes for
+// something else and then deletes data over: the two below, a WAL damaged
+// in its middle (walcheck.go), and a MANIFEST that lost its last edits
+// (manifestcheck.go).
 //
 // The MANIFEST marker. Pebble finds its MANIFEST through a marker file
 // named marker.manifest.<iteration>.<MANIFEST file name> (Pebble's CURRENT;
@@ -41,28 +42,37 @@ import (
 // block as an unexpected EOF, which Pebble takes for a torn tail: it opens
 // the database as of the edits before the damage, then deletes the tables
 // and WALs that later edits had made live (a flipped byte in a MANIFEST lost
-// data silently). scanManifest reads the chunks itself and accepts only what
-// a crash in the middle of an append leaves: a last chunk cut short by the
-// end of the file, or zeros from there to the end. A bad checksum, a bad
-// type, a chunk crossing a block boundary, or bytes after a zeroed header is
-// a Corruption error naming the file and offset, as RocksDB's MANIFEST
-// reading (kTolerateCorruptedTailRecords) reports it. Pebble acts on an edit
-// only once it is synced, so an edit cut short made nothing obsolete.
+// data silently). The check reads the chunks with internal/record's reader
+// and accepts only what a crash in the middle of an append leaves: a last
+// chunk cut short by the end of the file, or zeros from there to the end.
+// A bad checksum, a bad type, a chunk crossing a block boundary, or bytes
+// after a zeroed header is a Corruption error naming the file and offset,
+// as RocksDB's MANIFEST reading (kTolerateCorruptedTailRecords) reports it.
+// Pebble acts on an edit only once it is synced, so an edit cut short made
+// nothing obsolete (but see manifestcheck.go for a torn tail with a table
+// no edit names).
 
 // checkBeforeOpen returns a Corruption error when dir (with its WALs in
-// walDir, when set) is a damaged Pebble database of either kind above, and
+// walDir, when set) is a damaged Pebble database of any of these kinds, and
 // nil for a sound one, an empty one or a missing one.
 func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
+	_, err := checkBeforeOpenKeeping(fsys, dir, walDir)
+	return err
+}
+
+// checkBeforeOpenKeeping is checkBeforeOpen that also returns the paths of
+// the tables the open must not let Pebble delete (manifestcheck.go).
+func checkBeforeOpenKeeping(fsys vfs.FS, dir, walDir string) ([]string, error) {
 	names, err := fsys.List(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	manifest, err := atomicfs.ReadMarker(fsys, dir, "manifest")
 	if err != nil {
-		return fmt.Errorf("Corruption: %s: reading the MANIFEST marker: %w", dir, err)
+		return nil, fmt.Errorf("Corruption: %s: reading the MANIFEST marker: %w", dir, err)
 	}
 	if manifest == "" {
 		if walDir != "" && walDir != dir {
@@ -70,34 +80,52 @@ func checkBeforeOpen(fsys vfs.FS, dir, walDir string) error {
 				names = append(names, wals...)
 			}
 		}
-		return checkNoMarker(dir, names)
+		return nil, checkNoMarker(dir, names)
 	}
-	if err := checkManifest(fsys, fsys.PathJoin(dir, manifest)); err != nil {
-		return err
+	path := fsys.PathJoin(dir, manifest)
+	data, err := readWhole(fsys, path)
+	if err != nil {
+		return nil, err
 	}
-	if err := checkWALs(fsys, dir, names); err != nil {
-		return err
+	r := record.NewReader(nil)
+	r.SetCorruptionError(errDamagedRecord)
+	var st manifestState
+	if err := replayManifest(r, data, &st); err != nil {
+		return nil, fmt.Errorf("Corruption: %s: %w", path, err)
+	}
+	walReader := record.NewRecyclableReader(nil, 0)
+	wals, err := checkWALs(fsys, walReader, dir, names, nil)
+	if err != nil {
+		return nil, err
 	}
 	if walDir != "" && walDir != dir {
-		wals, err := fsys.List(walDir)
+		names, err := fsys.List(walDir)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return nil, err
 		}
-		return checkWALs(fsys, walDir, wals)
+		if wals, err = checkWALs(fsys, walReader, walDir, names, wals); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return checkTables(fsys, r, dir, path, &st, names, wals)
 }
 
-// checkWALs scans the WALs among names, the files of dir (walcheck.go).
-func checkWALs(fsys vfs.FS, dir string, names []string) error {
+// errDamagedRecord is what the check's record reading errors wrap.
+var errDamagedRecord = errors.New("a damaged record")
+
+// checkWALs scans the WALs among names, the files of dir (walcheck.go),
+// with r and appends the sequence numbers each holds to wals.
+func checkWALs(fsys vfs.FS, r *record.Reader, dir string, names []string, wals []walSeqs) ([]walSeqs, error) {
 	for _, name := range names {
 		if num, ok := walNumber(name); ok {
-			if err := checkWAL(fsys, fsys.PathJoin(dir, name), num); err != nil {
-				return err
+			seqs, err := checkWAL(fsys, r, fsys.PathJoin(dir, name), num)
+			if err != nil {
+				return nil, err
 			}
+			wals = append(wals, seqs)
 		}
 	}
-	return nil
+	return wals, nil
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
@@ -141,81 +169,6 @@ func numbered(name, prefix, suffix string) bool {
 	}
 	num, ok = strings.CutSuffix(num, suffix)
 	return ok && isNumber(num)
-}
-
-// checkManifest scans the MANIFEST at path.
-func checkManifest(fsys vfs.FS, path string) error {
-	data, err := readWhole(fsys, path)
-	if err != nil {
-		return err
-	}
-	if off, why := scanManifest(data); why != "" {
-		return fmt.Errorf("Corruption: %s: %s at offset %d", path, why, off)
-	}
-	return nil
-}
-
-const (
-	recordBlockSize  = 32 << 10
-	recordHeaderSize = 7
-)
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// scanManifest checks the chunks of a MANIFEST's bytes and returns the
-// offset of the first damage and what it is, or "" when there is none.
-func scanManifest(data []byte) (int, string) {
-	for off := 0; off < len(data); {
-		blockEnd := min((off/recordBlockSize+1)*recordBlockSize, len(data))
-		if off+recordHeaderSize > len(data) {
-			return 0, "" // a last header cut short: a torn append
-		}
-		if blockEnd-off < recordHeaderSize {
-			if !allZero(data[off:blockEnd]) {
-				return off, "non-zero bytes in a block's padding"
-			}
-			off = blockEnd
-			continue
-		}
-		sum := binary.LittleEndian.Uint32(data[off:])
-		length := int(binary.LittleEndian.Uint16(data[off+4:]))
-		kind := data[off+6]
-		if sum == 0 && length == 0 && kind == 0 {
-			if allZero(data[off:]) {
-				return 0, "" // zeros to the end: an unwritten tail
-			}
-			if !allZero(data[off:blockEnd]) {
-				return off, "a zeroed chunk header followed by data"
-			}
-			off = blockEnd
-			continue
-		}
-		if kind < 1 || kind > 4 {
-			return off, fmt.Sprintf("chunk type %d", kind)
-		}
-		end := off + recordHeaderSize + length
-		if end > len(data) {
-			return 0, "" // a last chunk cut short: a torn append
-		}
-		if end > blockEnd {
-			return off, "a chunk crossing a block boundary"
-		}
-		c := crc32.Checksum(data[off+6:end], castagnoli)
-		if (c>>15|c<<17)+0xa282ead8 != sum {
-			return off, "checksum mismatch"
-		}
-		off = end
-	}
-	return 0, ""
-}
-
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // readWhole reads the file at path, which the database needs: a missing one

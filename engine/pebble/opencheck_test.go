@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // manifestOf returns the path of dir's only MANIFEST.
@@ -32,20 +33,20 @@ func TestManifestFlipsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if off, why := scanManifest(clean); why != "" {
-		t.Fatalf("clean MANIFEST refused: %s at %d", why, off)
+	if err := readManifestBytes(clean); err != nil {
+		t.Fatalf("clean MANIFEST refused: %v", err)
 	}
 	lengthBytes := map[int]bool{}
-	for off := 0; off+recordHeaderSize <= len(clean); {
+	for off := 0; off+record.LegacyHeaderSize <= len(clean); {
 		length := int(binary.LittleEndian.Uint16(clean[off+4:]))
 		lengthBytes[off+4], lengthBytes[off+5] = true, true
-		off += recordHeaderSize + length
+		off += record.LegacyHeaderSize + length
 	}
 	refused := 0
 	for off := range clean {
 		data := append([]byte(nil), clean...)
 		data[off] ^= 1 << (off % 8)
-		if _, why := scanManifest(data); why != "" {
+		if readManifestBytes(data) != nil {
 			refused++
 		} else if !lengthBytes[off] {
 			t.Errorf("flip at offset %d of %d accepted", off, len(clean))
@@ -60,6 +61,12 @@ func TestManifestFlipsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	openRefused(t, dir, "Corruption: "+path+": ")
+}
+
+// readManifestBytes reads a MANIFEST's bytes as the open check does.
+func readManifestBytes(data []byte) error {
+	var st manifestState
+	return replayManifest(record.NewReader(nil), data, &st)
 }
 
 // openRefused opens dir, expects an error starting with want, and checks
@@ -90,15 +97,15 @@ func TestManifestTornTailAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := range len(clean) {
-		if off, why := scanManifest(clean[:n]); why != "" {
-			t.Errorf("MANIFEST cut to %d bytes refused: %s at %d", n, why, off)
+		if err := readManifestBytes(clean[:n]); err != nil {
+			t.Errorf("MANIFEST cut to %d bytes refused: %v", n, err)
 		}
 	}
-	if off, why := scanManifest(append(clean, make([]byte, 4096)...)); why != "" {
-		t.Errorf("zero tail refused: %s at %d", why, off)
+	if err := readManifestBytes(append(clean, make([]byte, 4096)...)); err != nil {
+		t.Errorf("zero tail refused: %v", err)
 	}
 	withJunk := append(append(clean, make([]byte, 100)...), 1)
-	if _, why := scanManifest(withJunk); why == "" {
+	if readManifestBytes(withJunk) == nil {
 		t.Error("data after a zeroed header accepted")
 	}
 }
@@ -164,7 +171,7 @@ func TestRocksDBFormatRefused(t *testing.T) {
 }
 
 // liveWAL returns the path, number and bytes of the template's WAL that
-// holds its WAL-only writes, and the offset where the last of its chunks
+// holds its WAL-only writes, and the offset where the last of its records
 // starts.
 func liveWAL(t *testing.T, dir string) (string, uint32, []byte, int) {
 	t.Helper()
@@ -183,12 +190,12 @@ func liveWAL(t *testing.T, dir string) (string, uint32, []byte, int) {
 			t.Fatal(err)
 		}
 		last := -1
-		for off := 0; off+recordHeaderSize <= len(data); {
-			c := readChunk(data, off, blockEndAt(data, off))
-			if !c.valid || (c.hasNum && c.num != uint32(num)) {
+		r := record.NewRecyclableReader(data, uint32(num))
+		for {
+			if _, err := r.Next(); err != nil {
 				break
 			}
-			last, off = off, c.end
+			last = int(r.Offset())
 		}
 		if last > 0 {
 			return path, uint32(num), data, last
@@ -205,18 +212,19 @@ func liveWAL(t *testing.T, dir string) (string, uint32, []byte, int) {
 func TestWALFlipsRefused(t *testing.T) {
 	dir, _ := corruptTemplate(t, testOptions())
 	path, num, clean, last := liveWAL(t, dir)
-	if off := scanWAL(clean, num); off >= 0 {
+	r := record.NewRecyclableReader(nil, 0)
+	if _, off := scanWAL(r, clean, num); off >= 0 {
 		t.Fatalf("clean WAL refused at %d", off)
 	}
 	for off := 0; off < last; off++ {
 		data := append([]byte(nil), clean...)
 		data[off] ^= 1 << (off % 8)
-		if scanWAL(data, num) < 0 {
-			t.Fatalf("flip at offset %d of the live records (last chunk at %d) accepted", off, last)
+		if _, damage := scanWAL(r, data, num); damage < 0 {
+			t.Fatalf("flip at offset %d of the live records (last record at %d) accepted", off, last)
 		}
 	}
 	for n := range last + 64 {
-		if off := scanWAL(clean[:n], num); off >= 0 {
+		if _, off := scanWAL(r, clean[:n], num); off >= 0 {
 			t.Fatalf("WAL cut to %d bytes refused at %d", n, off)
 		}
 	}

@@ -107,9 +107,13 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	listener.DataCorruption = func(pebble.DataCorruptionInfo) {}
 	cfg.opts.EventListener = listener
 
-	if err := checkBeforeOpen(fs, dir, opts.WALDir); err != nil {
+	keep, err := checkBeforeOpenKeeping(fs, dir, opts.WALDir)
+	if err != nil {
 		cfg.cache.Unref()
 		return nil, err
+	}
+	if len(keep) > 0 && !opts.ReadOnly {
+		cfg.opts.FS = &keepFS{FS: cfg.opts.FS, keep: keep}
 	}
 	// Pebble's disk-health checks, which Pebble adds only when Options.FS
 	// is unset, wrap the engine's file system as they wrapped the default

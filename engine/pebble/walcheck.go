@@ -1,13 +1,13 @@
 package pebble
 
 import (
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // The WAL check made before pebble.Open (see opencheck.go for the others).
@@ -28,7 +28,8 @@ import (
 //
 // Pebble reuses an old WAL file for a new WAL, so past the new records lie
 // the old WAL's, carrying the old file number; a chunk with another number
-// (or the end-of-log trailer, number + 1) ends the log.
+// (or the end-of-log trailer, number + 1) ends the log. internal/record
+// reads the chunks.
 //
 // Pebble's reader can tell damage from a torn tail only for chunks that
 // carry a synced offset; otherwise it stops at the first bad chunk of the
@@ -40,19 +41,24 @@ import (
 // anywhere after it, by a valid chunk carrying this WAL's number is a
 // Corruption error naming the file and offset; a bad chunk with nothing of
 // this WAL after it is the tail a crash in the middle of an append leaves,
-// and is accepted.
+// and is accepted. (internal/record's reader finds the valid chunks after
+// damage; in a recyclable log it counts only those carrying the log's
+// number.)
 
-// checkWAL scans the WAL at path, whose file number is num.
-func checkWAL(fsys vfs.FS, path string, num uint64) error {
+// checkWAL scans the WAL at path, whose file number is num, with r, and
+// returns the sequence numbers it holds.
+func checkWAL(fsys vfs.FS, r *record.Reader, path string, num uint64) (walSeqs, error) {
 	data, err := readWhole(fsys, path)
 	if err != nil {
-		return err
+		return walSeqs{}, err
 	}
-	if off := scanWAL(data, uint32(num)); off >= 0 {
-		return fmt.Errorf("Corruption: %s: a damaged record at offset %d is followed by valid records "+
-			"(replaying up to the damage would drop them)", path, off)
+	seqs, damage := scanWAL(r, data, uint32(num))
+	if damage >= 0 {
+		return walSeqs{}, fmt.Errorf("Corruption: %s: a damaged record at offset %d is followed by valid records "+
+			"(replaying up to the damage would drop them)", path, damage)
 	}
-	return nil
+	seqs.num = num
+	return seqs, nil
 }
 
 // walNumber returns the file number of a WAL named like 000123.log.
@@ -64,94 +70,25 @@ func walNumber(name string) (uint64, bool) {
 	return n, err == nil
 }
 
-// walChunk is one chunk header read at some offset.
-type walChunk struct {
-	end    int    // offset just past the payload
-	num    uint32 // file number; meaningful when numbered
-	hasNum bool   // a recyclable or synced chunk
-	valid  bool   // known type, inside its block, checksum right
-	zero   bool   // an all-zero header: the rest of the block is padding
-}
-
-// readChunk reads the chunk at off, which has at least 7 bytes before
-// blockEnd.
-func readChunk(data []byte, off, blockEnd int) walChunk {
-	sum := binary.LittleEndian.Uint32(data[off:])
-	length := int(binary.LittleEndian.Uint16(data[off+4:]))
-	kind := data[off+6]
-	if sum == 0 && length == 0 && kind == 0 {
-		return walChunk{zero: true}
-	}
-	header := 0
-	switch {
-	case kind >= 1 && kind <= 4:
-		header = recordHeaderSize
-	case kind >= 5 && kind <= 8:
-		header = recordHeaderSize + 4
-	case kind >= 9 && kind <= 12:
-		header = recordHeaderSize + 12
-	default:
-		return walChunk{}
-	}
-	c := walChunk{end: off + header + length, hasNum: header > recordHeaderSize}
-	if off+header > blockEnd || c.end > blockEnd {
-		return walChunk{}
-	}
-	if c.hasNum {
-		c.num = binary.LittleEndian.Uint32(data[off+7:])
-	}
-	crc := crc32.Checksum(data[off+6:c.end], castagnoli)
-	c.valid = (crc>>15|crc<<17)+0xa282ead8 == sum
-	return c
-}
-
-// blockEndAt is the end of the block holding off, or of data.
-func blockEndAt(data []byte, off int) int {
-	return min((off/recordBlockSize+1)*recordBlockSize, len(data))
-}
-
-// scanWAL returns the offset of a damaged chunk that valid chunks of WAL
-// num follow, or -1 when the log is sound or ends in a torn tail.
-func scanWAL(data []byte, num uint32) int {
-	for off := 0; off < len(data); {
-		blockEnd := blockEndAt(data, off)
-		if blockEnd-off < recordHeaderSize {
-			off = blockEnd // padding, or a header cut short at the end
-			continue
+// scanWAL reads the records of WAL num's data with r (reset to data) up to
+// where Pebble's replay stops, and returns the sequence numbers of their
+// batches (walseqs.go) and the offset of a damaged chunk that valid chunks
+// of this WAL follow, or -1 when the log is sound or ends in a torn tail.
+func scanWAL(r *record.Reader, data []byte, num uint32) (walSeqs, int) {
+	r.SetLogNum(num)
+	r.Reset(data)
+	var seqs walSeqs
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return seqs, -1
 		}
-		c := readChunk(data, off, blockEnd)
-		switch {
-		case c.zero:
-			off = blockEnd
-		case c.valid && c.hasNum && c.num != num:
-			return -1 // the end: an old WAL's records, or the end trailer
-		case c.valid:
-			off = c.end
-		default:
-			if validChunkAfter(data, off+1, num) {
-				return off
+		if err != nil {
+			if r.DataAfterCorruption() {
+				return seqs, int(r.CorruptionOffset())
 			}
-			return -1 // a torn tail
+			return seqs, -1 // a torn tail
 		}
+		seqs.add(rec)
 	}
-	return -1
-}
-
-// validChunkAfter reports whether a valid chunk of WAL num starts at or
-// after from. Chunk boundaries after damage are unknown, so every offset is
-// tried; the file number and the checksum must both match.
-func validChunkAfter(data []byte, from int, num uint32) bool {
-	for off := from; off+recordHeaderSize+4 <= len(data); off++ {
-		if kind := data[off+6]; kind < 5 || kind > 12 || binary.LittleEndian.Uint32(data[off+7:]) != num {
-			continue
-		}
-		blockEnd := blockEndAt(data, off)
-		if blockEnd-off < recordHeaderSize+4 {
-			continue
-		}
-		if c := readChunk(data, off, blockEnd); c.valid && c.num == num {
-			return true
-		}
-	}
-	return false
 }

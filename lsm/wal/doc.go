@@ -32,26 +32,9 @@
 //
 // # Reading and crashes
 //
-// A writer killed mid-write leaves a torn tail: a header or payload cut short
-// by the end of the file, or a FIRST/MIDDLE fragment never followed by its
-// LAST. A log written through a mapping of a preallocated file (the native
-// engine's --mmap_write) has zeros after its last record instead, and a
-// writer killed while copying a record leaves that record's fragment with
-// a checksum that fails and zeros after it (such a writer always keeps at
-// least one zero byte after its data), so that is a torn tail too; a last
-// fragment that fails its checksum at the very end of the file is still
-// corruption. The reader reports a torn tail as the end of the log (io.EOF,
-// with Reader.Torn true), since the record was never acknowledged, but only
-// when nothing that decodes follows it: a length byte damaged so that a
-// fragment seems to reach past the end of the file, with fragments that
-// decode after its header, is corruption, not a torn tail. Everything else
-// that does not decode (a checksum mismatch, a length crossing its block, an
-// unknown type, fragments out of order) is corruption: Next returns an error
-// wrapping ErrCorruption with the file offset, and never panics. After
-// corruption, Reader.DataAfterCorruption tells whether a fragment that
-// decodes follows the damage (tried at each later block's start first, where
-// a writer always begins one, and at every offset after the damage), and
-// the next call to Next
-// resumes there, so a caller can tell damage in the middle of a log from
-// damage at its end, and skip damage when it chooses to.
+// Reader is internal/record's reader over legacy fragments (see that
+// package for how it tells a torn tail from corruption and resumes after
+// damage); its corruption errors wrap ErrCorruption. It allocates nothing
+// per record: a record in one fragment is a slice of the log's bytes, and
+// the fragments of a split record are gathered in a buffer it keeps.
 package wal

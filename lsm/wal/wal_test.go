@@ -239,3 +239,28 @@ func TestTornMappedTailIsEOF(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReader reads a log of 116-byte records (fillrandom's WAL
+// records at db_bench's defaults) and some split ones.
+func BenchmarkReader(b *testing.B) {
+	var out bytes.Buffer
+	w := NewWriter(&out)
+	for i := range 20000 {
+		if i%1000 == 0 {
+			w.AddRecord(make([]byte, 3*BlockSize))
+		}
+		w.AddRecord(make([]byte, 116))
+	}
+	_ = w.Flush()
+	data := out.Bytes()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		r := NewReader(data)
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+}

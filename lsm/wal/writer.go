@@ -4,30 +4,23 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+
+	"github.com/godbbench/godbbench/internal/record"
 )
 
 // BlockSize is the size of a log block.
-const BlockSize = 32768
+const BlockSize = record.BlockSize
 
 // HeaderSize is the size of a fragment header.
-const HeaderSize = 7
+const HeaderSize = record.LegacyHeaderSize
 
 // Fragment types.
 const (
-	typeZero   = 0
 	typeFull   = 1
 	typeFirst  = 2
 	typeMiddle = 3
 	typeLast   = 4
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-const maskDelta = 0xa282ead8
-
-// maskCRC and unmaskCRC keep a stored CRC from matching the CRC of data that
-// itself contains CRCs.
-func maskCRC(c uint32) uint32 { return ((c >> 15) | (c << 17)) + maskDelta }
 
 // Writer appends records to a log. Records are encoded into an in-memory
 // buffer by AddRecord and reach the file on Flush, so a group of records costs
@@ -83,8 +76,8 @@ func (w *Writer) AddRecord(p []byte) {
 		h := len(w.buf)
 		w.buf = append(w.buf, 0, 0, 0, 0, 0, 0, typ)
 		w.buf = append(w.buf, chunk...)
-		c := crc32.Update(0, castagnoli, w.buf[h+6:])
-		binary.LittleEndian.PutUint32(w.buf[h:h+4], maskCRC(c))
+		c := crc32.Checksum(w.buf[h+6:], record.Castagnoli)
+		binary.LittleEndian.PutUint32(w.buf[h:h+4], record.MaskCRC(c))
 		binary.LittleEndian.PutUint16(w.buf[h+4:h+6], uint16(n))
 		w.blockOff += HeaderSize + n
 		p = p[n:]

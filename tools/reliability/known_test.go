@@ -12,8 +12,6 @@ import (
 var knownFailures = map[string]string{
 	"TestCrashLoop/pebble/no_sync": "issue 14 must-have 7: Pebble buffers NoSync writes in the process (its WriteOptions.Sync doc), so acknowledged unsynced writes die with it, unlike RocksDB's",
 
-	"TestCorruptionMatrix/pebble/no_sync/MANIFEST": "issue 14 must-have 2 (pebble): a MANIFEST cut short opens as of the edits before the cut and deletes the newer tables (the engine does not decode MANIFEST edits)",
-
 	// RocksDB 7.8.3's own behaviour (go test -tags rocksdb), recorded in
 	// docs/RELIABILITY.md: nothing in this project can fix it.
 	"TestCorruptionMatrix/rocksdb/no_sync/MANIFEST": "RocksDB 7.8.3: a MANIFEST cut at a record boundary opens the older version and deletes the tables it does not name",
