@@ -47,6 +47,8 @@ func init() {
 		// Writes into the open DB.
 		"overwrite":             {fn: benchWriteRandom},
 		"updaterandom":          {fn: benchUpdateRandom},
+		"xorupdaterandom":       {fn: benchXORUpdateRandom},
+		"appendrandom":          {fn: benchAppendRandom},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
@@ -101,7 +103,7 @@ func init() {
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
 		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"xorupdaterandom", "appendrandom", "randomwithverify", "fillseekseq", "randomtransaction",
+		"randomwithverify", "fillseekseq", "randomtransaction",
 		"randomreplacekeys", "timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
