@@ -13,13 +13,18 @@ import (
 )
 
 // rmwLists run the read-modify-write benchmarks after a fill that leaves
-// some keys missing, so both the found and the not-found paths are taken;
-// the readseq after them counts the keys they wrote.
+// some keys missing, so both the found and the not-found paths are taken,
+// and randomreplacekeys; the readseq after them counts the keys they wrote.
 var rmwLists = [][]string{
 	{"--benchmarks=fillrandom,xorupdaterandom,readseq", "--num=2000", "--seed=1"},
 	{"--benchmarks=fillrandom,appendrandom,readseq", "--num=2000", "--seed=1"},
 	{"--benchmarks=fillrandom,xorupdaterandom,appendrandom,xorupdaterandom,readseq", "--num=3000", "--seed=3",
 		"--value_size=40", "--writes=1500"},
+	// randomreplacekeys starts from a fresh DB; the second list's narrow
+	// distribution replaces most keys many times.
+	{"--benchmarks=randomreplacekeys,readseq", "--num=2000", "--seed=1"},
+	{"--benchmarks=fillseq,randomreplacekeys,readseq", "--num=5000", "--seed=2", "--numdistinct=300",
+		"--stddev=80", "--use_single_deletes=false"},
 }
 
 // TestOracleReadModifyWrite runs each list with C++ db_bench and with every

@@ -49,6 +49,7 @@ func init() {
 		"updaterandom":          {fn: benchUpdateRandom},
 		"xorupdaterandom":       {fn: benchXORUpdateRandom},
 		"appendrandom":          {fn: benchAppendRandom},
+		"randomreplacekeys":     {fn: benchRandomReplaceKeys, fresh: true},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
@@ -104,7 +105,7 @@ func init() {
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
 		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
 		"randomwithverify", "fillseekseq", "randomtransaction",
-		"randomreplacekeys", "timeseries", "getmergeoperands", "readrandomoperands", "backup",
+		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
