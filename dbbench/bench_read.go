@@ -1,7 +1,9 @@
 package dbbench
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/godbbench/godbbench/engine"
 )
@@ -18,6 +20,8 @@ func benchReadSequential(r *runner, t *thread) { r.readScan(t, false) }
 // benchReadReverse is db_bench's ReadReverse: the same scan backwards.
 func benchReadReverse(r *runner, t *thread) { r.readScan(t, true) }
 
+// readScan is the scan of readseq and readreverse, in runs (runs.go) that
+// also end on the read rate limiter's requests (one every 1,024 entries).
 func (r *runner) readScan(t *thread, reverse bool) {
 	it, err := r.db.NewIter(r.iterOptions())
 	if err != nil {
@@ -25,9 +29,17 @@ func (r *runner) readScan(t *thread, reverse bool) {
 	}
 	defer it.Close()
 	omitKey, omitValue := r.cfg.scanOmitKey, r.cfg.scanOmitValue
-	fold := r.foldReads
-	var i, bytes int64
-	var sum uint64
+	scan := &engine.ScanOptions{Reverse: reverse, KeysOnly: omitValue}
+	sink := scanSink{keysOnly: omitValue}
+	if r.foldReads && !(omitKey && omitValue) {
+		scan.Entry = sink.take
+	}
+	runs := engine.NewRuns(r.db)
+	oneCall := runs.OneCall(reverse || scan.Entry != nil)
+	var doneNs []int64
+	if t.stats.detailed {
+		doneNs = make([]int64, maxRun(oneCall, 0))
+	}
 	var valid bool
 	if reverse {
 		valid = it.Last()
@@ -35,55 +47,53 @@ func (r *runner) readScan(t *thread, reverse bool) {
 		valid = it.First()
 	}
 	lim := t.shared.readLimiter
-	// With per-operation latencies, runs need the engine's timed scans.
-	var timed engine.TimedScanner
-	timedOK := !t.stats.detailed
-	if !timedOK {
-		timed, timedOK = it.(engine.TimedScanner)
-	}
-	if ss, ok := it.(engine.SizeScanner); ok && timedOK && valid && !reverse && !omitKey && !omitValue && !fold && lim == nil {
-		i, bytes = r.scanSizes(t, ss, timed)
-		valid = false
-	}
-	for ; i < r.reads && valid; i++ {
-		if omitValue {
-			if omitKey {
-				bytes += int64(r.keySize)
-			} else {
-				k := it.Key()
-				bytes += int64(len(k))
-				if fold {
-					sum += foldKey(k)
-				}
-			}
-		} else {
-			k := it.Key()
-			v, err := it.Value()
-			if err != nil {
-				t.fail("iterator value error: %v", err)
-			}
-			bytes += int64(len(k) + len(v))
-			if fold {
-				sum += foldKV(k, v)
-			}
+	var i, bytes int64
+	for stepFirst := false; valid && i < r.reads; stepFirst = true {
+		limit := t.stats.runLimit(min(t.stats.runCap(oneCall, 0), r.reads-i))
+		if lim != nil {
+			limit = min(limit, opsUntil(i, 1024, 0))
 		}
-		t.stats.finishedOps(1, opRead)
-		if lim != nil && i%1024 == 1023 {
+		var callStart time.Time
+		if doneNs != nil {
+			callStart = time.Now()
+		}
+		n, b, more, err := runs.Scan(it, int(limit), stepFirst, scan, doneNs)
+		if err != nil {
+			failScan(t, err)
+		}
+		i += int64(n)
+		if omitKey && omitValue {
+			bytes += int64(n * r.keySize)
+		} else {
+			bytes += b
+		}
+		if lim != nil && n > 0 && i%1024 == 0 {
 			lim.request(1024)
 		}
-		if reverse {
-			valid = it.Prev()
-		} else {
-			valid = it.Next()
+		switch {
+		case n > 0 && doneNs != nil:
+			t.stats.finishedTimedRun(callStart, doneNs[:n], opRead)
+		case n > 0:
+			t.stats.finishedOps(int64(n), opRead)
 		}
+		valid = more
 	}
 	if err := it.Error(); err != nil {
 		t.fail("iterator error: %v", err)
 	}
 	t.stats.reads += i
 	t.stats.found += i
-	t.stats.checksum += sum
+	t.stats.checksum += sink.checksum
 	t.stats.addBytes(bytes)
+}
+
+// failScan fails the thread with a scan's error, in db_bench's words for a
+// value's error and for the iterator's.
+func failScan(t *thread, err error) {
+	if ve := (*engine.ValueError)(nil); errors.As(err, &ve) {
+		t.fail("iterator value error: %v", ve.Err)
+	}
+	t.fail("iterator error: %v", err)
 }
 
 // benchNextWithKey is ToplingDB's nextwithkey: a full forward scan that
@@ -125,53 +135,86 @@ func (r *runner) randomKey(t *thread) int64 {
 }
 
 // benchReadRandom is db_bench's ReadRandom (readrandom, readmissing,
-// readrandomsmall): per op one DB-selection draw and one key draw.
+// readrandomsmall): per op one DB-selection draw and one key draw, in runs
+// (runs.go) that also end on the read rate limiter's requests (after every
+// 256th read but one, as db_bench makes them).
 func benchReadRandom(r *runner, t *thread) {
-	if sg, tr, ok := r.sizeGetterFor(t); ok {
-		r.readRandomSizes(t, sg, tr)
-		return
-	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
-	key := make([]byte, r.keySize)
-	for i := range key {
-		key[i] = '0'
+	ks := r.keySize
+	runs := engine.NewRuns(r.db)
+	sink := &getRunSink{keyLen: ks}
+	var take func(int, []byte)
+	if r.foldReads {
+		take = sink.take
 	}
-	sink := &getSink{key: key, fold: r.foldReads}
-	take := sink.take
+	oneCall := runs.OneCall(take != nil)
+	run := maxRun(oneCall, ks)
+	keys := make([]byte, run*ks) // Fill writes every byte
+	sink.keys = keys
+	sizes := make([]int32, run)
+	var doneNs []int64
+	if t.stats.detailed {
+		doneNs = make([]int64, run)
+	}
 	var read, found, bytes, keyRand int64
 	var numKeys int64
 	lim := t.shared.readLimiter
 	stride := r.cfg.multireadStride
-	for !d.done(1) {
-		t.rand.Next() // DB selection draw
-		if r.entriesPerBatch > 1 && stride != 0 {
-			numKeys++
-			if numKeys == r.entriesPerBatch {
-				numKeys = 0
-				keyRand = r.randomKey(t)
-				if keyRand+(r.entriesPerBatch-1)*stride >= r.cfg.num {
-					keyRand = r.cfg.num - r.entriesPerBatch*stride
+	entryOverhead := int64(ks + r.cfg.userTimestampSize)
+	for {
+		limit := d.runLimit(t.stats.runLimit(t.stats.runCap(oneCall, ks)))
+		if lim != nil {
+			limit = min(limit, opsUntil(read, 256, 255))
+		}
+		n, off := 0, 0
+		for int64(n) < limit && !d.done(1) {
+			t.rand.Next() // DB selection draw
+			if r.entriesPerBatch > 1 && stride != 0 {
+				numKeys++
+				if numKeys == r.entriesPerBatch {
+					numKeys = 0
+					keyRand = r.randomKey(t)
+					if keyRand+(r.entriesPerBatch-1)*stride >= r.cfg.num {
+						keyRand = r.cfg.num - r.entriesPerBatch*stride
+					}
+				} else {
+					keyRand += stride
 				}
 			} else {
-				keyRand += stride
+				keyRand = r.randomKey(t)
 			}
-		} else {
-			keyRand = r.randomKey(t)
+			r.keys.Fill(keys[off:off+ks], keyRand)
+			off += ks
+			n++
 		}
-		r.keys.Fill(key, keyRand)
-		read++
-		ok, err := r.db.Get(key, take)
-		if err != nil {
+		if n == 0 {
+			break
+		}
+		var callStart time.Time
+		if doneNs != nil {
+			callStart = time.Now()
+		}
+		if err := runs.Get(keys[:n*ks], ks, sizes[:n], take, runTimes(doneNs, n)); err != nil {
 			t.fail("Get returned an error: %v", err)
 		}
-		if ok {
-			found++
-			bytes += int64(len(key) + sink.valueLen + r.cfg.userTimestampSize)
+		for _, sz := range sizes[:n] {
+			if sz >= 0 {
+				found++
+				bytes += entryOverhead + int64(sz)
+			}
 		}
+		read += int64(n)
 		if lim != nil && read%256 == 255 {
 			lim.request(256)
 		}
-		t.stats.finishedOps(1, opRead)
+		if doneNs != nil {
+			t.stats.finishedTimedRun(callStart, doneNs[:n], opRead)
+		} else {
+			t.stats.finishedOps(int64(n), opRead)
+		}
+		if int64(n) < limit {
+			break // the reads or the duration ran out mid-run
+		}
 	}
 	t.stats.reads += read
 	t.stats.found += found
@@ -191,8 +234,8 @@ func benchMultiReadRandom(r *runner, t *thread) {
 	foundv := make([]bool, n)
 	var bytes int64
 	sink := &multiSink{keys: keys, lens: make([]int, n), fold: r.foldReads}
-	take, takeCur := sink.takeAt, sink.takeCurrent
-	mg, native := r.db.(engine.MultiGetter)
+	take := sink.takeAt
+	runs := engine.NewRuns(r.db)
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	var read, found, multireads int64
 	stride := r.cfg.multireadStride
@@ -213,19 +256,8 @@ func benchMultiReadRandom(r *runner, t *thread) {
 				r.keys.Fill(keys[i], r.randomKey(t))
 			}
 		}
-		if native {
-			if err := mg.MultiGet(keys, foundv, take); err != nil {
-				t.fail("MultiGet returned an error: %v", err)
-			}
-		} else {
-			for i := range keys {
-				sink.cur = i
-				ok, err := r.db.Get(keys[i], takeCur)
-				if err != nil {
-					t.fail("MultiGet returned an error: %v", err)
-				}
-				foundv[i] = ok
-			}
+		if err := runs.MultiGet(keys, foundv, take); err != nil {
+			t.fail("MultiGet returned an error: %v", err)
 		}
 		read += r.entriesPerBatch
 		multireads++
@@ -291,7 +323,6 @@ func benchSeekRandomWhileWriting(r *runner, t *thread) {
 type multiSink struct {
 	keys     [][]byte
 	lens     []int
-	cur      int
 	checksum uint64
 	fold     bool
 }
@@ -302,5 +333,3 @@ func (m *multiSink) takeAt(i int, v []byte) {
 		m.checksum += foldKV(m.keys[i], v)
 	}
 }
-
-func (m *multiSink) takeCurrent(v []byte) { m.takeAt(m.cur, v) }

@@ -44,63 +44,63 @@ func (r *runner) doWrite(t *thread, mode writeMode) {
 	batch := r.db.NewBatch()
 	defer batch.Close()
 	key := r.keys.NewBuf()
-	var bytes, next int64
-	nextKey := func() int64 {
-		switch mode {
-		case writeSequential:
-			next++
-			return next - 1
-		case writeRandom:
-			return int64(t.rand.Next() % uint64(keyNum))
-		default:
-			next++
-			if next <= int64(len(perm)) {
-				return int64(perm[next-1])
-			}
-			return next - 1
-		}
-	}
-	if rp, tr, ok := r.runPutterFor(t, seconds); ok && keyNum != 0 {
-		t.stats.addBytes(r.writeRuns(t, rp, tr, &d, nextKey, gen))
+	var bytes int64
+	keySrc := &writeKeys{mode: mode, num: keyNum, perm: perm, rand: t.rand}
+	perBatch := r.entriesPerBatch
+	if perBatch == 1 && keyNum != 0 {
+		// A one-entry batch is a Put: same effect, no batch encoding.
+		t.stats.addBytes(r.writeRuns(t, &d, keySrc, gen))
 		return
 	}
-	perBatch := r.entriesPerBatch
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	for keyNum != 0 && !d.done(perBatch) {
 		t.rand.Next() // DB selection draw
 		var batchBytes int64
-		if perBatch == 1 {
-			// A one-entry batch is a Put: same effect, no batch encoding.
-			r.keys.Fill(key, nextKey())
+		batch.Reset()
+		for j := int64(0); j < perBatch; j++ {
+			r.keys.Fill(key, keySrc.next())
 			val := gen.Generate()
-			batchBytes = int64(len(val)) + entryOverhead
-			if lim := t.shared.writeLimiter; lim != nil {
-				lim.request(batchBytes)
-				t.stats.resetLastOpTime()
-			}
-			if err := r.db.Put(key, val, &r.wo); err != nil {
-				t.fail("put error: %v", err)
-			}
-		} else {
-			batch.Reset()
-			for j := int64(0); j < perBatch; j++ {
-				r.keys.Fill(key, nextKey())
-				val := gen.Generate()
-				batch.Put(key, val)
-				batchBytes += int64(len(val)) + entryOverhead
-			}
-			if lim := t.shared.writeLimiter; lim != nil {
-				lim.request(batchBytes)
-				t.stats.resetLastOpTime()
-			}
-			if err := r.db.Apply(batch, &r.wo); err != nil {
-				t.fail("put error: %v", err)
-			}
+			batch.Put(key, val)
+			batchBytes += int64(len(val)) + entryOverhead
+		}
+		if lim := t.shared.writeLimiter; lim != nil {
+			lim.request(batchBytes)
+			t.stats.resetLastOpTime()
+		}
+		if err := r.db.Apply(batch, &r.wo); err != nil {
+			t.fail("put error: %v", err)
 		}
 		bytes += batchBytes
 		t.stats.finishedOps(perBatch, opWrite)
 	}
 	t.stats.addBytes(bytes)
+}
+
+// writeKeys draws doWrite's key numbers: the next sequential number, rand %
+// num, or the next of a shuffled permutation (then sequential past its
+// end).
+type writeKeys struct {
+	mode writeMode
+	num  int64
+	seq  int64 // numbers drawn so far in the sequential and unique modes
+	perm []uint64
+	rand *cxxrand.MT64
+}
+
+func (k *writeKeys) next() int64 {
+	switch k.mode {
+	case writeSequential:
+		k.seq++
+		return k.seq - 1
+	case writeRandom:
+		return int64(k.rand.Next() % uint64(k.num))
+	default:
+		k.seq++
+		if k.seq <= int64(len(k.perm)) {
+			return int64(k.perm[k.seq-1])
+		}
+		return k.seq - 1
+	}
 }
 
 func fmtOps(n int64) string { return "(" + itoa(n) + " ops)" }

@@ -50,3 +50,31 @@ func (g *getSink) take(v []byte) {
 		g.checksum += foldKV(g.key, v)
 	}
 }
+
+// getRunSink receives the values of a run of Gets by index (engine.Runs.Get)
+// and folds each with its key, stored back to back in keys; its take
+// method is bound once.
+type getRunSink struct {
+	keys     []byte
+	keyLen   int
+	checksum uint64
+}
+
+func (g *getRunSink) take(i int, v []byte) {
+	g.checksum += foldKV(g.keys[i*g.keyLen:(i+1)*g.keyLen], v)
+}
+
+// scanSink folds the entries of a scan (engine.ScanOptions.Entry): the key
+// alone when the scan reads keys only.
+type scanSink struct {
+	keysOnly bool
+	checksum uint64
+}
+
+func (s *scanSink) take(k, v []byte) {
+	if s.keysOnly {
+		s.checksum += foldKey(k)
+		return
+	}
+	s.checksum += foldKV(k, v)
+}

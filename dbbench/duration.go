@@ -36,3 +36,15 @@ func (d *duration) done(increment int64) bool {
 	}
 	return d.ops > d.maxOps
 }
+
+// runLimit bounds a run of up to n operations, each counted by done(1)
+// before the run starts, so that with --duration the clock is read only
+// for a run's first operation: every operation before it has then ended,
+// as with one operation at a time.
+func (d *duration) runLimit(n int64) int64 {
+	if d.maxSeconds <= 0 {
+		return n
+	}
+	nextCheck := ((d.ops+1)/d.granularity + 1) * d.granularity
+	return min(n, nextCheck-1-d.ops)
+}

@@ -1,15 +1,16 @@
 package dbbench
 
-// Runs of operations. Where an engine offers it (engine.SizeGetter,
-// engine.RunPutter, engine.SizeScanner), readrandom, the single-entry fills
-// and readseq hand the engine a run of operations in one call instead of one
-// call per operation. The keys and values are drawn exactly as the
-// one-operation loops draw them, the engine performs the same single
+// Runs of operations. readrandom, the single-entry fills and readseq hand
+// the engine a run of operations at a time through engine.Runs: one call
+// for a run where the engine has its own runs (engine.Runner), a loop of
+// single calls otherwise. The keys and values are drawn exactly as one
+// operation at a time would draw them, the engine performs the same single
 // operations in the same order, and a run never crosses a progress-report
-// or stats-interval boundary (Stats.runLimit), so the key stream, the counts
-// and every output line are those of the one-operation loops; only the
-// number of engine calls differs. Runs are used only where the loop counts
-// and nothing is timed per operation (see the ...For functions).
+// or stats-interval boundary (Stats.runLimit), a rate-limiter request or a
+// --duration clock check (duration.runLimit), so the key stream, the
+// counts and every output line are those of one call an operation; only
+// the number of engine calls differs. With per-operation latencies
+// (--histogram, --report_interval_seconds) the runs are timed.
 //
 // Why runs, and why long ones. The rocksdb engine crosses into C for every
 // call, and a benchmark goroutine is locked to its OS thread (runner.go).
@@ -49,4 +50,50 @@ func runOps(entryBytes int) int {
 		return maxRunOps
 	}
 	return min(maxRunOps, max(minRunOps, runBufBytes/entryBytes))
+}
+
+// maxRun is the longest run of operations that each put entryBytes bytes
+// in a run's buffer. A run that goes to the engine in one call (oneCall)
+// holds up to runOps(entryBytes). Runs through engine.Runs' loops of single
+// calls gain nothing from length, so they end where the stats read the
+// yield clock with one call an operation (yield.go): every
+// yieldCheckEvery operations (Stats.runCap).
+func maxRun(oneCall bool, entryBytes int) int {
+	if oneCall {
+		return runOps(entryBytes)
+	}
+	return yieldCheckEvery
+}
+
+// runCap is the most operations the thread's next run may hold: maxRun,
+// and through loops of single calls no more than up to the next multiple
+// of yieldCheckEvery operations, or one while operations are slow (the
+// stats then read the yield clock after every one).
+func (s *Stats) runCap(oneCall bool, entryBytes int) int64 {
+	switch {
+	case oneCall:
+		return int64(runOps(entryBytes))
+	case s.yieldEveryOp:
+		return 1
+	}
+	return yieldCheckEvery - s.done%yieldCheckEvery
+}
+
+// opsUntil is the number of operations, at least 1, after which a count
+// now at done next leaves the remainder at modulo every: the run length
+// that ends on a rate-limiter request made at those counts.
+func opsUntil(done, every, at int64) int64 {
+	if k := ((at-done)%every + every) % every; k > 0 {
+		return k
+	}
+	return every
+}
+
+// runTimes is the first n of a run's completion times, nil for an untimed
+// run.
+func runTimes(doneNs []int64, n int) []int64 {
+	if doneNs == nil {
+		return nil
+	}
+	return doneNs[:n]
 }

@@ -201,7 +201,7 @@ func (s *Stats) recordLatency(end time.Time, t OpType) {
 }
 
 // finishedTimedRun records a run of operations an engine timed
-// (engine.TimedRunner): the call began at callStart and operation i ended
+// (engine.Runner, engine.Runs): the call began at callStart and operation i ended
 // doneNs[i] nanoseconds later; the run's keys and values were drawn between
 // the previous operation's end and callStart. Each operation's latency is
 // its time in the engine plus an equal share of that drawing, as db_bench's
@@ -223,7 +223,9 @@ func (s *Stats) finishedTimedRun(callStart time.Time, doneNs []int64, t OpType) 
 		}
 	}
 	s.done += n
-	s.yield.check(s.done) // once a run: a run is one long engine call
+	// Once a run, since a run may be one long engine call; the runs of
+	// single calls are cut to the yield check stride (Stats.runCap).
+	s.yieldEveryOp = s.yield.check(s.done)
 	if s.done >= s.nextRpt {
 		s.progress()
 	}

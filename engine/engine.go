@@ -13,6 +13,13 @@
 //
 // Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
 // the driver calls them millions of times per second per thread.
+//
+// An engine may implement two optional interfaces: Runner (runner.go), runs
+// of operations in one call for engines whose calls cross into C, and
+// ThreadContext, per-OS-thread state. The driver reaches runs only through
+// Runs (runs.go), which uses the engine's Runner where it has one and loops
+// of single calls otherwise, so it has one loop per benchmark for every
+// engine.
 package engine
 
 import (
@@ -94,63 +101,6 @@ type DB interface {
 	// ResetStats clears cumulative statistics (db_bench resetstats).
 	ResetStats() error
 	Close() error
-}
-
-// MultiGetter is implemented by engines with a native batched lookup
-// (db_bench multireadrandom). found[i] reports keys[i]; fn(i, value) is called
-// for every found key with a value valid only during the call.
-type MultiGetter interface {
-	MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error
-}
-
-// SizeGetter is implemented by engines whose every call crosses a language
-// boundary (cgo), so that a loop of point lookups costs a crossing per key.
-// GetSizes looks up n keys of keyLen bytes each, stored back to back in
-// keys, one Get after another in order (the same lookups a loop of Get
-// makes, not a batched MultiGet), and sets sizes[i] to the length of key i's
-// value, or -1 when it is absent. len(keys) must be n*keyLen and len(sizes)
-// n. On error the sizes of the keys from the failed one on are unspecified.
-type SizeGetter interface {
-	GetSizes(keys []byte, keyLen int, sizes []int32) error
-}
-
-// RunPutter is SizeGetter's counterpart for writes: PutRun writes n entries
-// as n separate single-entry writes in order (the writes a loop of Put
-// makes, not one batch), key i being keys[i*keyLen:(i+1)*keyLen] and value i
-// values[ends[i-1]:ends[i]] (ends[-1] = 0). It stops at the first error and
-// returns it with the number of entries written before it.
-type RunPutter interface {
-	PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions) (int, error)
-}
-
-// TimedRunner is implemented by engines whose runs (SizeGetter, RunPutter)
-// can also say when each operation of a run ended, so that the driver can
-// use runs while it keeps per-operation latencies (--histogram,
-// --report_interval_seconds): doneNs[i] is set to the nanoseconds from the
-// start of the call to the end of operation i, and len(doneNs) is the run's
-// length. Otherwise the methods are GetSizes and PutRun.
-type TimedRunner interface {
-	GetSizesTimed(keys []byte, keyLen int, sizes []int32, doneNs []int64) error
-	PutRunTimed(keys []byte, keyLen int, values []byte, ends []int32, wo *WriteOptions, doneNs []int64) (int, error)
-}
-
-// SizeScanner is implemented by iterators whose every move crosses a
-// language boundary (cgo). ScanSizes counts up to n entries forward from
-// the current one (from the one after it when stepFirst), summing their key
-// and value lengths (keys only for a KeysOnly iterator), and stops on the
-// n-th: more is true when it stopped there, false when it ran off the end.
-// The Next calls are those a loop of Next would make. A scan starts on a
-// freshly positioned iterator (First or SeekGE, stepFirst false); afterwards
-// only ScanSizes with stepFirst, Error and Close may be called.
-type SizeScanner interface {
-	ScanSizes(n int, stepFirst bool) (count int, bytes int64, more bool, err error)
-}
-
-// TimedScanner is SizeScanner's counterpart of TimedRunner: ScanSizes that
-// also sets doneNs[i] to the nanoseconds from the start of the call to the
-// counting of entry i; len(doneNs) must be at least n.
-type TimedScanner interface {
-	ScanSizesTimed(n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, err error)
 }
 
 // ThreadContext is implemented by engines that keep per-OS-thread state,

@@ -59,8 +59,8 @@ func runRandom(t *testing.T, open OpenFunc, seed uint64, ops int) {
 				t.Fatalf("op %d Apply: %v", op, err)
 			}
 		case r < 74:
-			if mg, ok := db.(engine.MultiGetter); ok && src.rng.IntN(4) == 0 {
-				checkMultiGet(t, mg, m, src, fmt.Sprintf("op %d", op))
+			if src.rng.IntN(4) == 0 {
+				checkMultiGet(t, engine.NewRuns(db), m, src, fmt.Sprintf("op %d", op))
 				break
 			}
 			k := src.key()
@@ -108,8 +108,9 @@ func runRandom(t *testing.T, open OpenFunc, seed uint64, ops int) {
 	}
 }
 
-// checkMultiGet looks up a few keys, some repeated, with one MultiGet call.
-func checkMultiGet(t *testing.T, mg engine.MultiGetter, m *model, src *randomSource, what string) {
+// checkMultiGet looks up a few keys, some repeated, with one MultiGet call
+// (the engine's own or Runs' Gets).
+func checkMultiGet(t *testing.T, mg *engine.Runs, m *model, src *randomSource, what string) {
 	t.Helper()
 	keys := make([][]byte, 1+src.rng.IntN(8))
 	for i := range keys {

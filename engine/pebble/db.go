@@ -74,7 +74,6 @@ type DB struct {
 }
 
 var _ engine.DB = (*DB)(nil)
-var _ engine.MultiGetter = (*DB)(nil)
 
 // Pebble treats a nil *WriteOptions as Sync, so both are spelled out once.
 var (
@@ -213,36 +212,6 @@ func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 	}
 	fn(value)
 	return true, closer.Close()
-}
-
-// MultiGet looks each key up in turn: Pebble has no batched lookup, so this
-// only saves the driver a loop.
-func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error {
-	if len(found) < len(keys) {
-		return fmt.Errorf("pebble: MultiGet of %d keys with %d found slots", len(keys), len(found))
-	}
-	if d.closed.Load() {
-		return errClosed
-	}
-	if err := d.fs.failed(); err != nil {
-		return err
-	}
-	for i, key := range keys {
-		value, closer, err := d.db.Get(key)
-		if err == pebble.ErrNotFound {
-			found[i] = false
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		found[i] = true
-		fn(i, value)
-		if err := closer.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // NewIter returns an iterator over [o.LowerBound, o.UpperBound).

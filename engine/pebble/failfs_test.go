@@ -320,7 +320,7 @@ func TestWriteFailureReads(t *testing.T) {
 	if _, err := db.NewIter(nil); err != werr {
 		t.Errorf("NewIter = %v", err)
 	}
-	if err := db.MultiGet([][]byte{[]byte("a")}, make([]bool, 1), func(int, []byte) {}); err != werr {
+	if err := engine.NewRuns(db).MultiGet([][]byte{[]byte("a")}, make([]bool, 1), func(int, []byte) {}); err != werr {
 		t.Errorf("MultiGet = %v", err)
 	}
 	b := db.NewBatch()

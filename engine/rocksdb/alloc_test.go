@@ -65,7 +65,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		db.Apply(b, wo)
 		b.Reset()
 	})
-	mg := db.(engine.MultiGetter)
+	mg := db.(engine.Runner)
 	keys := make([][]byte, 8)
 	for j := range keys {
 		keys[j] = make([]byte, 16)

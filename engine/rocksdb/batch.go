@@ -21,6 +21,8 @@ type batch struct {
 	n int
 }
 
+var _ engine.Batch = (*batch)(nil)
+
 // NewBatch implements engine.DB.
 func (d *DB) NewBatch() engine.Batch {
 	return &batch{b: C.rocksdb_writebatch_create()}

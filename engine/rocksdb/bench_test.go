@@ -230,7 +230,7 @@ func BenchmarkMultiGet8(b *testing.B) {
 		db := openBenchEngine(b)
 		defer db.Close()
 		fillEngine(b, db)
-		mg := db.(engine.MultiGetter)
+		mg := db.(engine.Runner)
 		keys, found := mkKeys(), make([]bool, 8)
 		var n int
 		fn := func(_ int, v []byte) { n += len(v) }

@@ -50,8 +50,8 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-// DB is an open RocksDB database. It implements engine.DB,
-// engine.MultiGetter, engine.SizeGetter and engine.RunPutter.
+// DB is an open RocksDB database. It implements engine.DB, engine.Runner
+// and engine.ThreadContext.
 type DB struct {
 	db  *C.rocksdb_t
 	cf  *C.rocksdb_column_family_handle_t // the default column family
@@ -69,10 +69,9 @@ type DB struct {
 }
 
 var (
-	_ engine.DB          = (*DB)(nil)
-	_ engine.MultiGetter = (*DB)(nil)
-	_ engine.SizeGetter  = (*DB)(nil)
-	_ engine.RunPutter   = (*DB)(nil)
+	_ engine.DB            = (*DB)(nil)
+	_ engine.Runner        = (*DB)(nil)
+	_ engine.ThreadContext = (*DB)(nil)
 )
 
 // errClosed is returned by operations on a closed DB.
@@ -185,23 +184,19 @@ func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 	return true, nil
 }
 
-// GetSizes implements engine.SizeGetter: the lookups of a whole run of keys
-// in one cgo call. db_bench's readrandom only counts what it finds (unless
-// --report_json asks for a checksum of the values), so the driver hands it
-// runs of up to 16,384 keys (dbbench/runs.go says why long ones: a locked
-// goroutine's trips through the Go scheduler cost more than the crossings).
-// RocksDB readrandom, 500,000 reads on a 1M-key DB, 8 rounds against C++
-// db_bench (medians of the per-round ratios): runs of 64 0.954, runs of
-// 16,384 1.020; one Get a crossing was 0.929-0.938 in earlier rounds.
-func (d *DB) GetSizes(keys []byte, keyLen int, sizes []int32) error {
-	return d.getSizes(keys, keyLen, sizes, nil)
-}
-
-// GetSizesTimed implements engine.TimedRunner: GetSizes that also says
-// when each lookup ended.
-func (d *DB) GetSizesTimed(keys []byte, keyLen int, sizes []int32, doneNs []int64) error {
-	if len(doneNs) != len(sizes) {
-		return fmt.Errorf("rocksdb: GetSizesTimed: %d times for %d keys", len(doneNs), len(sizes))
+// GetRun implements engine.Runner: the lookups of a whole run of keys in
+// one cgo call, timed when doneNs is not nil (CLOCK_MONOTONIC after each
+// lookup, as db_bench reads its clock). db_bench's readrandom only counts
+// what it finds (unless --report_json asks for a checksum of the values),
+// so the driver hands it runs of up to 16,384 keys (dbbench/runs.go says
+// why long ones: a locked goroutine's trips through the Go scheduler cost
+// more than the crossings). RocksDB readrandom, 500,000 reads on a 1M-key
+// DB, 8 rounds against C++ db_bench (medians of the per-round ratios):
+// runs of 64 0.954, runs of 16,384 1.020; one Get a crossing was
+// 0.929-0.938 in earlier rounds.
+func (d *DB) GetRun(keys []byte, keyLen int, sizes []int32, doneNs []int64) error {
+	if doneNs != nil && len(doneNs) != len(sizes) {
+		return fmt.Errorf("rocksdb: GetRun: %d times for %d keys", len(doneNs), len(sizes))
 	}
 	return d.getSizes(keys, keyLen, sizes, doneNs)
 }
@@ -212,7 +207,7 @@ func (d *DB) getSizes(keys []byte, keyLen int, sizes []int32, doneNs []int64) er
 	}
 	n := len(sizes)
 	if keyLen <= 0 || len(keys) != n*keyLen {
-		return fmt.Errorf("rocksdb: GetSizes: %d bytes of keys for %d keys of %d bytes", len(keys), n, keyLen)
+		return fmt.Errorf("rocksdb: GetRun: %d bytes of keys for %d keys of %d bytes", len(keys), n, keyLen)
 	}
 	if n == 0 {
 		return nil
@@ -229,19 +224,27 @@ func timesPtr(doneNs []int64) *C.int64_t {
 	return (*C.int64_t)(unsafe.Pointer(&doneNs[0]))
 }
 
-// PutRun implements engine.RunPutter: a run of single-entry writes in one
-// cgo call, for db_bench's fills with batch_size 1 (see GetSizes for why).
-func (d *DB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions) (int, error) {
-	return d.putRun(keys, keyLen, values, ends, wo, nil)
-}
-
-// PutRunTimed implements engine.TimedRunner: PutRun that also says when
-// each write ended.
-func (d *DB) PutRunTimed(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {
-	if len(doneNs) != len(ends) {
-		return 0, fmt.Errorf("rocksdb: PutRunTimed: %d times for %d entries", len(doneNs), len(ends))
+// PutRun implements engine.Runner: a run of single-entry writes in one cgo
+// call, for db_bench's fills with batch_size 1 (see GetRun for why), timed
+// when doneNs is not nil.
+func (d *DB) PutRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {
+	if doneNs != nil && len(doneNs) != len(ends) {
+		return 0, fmt.Errorf("rocksdb: PutRun: %d times for %d entries", len(doneNs), len(ends))
 	}
 	return d.putRun(keys, keyLen, values, ends, wo, doneNs)
+}
+
+// ScanRun implements engine.Runner: n Next calls on it, one of this DB's
+// iterators, and the key and value lengths in one cgo call (iter.go).
+func (d *DB) ScanRun(it engine.Iterator, n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
+	own, ok := it.(*iterator)
+	if !ok {
+		return 0, 0, false, fmt.Errorf("rocksdb: ScanRun on a %T, not a rocksdb iterator", it)
+	}
+	if doneNs != nil && len(doneNs) < n {
+		return 0, 0, false, fmt.Errorf("rocksdb: ScanRun: %d times for %d entries", len(doneNs), n)
+	}
+	return own.scanSizes(n, stepFirst, doneNs)
 }
 
 func (d *DB) putRun(keys []byte, keyLen int, values []byte, ends []int32, wo *engine.WriteOptions, doneNs []int64) (int, error) {

@@ -24,14 +24,14 @@
 // only when asked for), and a long run of steps in one direction one call per
 // up to 128 entries, copied into a reused buffer (iterbatch.go). For
 // db_bench's loops that only count what they pass, whole runs go through one
-// call: engine.SizeGetter (readrandom's Gets), engine.RunPutter (fills'
-// single-entry writes) and engine.SizeScanner (readseq's Next calls); the
-// RocksDB calls are the same ones a loop of single operations makes. With
-// engine.TimedRunner (and engine.TimedScanner for readseq) the readrandom,
-// fill and scan runs also return when each operation ended (CLOCK_MONOTONIC after each call, as db_bench reads its
-// clock), so runs serve --histogram and --report_interval_seconds too. None
-// allocates on the Go heap. ReadOptions and the four WriteOptions
-// combinations are created once per DB. The features the C API lacks
+// call (engine.Runner): GetRun (readrandom's Gets), PutRun (fills'
+// single-entry writes) and ScanRun (readseq's Next calls); the RocksDB calls
+// are the same ones a loop of single operations makes. Given room for times,
+// a run also returns when each operation ended (CLOCK_MONOTONIC after each
+// call, as db_bench reads its clock), so runs serve --histogram and
+// --report_interval_seconds too. Runner's MultiGet is RocksDB's batched
+// MultiGet (multiget.go). None allocates on the Go heap. ReadOptions and the
+// four WriteOptions combinations are created once per DB. The features the C API lacks
 // (library version, loading an OPTIONS file by path, db_bench's block cache
 // and table-option adjustments, CompactRange with its Status, DB::ResetStats,
 // the statistics level) are C++ functions in bridge.cc. They reach the C++
@@ -43,6 +43,11 @@
 // iterator step, its LatestOptions keeps the DB options of a loaded OPTIONS
 // file private, and it cannot load an OPTIONS file by path. bench_test.go
 // keeps grocksdb as the baseline the engine is measured against.
+//
+// Interfaces: Opener implements engine.Opener; DB implements engine.DB,
+// engine.Runner and engine.ThreadContext; its iterators implement
+// engine.Iterator and its batches engine.Batch (opener.go, db.go, iter.go
+// and batch.go assert each at compile time).
 //
 // Per-thread state (engine.ThreadContext, perflevel.go): the driver calls
 // StartThread on each benchmark thread, which sets RocksDB's thread-local

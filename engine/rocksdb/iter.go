@@ -12,7 +12,6 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
@@ -49,10 +48,12 @@ type iterator struct {
 	pos, n   int        // current entry and entry count of the batch
 	under    int        // the RocksDB iterator after the fill: C.GDB_FILL_*
 
-	// scanning: ScanSizes has run (only ScanSizes may follow); scanEnded:
+	// scanning: scanSizes has run (only scanSizes may follow); scanEnded:
 	// it ran off the end, so the RocksDB iterator is invalid.
 	scanning, scanEnded bool
 }
+
+var _ engine.Iterator = (*iterator)(nil)
 
 // NewIter implements engine.DB.
 func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
@@ -216,28 +217,16 @@ func (it *iterator) Value() ([]byte, error) {
 	return it.value, nil
 }
 
-// ScanSizes implements engine.SizeScanner: n Next calls and the key and
+// scanSizes is DB.ScanRun (engine.Runner): n Next calls and the key and
 // value lengths in one cgo call, nothing copied. db_bench's readseq only
 // counts the bytes it passes, which C++ db_bench does inline; see
 // BENCHMARKS.md for what the batched copy cost against it. The Go-side
-// position (Key, Value) is cleared: only ScanSizes, Error and Close follow.
-func (it *iterator) ScanSizes(n int, stepFirst bool) (int, int64, bool, error) {
-	return it.scanSizes(n, stepFirst, nil)
-}
-
-// ScanSizesTimed implements engine.TimedScanner: ScanSizes that also says
-// when each entry was counted.
-func (it *iterator) ScanSizesTimed(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
-	if len(doneNs) < n {
-		return 0, 0, false, fmt.Errorf("rocksdb: ScanSizesTimed: %d times for %d entries", len(doneNs), n)
-	}
-	return it.scanSizes(n, stepFirst, doneNs)
-}
-
+// position (Key, Value) is cleared: only scanSizes, Error and Close
+// follow.
 func (it *iterator) scanSizes(n int, stepFirst bool, doneNs []int64) (int, int64, bool, error) {
 	switch {
 	case stepFirst && !it.scanning, !stepFirst && it.buffered:
-		return 0, 0, false, errors.New("rocksdb: ScanSizes needs a freshly positioned iterator")
+		return 0, 0, false, errors.New("rocksdb: ScanRun needs a freshly positioned iterator")
 	case !stepFirst && !it.valid, stepFirst && it.scanEnded:
 		// Nothing to count; RocksDB must not move an invalid iterator
 		// (Debian's build asserts).

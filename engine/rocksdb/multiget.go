@@ -37,7 +37,7 @@ func (s *multiGetScratch) reset(n int) {
 	s.keys = s.keys[:0]
 }
 
-// MultiGet implements engine.MultiGetter with RocksDB's batched MultiGet
+// MultiGet implements engine.Runner's MultiGet with RocksDB's batched MultiGet
 // (rocksdb_batched_multi_get_cf): values are pinned, not copied.
 func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error {
 	if d.db == nil {

@@ -424,7 +424,7 @@ func TestMultiGet(t *testing.T) {
 		db.Put(k, append([]byte("v-"), k...), nil)
 	}
 	db.Flush()
-	mg := db.(engine.MultiGetter)
+	mg := db.(engine.Runner)
 	keys := make([][]byte, 100) // more than one C-side chunk of 64
 	for i := range keys {
 		keys[i] = []byte(fmt.Sprintf("k%03d", i))
