@@ -65,6 +65,9 @@ type config struct {
 	disableAutoCompactions   bool
 	mergeOperator            string
 	seed                     int64
+	numDistinct              int64   // randomreplacekeys: keys replaced
+	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
+	useSingleDeletes         bool
 
 	// The header's inputs.
 	compressionType      string
@@ -118,6 +121,9 @@ var configFlags = []struct {
 	{"benchmark_write_rate_limit", func(c *config) any { return &c.writeRateLimit }},
 	{"benchmark_read_rate_limit", func(c *config) any { return &c.readRateLimit }},
 	{"duration", func(c *config) any { return &c.duration }},
+	{"numdistinct", func(c *config) any { return &c.numDistinct }},
+	{"stddev", func(c *config) any { return &c.replaceKeysStddev }},
+	{"use_single_deletes", func(c *config) any { return &c.useSingleDeletes }},
 	{"ops_between_duration_checks", func(c *config) any { return &c.opsBetweenDurationChecks }},
 	{"user_timestamp_size", func(c *config) any { return &c.userTimestampSize }},
 	{"finish_after_writes", func(c *config) any { return &c.finishAfterWrites }},

@@ -134,7 +134,8 @@ func init() {
 			"compaction_readahead_size compression_max_dict_bytes skip_list_lookahead stats_level sample_for_compression",
 		"reporting; zero or a negative value turns it off": "stats_interval stats_interval_seconds stats_per_interval " +
 			"report_interval_seconds ops_between_duration_checks read_random_exp_range",
-		"profiles benchmark knobs; out-of-range values fall back to defaults": "profiles_queries profiles_query_limit profiles_seed",
+		"profiles benchmark knobs; out-of-range values fall back to defaults":                   "profiles_queries profiles_query_limit profiles_seed",
+		"read by randomreplacekeys alone, which refuses --numdistinct < 1 and takes any stddev": "numdistinct stddev",
 	} {
 		for _, n := range strings.Fields(names) {
 			flagsTakingAnyValue[n] = reason

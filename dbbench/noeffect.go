@@ -100,10 +100,10 @@ var noEffectGroups = []struct {
 	}},
 	{"workload shapes of benchmarks not built", []string{
 		"deletepercent", "disposable_entries_batch_size", "disposable_entries_delete_delay",
-		"disposable_entries_value_size", "expire_style", "key_id_range", "numdistinct",
+		"disposable_entries_value_size", "expire_style", "key_id_range",
 		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
-		"persistent_entries_value_size", "stddev", "time_range", "truth_db", "use_existing_keys",
-		"use_keep_filter", "use_single_deletes", "use_uint64_comparator",
+		"persistent_entries_value_size", "time_range", "truth_db", "use_existing_keys",
+		"use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -75,7 +75,7 @@ func init() { engine.Register("null", nullEngine{}) }
 // driver's loops (key layout, value generation, stats, checksums) allocate
 // nothing per operation.
 func TestDriverAllocatesNothingPerOp(t *testing.T) {
-	for _, b := range []string{"fillseq", "fillrandom", "readrandom", "readseq", "seekrandom", "updaterandom", "readrandomwriterandom", "deleterandom"} {
+	for _, b := range []string{"fillseq", "fillrandom", "readrandom", "readseq", "seekrandom", "updaterandom", "readrandomwriterandom", "deleterandom", "xorupdaterandom", "appendrandom", "randomreplacekeys"} {
 		var out, errb bytes.Buffer
 		args := []string{"--engine=null", "--db=" + t.TempDir(), "--seed=1", "--num=200000", "--progress_reports=false",
 			"--benchmarks=" + b, "--seek_nexts=2"}

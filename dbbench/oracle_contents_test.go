@@ -30,26 +30,12 @@ func TestOracleDBContents(t *testing.T) {
 	}
 	write := []string{"--benchmarks=fillrandom,deleterandom,overwrite", "--num=6000", "--deletes=2000", "--writes=3000",
 		"--seed=9", "--compression_type=none", "--progress_reports=false"}
-	scan := func(eng, dir string) (string, int64) {
-		js := filepath.Join(t.TempDir(), "scan.jsonl")
-		var out, errb bytes.Buffer
-		args := []string{"--engine=" + eng, "--db=" + dir, "--use_existing_db=1", "--benchmarks=readseq",
-			"--seed=1", "--progress_reports=false", "--report_json=" + js}
-		if code := dbbench.Main(args, &out, &errb); code != 0 {
-			t.Fatalf("scan of %s with %s: exit %d: %s", dir, eng, code, errb.String())
-		}
-		recs, err := results.ReadJSON(js)
-		if err != nil || len(recs) != 1 {
-			t.Fatalf("scan records: %v %v", recs, err)
-		}
-		return recs[0].Checksum, recs[0].Found
-	}
 	cppDir := filepath.Join(t.TempDir(), "cpp")
 	cmd := exec.Command(oracleBinary, append([]string{"--db=" + cppDir}, write...)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("C++ db_bench: %v\n%s", err, out)
 	}
-	wantSum, wantN := scan("rocksdb", cppDir)
+	wantSum, wantN := scanContents(t, "rocksdb", cppDir)
 	t.Logf("C++ db_bench DB: %d entries, checksum %s", wantN, wantSum)
 	if wantN == 0 || wantSum == "" {
 		t.Fatalf("empty scan of the C++ DB: %d entries", wantN)
@@ -60,9 +46,28 @@ func TestOracleDBContents(t *testing.T) {
 		if code := dbbench.Main(append([]string{"--engine=" + eng, "--db=" + dir}, write...), &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", eng, code, errb.String())
 		}
-		sum, n := scan(eng, dir)
+		sum, n := scanContents(t, eng, dir)
 		if sum != wantSum || n != wantN {
 			t.Errorf("%s leaves %d entries with checksum %s; C++ db_bench leaves %d with %s", eng, n, sum, wantN, wantSum)
 		}
 	}
+}
+
+// scanContents reads the DB in dir with a full readseq on engine eng and
+// returns the readseq's order-independent checksum of keys and values and
+// its entry count.
+func scanContents(t *testing.T, eng, dir string) (string, int64) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "scan.jsonl")
+	var out, errb bytes.Buffer
+	args := []string{"--engine=" + eng, "--db=" + dir, "--use_existing_db=1", "--benchmarks=readseq",
+		"--seed=1", "--progress_reports=false", "--report_json=" + js}
+	if code := dbbench.Main(args, &out, &errb); code != 0 {
+		t.Fatalf("scan of %s with %s: exit %d: %s", dir, eng, code, errb.String())
+	}
+	recs, err := results.ReadJSON(js)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("scan records: %v %v", recs, err)
+	}
+	return recs[0].Checksum, recs[0].Found
 }

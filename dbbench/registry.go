@@ -47,6 +47,9 @@ func init() {
 		// Writes into the open DB.
 		"overwrite":             {fn: benchWriteRandom},
 		"updaterandom":          {fn: benchUpdateRandom},
+		"xorupdaterandom":       {fn: benchXORUpdateRandom},
+		"appendrandom":          {fn: benchAppendRandom},
+		"randomreplacekeys":     {fn: benchRandomReplaceKeys, fresh: true},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
@@ -101,8 +104,8 @@ func init() {
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
 		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"xorupdaterandom", "appendrandom", "randomwithverify", "fillseekseq", "randomtransaction",
-		"randomreplacekeys", "timeseries", "getmergeoperands", "readrandomoperands", "backup",
+		"randomwithverify", "fillseekseq", "randomtransaction",
+		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
