@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/sst"
 )
 
 // batchHeaderSize is the fixed header of an encoded batch: sequence (8) and
@@ -21,7 +22,18 @@ var ErrCorruptBatch = errors.New("lsm: corrupt batch")
 type Batch struct {
 	data  []byte
 	count uint32
+	// tooLarge is the error of a Put or Delete whose key or value no table
+	// can hold (sst.MaxKeyLen, sst.MaxValueLen); Write refuses the batch
+	// with it, so the write is never acknowledged and then left unflushable.
+	tooLarge error
 }
+
+// Errors of writes too large for a table, in RocksDB's words for its own
+// (larger) limits.
+var (
+	ErrKeyTooLarge   = errors.New("Invalid argument: key is too large")
+	ErrValueTooLarge = errors.New("Invalid argument: value is too large")
+)
 
 // NewBatch returns an empty batch.
 func NewBatch() *Batch {
@@ -38,10 +50,15 @@ func (b *Batch) Reset() {
 	b.data = b.data[:batchHeaderSize]
 	clear(b.data)
 	b.count = 0
+	b.tooLarge = nil
 }
 
 // Put adds key -> value.
 func (b *Batch) Put(key, value []byte) {
+	if len(key) > sst.MaxKeyLen || len(value) > sst.MaxValueLen {
+		b.refuse(key)
+		return
+	}
 	b.data = append(b.data, byte(base.KindSet))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
@@ -53,11 +70,27 @@ func (b *Batch) Put(key, value []byte) {
 
 // Delete adds a tombstone for key.
 func (b *Batch) Delete(key []byte) {
+	if len(key) > sst.MaxKeyLen {
+		b.refuse(key)
+		return
+	}
 	b.data = append(b.data, byte(base.KindDelete))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.count++
 	binary.LittleEndian.PutUint32(b.data[8:12], b.count)
+}
+
+// refuse marks the batch unwritable: Write returns the error and writes
+// nothing of it.
+func (b *Batch) refuse(key []byte) {
+	if b.tooLarge != nil {
+		return
+	}
+	b.tooLarge = ErrValueTooLarge
+	if len(key) > sst.MaxKeyLen {
+		b.tooLarge = ErrKeyTooLarge
+	}
 }
 
 // Count is the number of writes in the batch.

@@ -85,6 +85,9 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 	if db.opts.ReadOnly {
 		return ErrReadOnly
 	}
+	if b.tooLarge != nil {
+		return b.tooLarge
+	}
 	if b.Empty() {
 		return nil
 	}

@@ -25,6 +25,15 @@ const (
 	maxBlockLen = 1 << 30
 )
 
+// MaxKeyLen and MaxValueLen are the longest user key and value a table
+// holds (a quarter of the largest block each, so an entry and its block
+// framing always fit). A writer must refuse longer ones before it
+// acknowledges them: the Writer fails on them.
+const (
+	MaxKeyLen   = maxBlockLen / 4
+	MaxValueLen = maxBlockLen / 4
+)
+
 // ErrCorruption is wrapped by every error that reports damaged or malformed
 // table bytes.
 var ErrCorruption = errors.New("sst: corruption")

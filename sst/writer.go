@@ -77,7 +77,7 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	if seq > base.MaxSeq {
 		return fmt.Errorf("sst: sequence number %d does not fit in 56 bits", seq)
 	}
-	if len(userKey) > maxBlockLen/4 || len(value) > maxBlockLen/4 {
+	if len(userKey) > MaxKeyLen || len(value) > MaxValueLen {
 		return fmt.Errorf("sst: entry too large (key %d bytes, value %d bytes)", len(userKey), len(value))
 	}
 	if w.props.NumEntries > 0 {
