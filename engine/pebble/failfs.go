@@ -2,6 +2,7 @@ package pebble
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -197,8 +198,12 @@ func (f *failFS) Remove(name string) error {
 	return f.namespace(opRemove, name, func() error { return f.FS.Remove(name) })
 }
 
+// RemoveAll is refused: the engine deletes only files it names one by one
+// (Destroy, Pebble's obsolete-file deletion through Remove). Pebble asks for
+// a recursive removal only from Checkpoint, which this engine never runs,
+// so a call here could only delete what the engine did not name.
 func (f *failFS) RemoveAll(name string) error {
-	return f.namespace(opRemove, name, func() error { return f.FS.RemoveAll(name) })
+	return fmt.Errorf("Not implemented: recursive removal of %s refused: the pebble engine deletes only files it names", name)
 }
 
 func (f *failFS) MkdirAll(dir string, perm os.FileMode) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -387,5 +388,24 @@ func TestWriteFailureText(t *testing.T) {
 		if got := c.w.Error(); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
+	}
+}
+
+// TestFailFSRefusesRecursiveRemoval: the file system the engine hands
+// Pebble refuses RemoveAll, leaving the directory and what is in it.
+func TestFailFSRefusesRecursiveRemoval(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "sub", "not-ours")
+	if err := os.MkdirAll(filepath.Dir(keep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := newFailFS(vfs.Default).RemoveAll(filepath.Join(dir, "sub")); err == nil {
+		t.Fatal("RemoveAll succeeded")
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatalf("the file is gone: %v", err)
 	}
 }
