@@ -12,11 +12,6 @@ import (
 	"strings"
 )
 
-func init() {
-	Specs = append(Specs, byNameSpecs...)
-	specByFlag, specByFile = indexSpecs()
-}
-
 // The struct-valued options and the table factory, as Extra prefixes.
 const (
 	universal   = "compaction_options_universal."

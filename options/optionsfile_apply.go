@@ -397,7 +397,7 @@ func applyEntry(o *Options, specs map[string]*Spec, e OptionsEntry) (bool, error
 		}
 		return true, nil
 	}
-	if !strings.HasPrefix(e.Value, "{") || !hasStructSpecs(specs, e.Name) {
+	if !strings.HasPrefix(e.Value, "{") || !structOptionNames[e.Name] {
 		return false, nil
 	}
 	fields, err := parseStructValue(e.Value)
@@ -420,17 +420,6 @@ func applyEntry(o *Options, specs map[string]*Spec, e OptionsEntry) (bool, error
 		}
 	}
 	return mapped, nil
-}
-
-// hasStructSpecs reports whether some spec sets a field of struct option
-// name ("name.field").
-func hasStructSpecs(specs map[string]*Spec, name string) bool {
-	for file := range specs {
-		if strings.HasPrefix(file, name+".") {
-			return true
-		}
-	}
-	return false
 }
 
 // sortedKeys returns m's keys in order.

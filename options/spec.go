@@ -8,6 +8,7 @@ package options
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,11 +49,15 @@ func (s *Spec) Key() string {
 // tableSection is the section of the block-based table's options.
 const tableSection = SectionTablePrefix + "BlockBasedTable"
 
-// Specs lists every option. Order matters where one option's flag reads
+// Specs lists every option: those with a field in Options, then those set
+// by name (byname.go). Order matters where one option's flag reads
 // another's value: num_levels comes before
 // max_bytes_for_level_multiplier_additional, statistics before
-// statistics_string.
-var Specs = []Spec{
+// statistics_string, bloom_bits before use_ribbon_filter.
+var Specs = slices.Concat(fieldSpecs, byNameSpecs)
+
+// fieldSpecs are the options with a field in Options.
+var fieldSpecs = []Spec{
 	// Memtables.
 	cfOpt("write_buffer_size", setInt64(func(o *Options) *int64 { return &o.WriteBufferSize })),
 	cfOpt("max_write_buffer_number", setInt(func(o *Options) *int { return &o.MaxWriteBufferNumber })),
@@ -210,12 +215,15 @@ func (s Spec) noFlag() Spec {
 }
 
 // specByFlag and specByFile index Specs: by db_bench flag, and by section
-// then OPTIONS-file name ("struct.field" for struct fields).
-var specByFlag, specByFile = indexSpecs()
+// then OPTIONS-file name ("struct.field" for struct fields);
+// structOptionNames holds the struct-valued options some spec has a field
+// of ("compression_opts").
+var specByFlag, specByFile, structOptionNames = indexSpecs()
 
-func indexSpecs() (map[string]*Spec, map[string]map[string]*Spec) {
+func indexSpecs() (map[string]*Spec, map[string]map[string]*Spec, map[string]bool) {
 	byFlag := map[string]*Spec{}
 	byFile := map[string]map[string]*Spec{}
+	structs := map[string]bool{}
 	for i := range Specs {
 		s := &Specs[i]
 		if s.Flag != "" {
@@ -226,9 +234,12 @@ func indexSpecs() (map[string]*Spec, map[string]map[string]*Spec) {
 				byFile[s.Section] = map[string]*Spec{}
 			}
 			byFile[s.Section][s.File] = s
+			if name, _, isField := strings.Cut(s.File, "."); isField {
+				structs[name] = true
+			}
 		}
 	}
-	return byFlag, byFile
+	return byFlag, byFile, structs
 }
 
 // Lookup returns the option whose Key is key, or nil.

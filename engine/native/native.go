@@ -19,6 +19,7 @@ package native
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
@@ -46,7 +47,7 @@ func (Opener) Info() engine.Info {
 
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
-var OptionNotes = []engine.OptionNote{
+var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
@@ -83,16 +84,10 @@ var OptionNotes = []engine.OptionNote{
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
 	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}
+}, engine.RateLimiterAndRowCacheNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
-
-func init() {
-	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
-	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have")...)
-	unsupported = engine.IgnoredKeys(OptionNotes)
-}
 
 // compressionFallback maps codecs the table format lacks to the nearest one.
 var compressionFallback = map[string]string{

@@ -22,7 +22,7 @@ const pebbleLevels = 7
 // only for its built-in value (checked one by one in partlyHonoured).
 // statistics and stats_level are left to the driver, which reports an
 // engine without RocksDB tickers itself.
-var OptionNotes = []engine.OptionNote{
+var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "min_write_buffer_number_to_merge", Ignored: true, How: "Pebble flushes every full memtable on its own"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget"},
 	{Key: "arena_block_size", Ignored: true, How: "memtable arenas are one allocation of MemTableSize"},
@@ -69,16 +69,10 @@ var OptionNotes = []engine.OptionNote{
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}
+}, engine.RateLimiterAndRowCacheNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"))
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
-
-func init() {
-	OptionNotes = append(OptionNotes, engine.RateLimiterAndRowCacheNotes...)
-	OptionNotes = append(OptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have")...)
-	unsupportedOptions = engine.IgnoredKeys(OptionNotes)
-}
 
 // partlyHonoured lists the options that Pebble honours only for the value it
 // has built in: they are reported when set explicitly to anything else.
