@@ -6,13 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -130,15 +128,7 @@ var flagPairs = map[string][]string{
 // compares the OPTIONS files the two write, option by option. Where C++
 // refuses a combination, ours must refuse it too.
 func TestOracleOptionsFileFromFlags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
-	}
-	if !slices.Contains(engine.Names(), "rocksdb") {
-		t.Skip("built without the rocksdb engine (-tags rocksdb)")
-	}
+	requireRocksDBOracle(t)
 	var all []string
 	for i := range options.Specs {
 		f := options.Specs[i].Flag

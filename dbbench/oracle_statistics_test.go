@@ -35,15 +35,7 @@ func statisticsNames(out string) []string {
 // the STATISTICS block C++ db_bench 7.8.3 prints, every ticker and
 // histogram by name, in order.
 func TestOracleStatisticsNames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
-	}
-	if !slices.Contains(engine.Names(), "rocksdb") {
-		t.Skip("built without the rocksdb engine (-tags rocksdb)")
-	}
+	requireRocksDBOracle(t)
 	for _, extra := range [][]string{nil, {"--stats_level=4"}} {
 		args := append([]string{"--benchmarks=fillseq,readrandom", "--num=1000", "--seed=1", "--statistics"}, extra...)
 		want := statisticsNames(runOracleFull(t, args).stdout)
@@ -54,5 +46,20 @@ func TestOracleStatisticsNames(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%v: STATISTICS names differ: ours %d lines, C++ %d\nours: %v\nC++:  %v", args, len(got), len(want), got, want)
 		}
+	}
+}
+
+// requireRocksDBOracle skips, saying why, a test comparing the rocksdb
+// engine with C++ db_bench when either is missing or in -short mode.
+func requireRocksDBOracle(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("oracle comparison skipped in -short mode")
+	}
+	if _, err := os.Stat(oracleBinary); err != nil {
+		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
+	}
+	if !slices.Contains(engine.Names(), "rocksdb") {
+		t.Skip("built without the rocksdb engine (-tags rocksdb)")
 	}
 }
