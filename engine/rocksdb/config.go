@@ -288,42 +288,31 @@ func (c *config) applyExtra(extra map[string]string, warn io.Writer) {
 	for k := range extra {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.Strings(keys) // the fields of one struct are now adjacent
 	var rejected []string
-	structs := map[string][]string{} // struct name -> "field=value"
-	var structKeys = map[string][]string{}
-	var order []string
-	for _, k := range keys {
-		name, field, isField := strings.Cut(k, ".")
-		if set, ok := extraSetters[k]; ok {
-			if err := set(c.opts, extra[k]); err != nil {
-				rejected = append(rejected, k)
-			}
-			continue
-		}
-		if !isField {
-			if err := c.applyString(k + "=" + extra[k]); err != nil {
-				rejected = append(rejected, k)
-			}
-			continue
-		}
-		if _, seen := structs[name]; !seen {
-			order = append(order, name)
-		}
-		structs[name] = append(structs[name], field+"="+extra[k])
-		structKeys[name] = append(structKeys[name], k)
-	}
-	for _, name := range order {
-		body := strings.Join(structs[name], ";")
+	for i := 0; i < len(keys); {
+		k := keys[i]
 		var err error
-		if name == "block_based_table_factory" {
-			err = c.applyTableString(body)
+		j := i + 1
+		if set, ok := extraSetters[k]; ok {
+			err = set(c.opts, extra[k])
+		} else if name, _, isField := strings.Cut(k, "."); !isField {
+			err = c.applyString(k + "=" + extra[k])
 		} else {
-			err = c.applyString(name + "={" + body + "}")
+			fields := []string{strings.TrimPrefix(k, name+".") + "=" + extra[k]}
+			for ; j < len(keys) && strings.HasPrefix(keys[j], name+"."); j++ {
+				fields = append(fields, strings.TrimPrefix(keys[j], name+".")+"="+extra[keys[j]])
+			}
+			if body := strings.Join(fields, ";"); name == "block_based_table_factory" {
+				err = c.applyTableString(body)
+			} else {
+				err = c.applyString(name + "={" + body + "}")
+			}
 		}
 		if err != nil {
-			rejected = append(rejected, structKeys[name]...)
+			rejected = append(rejected, keys[i:j]...)
 		}
+		i = j
 	}
 	for _, k := range rejected {
 		fmt.Fprintf(warn, "WARNING: engine rocksdb ignores option %s\n", k)
