@@ -181,6 +181,10 @@ func (r *runner) open() error {
 	} else {
 		r.outf("Initializing RocksDB Options from the specified file\n")
 		r.outf("Initializing RocksDB Options from command-line flags\n")
+		if err := checkHashMemtable(r.cfg.memtablerep, r.cfg.prefixSize); err != nil {
+			r.errf("%s\n", err)
+			return errExit{"hash memtable without a prefix"}
+		}
 		r.outf("Integrated BlobDB: blob cache disabled\n")
 	}
 	if r.openErr != nil {

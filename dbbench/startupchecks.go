@@ -19,6 +19,9 @@ import (
 //     db_bench check: it aborts later) --value_size_min against
 //     --value_size_max, --seek_missing_prefix, --cache_type, --prefix_size against
 //     --key_size, --compression_ratio, --key_size, --perf_level;
+//   - inside the first Open, between the two "Initializing RocksDB Options"
+//     lines and the "Integrated BlobDB" one (checkHashMemtable): a
+//     --memtablerep of prefix_hash or hash_linkedlist needs --prefix_size;
 //   - inside the first Open, after the "Initializing RocksDB Options" lines
 //     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
 //     --user_timestamp_size (0 or 8), then the --blob_compression_type name.
@@ -94,6 +97,21 @@ func checkAtOpen(f *flags.Flags) error {
 	}
 	if _, ok := compressionNames[strings.ToLower(f.BlobCompressionType)]; !ok {
 		return fmt.Errorf("Cannot parse compression type '%s'", f.BlobCompressionType)
+	}
+	return nil
+}
+
+// checkHashMemtable is db_bench's check that the prefix-hashed memtables
+// get a prefix extractor, on every engine (the native engine's hash reps
+// bucket keys by it; the others would not use it, but db_bench refuses the
+// run all the same).
+func checkHashMemtable(memtablerep string, prefixSize int) error {
+	name, _, _ := strings.Cut(memtablerep, ":")
+	switch strings.ToLower(name) {
+	case "prefix_hash", "hashskiplistrepfactory", "hash_linkedlist", "hashlinklistrepfactory":
+		if prefixSize == 0 {
+			return fmt.Errorf("prefix_size should be non-zero if PrefixHash or HashLinkedList memtablerep is used")
+		}
 	}
 	return nil
 }

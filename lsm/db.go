@@ -158,6 +158,9 @@ func (db *DB) prepareOptions() error {
 	if mcfg.WriteBufferSize == 0 {
 		mcfg.WriteBufferSize = uint64(o.WriteBufferSize)
 	}
+	if mcfg.PrefixSize == 0 {
+		mcfg.PrefixSize = o.PrefixSize
+	}
 	db.repFactory, db.repConfig = f, mcfg
 	db.tableOpts = make([]sst.WriterOptions, db.numLevels)
 	for level := range db.numLevels {

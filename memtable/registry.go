@@ -16,9 +16,20 @@ type Config struct {
 	MemCap uint64
 	// UseHugepage asks for huge pages where the implementation can use them.
 	UseHugepage bool
-	// Lookahead is SkipListFactory's lookahead (skip_list:N); accepted and
-	// passed on, implementations may ignore it.
-	Lookahead int
+	// Param is the N of "name:N" (or the JSON parameter "lookahead"):
+	// SkipListFactory's lookahead (implementations may ignore it),
+	// VectorRepFactory's reserved entry count, the hash factories' bucket
+	// count.
+	Param int
+	// PrefixSize is the length of the fixed prefix extractor
+	// (--prefix_size), set by an engine that has one; the hash reps bucket
+	// keys by it. 0 means no extractor.
+	PrefixSize int
+	// SkipListHeight and SkipListBranching shape the skiplist of each
+	// prefix_hash bucket (memtablerep_bench's --hashskiplist_height and
+	// --hashskiplist_branching_factor); 0 means the factory's default.
+	SkipListHeight    int
+	SkipListBranching int
 	// WriteBufferSize is set by an engine that knows it, so a rep can size
 	// its arena (ToplingDB's ChooseMemCap); 0 when unknown.
 	WriteBufferSize uint64
@@ -68,7 +79,7 @@ func Names() []string {
 // Config it describes. Accepted forms:
 //
 //	skiplist | skip_list | SkipListFactory      a registered name
-//	skip_list:16                                  name with a lookahead
+//	skip_list:16 | vector:1000 | prefix_hash:64  name with a parameter (Param)
 //	cspp:{"mem_cap":"4G","use_hugepage":true}    ToplingDB's Name:{json}
 //
 // Sizes in JSON accept a number of bytes or a string with a K, M, G or T
@@ -104,7 +115,7 @@ func New(spec string) (Rep, error) {
 	return f(cfg)
 }
 
-// parseArg decodes the part after "name:": a JSON object or a lookahead.
+// parseArg decodes the part after "name:": a JSON object or a number (Param).
 func parseArg(name, arg string, cfg *Config) error {
 	arg = strings.TrimSpace(arg)
 	if !strings.HasPrefix(arg, "{") {
@@ -112,7 +123,7 @@ func parseArg(name, arg string, cfg *Config) error {
 		if err != nil || n < 0 {
 			return fmt.Errorf("Invalid argument: %s: bad lookahead %q", name, arg)
 		}
-		cfg.Lookahead = n
+		cfg.Param = n
 		return nil
 	}
 	var raw map[string]json.RawMessage
@@ -134,7 +145,7 @@ func parseArg(name, arg string, cfg *Config) error {
 		case "use_hugepage":
 			cfg.UseHugepage, err = strconv.ParseBool(s)
 		case "lookahead":
-			cfg.Lookahead, err = strconv.Atoi(s)
+			cfg.Param, err = strconv.Atoi(s)
 		}
 		if err != nil {
 			return fmt.Errorf("Invalid argument: %s: parameter %s=%q: %v", name, k, s, err)

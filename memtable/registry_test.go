@@ -25,9 +25,9 @@ func TestRegistryNew(t *testing.T) {
 	}{
 		{"fake_rep", memtable.Config{}},
 		{"FakeRepFactory", memtable.Config{}},
-		{"fake_rep:16", memtable.Config{Lookahead: 16}},
+		{"fake_rep:16", memtable.Config{Param: 16}},
 		{`fake_rep:{"mem_cap":"4G","use_hugepage":true}`, memtable.Config{MemCap: 4 << 30, UseHugepage: true}},
-		{`fake_rep:{"mem_cap":1048576,"lookahead":2,"x":"y"}`, memtable.Config{MemCap: 1 << 20, Lookahead: 2}},
+		{`fake_rep:{"mem_cap":1048576,"lookahead":2,"x":"y"}`, memtable.Config{MemCap: 1 << 20, Param: 2}},
 		{`fake_rep:{"mem_cap":"512MiB"}`, memtable.Config{MemCap: 512 << 20}},
 	}
 	for _, c := range cases {
@@ -36,7 +36,7 @@ func TestRegistryNew(t *testing.T) {
 			t.Fatalf("New(%q): %v", c.spec, err)
 		}
 		got := r.(*fakeRep).cfg
-		if got.MemCap != c.want.MemCap || got.UseHugepage != c.want.UseHugepage || got.Lookahead != c.want.Lookahead {
+		if got.MemCap != c.want.MemCap || got.UseHugepage != c.want.UseHugepage || got.Param != c.want.Param {
 			t.Errorf("New(%q) config = %+v, want %+v", c.spec, got, c.want)
 		}
 	}

@@ -59,7 +59,7 @@ func (r *result) add(o result) {
 
 // Run executes the benchmarks in f.Benchmarks and returns the exit code.
 func Run(f *Flags, clock Clock, stdout, stderr io.Writer) int {
-	factory, cfg, err := memtable.Lookup(f.Memtablerep)
+	factory, cfg, err := lookupRep(f)
 	if err != nil {
 		fmt.Fprintf(stdout, "Unknown memtablerep: %v\n", err)
 		return 1

@@ -7,8 +7,10 @@ import (
 
 	_ "github.com/godbbench/godbbench/memtable/badgerskl"
 	_ "github.com/godbbench/godbbench/memtable/cspp"
+	_ "github.com/godbbench/godbbench/memtable/hashrep"
 	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
 	_ "github.com/godbbench/godbbench/memtable/skiplist"
+	_ "github.com/godbbench/godbbench/memtable/vector"
 	"github.com/godbbench/godbbench/memtablerepbench"
 )
 

@@ -5,6 +5,8 @@ package native
 // here, where the engine is assembled.
 import (
 	_ "github.com/godbbench/godbbench/memtable/cspp"
+	_ "github.com/godbbench/godbbench/memtable/hashrep"
 	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
 	_ "github.com/godbbench/godbbench/memtable/skiplist"
+	_ "github.com/godbbench/godbbench/memtable/vector"
 )

@@ -1,0 +1,33 @@
+// Package hashrep is RocksDB's two prefix-hashed memtables for the native
+// engine: HashSkipListRep (memtable/hash_skiplist_rep.cc), registered as
+// "prefix_hash" and "HashSkipListRepFactory", and HashLinkListRep
+// (memtable/hash_linklist_rep.cc), registered as "hash_linkedlist" and
+// "HashLinkListRepFactory". Both need a prefix extractor: the first
+// Config.PrefixSize bytes of a key (RocksDB's NewFixedPrefixTransform; a
+// shorter key is its own prefix) pick one of a fixed number of buckets.
+//
+// Contract (memtable.Rep):
+//   - A bucket holds the entries of the prefixes that hash to it, in
+//     internal-key order, as a lock-free skiplist: of height up to 4 with
+//     branching factor 4 for prefix_hash (HashSkipListRepFactory's defaults,
+//     or Config.Height and Config.BranchingFactor), of height 1, a sorted
+//     linked list, for hash_linkedlist. RocksDB turns a linked-list bucket
+//     that passes threshold_use_skiplist (256) entries into a skiplist;
+//     here a hash_linkedlist bucket stays a list.
+//   - Add may run from many goroutines: a node is linked bottom-up with one
+//     compare-and-swap per level, as in memtable/skiplist. Get reads one
+//     bucket and never blocks.
+//   - Iterators give the total order: like RocksDB's full-order iterator of
+//     these reps, which copies every bucket into one skiplist, they read a
+//     run of all entries merged from every bucket and sorted
+//     (sortedrun.Cache), built again only when entries were added since. An
+//     immutable memtable's run is built once. RocksDB's prefix iterator,
+//     which sees one bucket only, is not offered: every scan sees all keys.
+//   - Bucket counts: "prefix_hash:N" and "hash_linkedlist:N" (Config.
+//     Lookahead) set N buckets; the defaults are the factories' (1,000,000
+//     and 50,000).
+//
+// Memory: nodes, their links and the key and value copies come from chunks
+// shared by all buckets (sortedrun.Chunks); the bucket array is one
+// pointer per bucket. Nothing is persisted, so there is no on-disk format.
+package hashrep
