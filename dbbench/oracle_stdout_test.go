@@ -152,6 +152,8 @@ var startupErrorCases = [][]string{
 	{"--seed=1", "--options_file=/nonexistent/OPTIONS", "--benchmarks=fillseq"},
 	{"--seed=1", "--user_timestamp_size=4", "--blob_compression_type=x", "--benchmarks=fillseq"},
 	{"--seed=1", "--user_timestamp_size=4", "--max_bytes_for_level_multiplier_additional=1", "--benchmarks=fillseq"},
+	{"--seed=1", "--memtablerep=prefix_hash", "--benchmarks=fillseq"},
+	{"--seed=1", "--memtablerep=hash_linkedlist:16", "--max_bytes_for_level_multiplier_additional=1,2", "--benchmarks=fillseq"},
 	{"--num=abc"},
 	{"--no_such_flag=1"},
 	{"--readwritepercent=100"},

@@ -170,6 +170,27 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
+// TestHashMemtableNeedsPrefix checks db_bench's refusal of the prefix-hashed
+// memtables without --prefix_size on every engine: its words on stderr
+// after the two "Initializing" lines, exit 1, no database directory made.
+func TestHashMemtableNeedsPrefix(t *testing.T) {
+	for _, engine := range []string{"native", "pebble"} {
+		for _, rep := range []string{"prefix_hash", "hash_linkedlist", "HashSkipListRepFactory:100"} {
+			db := filepath.Join(t.TempDir(), "db")
+			code, out, errs := runMain(t, "--engine="+engine, "--seed=1", "--num=10", "--benchmarks=fillseq", "--db="+db, "--memtablerep="+rep)
+			wantOut := "Initializing RocksDB Options from the specified file\n" +
+				"Initializing RocksDB Options from command-line flags\n"
+			wantErr := "prefix_size should be non-zero if PrefixHash or HashLinkedList memtablerep is used\n"
+			if errs = dropIgnoredFlagWarnings(errs); code != 1 || out != wantOut || errs != wantErr {
+				t.Errorf("%s %s: exit %d\nstdout %q\nstderr %q", engine, rep, code, out, errs)
+			}
+			if _, err := os.Stat(db); !os.IsNotExist(err) {
+				t.Errorf("%s %s: the database directory was made (%v)", engine, rep, err)
+			}
+		}
+	}
+}
+
 // dropIgnoredFlagWarnings removes the driver's own notices about flags that
 // have no effect, which db_bench does not print.
 func dropIgnoredFlagWarnings(s string) string {
