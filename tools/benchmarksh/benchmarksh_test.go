@@ -1,0 +1,125 @@
+package benchmarksh
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestJobsReportNumbers runs benchmark.sh's jobs with our db_bench on the
+// default (native) engine at a small NUM_KEYS and checks that the script
+// succeeds and writes one report.tsv row per job, each with numbers in the
+// throughput, percentile and stall fields. -short runs four of the jobs:
+// the vector-memtable load, a random write, a read and a scan while
+// writing.
+func TestJobsReportNumbers(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := FindScript(wd)
+	if script == "" {
+		t.Skipf("SKIPPING: RocksDB's benchmark.sh (%s) is not beside this checkout or above it", ScriptPath)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("SKIPPING: benchmark.sh needs bash, which is not installed")
+	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("SKIPPING: benchmark.sh runs every job under /usr/bin/time, which is not installed")
+	}
+	jobs, numKeys := Jobs, "5000"
+	if testing.Short() {
+		jobs, numKeys = []string{"bulkload", "overwrite", "readrandom", "fwdrangewhilewriting"}, "2000"
+	}
+	work := t.TempDir()
+	bin := filepath.Join(work, "build", "db_bench")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./cmd/db_bench")
+	build.Dir = filepath.Join(wd, "..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/db_bench: %v\n%s", err, out)
+	}
+	cfg := &Config{
+		Script:  script,
+		DBBench: bin,
+		WorkDir: work,
+		Jobs:    jobs,
+		// No fsync per write (DB_BENCH_NO_SYNC), 1 MiB memtables so the
+		// loads flush several, two threads for the mixed jobs.
+		Env: []string{"NUM_KEYS=" + numKeys, "NUM_THREADS=2", "DB_BENCH_NO_SYNC=1", "CACHE_SIZE=67108864",
+			"WRITE_BUFFER_SIZE_MB=1", "TARGET_FILE_SIZE_BASE_MB=1", "MAX_BYTES_FOR_LEVEL_BASE_MB=4"},
+	}
+	out, err := Run(cfg)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tail(out, 4000))
+	}
+	rows, err := ReadReport(cfg.ReportPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(jobs) {
+		t.Fatalf("report.tsv has %d rows for %d jobs\n%s", len(rows), len(jobs), tail(out, 4000))
+	}
+	for i, job := range jobs {
+		if test := rows[i]["test"]; !strings.HasPrefix(test, TestName(job)) {
+			t.Errorf("row %d is test %q, want job %s", i, test, job)
+		}
+		if err := CheckRow(rows[i]); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+func TestCheckRow(t *testing.T) {
+	good := Row{"test": "readrandom.t2"}
+	for _, f := range NumericFields {
+		good[f] = "1.5"
+	}
+	if err := CheckRow(good); err != nil {
+		t.Fatalf("CheckRow(all numeric) = %v", err)
+	}
+	// What the script writes for a skip line and for a failed job.
+	bad := Row{"test": "x", "ops_sec": "implemented", "mb_sec": "this"}
+	for _, f := range NumericFields[2:] {
+		bad[f] = "1"
+	}
+	err := CheckRow(bad)
+	if err == nil || !strings.Contains(err.Error(), `ops_sec="implemented"`) || !strings.Contains(err.Error(), `mb_sec="this"`) {
+		t.Fatalf("CheckRow(skip-line row) = %v", err)
+	}
+	delete(good, "stall%")
+	if err := CheckRow(good); err == nil {
+		t.Fatal("CheckRow accepted a row without stall%")
+	}
+}
+
+func TestReadReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.tsv")
+	text := "# ops_sec - operations per second\nops_sec\tmb_sec\ttest\n10\t2.5\tbulkload\nfailed\t\tfwdrange.t2\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadReport(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0]["ops_sec"] != "10" || rows[1]["test"] != "fwdrange.t2" || rows[1]["mb_sec"] != "" {
+		t.Fatalf("rows = %v", rows)
+	}
+	if err := os.WriteFile(path, []byte("a\tb\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadReport(path); err == nil {
+		t.Fatal("a short row was accepted")
+	}
+}
