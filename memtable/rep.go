@@ -1,6 +1,7 @@
 // Package memtable defines Rep, the in-memory sorted store of the native
 // engine's write path, and the registry of its implementations (skiplist,
-// offsetskiplist, cspp).
+// offsetskiplist, cspp, badgerskl, vector, hashrep's prefix_hash and
+// hash_linkedlist).
 //
 // Contract:
 //   - Entries are internal keys (internal/base): a user key plus a sequence

@@ -314,24 +314,10 @@ func (r *Reader) decodeIndex(b []byte, off uint64) error {
 		r.sepCommon = first[:n]
 		r.sepPrefix = make([]uint64, len(r.blocks))
 		for i := range r.blocks {
-			r.sepPrefix[i] = keyPrefix(r.separator(i)[n:])
+			r.sepPrefix[i] = base.KeyPrefix(r.separator(i)[n:])
 		}
 	}
 	return nil
-}
-
-// keyPrefix returns the first 8 bytes of k as a big-endian number, zero
-// padded. Comparing two prefixes orders the keys whenever the prefixes
-// differ; equal prefixes need a full comparison.
-func keyPrefix(k []byte) uint64 {
-	if len(k) >= 8 {
-		return binary.BigEndian.Uint64(k)
-	}
-	var p uint64
-	for i, c := range k {
-		p |= uint64(c) << (56 - 8*i)
-	}
-	return p
 }
 
 func (r *Reader) separator(i int) []byte {
@@ -362,7 +348,7 @@ func (r *Reader) findBlock(key []byte) int {
 		}
 	}
 	rest := key[len(r.sepCommon):]
-	kp := keyPrefix(rest)
+	kp := base.KeyPrefix(rest)
 	lo, hi := 0, n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

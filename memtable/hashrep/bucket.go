@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
-	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
@@ -32,18 +31,13 @@ func (r *Rep) randomHeight() int {
 	return h
 }
 
-// before reports whether node n sorts before the internal key (key, t).
-func before(n *node, key []byte, t base.Trailer) bool {
-	return base.Compare(n.Key, n.Trailer, key, t) < 0
-}
-
-// spliceAt returns the nodes at level lvl that bracket (key, t), starting
-// the walk at from: prev < (key, t) <= next, next nil at the end.
-func spliceAt(from *node, lvl int, key []byte, t base.Trailer) (prev, next *node) {
+// spliceAt returns the nodes at level lvl that bracket t, starting the walk
+// at from: prev < t <= next, next nil at the end.
+func spliceAt(from *node, lvl int, t *sortedrun.Target) (prev, next *node) {
 	prev = from
 	for {
 		next = prev.next[lvl].Load()
-		if next == nil || !before(next, key, t) {
+		if next == nil || !next.Before(t) {
 			return prev, next
 		}
 		prev = next
@@ -61,10 +55,11 @@ func (b *bucket) insert(x *node) {
 			break
 		}
 	}
+	t := sortedrun.Target{Key: x.Key, Prefix: x.Prefix, Trailer: x.Trailer}
 	var prev, next [maxHeight]*node
 	p := &b.head
 	for lvl := int(b.height.Load()) - 1; lvl >= 0; lvl-- {
-		p, next[lvl] = spliceAt(p, lvl, x.Key, x.Trailer)
+		p, next[lvl] = spliceAt(p, lvl, &t)
 		prev[lvl] = p
 	}
 	for lvl := 0; lvl < height; lvl++ {
@@ -73,17 +68,17 @@ func (b *bucket) insert(x *node) {
 			if prev[lvl].next[lvl].CompareAndSwap(next[lvl], x) {
 				break
 			}
-			prev[lvl], next[lvl] = spliceAt(prev[lvl], lvl, x.Key, x.Trailer)
+			prev[lvl], next[lvl] = spliceAt(prev[lvl], lvl, &t)
 		}
 	}
 }
 
-// seek returns the first node >= (key, t), nil when there is none.
-func (b *bucket) seek(key []byte, t base.Trailer) *node {
+// seek returns the first node >= t, nil when there is none.
+func (b *bucket) seek(t *sortedrun.Target) *node {
 	p := &b.head
 	var n *node
 	for lvl := int(b.height.Load()) - 1; lvl >= 0; lvl-- {
-		p, n = spliceAt(p, lvl, key, t)
+		p, n = spliceAt(p, lvl, t)
 	}
 	return n
 }

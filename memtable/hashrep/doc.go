@@ -10,7 +10,7 @@
 //   - A bucket holds the entries of the prefixes that hash to it, in
 //     internal-key order, as a lock-free skiplist: of height up to 4 with
 //     branching factor 4 for prefix_hash (HashSkipListRepFactory's defaults,
-//     or Config.Height and Config.BranchingFactor), of height 1, a sorted
+//     or Config.SkipListHeight and Config.SkipListBranching), of height 1, a sorted
 //     linked list, for hash_linkedlist. RocksDB turns a linked-list bucket
 //     that passes threshold_use_skiplist (256) entries into a skiplist;
 //     here a hash_linkedlist bucket stays a list.
@@ -23,9 +23,9 @@
 //     (sortedrun.Cache), built again only when entries were added since. An
 //     immutable memtable's run is built once. RocksDB's prefix iterator,
 //     which sees one bucket only, is not offered: every scan sees all keys.
-//   - Bucket counts: "prefix_hash:N" and "hash_linkedlist:N" (Config.
-//     Lookahead) set N buckets; the defaults are the factories' (1,000,000
-//     and 50,000).
+//   - Bucket counts: "prefix_hash:N" and "hash_linkedlist:N" (Config.Param)
+//     set N buckets; the defaults are the factories' (1,000,000 and
+//     50,000).
 //
 // Memory: nodes, their links and the key and value copies come from chunks
 // shared by all buckets (sortedrun.Chunks); the bucket array is one

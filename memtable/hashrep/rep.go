@@ -1,6 +1,7 @@
 package hashrep
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"sync/atomic"
@@ -133,8 +134,9 @@ func (r *Rep) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 	if b == nil {
 		return nil, 0, false
 	}
-	n := b.seek(key, base.SeekTrailer(snapshot))
-	if n == nil || string(n.Key) != string(key) {
+	t := sortedrun.NewTarget(key, base.SeekTrailer(snapshot))
+	n := b.seek(&t)
+	if n == nil || !bytes.Equal(n.Key, key) {
 		return nil, 0, false
 	}
 	return n.Value, n.Trailer.Kind(), true

@@ -164,20 +164,6 @@ func (n *node) value() []byte {
 	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n.kvBytes()), kl)), n.valLen)
 }
 
-// keyPrefix packs a key's first 8 bytes big-endian. Keys whose prefixes
-// differ compare as their prefixes do (a shorter key pads with zeros and is
-// then a proper prefix of the other, hence smaller).
-func keyPrefix(key []byte) uint64 {
-	if len(key) >= 8 {
-		return binary.BigEndian.Uint64(key)
-	}
-	var p uint64
-	for i, c := range key {
-		p |= uint64(c) << (56 - 8*i)
-	}
-	return p
-}
-
 // lookup is an internal key being searched for, with its prefix computed once.
 type lookup struct {
 	key     []byte
@@ -186,7 +172,7 @@ type lookup struct {
 }
 
 func newLookup(key []byte, trailer base.Trailer) lookup {
-	return lookup{key: key, prefix: keyPrefix(key), trailer: trailer}
+	return lookup{key: key, prefix: base.KeyPrefix(key), trailer: trailer}
 }
 
 // cmp compares n with the internal key t.

@@ -36,10 +36,11 @@ func Merge(a, b Run) Run {
 // Search returns the index of the first entry >= (key, trailer), len(r)
 // when there is none.
 func (r Run) Search(key []byte, trailer base.Trailer) int {
+	t := NewTarget(key, trailer)
 	lo, hi := 0, len(r)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if base.Compare(r[mid].Key, r[mid].Trailer, key, trailer) < 0 {
+		if r[mid].Before(&t) {
 			lo = mid + 1
 		} else {
 			hi = mid
