@@ -3,6 +3,14 @@
 // implementations, with the same flags, defaults, key streams and output.
 // cmd/memtablerep_bench is a thin main around Main.
 //
+// # Reps
+//
+// --memtablerep takes the C++ tool's names, skiplist, vector (with
+// --vectorrep_count), hashskiplist and hashlinklist (with --bucket_count and
+// a --prefix_length-byte prefix; hashskiplist with --hashskiplist_height and
+// --hashskiplist_branching_factor), and any spelling memtable.Lookup knows,
+// such as cspp:{"mem_cap":"4G"} (reps.go).
+//
 // # Benchmarks
 //
 //   - fillseq: a new memtable; keys 0..N-1 in order, one thread.

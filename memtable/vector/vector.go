@@ -15,7 +15,7 @@
 // not sort: it binary-searches the run and scans the entries added since,
 // and rebuilds the run first only when those are more than rescanLimit.
 //
-// Memory: entries are 56-byte array slots pointing at key and value copies
+// Memory: entries are 64-byte array slots pointing at key and value copies
 // in 1 MiB byte chunks; the sorted run is a second array of slots. Nothing
 // is persisted, so there is no on-disk format.
 package vector

@@ -1,0 +1,54 @@
+package memtablerepbench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/godbbench/godbbench/memtable"
+	_ "github.com/godbbench/godbbench/memtable/hashrep"
+	_ "github.com/godbbench/godbbench/memtable/vector"
+)
+
+// TestBenchRepNames checks that the C++ tool's rep names get their flags.
+func TestBenchRepNames(t *testing.T) {
+	cases := []struct {
+		args []string
+		want memtable.Config
+	}{
+		{[]string{"--memtablerep=vector", "--vectorrep_count=100"}, memtable.Config{Param: 100}},
+		{[]string{"--memtablerep=hashskiplist", "--bucket_count=16", "--prefix_length=4", "--hashskiplist_height=6", "--hashskiplist_branching_factor=2"},
+			memtable.Config{Param: 16, PrefixSize: 4, SkipListHeight: 6, SkipListBranching: 2}},
+		{[]string{"--memtablerep=hashlinklist", "--bucket_count=9"}, memtable.Config{Param: 9, PrefixSize: 8}},
+		{[]string{"--memtablerep=hash_linkedlist:5"}, memtable.Config{Param: 5}},
+	}
+	for _, c := range cases {
+		f, code, done := parseFlags(c.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if done {
+			t.Fatalf("parseFlags(%q) exited with %d", c.args, code)
+		}
+		_, cfg, err := lookupRep(f)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if cfg.Param != c.want.Param || cfg.PrefixSize != c.want.PrefixSize ||
+			cfg.SkipListHeight != c.want.SkipListHeight || cfg.SkipListBranching != c.want.SkipListBranching {
+			t.Errorf("%v: config %+v, want %+v", c.args, cfg, c.want)
+		}
+	}
+}
+
+// TestBenchNewReps runs the three RocksDB reps end to end: every key read
+// back after fillrandom, and a full scan after it.
+func TestBenchNewReps(t *testing.T) {
+	for _, rep := range []string{"vector", "hashskiplist", "hashlinklist"} {
+		out, errs, code := runArgs(t, "--memtablerep="+rep, "--num_operations=3000", "--bucket_count=64",
+			"--benchmarks=fillrandom,readrandom,readseq", "--num_scans=1")
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", rep, code, errs)
+		}
+		if !strings.Contains(out, "read hit%: 100\n") || !strings.Contains(out, "Running readseq\n") {
+			t.Errorf("%s: output\n%s", rep, out)
+		}
+	}
+}
