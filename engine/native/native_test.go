@@ -9,10 +9,14 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-func openFunc(t *testing.T) func(dir string) engine.DB {
+func openFunc(t *testing.T) func(dir string) engine.DB { return openWith(t, func(*options.Options) {}) }
+
+// openWith opens with 256 KiB write buffers and what set changes.
+func openWith(t *testing.T, set func(o *options.Options)) func(dir string) engine.DB {
 	return func(dir string) engine.DB {
 		o := options.Default()
 		o.WriteBufferSize = 256 << 10
+		set(o)
 		db, err := Opener{}.Open(dir, o, io.Discard)
 		if err != nil {
 			t.Fatal(err)

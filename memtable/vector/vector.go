@@ -50,6 +50,7 @@ type Rep struct {
 	mu      sync.RWMutex
 	entries []sortedrun.Entry // in insertion order; guarded by mu
 	count   atomic.Int64      // len(entries)
+	slots   atomic.Int64      // cap(entries), for ApproximateMemoryUsage
 
 	sorted sortedrun.Cache
 }
@@ -57,6 +58,7 @@ type Rep struct {
 // New returns an empty vector rep with room reserved for reserve entries.
 func New(reserve int) *Rep {
 	r := &Rep{entries: make([]sortedrun.Entry, 0, max(reserve, 0))}
+	r.slots.Store(int64(cap(r.entries)))
 	r.bytes.ChunkLen = byteChunk
 	return r
 }
@@ -67,6 +69,7 @@ func (r *Rep) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	r.mu.Lock()
 	r.entries = append(r.entries, e)
 	r.count.Store(int64(len(r.entries)))
+	r.slots.Store(int64(cap(r.entries)))
 	r.mu.Unlock()
 	return nil
 }
@@ -123,10 +126,7 @@ func (r *Rep) NewIter() memtable.Iter { return sortedrun.NewIter(r.run(r.added()
 // ApproximateMemoryUsage counts the key and value chunks, the entry array
 // and the sorted run.
 func (r *Rep) ApproximateMemoryUsage() uint64 {
-	r.mu.RLock()
-	slots := cap(r.entries)
-	r.mu.RUnlock()
-	return r.bytes.Bytes() + uint64(slots+len(r.sorted.Peek()))*sortedrun.EntrySize
+	return r.bytes.Bytes() + uint64(r.slots.Load()+int64(len(r.sorted.Peek())))*sortedrun.EntrySize
 }
 
 // Len is the number of entries added.

@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// TestJobsReportNumbers runs benchmark.sh's jobs with our db_bench on the
-// default (native) engine at a small NUM_KEYS and checks that the script
+// TestJobsReportNumbers runs benchmark.sh's jobs with our db_bench at a
+// small NUM_KEYS on each engine of testEngines and checks that the script
 // succeeds and writes one report.tsv row per job, each with numbers in the
-// throughput, percentile and stall fields. -short runs four of the jobs:
-// the vector-memtable load, a random write, a read and a scan while
-// writing.
+// throughput, percentile and stall fields. -short runs four of the jobs
+// on the native engine: the vector-memtable load, a random write, a read
+// and a scan while writing.
 func TestJobsReportNumbers(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -30,21 +30,29 @@ func TestJobsReportNumbers(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		t.Skip("SKIPPING: benchmark.sh runs every job under /usr/bin/time, which is not installed")
 	}
-	jobs, numKeys := Jobs, "5000"
+	engines, jobs, numKeys := testEngines, Jobs, "5000"
 	if testing.Short() {
-		jobs, numKeys = []string{"bulkload", "overwrite", "readrandom", "fwdrangewhilewriting"}, "2000"
+		engines, jobs, numKeys = []string{"native"}, []string{"bulkload", "overwrite", "readrandom", "fwdrangewhilewriting"}, "2000"
 	}
-	work := t.TempDir()
-	bin := filepath.Join(work, "build", "db_bench")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./cmd/db_bench")
+	bin := filepath.Join(t.TempDir(), "db_bench")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags="+testBuildTags, "-o", bin, "./cmd/db_bench")
 	build.Dir = filepath.Join(wd, "..", "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/db_bench: %v\n%s", err, out)
 	}
+	for _, engine := range engines {
+		t.Run(engine, func(t *testing.T) { runJobs(t, script, bin, engine, jobs, numKeys) })
+	}
+}
+
+// runJobs runs jobs in one benchmark.sh invocation on engine and checks
+// report.tsv.
+func runJobs(t *testing.T, script, bin, engine string, jobs []string, numKeys string) {
 	cfg := &Config{
 		Script:  script,
 		DBBench: bin,
-		WorkDir: work,
+		WorkDir: t.TempDir(),
+		Engine:  engine,
 		Jobs:    jobs,
 		// No fsync per write (DB_BENCH_NO_SYNC), 1 MiB memtables so the
 		// loads flush several, two threads for the mixed jobs.

@@ -4,7 +4,8 @@
 //
 // Contract:
 //   - Run executes the script from a scratch directory that holds the
-//     db_bench binary, with the script's own environment variables
+//     db_bench binary (or, with Config.Engine, a wrapper that runs it with
+//     that --engine), with the script's own environment variables
 //     (NUM_KEYS, DB_DIR, WAL_DIR, OUTPUT_DIR, NUM_THREADS, ...). The
 //     script reads iostat and vmstat output in the background and stops
 //     them with killall; Run puts no-op iostat, vmstat and killall first on

@@ -41,6 +41,7 @@ type Config struct {
 	Script  string   // path of benchmark.sh
 	DBBench string   // the db_bench binary to run as ./db_bench
 	WorkDir string   // scratch directory: ./db_bench, db, wal, out, shims
+	Engine  string   // --engine for every db_bench call; "" for the default
 	Jobs    []string // jobs, run in one invocation
 	Env     []string // extra VAR=value settings (NUM_KEYS, NUM_THREADS, ...)
 }
@@ -60,11 +61,7 @@ func Run(cfg *Config) (string, error) {
 			return "", err
 		}
 	}
-	bin, err := os.ReadFile(cfg.DBBench)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(cfg.WorkDir, "db_bench"), bin, 0o755); err != nil {
+	if err := placeDBBench(cfg); err != nil {
 		return "", err
 	}
 	cmd := exec.Command("bash", cfg.Script, strings.Join(cfg.Jobs, ","))
@@ -80,4 +77,24 @@ func Run(cfg *Config) (string, error) {
 		return string(out), fmt.Errorf("benchmark.sh %s: %w", strings.Join(cfg.Jobs, ","), err)
 	}
 	return string(out), nil
+}
+
+// placeDBBench puts ./db_bench in the work directory: a copy of the binary,
+// or, to pick an engine, a shell script that runs it with --engine first
+// (the script's flags come after it and cannot unset it).
+func placeDBBench(cfg *Config) error {
+	dst := filepath.Join(cfg.WorkDir, "db_bench")
+	if cfg.Engine == "" {
+		bin, err := os.ReadFile(cfg.DBBench)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, bin, 0o755)
+	}
+	abs, err := filepath.Abs(cfg.DBBench)
+	if err != nil {
+		return err
+	}
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec '%s' --engine=%s \"$@\"\n", abs, cfg.Engine)
+	return os.WriteFile(dst, []byte(wrapper), 0o755)
 }
