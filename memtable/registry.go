@@ -30,6 +30,9 @@ type Config struct {
 	// --hashskiplist_branching_factor); 0 means the factory's default.
 	SkipListHeight    int
 	SkipListBranching int
+	// ListEntries is hash_linkedlist's threshold_use_skiplist: a bucket of
+	// more entries grows skiplist links; 0 means the factory's default.
+	ListEntries int
 	// WriteBufferSize is set by an engine that knows it, so a rep can size
 	// its arena (ToplingDB's ChooseMemCap); 0 when unknown.
 	WriteBufferSize uint64

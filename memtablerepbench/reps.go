@@ -15,9 +15,9 @@ var benchRepNames = map[string]string{
 // --vectorrep_count entries; "hashskiplist" and "hashlinklist" get
 // --bucket_count buckets and a fixed prefix extractor of --prefix_length
 // bytes, and hashskiplist's skiplists --hashskiplist_height and
-// --hashskiplist_branching_factor. (hashlinklist's --threshold_use_skiplist,
-// --huge_page_tlb_size and bucket logging flags are accepted and unused:
-// memtable/hashrep keeps every bucket a list and logs nothing.)
+// --hashskiplist_branching_factor, hashlinklist's --threshold_use_skiplist.
+// (hashlinklist's --huge_page_tlb_size and bucket logging flags are
+// accepted and unused: memtable/hashrep logs nothing.)
 func lookupRep(f *Flags) (memtable.Factory, memtable.Config, error) {
 	name, ok := benchRepNames[f.Memtablerep]
 	if !ok {
@@ -35,6 +35,7 @@ func lookupRep(f *Flags) (memtable.Factory, memtable.Config, error) {
 		cfg.SkipListHeight, cfg.SkipListBranching = int(f.HashskiplistHeight), int(f.HashskiplistBranchingFactor)
 	case "hashlinklist":
 		cfg.PrefixSize, cfg.Param = int(f.PrefixLength), int(f.BucketCount)
+		cfg.ListEntries = int(f.ThresholdUseSkiplist)
 	}
 	return factory, cfg, nil
 }

@@ -19,7 +19,7 @@ func TestBenchRepNames(t *testing.T) {
 		{[]string{"--memtablerep=vector", "--vectorrep_count=100"}, memtable.Config{Param: 100}},
 		{[]string{"--memtablerep=hashskiplist", "--bucket_count=16", "--prefix_length=4", "--hashskiplist_height=6", "--hashskiplist_branching_factor=2"},
 			memtable.Config{Param: 16, PrefixSize: 4, SkipListHeight: 6, SkipListBranching: 2}},
-		{[]string{"--memtablerep=hashlinklist", "--bucket_count=9"}, memtable.Config{Param: 9, PrefixSize: 8}},
+		{[]string{"--memtablerep=hashlinklist", "--bucket_count=9", "--threshold_use_skiplist=3"}, memtable.Config{Param: 9, PrefixSize: 8, ListEntries: 3}},
 		{[]string{"--memtablerep=hash_linkedlist:5"}, memtable.Config{Param: 5}},
 	}
 	for _, c := range cases {
@@ -32,7 +32,8 @@ func TestBenchRepNames(t *testing.T) {
 			t.Fatalf("%v: %v", c.args, err)
 		}
 		if cfg.Param != c.want.Param || cfg.PrefixSize != c.want.PrefixSize ||
-			cfg.SkipListHeight != c.want.SkipListHeight || cfg.SkipListBranching != c.want.SkipListBranching {
+			cfg.SkipListHeight != c.want.SkipListHeight || cfg.SkipListBranching != c.want.SkipListBranching ||
+			cfg.ListEntries != c.want.ListEntries {
 			t.Errorf("%v: config %+v, want %+v", c.args, cfg, c.want)
 		}
 	}

@@ -19,6 +19,7 @@ type node struct {
 type bucket struct {
 	head   node
 	height atomic.Int32
+	count  atomic.Int64 // entries added, for Options.ListEntries
 }
 
 // randomHeight draws a node height: each level above the first with

@@ -9,11 +9,14 @@
 // Contract (memtable.Rep):
 //   - A bucket holds the entries of the prefixes that hash to it, in
 //     internal-key order, as a lock-free skiplist: of height up to 4 with
-//     branching factor 4 for prefix_hash (HashSkipListRepFactory's defaults,
-//     or Config.SkipListHeight and Config.SkipListBranching), of height 1, a sorted
-//     linked list, for hash_linkedlist. RocksDB turns a linked-list bucket
-//     that passes threshold_use_skiplist (256) entries into a skiplist;
-//     here a hash_linkedlist bucket stays a list.
+//     branching factor 4 for prefix_hash (HashSkipListRepFactory's
+//     defaults, or Config.SkipListHeight and Config.SkipListBranching).
+//     A hash_linkedlist bucket is a sorted linked list (every node of
+//     height 1) for its first threshold_use_skiplist entries (256, or
+//     Config.ListEntries); RocksDB then copies the bucket into a skiplist,
+//     here the later nodes get skiplist heights (up to 12, branching 4)
+//     in place, so a bucket's search costs at most a walk past its first
+//     256 entries plus a skiplist's, with no copy and no lock.
 //   - Add may run from many goroutines: a node is linked bottom-up with one
 //     compare-and-swap per level, as in memtable/skiplist. Get reads one
 //     bucket and never blocks.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/memtabletest"
 )
@@ -17,11 +18,12 @@ var shapes = []Options{
 	{PrefixSize: 8, Buckets: 13, Height: 12, Branching: 2},
 	{PrefixSize: 3, Buckets: DefaultLinkListBuckets, Height: 1, Branching: 1},
 	{PrefixSize: 2, Buckets: 5, Height: 1, Branching: 1},
+	{PrefixSize: 1, Buckets: 3, Height: 12, Branching: 4, ListEntries: 40},
 }
 
 func TestConformance(t *testing.T) {
 	for _, o := range shapes {
-		t.Run(fmt.Sprintf("prefix%d_buckets%d_height%d", o.PrefixSize, o.Buckets, o.Height), func(t *testing.T) {
+		t.Run(fmt.Sprintf("prefix%d_buckets%d_height%d_list%d", o.PrefixSize, o.Buckets, o.Height, o.ListEntries), func(t *testing.T) {
 			memtabletest.RunRep(t, func() memtable.Rep {
 				r, err := New(o)
 				if err != nil {
@@ -61,4 +63,44 @@ func BenchmarkPrefixHash(b *testing.B) {
 		r, _ := New(Options{PrefixSize: 8, Buckets: DefaultSkipListBuckets, Height: DefaultSkipListHeight, Branching: DefaultSkipListBranching})
 		return r
 	})
+}
+
+// TestListGrowsSkipLinks checks hash_linkedlist's threshold: a bucket's
+// first ListEntries nodes are list nodes (height 1), later ones get
+// skiplist heights, and the factory's default threshold is RocksDB's 256.
+func TestListGrowsSkipLinks(t *testing.T) {
+	r, err := New(Options{PrefixSize: 1, Buckets: 1, Height: 12, Branching: 4, ListEntries: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := uint64(1); seq <= 2000; seq++ {
+		key := fmt.Appendf(nil, "k%05d", seq*7919%2000)
+		if err := r.Add(seq, base.KindSet, key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tall := 0
+	for n := r.buckets[0].Load().head.next[0].Load(); n != nil; n = n.next[0].Load() {
+		if len(n.next) > 1 {
+			tall++
+			if n.Trailer.Seq() <= 10 {
+				t.Fatalf("entry %d of the bucket has height %d, want 1", n.Trailer.Seq(), len(n.next))
+			}
+		}
+	}
+	if tall == 0 {
+		t.Fatal("no node past the threshold got skiplist links")
+	}
+	f, cfg, err := memtable.Lookup("hash_linkedlist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.PrefixSize = 1
+	rep, err := f(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.(*Rep); got.listCount != DefaultListEntries || got.height != linkListSkipHeight {
+		t.Fatalf("hash_linkedlist: list entries %d, height %d", got.listCount, got.height)
+	}
 }

@@ -17,6 +17,13 @@ const (
 	DefaultLinkListBuckets   = 50000
 	DefaultSkipListHeight    = 4
 	DefaultSkipListBranching = 4
+	// DefaultListEntries is HashLinkListRepFactory's threshold_use_skiplist:
+	// a bucket of more entries stops being a plain list.
+	DefaultListEntries = 256
+	// linkListSkipHeight and linkListSkipBranching shape the skiplist a
+	// hash_linkedlist bucket grows into (RocksDB's default skiplist).
+	linkListSkipHeight    = 12
+	linkListSkipBranching = 4
 	// maxHeight bounds Options.Height.
 	maxHeight = 32
 )
@@ -37,7 +44,8 @@ func init() {
 		})
 	})
 	memtable.Register([]string{"hash_linkedlist", "HashLinkListRepFactory"}, func(cfg memtable.Config) (memtable.Rep, error) {
-		return New(Options{PrefixSize: cfg.PrefixSize, Buckets: orDefault(cfg.Param, DefaultLinkListBuckets), Height: 1, Branching: 1})
+		return New(Options{PrefixSize: cfg.PrefixSize, Buckets: orDefault(cfg.Param, DefaultLinkListBuckets),
+			Height: linkListSkipHeight, Branching: linkListSkipBranching, ListEntries: orDefault(cfg.ListEntries, DefaultListEntries)})
 	})
 }
 
@@ -54,12 +62,17 @@ type Options struct {
 	Buckets    int // number of buckets
 	Height     int // a bucket skiplist's maximum height; 1 makes it a linked list
 	Branching  int // 1 in Branching nodes of a level reaches the next one
+	// ListEntries is how many entries a bucket takes as a plain sorted
+	// list (height 1 each) before its later nodes get skiplist heights;
+	// 0 for a skiplist from the first entry.
+	ListEntries int
 }
 
 // Rep is a prefix-hashed memtable.
 type Rep struct {
 	prefixSize int
 	height     int
+	listCount  int64
 	branching  uint32
 	seed       maphash.Seed
 	buckets    []atomic.Pointer[bucket]
@@ -85,6 +98,7 @@ func New(o Options) (*Rep, error) {
 	r := &Rep{
 		prefixSize: o.PrefixSize,
 		height:     o.Height,
+		listCount:  int64(max(o.ListEntries, 0)),
 		branching:  uint32(o.Branching),
 		seed:       maphash.MakeSeed(),
 		buckets:    make([]atomic.Pointer[bucket], o.Buckets),
@@ -121,7 +135,11 @@ func (r *Rep) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	}
 	x := &r.nodes.Alloc(1)[0]
 	x.Entry = sortedrun.NewEntry(&r.bytes, seq, kind, key, value)
-	x.next = r.links.Alloc(r.randomHeight())
+	height := 1
+	if b.count.Add(1) > r.listCount {
+		height = r.randomHeight()
+	}
+	x.next = r.links.Alloc(height)
 	b.insert(x)
 	r.count.Add(1)
 	return nil
