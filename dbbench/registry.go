@@ -65,6 +65,7 @@ func init() {
 		"multireadrandom": {fn: benchMultiReadRandom, setup: setupMultiReadRandom},
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
+		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
@@ -103,7 +104,7 @@ func init() {
 	}
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
-		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
+		"readtorowcache", "readrandomfast", "approximatesizerandom",
 		"randomwithverify", "fillseekseq", "randomtransaction",
 		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",

@@ -10,6 +10,8 @@
 //     fillrandom key orders).
 //   - ParkMiller is RocksDB's util/random.h Random, the source of the value
 //     bytes (seeded with 301 by both tools).
+//   - LibcRand is glibc's rand(), which db_bench's mixgraph calls for the
+//     noise on its sine-wave request rate.
 //
 // Each generator costs a few ns per draw and allocates nothing after
 // construction.
