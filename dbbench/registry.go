@@ -66,6 +66,8 @@ func init() {
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
 		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
+		"readrandomfast":  {fn: benchReadRandomFast},
+		"fillseekseq":     {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
@@ -104,8 +106,8 @@ func init() {
 	}
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
-		"readtorowcache", "readrandomfast", "approximatesizerandom",
-		"randomwithverify", "fillseekseq", "randomtransaction",
+		"readtorowcache", "approximatesizerandom",
+		"randomwithverify", "randomtransaction",
 		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",

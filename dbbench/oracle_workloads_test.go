@@ -26,3 +26,21 @@ var mixgraphLists = [][]string{
 // Seek:N, reads N in N found, avg size: ...)") and the contents it leaves
 // with C++ db_bench's on every engine.
 func TestOracleMixGraph(t *testing.T) { compareListsWithOracle(t, mixgraphLists) }
+
+// seekSeqFastLists: fillseekseq (its writes untimed, its seek and step
+// counts) with and without --seek_nexts, and readrandomfast's power-of-two
+// key mask with its non-existent keys, on one and two threads (two after
+// fillseq, whose threads write the same values, so the contents are fixed).
+var seekSeqFastLists = [][]string{
+	{"--benchmarks=fillseekseq,readseq", "--num=3000", "--seed=1"},
+	{"--benchmarks=fillseekseq", "--num=3000", "--seed=1", "--seek_nexts=3", "--writes=10"},
+	{"--benchmarks=fillrandom,readrandomfast", "--num=3000", "--seed=1"},
+	{"--benchmarks=fillseq,readrandomfast", "--num=2500", "--seed=4", "--reads=450", "--threads=2"},
+}
+
+// TestOracleFillSeekSeqAndReadRandomFast compares fillseekseq's and
+// readrandomfast's result lines ("(N of M found, issued K non-exist
+// keys)") and contents with C++ db_bench's on every engine.
+func TestOracleFillSeekSeqAndReadRandomFast(t *testing.T) {
+	compareListsWithOracle(t, seekSeqFastLists)
+}
