@@ -53,6 +53,7 @@ type config struct {
 	seekNexts                int32
 	seekMissingPrefix        bool
 	readWritePercent         int32
+	deletePercent            int32
 	compactTargetLevel       int32
 	multireadStride          int64
 	confidenceIntervalOnly   bool
@@ -136,6 +137,7 @@ var configFlags = []struct {
 	{"seek_nexts", func(c *config) any { return &c.seekNexts }},
 	{"seek_missing_prefix", func(c *config) any { return &c.seekMissingPrefix }},
 	{"readwritepercent", func(c *config) any { return &c.readWritePercent }},
+	{"deletepercent", func(c *config) any { return &c.deletePercent }},
 	{"compact_target_level", func(c *config) any { return &c.compactTargetLevel }},
 	{"multiread_stride", func(c *config) any { return &c.multireadStride }},
 	{"confidence_interval_only", func(c *config) any { return &c.confidenceIntervalOnly }},

@@ -97,7 +97,7 @@ var noEffectGroups = []struct {
 		"total_order_seek", "use_tailing_iterator",
 	}},
 	{"workload shapes of benchmarks not built", []string{
-		"deletepercent", "disposable_entries_batch_size", "disposable_entries_delete_delay",
+		"disposable_entries_batch_size", "disposable_entries_delete_delay",
 		"disposable_entries_value_size", "expire_style", "key_id_range",
 		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
 		"persistent_entries_value_size", "time_range", "truth_db", "use_existing_keys",

@@ -44,3 +44,23 @@ var seekSeqFastLists = [][]string{
 func TestOracleFillSeekSeqAndReadRandomFast(t *testing.T) {
 	compareListsWithOracle(t, seekSeqFastLists)
 }
+
+// verifyScanLists: randomwithverify's rounds of GetMany, PutMany and
+// DeleteMany (default and changed percentages, prefixed keys laid out for
+// --numdistinct keys), and readwhilescanning's readers beside the
+// wrapping scan.
+var verifyScanLists = [][]string{
+	{"--benchmarks=randomwithverify,readseq", "--num=3000", "--seed=1", "--numdistinct=500"},
+	{"--benchmarks=fillseq,randomwithverify,readseq", "--num=3000", "--seed=2", "--numdistinct=300",
+		"--deletepercent=20", "--readwritepercent=50", "--reads=5000"},
+	{"--benchmarks=randomwithverify,readseq", "--num=3000", "--seed=3", "--numdistinct=500",
+		"--keys_per_prefix=5", "--prefix_size=4"},
+	{"--benchmarks=fillrandom,readwhilescanning", "--num=3000", "--seed=1"},
+}
+
+// TestOracleRandomWithVerifyAndReadWhileScanning compares the result lines
+// ("( get:N put:N del:N total:N found:N)", readwhilescanning's op count
+// and found line) and contents with C++ db_bench's on every engine.
+func TestOracleRandomWithVerifyAndReadWhileScanning(t *testing.T) {
+	compareListsWithOracle(t, verifyScanLists)
+}

@@ -53,6 +53,7 @@ func init() {
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
+		"randomwithverify":      {fn: benchRandomWithVerify},
 
 		// Reads.
 		"readseq":         {fn: benchReadSequential},
@@ -73,6 +74,7 @@ func init() {
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
 		"newiteratorwhilewriting": {fn: benchIteratorCreationWhileWriting, extraThreads: 1},
 		"seekrandomwhilewriting":  {fn: benchSeekRandomWhileWriting, extraThreads: 1},
+		"readwhilescanning":       {fn: benchReadWhileScanning, extraThreads: 1},
 		"readwhilemerging":        {fn: benchMergeWithoutOperator, extraThreads: 1, setup: setupReadWhileMerging},
 
 		// Compaction as a timed benchmark.
@@ -105,9 +107,9 @@ func init() {
 		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
 	}
 	for _, name := range []string{
-		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
+		"fillanddeleteuniquerandom", "seekrandomwhilemerging",
 		"readtorowcache", "approximatesizerandom",
-		"randomwithverify", "randomtransaction",
+		"randomtransaction",
 		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
