@@ -82,6 +82,7 @@ type config struct {
 	optionsFile         string
 	profiles            profilesFlags
 	mix                 mixgraphConfig
+	timeseries          timeseriesConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
@@ -162,6 +163,10 @@ var configFlags = []struct {
 	{"profiles_seed", func(c *config) any { return &c.profiles.seed }},
 	{"profiles_queries", func(c *config) any { return &c.profiles.queries }},
 	{"profiles_full_compact", func(c *config) any { return &c.profiles.fullCompact }},
+	{"key_id_range", func(c *config) any { return &c.timeseries.keyIDRange }},
+	{"time_range", func(c *config) any { return &c.timeseries.timeRange }},
+	{"expire_style", func(c *config) any { return &c.timeseries.expireStyle }},
+	{"num_deletion_threads", func(c *config) any { return &c.timeseries.deletionThreads }},
 	{"mix_get_ratio", func(c *config) any { return &c.mix.getRatio }},
 	{"mix_put_ratio", func(c *config) any { return &c.mix.putRatio }},
 	{"mix_seek_ratio", func(c *config) any { return &c.mix.seekRatio }},

@@ -71,7 +71,7 @@ var noEffectGroups = []struct {
 	}},
 	{"thread pools and priorities", []string{
 		"enable_cpu_prio", "enable_io_prio", "enable_numa", "num_bottom_pri_threads",
-		"num_deletion_threads", "num_high_pri_threads", "num_low_pri_threads",
+		"num_high_pri_threads", "num_low_pri_threads",
 	}},
 	{"readahead and I/O paths", []string{
 		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
@@ -98,9 +98,9 @@ var noEffectGroups = []struct {
 	}},
 	{"workload shapes of benchmarks not built", []string{
 		"disposable_entries_batch_size", "disposable_entries_delete_delay",
-		"disposable_entries_value_size", "expire_style", "key_id_range",
+		"disposable_entries_value_size",
 		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
-		"persistent_entries_value_size", "time_range", "truth_db", "use_existing_keys",
+		"persistent_entries_value_size", "truth_db", "use_existing_keys",
 		"use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{

@@ -50,6 +50,7 @@ func init() {
 		"xorupdaterandom":       {fn: benchXORUpdateRandom},
 		"appendrandom":          {fn: benchAppendRandom},
 		"randomreplacekeys":     {fn: benchRandomReplaceKeys, fresh: true},
+		"timeseries":            {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
@@ -110,7 +111,7 @@ func init() {
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging",
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
-		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
+		"getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {

@@ -2,6 +2,7 @@ package dbbench_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,38 @@ func TestRandomWithVerifyConcurrentIsConsistent(t *testing.T) {
 			"--deletepercent=20", "--benchmarks=randomwithverify")
 		if code != 0 || strings.Contains(stderr, "inconsistent values") || !strings.Contains(stdout, "( get:") {
 			t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", eng, code, stdout, stderr)
+		}
+	}
+}
+
+// TestTimeSeries runs timeseries' writer beside a reader and a deleting
+// reader: the writer's own "timeseries write" line counts its --num
+// writes, the merged line the readers' entries, with "(N of M found)";
+// what the readers find depends on timing, as in db_bench. Then the
+// refusals: keys shorter than the 8-byte id, a zero id range, and
+// compaction-filter expiry.
+func TestTimeSeries(t *testing.T) {
+	code, stdout, stderr := runMain(t, "--engine=native", "--db="+filepath.Join(t.TempDir(), "db"),
+		"--num=2000", "--seed=1", "--threads=3", "--key_id_range=20", "--expire_style=delete",
+		"--time_range=100", "--benchmarks=timeseries")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "timeseries write :") || !strings.Contains(stdout, " 2000 operations;") ||
+		!regexp.MustCompile(`(?m)^timeseries   :.*\(\d+ of \d+ found\)$`).MatchString(stdout) {
+		t.Fatalf("want the writer's line of 2000 writes and the readers' found line:\n%s", stdout)
+	}
+	for _, c := range []struct {
+		flag, words string
+	}{
+		{"--key_size=6", "--key_size=6 is shorter than the 8-byte key id"},
+		{"--key_id_range=0", "--key_id_range=0 leaves no key ids"},
+		{"--expire_style=compaction_filter", "needs a compaction filter, which engine native does not offer"},
+	} {
+		code, stdout, stderr := runMain(t, "--engine=native", "--db="+filepath.Join(t.TempDir(), "db"),
+			"--num=100", "--seed=1", "--benchmarks=timeseries", c.flag)
+		if code != 1 || !strings.Contains(stderr, c.words) || strings.Contains(stdout, "timeseries") {
+			t.Errorf("%s: exit %d, stderr %q, stdout %q; want exit 1 with %q", c.flag, code, stderr, stdout, c.words)
 		}
 	}
 }
