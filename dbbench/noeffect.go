@@ -97,11 +97,7 @@ var noEffectGroups = []struct {
 		"total_order_seek", "use_tailing_iterator",
 	}},
 	{"workload shapes of benchmarks not built", []string{
-		"disposable_entries_batch_size", "disposable_entries_delete_delay",
-		"disposable_entries_value_size",
-		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
-		"persistent_entries_value_size", "truth_db", "use_existing_keys",
-		"use_keep_filter", "use_uint64_comparator",
+		"truth_db", "use_existing_keys", "use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -41,8 +41,11 @@ func init() {
 		"fillbatch":        {fn: benchWriteSeq, fresh: true, setup: setBatch1000},
 		"fillrandom":       {fn: benchWriteRandom, fresh: true},
 		"filluniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
-		"fillsync":         {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
-		"fill100K":         {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
+		// db_bench runs the same body; the --disposable_entries_* and
+		// --persistent_entries_* flags make the difference.
+		"fillanddeleteuniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
+		"fillsync":                  {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
+		"fill100K":                  {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
 
 		// Writes into the open DB.
 		"overwrite":             {fn: benchWriteRandom},
@@ -108,7 +111,7 @@ func init() {
 		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
 	}
 	for _, name := range []string{
-		"fillanddeleteuniquerandom", "seekrandomwhilemerging",
+		"seekrandomwhilemerging",
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
 		"getmergeoperands", "readrandomoperands", "backup",
