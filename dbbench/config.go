@@ -54,6 +54,7 @@ type config struct {
 	seekMissingPrefix        bool
 	readWritePercent         int32
 	deletePercent            int32
+	truthDB                  string // verify: the DB to compare with
 	compactTargetLevel       int32
 	multireadStride          int64
 	confidenceIntervalOnly   bool
@@ -140,6 +141,7 @@ var configFlags = []struct {
 	{"seek_missing_prefix", func(c *config) any { return &c.seekMissingPrefix }},
 	{"readwritepercent", func(c *config) any { return &c.readWritePercent }},
 	{"deletepercent", func(c *config) any { return &c.deletePercent }},
+	{"truth_db", func(c *config) any { return &c.truthDB }},
 	{"compact_target_level", func(c *config) any { return &c.compactTargetLevel }},
 	{"multiread_stride", func(c *config) any { return &c.multireadStride }},
 	{"confidence_interval_only", func(c *config) any { return &c.confidenceIntervalOnly }},

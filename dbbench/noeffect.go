@@ -97,7 +97,7 @@ var noEffectGroups = []struct {
 		"total_order_seek", "use_tailing_iterator",
 	}},
 	{"workload shapes of benchmarks not built", []string{
-		"truth_db", "use_existing_keys", "use_keep_filter", "use_uint64_comparator",
+		"use_existing_keys", "use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -94,6 +94,7 @@ func init() {
 		"levelstats":        {meta: printPropertyMeta("rocksdb.levelstats")},
 		"sstables":          {meta: printPropertyMeta("rocksdb.sstables")},
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
+		"verify":            {meta: (*runner).metaVerify},
 
 		// CPU benchmarks that touch no DB.
 		"crc32c":      {fn: benchCrc32c},
@@ -115,7 +116,7 @@ func init() {
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
 		"getmergeoperands", "readrandomoperands", "backup",
-		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
+		"restore", "compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
 		if _, dup := benchmarks[name]; dup {

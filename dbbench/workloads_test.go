@@ -141,3 +141,38 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// TestVerifyAgainstTruthDB runs verify (db_bench's VerifyDBFromDB) on
+// every engine: a DB filled as the truth DB was verifies; one with a key
+// more or less, or other values, fails with exit 1 naming the key;
+// a missing truth DB is an open error.
+func TestVerifyAgainstTruthDB(t *testing.T) {
+	for _, eng := range []string{"native", "pebble"} {
+		truth := filepath.Join(t.TempDir(), "truth")
+		fill := func(db string, extra ...string) (int, string, string) {
+			args := append([]string{"--engine=" + eng, "--db=" + db, "--num=1000", "--seed=1", "--truth_db=" + truth}, extra...)
+			return runMain(t, args...)
+		}
+		if code, _, stderr := fill(truth, "--benchmarks=fillseq"); code != 0 {
+			t.Fatalf("%s: truth fill: %s", eng, stderr)
+		}
+		code, _, stderr := fill(filepath.Join(t.TempDir(), "same"), "--benchmarks=fillseq,verify")
+		if code != 0 || !strings.Contains(stderr, "Verifying db >= truth_db with ::Get...\nVerifying db == truth_db...\n...Verified\n") {
+			t.Errorf("%s: same fill: exit %d\n%s", eng, code, stderr)
+		}
+		for _, c := range []struct {
+			extra []string
+			words string
+		}{
+			{[]string{"--benchmarks=fillseq,verify", "--num=1001"}, "past the truth DB's last key"},
+			{[]string{"--benchmarks=fillseq,verify", "--num=999"}, "is missing from the DB"},
+			{[]string{"--benchmarks=fillrandom,verify"}, "has a value in the DB other than the truth DB's"},
+			{[]string{"--benchmarks=fillseq,verify", "--truth_db=" + filepath.Join(t.TempDir(), "none")}, "open error: "},
+		} {
+			code, _, stderr := fill(filepath.Join(t.TempDir(), "db"), c.extra...)
+			if code != 1 || !strings.Contains(stderr, c.words) {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 1 with %q", eng, c.extra, code, stderr, c.words)
+			}
+		}
+	}
+}
