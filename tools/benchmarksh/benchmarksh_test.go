@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -35,7 +34,7 @@ func TestJobsReportNumbers(t *testing.T) {
 		engines, jobs, numKeys = []string{"native"}, []string{"bulkload", "overwrite", "readrandom", "fwdrangewhilewriting"}, "2000"
 	}
 	bin := filepath.Join(t.TempDir(), "db_bench")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags="+testBuildTags, "-o", bin, "./cmd/db_bench")
+	build := exec.Command("go", "build", "-tags="+testBuildTags, "-o", bin, "./cmd/db_bench")
 	build.Dir = filepath.Join(wd, "..", "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/db_bench: %v\n%s", err, out)
