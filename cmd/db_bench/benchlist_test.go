@@ -2,33 +2,18 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/internal/golden"
 )
 
 const benchListPath = "../../docs/BENCHMARK_LIST.md"
 
 // TestBenchmarkList checks that docs/BENCHMARK_LIST.md is the list the
 // registry makes; run with -update after registering or building one.
-func TestBenchmarkList(t *testing.T) {
-	got := renderBenchmarkList()
-	if *update {
-		if err := os.WriteFile(benchListPath, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(benchListPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s is out of date: run go test ./cmd/db_bench -run TestBenchmarkList -update", benchListPath)
-	}
-}
+func TestBenchmarkList(t *testing.T) { golden.Check(t, benchListPath, renderBenchmarkList()) }
 
 func renderBenchmarkList() string {
 	rows := dbbench.BenchmarkTable()
