@@ -146,7 +146,7 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	cmd.Stdout, cmd.Stderr = logF, logF
 	fmt.Fprintf(progress, "%s: running %s\n", tag, p.Benchmarks)
 	stop := startTicker(progress, tag)
-	res, err := sampler.Run(cmd, time.Second, s.Timeout, seriesF)
+	res, err := sampler.Run(cmd, s.SampleInterval, s.Timeout, seriesF)
 	stop()
 	pr.Sampler = res
 	switch {

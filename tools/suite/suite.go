@@ -11,6 +11,7 @@
 //	output: out/suites                # one folder per run under it; default out/suites
 //	baseline: rocksdb                 # engine the ratios are computed against; default: first engine
 //	timeout: 30m                      # per pass; default 60m
+//	sample_interval: 500ms            # memory sampling after the first 10 s (100 ms before); default 200ms
 //	flags: [--seed=1, --num=100000]   # added to every db_bench pass
 //	engines:
 //	  - name: native                  # label in the report
@@ -52,9 +53,12 @@ type Suite struct {
 	Output   string
 	Baseline string
 	Timeout  time.Duration
-	Flags    []string
-	Engines  []Engine
-	Passes   []Pass
+	// SampleInterval is the memory sampling interval once a process has
+	// run 10 s (see tools/sampler).
+	SampleInterval time.Duration
+	Flags          []string
+	Engines        []Engine
+	Passes         []Pass
 }
 
 // Engine is one contender.
@@ -124,27 +128,17 @@ func Parse(data []byte, file string) (*Suite, error) {
 	}
 	doc := root.Content[0]
 	p := parser{file: file}
-	s := &Suite{File: file, Timeout: 60 * time.Minute, Output: "out/suites"}
+	s := &Suite{File: file, Timeout: 60 * time.Minute, SampleInterval: 200 * time.Millisecond, Output: "out/suites"}
 	if err := p.mapping(doc, "suite", map[string]func(*yaml.Node) error{
-		"name":     func(n *yaml.Node) error { return p.str(n, "name", &s.Name) },
-		"scratch":  func(n *yaml.Node) error { return p.str(n, "scratch", &s.Scratch) },
-		"output":   func(n *yaml.Node) error { return p.str(n, "output", &s.Output) },
-		"baseline": func(n *yaml.Node) error { return p.str(n, "baseline", &s.Baseline) },
-		"timeout": func(n *yaml.Node) error {
-			var v string
-			if err := p.str(n, "timeout", &v); err != nil {
-				return err
-			}
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return p.errf(n, "timeout", "want a positive duration such as 30m, got %q", v)
-			}
-			s.Timeout = d
-			return nil
-		},
-		"flags":   func(n *yaml.Node) error { return p.strs(n, "flags", &s.Flags) },
-		"engines": func(n *yaml.Node) error { return p.engines(n, s) },
-		"passes":  func(n *yaml.Node) error { return p.passes(n, s) },
+		"name":            func(n *yaml.Node) error { return p.str(n, "name", &s.Name) },
+		"scratch":         func(n *yaml.Node) error { return p.str(n, "scratch", &s.Scratch) },
+		"output":          func(n *yaml.Node) error { return p.str(n, "output", &s.Output) },
+		"baseline":        func(n *yaml.Node) error { return p.str(n, "baseline", &s.Baseline) },
+		"timeout":         func(n *yaml.Node) error { return p.duration(n, "timeout", "30m", &s.Timeout) },
+		"sample_interval": func(n *yaml.Node) error { return p.duration(n, "sample_interval", "500ms", &s.SampleInterval) },
+		"flags":           func(n *yaml.Node) error { return p.strs(n, "flags", &s.Flags) },
+		"engines":         func(n *yaml.Node) error { return p.engines(n, s) },
+		"passes":          func(n *yaml.Node) error { return p.passes(n, s) },
 	}); err != nil {
 		return nil, err
 	}
@@ -216,6 +210,20 @@ func (p *parser) str(n *yaml.Node, field string, dst *string) error {
 		return p.errf(n, field, "want a string")
 	}
 	*dst = n.Value
+	return nil
+}
+
+// duration parses a positive duration; example shows the form in errors.
+func (p *parser) duration(n *yaml.Node, field, example string, dst *time.Duration) error {
+	var v string
+	if err := p.str(n, field, &v); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return p.errf(n, field, "want a positive duration such as %s, got %q", example, v)
+	}
+	*dst = d
 	return nil
 }
 
