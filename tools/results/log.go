@@ -30,6 +30,7 @@ type Log struct {
 	Version      string   // the header's first "NAME: version V" line as "NAME V", e.g. "RocksDB 7.8.3"
 	PassWarnings []string // warnings that concern the whole pass
 	Errors       []string // lines where the process or a benchmark reported an error
+	LastLine     string   // the last line that was not empty, to say why a process failed
 }
 
 var (
@@ -59,6 +60,9 @@ func ParseLog(r io.Reader) (*Log, error) {
 		// Progress lines end in \r; what follows the last one is a line.
 		if i := strings.LastIndexByte(text, '\r'); i >= 0 {
 			text = text[i+1:]
+		}
+		if strings.TrimSpace(text) != "" {
+			lg.LastLine = text
 		}
 		if l, ok := parseResultLine(text); ok {
 			headerDone = true

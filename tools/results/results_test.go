@@ -137,6 +137,9 @@ func TestParseLogErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if lg.LastLine != "put error: IO error: No space left on device" {
+		t.Errorf("last line %q", lg.LastLine)
+	}
 	if len(lg.Errors) != 2 || lg.Errors[1] != "put error: IO error: No space left on device" {
 		t.Errorf("errors %q", lg.Errors)
 	}

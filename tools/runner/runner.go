@@ -1,8 +1,9 @@
 // Package runner executes a benchmark suite: every pass on every engine, each
 // as its own process under the resource sampler, then gathers result lines,
-// JSON records, memory series and DB sizes, and cross-checks the read
-// checksums of engines that report them. A pass that crashes or times out is
-// recorded as such; the other engines' results still stand.
+// JSON records, memory series, DB sizes, warnings, errors and versions, and
+// cross-checks the read checksums of engines that report them. A pass that
+// crashes, times out or reports a benchmark error is recorded as failed,
+// with the reason; the other engines' results still stand.
 package runner
 
 import (
@@ -30,7 +31,10 @@ type Binaries struct {
 type PassResult struct {
 	Pass        string
 	Engine      string
-	Status      string // "ok", "exit N", "timed out", "skipped", "error: ..."
+	Status      string   // "ok", "exit N", "timed out", "benchmark error", "skipped", "error: ..."
+	Failure     string   // why a failed pass failed: its first error line, else its last line
+	Version     string   // engine version from the log header, e.g. "RocksDB 7.8.3"
+	Warnings    []string // warnings about the whole pass; per-benchmark ones are in Lines
 	Command     []string
 	Lines       []results.Line
 	Records     []jsonrecord.Record
@@ -45,6 +49,10 @@ type PassResult struct {
 // OK reports whether the process ran to a clean exit.
 func (p *PassResult) OK() bool { return p.Status == "ok" }
 
+// Failed reports whether the process ran and did not succeed: it exited
+// non-zero, timed out, could not start or a benchmark reported an error.
+func (p *PassResult) Failed() bool { return p.Status != "ok" && p.Status != "skipped" }
+
 // Run is one execution of a suite.
 type Run struct {
 	Suite      *suite.Suite
@@ -53,16 +61,19 @@ type Run struct {
 	Start      time.Time
 	End        time.Time
 	Host       Host
+	Benchsuite Build            // the program that ran the suite
+	Binaries   map[string]Build // by path: our db_bench, memtablerep_bench, external binaries
 	Results    []*PassResult
 	Mismatches []string
 }
 
 // Host describes the machine.
 type Host struct {
-	CPU      string
-	Cores    int
-	MemTotal int64
-	Kernel   string
+	CPU        string
+	Cores      int
+	MemTotal   int64
+	Kernel     string
+	Filesystem string // of the scratch directory the DBs live in, e.g. "tmpfs on /dev/shm"
 }
 
 // Result finds the result of a pass on an engine.
@@ -80,7 +91,7 @@ const externalUndefok = "report_bench_start_time,compact_target_level,scan_omit_
 
 // Execute runs the suite; progress lines go to progress.
 func Execute(s *suite.Suite, bins Binaries, progress io.Writer) (*Run, error) {
-	run := &Run{Suite: s, Start: time.Now(), Host: hostInfo()}
+	run := &Run{Suite: s, Start: time.Now(), Host: hostInfo(s.Scratch), Benchsuite: SelfBuild(), Binaries: binaryBuilds(s, bins)}
 	run.ID = run.Start.UTC().Format("20060102-150405") + "-" + sanitize(s.Name)
 	run.Dir = filepath.Join(s.Output, run.ID)
 	if err := os.MkdirAll(filepath.Join(run.Dir, "raw"), 0o755); err != nil {
@@ -163,8 +174,8 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	if f, err := os.Open(pr.LogFile); err == nil {
 		if p.Tool == "memtablerep_bench" {
 			pr.Mem, _ = results.ParseMemtablerep(f)
-		} else {
-			pr.Lines, _ = results.ParseDBBench(f)
+		} else if lg, err := results.ParseLog(f); err == nil {
+			readLog(pr, lg, res)
 		}
 		f.Close()
 	}
@@ -176,6 +187,49 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	}
 	fmt.Fprintf(progress, "%s: %s in %.1fs, peak RSS %.1f MiB\n", tag, pr.Status, res.Wall.Seconds(), float64(res.PeakRSSBytes)/(1<<20))
 	return pr
+}
+
+// readLog takes a db_bench log's lines, warnings and version, and marks the
+// pass failed when a benchmark reported an error although the process exited
+// 0. A failed pass gets its reason: the first error line, else the last line.
+func readLog(pr *PassResult, lg *results.Log, res *sampler.Result) {
+	pr.Lines, pr.Warnings, pr.Version = lg.Lines, lg.PassWarnings, lg.Version
+	if pr.Status == "ok" && len(lg.Errors) > 0 {
+		pr.Status = "benchmark error"
+	}
+	if !pr.Failed() {
+		return
+	}
+	switch {
+	case len(lg.Errors) > 0:
+		pr.Failure = lg.Errors[0]
+	case res != nil && res.TimedOut:
+		pr.Failure = fmt.Sprintf("killed after %.0f s; last line: %s", res.Wall.Seconds(), lg.LastLine)
+	default:
+		pr.Failure = lg.LastLine
+	}
+}
+
+// binaryBuilds reads the build of every program the suite runs.
+func binaryBuilds(s *suite.Suite, bins Binaries) map[string]Build {
+	out := map[string]Build{}
+	add := func(path string) {
+		if path != "" {
+			b := BinaryBuild(path)
+			out[b.Path] = b
+		}
+	}
+	for _, p := range s.Passes {
+		if p.Tool == "memtablerep_bench" {
+			add(bins.MemtablerepBench)
+		} else {
+			add(bins.DBBench)
+		}
+	}
+	for _, e := range s.Engines {
+		add(e.Binary)
+	}
+	return out
 }
 
 // buildArgs assembles one process's command line: suite flags, engine flags,
@@ -290,8 +344,8 @@ func sanitize(s string) string {
 	}, s)
 }
 
-func hostInfo() Host {
-	var h Host
+func hostInfo(scratch string) Host {
+	h := Host{Filesystem: filesystemOf(scratch)}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
@@ -313,4 +367,43 @@ func hostInfo() Host {
 		h.Kernel = strings.TrimSpace(string(b))
 	}
 	return h
+}
+
+// filesystemOf names the file system dir is on, from the mount table: the
+// mount point that is the longest prefix of dir ("tmpfs on /dev/shm").
+func filesystemOf(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	best, fstype := "", ""
+	for _, l := range strings.Split(string(b), "\n") {
+		// ID parent major:minor root mountpoint options... - fstype source superoptions
+		f := strings.Fields(l)
+		sep := -1
+		for i, x := range f {
+			if x == "-" {
+				sep = i
+				break
+			}
+		}
+		if len(f) < 5 || sep < 0 || sep+1 >= len(f) {
+			continue
+		}
+		mp := f[4]
+		if (abs == mp || strings.HasPrefix(abs, strings.TrimSuffix(mp, "/")+"/")) && len(mp) >= len(best) {
+			best, fstype = mp, f[sep+1]
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fstype + " on " + best
 }
