@@ -80,6 +80,8 @@ func barChart(title, ylabel string, categories []string, ss []series, reference 
 	p.Y.Min, p.Y.Max = 0, max(top*1.08, 1e-9)
 	p.Y.Tick.Marker = plainTicks{}
 	p.NominalX(categories...)
+	// Half a category of room each side, so the outer groups' bars fit.
+	p.X.Min, p.X.Max = -0.5, float64(len(categories))-0.5
 	return render(p, 9*vg.Inch, 4*vg.Inch)
 }
 

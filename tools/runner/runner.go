@@ -130,10 +130,7 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	pr.LogFile = filepath.Join(run.Dir, "raw", base+".log")
 	pr.SeriesFile = filepath.Join(run.Dir, "raw", base+".statm")
 	jsonFile := filepath.Join(run.Dir, "raw", base+".jsonl")
-	dbDir := filepath.Join(scratch, sanitize(e.Name), sanitize(p.Name))
-	if p.ExistingDB != "" {
-		dbDir = filepath.Join(scratch, sanitize(e.Name), sanitize(p.ExistingDB))
-	}
+	dbDir := passDBDir(scratch, e, p)
 	if err := os.MkdirAll(filepath.Dir(dbDir), 0o755); err != nil {
 		pr.Status = "error: " + err.Error()
 		return pr
@@ -187,6 +184,43 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	}
 	fmt.Fprintf(progress, "%s: %s in %.1fs, peak RSS %.1f MiB\n", tag, pr.Status, res.Wall.Seconds(), float64(res.PeakRSSBytes)/(1<<20))
 	return pr
+}
+
+// passDBDir is the DB directory of a pass: its own, or the one of the pass
+// whose DB it reuses.
+func passDBDir(scratch string, e *suite.Engine, p *suite.Pass) string {
+	if p.ExistingDB != "" {
+		return filepath.Join(scratch, sanitize(e.Name), sanitize(p.ExistingDB))
+	}
+	return filepath.Join(scratch, sanitize(e.Name), sanitize(p.Name))
+}
+
+// Planned is one process a suite would run.
+type Planned struct {
+	Pass, Engine string
+	Skipped      bool
+	Command      []string
+}
+
+// Plan lists the processes Execute would run, in order, with their command
+// lines; DBs and reports are shown under the placeholders SCRATCH and RUN.
+func Plan(s *suite.Suite, bins Binaries) []Planned {
+	var out []Planned
+	for i := range s.Engines {
+		e := &s.Engines[i]
+		for j := range s.Passes {
+			p := &s.Passes[j]
+			pl := Planned{Pass: p.Name, Engine: e.Name}
+			if p.Skips(e.Name) || (p.Tool == "memtablerep_bench" && e.External()) {
+				pl.Skipped = true
+			} else {
+				json := filepath.Join("RUN", "raw", sanitize(p.Name)+"-"+sanitize(e.Name)+".jsonl")
+				pl.Command = buildArgs(s, e, p, bins, passDBDir("SCRATCH", e, p), json)
+			}
+			out = append(out, pl)
+		}
+	}
+	return out
 }
 
 // readLog takes a db_bench log's lines, warnings and version, and marks the

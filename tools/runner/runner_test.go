@@ -134,3 +134,19 @@ func TestFilesystemOf(t *testing.T) {
 		t.Errorf("filesystemOf(/proc/self) = %q", fs)
 	}
 }
+
+func TestPlanListsCommandsWithoutRunning(t *testing.T) {
+	fake, _ := filepath.Abs("testdata/fake_db_bench.sh")
+	s := fakeSuite(t, "  - {name: a, engine: native}\n  - {name: ext, binary: "+fake+"}\n", "ext")
+	plan := Plan(s, fakeBins(t))
+	if len(plan) != 4 || !plan[3].Skipped || plan[3].Pass != "again" || plan[3].Engine != "ext" {
+		t.Fatalf("%+v", plan)
+	}
+	cmd := strings.Join(plan[1].Command, " ")
+	if !strings.Contains(cmd, "--db=SCRATCH/a/fill") || !strings.Contains(cmd, "--use_existing_db=1") || !strings.Contains(cmd, "--report_json=RUN/raw/again-a.jsonl") {
+		t.Fatalf("command %s", cmd)
+	}
+	if ents, _ := os.ReadDir(s.Output); len(ents) != 0 {
+		t.Fatalf("Plan wrote %d entries into the output folder", len(ents))
+	}
+}

@@ -84,14 +84,7 @@ type Pass struct {
 }
 
 // Skips reports whether engine e sits this pass out.
-func (p *Pass) Skips(e string) bool {
-	for _, s := range p.Skip {
-		if s == e {
-			return true
-		}
-	}
-	return false
-}
+func (p *Pass) Skips(e string) bool { return contains(p.Skip, e) }
 
 // Error is a suite-file problem at a position.
 type Error struct {
@@ -321,4 +314,60 @@ func yamlErrLine(err error) int {
 		line = 1
 	}
 	return line
+}
+
+// Select keeps only the named engines and passes (all of them when a list
+// is empty), in the suite's order. A kept pass whose existing_db pass is
+// left out is an error; when the baseline is left out, the first kept
+// engine becomes the baseline.
+func (s *Suite) Select(engines, passes []string) error {
+	if len(engines) > 0 {
+		var kept []Engine
+		for _, name := range engines {
+			if s.engine(name) == nil {
+				return fmt.Errorf("%s: no engine is named %q", s.File, name)
+			}
+		}
+		for _, e := range s.Engines {
+			if contains(engines, e.Name) {
+				kept = append(kept, e)
+			}
+		}
+		s.Engines = kept
+		if s.engine(s.Baseline) == nil {
+			s.Baseline = s.Engines[0].Name
+		}
+	}
+	if len(passes) > 0 {
+		var kept []Pass
+		for _, name := range passes {
+			found := false
+			for _, p := range s.Passes {
+				found = found || p.Name == name
+			}
+			if !found {
+				return fmt.Errorf("%s: no pass is named %q", s.File, name)
+			}
+		}
+		for _, p := range s.Passes {
+			if !contains(passes, p.Name) {
+				continue
+			}
+			if p.ExistingDB != "" && !contains(passes, p.ExistingDB) {
+				return fmt.Errorf("%s: pass %q reuses the DB of pass %q: select both", s.File, p.Name, p.ExistingDB)
+			}
+			kept = append(kept, p)
+		}
+		s.Passes = kept
+	}
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -62,3 +62,26 @@ func TestErrorsNameFileLineField(t *testing.T) {
 		}
 	}
 }
+
+func TestSelect(t *testing.T) {
+	s, _ := Parse([]byte(good), "good.yaml")
+	if err := s.Select([]string{"cpp"}, []string{"fill", "omit"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Engines) != 1 || s.Baseline != "cpp" || len(s.Passes) != 2 || s.Passes[1].Name != "omit" {
+		t.Fatalf("%+v", s)
+	}
+	for _, c := range []struct {
+		engines, passes []string
+		want            string
+	}{
+		{[]string{"nope"}, nil, `good.yaml: no engine is named "nope"`},
+		{nil, []string{"nope"}, `good.yaml: no pass is named "nope"`},
+		{nil, []string{"omit"}, `good.yaml: pass "omit" reuses the DB of pass "fill": select both`},
+	} {
+		s, _ := Parse([]byte(good), "good.yaml")
+		if err := s.Select(c.engines, c.passes); err == nil || err.Error() != c.want {
+			t.Errorf("Select(%q, %q) = %v, want %q", c.engines, c.passes, err, c.want)
+		}
+	}
+}
