@@ -3,6 +3,7 @@
 // db_bench-compatible binary by path), the passes to run on each (benchmark
 // lists with flags, a key-only pass in a new process on the existing DB, a
 // memtablerep_bench pass), the scratch directory and the output folder.
+// docs/SUITES.md documents the format for users, with the report.
 //
 // Format (every field but engines and passes is optional):
 //
