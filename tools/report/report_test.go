@@ -49,7 +49,7 @@ passes:
 		return out
 	}
 	line := func(name string, ops int64, at, secs float64) results.Line {
-		return results.Line{Name: name, OpsPerSec: ops, Ops: 1000000, Seconds: secs, Start: start.Add(time.Duration(at * float64(time.Second)))}
+		return results.Line{Name: name, OpsPerSec: ops, MicrosPerOp: 1e6 / float64(ops), Ops: 1000000, Seconds: secs, Start: start.Add(time.Duration(at * float64(time.Second)))}
 	}
 	compactWarned := results.Line{Name: "compact", Ops: 1, Seconds: 1, Start: start.Add(2 * time.Second),
 		Warnings: []string{"WARNING: engine native cannot compact to a chosen level; ignoring target level 6"}}
@@ -80,7 +80,7 @@ passes:
 			Sampler: &sampler.Result{Start: start, Samples: samples(100, 60), PageSize: 4096, PeakRSSBytes: 100 << 20, Wall: 6 * time.Second, PageCacheMethod: "cachestat"}},
 		{Pass: "fill", Engine: "base", Status: "ok", DBApparent: 80 << 20, DBAllocated: 81 << 20, Version: "RocksDB 7.8.3",
 			LogFile: filepath.Join(run.Dir, "raw", "fill-base.log"), Command: []string{"/usr/bin/db_bench", "--benchmarks=fill"},
-			Lines:   []results.Line{baseFill, {Name: "compact", Ops: 1, Seconds: 4, Start: start.Add(4 * time.Second)}, baseRead, line("readseq", 3000000, 9, 1)},
+			Lines:   []results.Line{baseFill, {Name: "compact", Ops: 1, Seconds: 4, MicrosPerOp: 4e6, Start: start.Add(4 * time.Second)}, baseRead, line("readseq", 3000000, 9, 1)},
 			Sampler: &sampler.Result{Start: start, Samples: samples(400, 100), PageSize: 4096, PeakRSSBytes: 400 << 20, Wall: 10 * time.Second, PageCacheMethod: "cachestat"}},
 		{Pass: "fill", Engine: "broken", Status: "exit 1", Failure: "ERROR: unknown command line flag 'bogus'", Command: ours("fill", "pebble"),
 			LogFile: filepath.Join(run.Dir, "raw", "fill-broken.log"),

@@ -14,7 +14,8 @@ import (
 	"github.com/godbbench/godbbench/tools/runner"
 )
 
-// Write renders summary.md, index.html and summary.json into run.Dir and
+// Write renders summary.md, index.html, summary.json and benchstat.txt into
+// run.Dir and
 // refreshes the history index in the suite's output folder.
 func Write(run *runner.Run) error {
 	secs, err := buildSections(run)
@@ -28,6 +29,9 @@ func Write(run *runner.Run) error {
 		return err
 	}
 	if _, err := writeProfiles(run); err != nil {
+		return err
+	}
+	if err := benchstatFile(run); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(summarize(run), "", "  ")
