@@ -64,7 +64,7 @@ func ParseLog(r io.Reader) (*Log, error) {
 		if strings.TrimSpace(text) != "" {
 			lg.LastLine = text
 		}
-		if l, ok := parseResultLine(text); ok {
+		if l, ok := ParseResultLine(text); ok {
 			headerDone = true
 			l.Warnings, pending = pending, nil
 			lg.Lines = append(lg.Lines, l)
@@ -121,8 +121,8 @@ func (l *Line) readHistogram(op, text string) string {
 	return op
 }
 
-// parseResultLine parses one db_bench result line.
-func parseResultLine(text string) (Line, bool) {
+// ParseResultLine parses one db_bench result line.
+func ParseResultLine(text string) (Line, bool) {
 	m := resultRE.FindStringSubmatch(text)
 	if m == nil {
 		return Line{}, false

@@ -153,7 +153,11 @@ func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Bina
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdout, cmd.Stderr = logF, logF
 	fmt.Fprintf(progress, "%s: running %s\n", tag, p.Benchmarks)
-	stop := startTicker(progress, tag)
+	var tracker *progressTracker
+	if p.Tool == "db_bench" {
+		tracker = newProgressTracker(pr.LogFile, args)
+	}
+	stop := startTicker(progress, tag, tracker)
 	res, err := sampler.Run(cmd, s.SampleInterval, s.Timeout, seriesF)
 	stop()
 	pr.Sampler = res
@@ -316,23 +320,30 @@ func valueForm(f string) string {
 	return f
 }
 
-// startTicker prints elapsed time every 10 s while a pass runs.
-func startTicker(w io.Writer, tag string) func() {
+// startTicker prints, every 10 s while a pass runs, the time elapsed and,
+// for db_bench passes, where the process is (see progressTracker).
+func startTicker(w io.Writer, tag string, tracker *progressTracker) func() {
 	done := make(chan struct{})
+	stopped := make(chan struct{})
 	start := time.Now()
 	go func() {
+		defer close(stopped)
 		t := time.NewTicker(10 * time.Second)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
-			case <-t.C:
-				fmt.Fprintf(w, "%s: %.0fs elapsed\n", tag, time.Since(start).Seconds())
+			case now := <-t.C:
+				where := ""
+				if tracker != nil {
+					where = ", " + tracker.line(now)
+				}
+				fmt.Fprintf(w, "%s: %.0fs elapsed%s\n", tag, now.Sub(start).Seconds(), where)
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-stopped }
 }
 
 // compareChecksums checks, pass by pass, that every engine reporting read
