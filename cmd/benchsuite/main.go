@@ -46,6 +46,7 @@ type options struct {
 	dbBench, memBench, output, tags, cache string
 	engines, passes                        string
 	sampleInterval                         time.Duration
+	repeat                                 int
 	dryRun                                 bool
 }
 
@@ -61,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.engines, "engines", "", "comma-separated engines to run (default: all of the suite's)")
 	fs.StringVar(&o.passes, "passes", "", "comma-separated passes to run (default: all of the suite's)")
 	fs.DurationVar(&o.sampleInterval, "sample_interval", 0, "memory sampling interval after a process's first 10 s (overrides the suite's sample_interval:, default 200ms)")
+	fs.IntVar(&o.repeat, "repeat", 0, "run each suite N times; the report shows medians and spread (overrides the suite's repeat:)")
 	fs.BoolVar(&o.dryRun, "dry_run", false, "print the commands each suite would run, and run nothing")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
@@ -119,6 +121,9 @@ func loadSuite(path string, o *options) (*suite.Suite, error) {
 	}
 	if o.sampleInterval > 0 {
 		s.SampleInterval = o.sampleInterval
+	}
+	if o.repeat > 0 {
+		s.Repeat = o.repeat
 	}
 	if err := s.Select(list(o.engines), list(o.passes)); err != nil {
 		return nil, err

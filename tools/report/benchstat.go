@@ -31,7 +31,8 @@ import (
 // engine; the iteration count is the operations done; ns/op is db_bench's
 // micros/op times 1000; MB/s only when db_bench printed it. Failed passes
 // and benchmarks an engine warned it ran differently are left out: they are
-// not comparable.
+// not comparable. A repeated suite writes every round's lines, so that
+// benchstat sees one sample per round.
 func writeBenchstat(w io.Writer, run *runner.Run) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\n", runtime.GOOS, runtime.GOARCH)
 	if run.Host.CPU != "" {
@@ -42,29 +43,40 @@ func writeBenchstat(w io.Writer, run *runner.Run) error {
 		fmt.Fprintf(w, "commit: %s\n", shortRev(rev))
 	}
 	fmt.Fprintln(w)
-	for _, pr := range run.Results {
-		if pr.Failed() {
+	for _, agg := range run.Results {
+		if agg.Failed() {
 			continue
 		}
-		seen := map[string]int{}
-		for _, l := range pr.Lines {
-			seen[l.Name]++
-			if len(l.Warnings) > 0 || l.Ops <= 0 {
-				continue
-			}
-			name := "Benchmark" + upperFirst(nameSafe(l.Name)) + "/pass=" + nameSafe(pr.Pass)
-			if n := seen[l.Name]; n > 1 {
-				name += fmt.Sprintf("/occurrence=%d", n)
-			}
-			name += "/engine=" + nameSafe(pr.Engine)
-			fmt.Fprintf(w, "%s\t%d\t%.1f ns/op\t%d ops/s", name, l.Ops, l.MicrosPerOp*1000, l.OpsPerSec)
-			if l.MBPerSec > 0 {
-				fmt.Fprintf(w, "\t%.1f MB/s", l.MBPerSec)
-			}
-			fmt.Fprintln(w)
+		rounds := agg.Rounds
+		if len(rounds) == 0 {
+			rounds = []*runner.PassResult{agg}
+		}
+		for _, pr := range rounds {
+			writeBenchstatLines(w, pr)
 		}
 	}
 	return nil
+}
+
+// writeBenchstatLines writes one process's comparable result lines.
+func writeBenchstatLines(w io.Writer, pr *runner.PassResult) {
+	seen := map[string]int{}
+	for _, l := range pr.Lines {
+		seen[l.Name]++
+		if len(l.Warnings) > 0 || l.Ops <= 0 {
+			continue
+		}
+		name := "Benchmark" + upperFirst(nameSafe(l.Name)) + "/pass=" + nameSafe(pr.Pass)
+		if n := seen[l.Name]; n > 1 {
+			name += fmt.Sprintf("/occurrence=%d", n)
+		}
+		name += "/engine=" + nameSafe(pr.Engine)
+		fmt.Fprintf(w, "%s\t%d\t%.1f ns/op\t%d ops/s", name, l.Ops, l.MicrosPerOp*1000, l.OpsPerSec)
+		if l.MBPerSec > 0 {
+			fmt.Fprintf(w, "\t%.1f MB/s", l.MBPerSec)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // benchstatFile writes benchstat.txt into the run's folder.

@@ -79,6 +79,7 @@ type benchValue struct {
 	ops       int64
 	warnings  []string
 	latency   map[string]jsonrecord.Latency // from the log's text histograms
+	spread    runner.Spread                 // over the rounds of a repeated suite; N = 0 without
 }
 
 // passValues maps occurrence label -> value for one pass on one engine.
@@ -93,7 +94,11 @@ func passValues(pr *runner.PassResult) (order []string, vals map[string]benchVal
 	}
 	order = occurrences(names)
 	for i, l := range pr.Lines {
-		vals[order[i]] = benchValue{opsPerSec: float64(l.OpsPerSec), seconds: l.Seconds, ops: l.Ops, warnings: l.Warnings, latency: l.Latency}
+		v := benchValue{opsPerSec: float64(l.OpsPerSec), seconds: l.Seconds, ops: l.Ops, warnings: l.Warnings, latency: l.Latency}
+		if i < len(pr.Spread) {
+			v.spread = pr.Spread[i]
+		}
+		vals[order[i]] = v
 	}
 	return order, vals
 }
@@ -145,6 +150,9 @@ func passNotes(run *runner.Run, pass string) []note {
 func opsTable(run *runner.Run, pass string) table {
 	s := run.Suite
 	t := table{title: "Pass " + pass + ": ops/sec (ratio to " + s.Baseline + ")", header: []string{"benchmark"}, notes: passNotes(run, pass)}
+	if s.Repeat > 1 {
+		t.title = fmt.Sprintf("Pass %s: ops/sec, median of %d rounds ± half the range (ratio to %s)", pass, s.Repeat, s.Baseline)
+	}
 	var order []string
 	seen := map[string]bool{}
 	per := map[string]map[string]benchValue{}
@@ -177,6 +185,9 @@ func opsTable(run *runner.Run, pass string) table {
 			}
 			if c.warned {
 				c.text += " †"
+			}
+			if sp := v.spread; sp.N > 1 && v.opsPerSec > 0 {
+				c.note = fmt.Sprintf("±%.1f%%", (sp.Max-sp.Min)/2/v.opsPerSec*100)
 			}
 			if hasBase && !c.failed && !c.warned {
 				if v.ops <= 1 && v.seconds > 0 {
@@ -242,12 +253,17 @@ func resourceTable(run *runner.Run, title string, get func(*runner.PassResult) i
 }
 
 // statusTable lists every process with its status, times and engine
-// version; a failed process's row is greyed.
+// version (each round of a repeated suite); a failed process's row is
+// greyed.
 func statusTable(run *runner.Run) table {
 	t := table{title: "Processes", header: []string{"pass", "engine", "status", "wall", "user", "sys", "peak RSS", "page cache", "engine version"}}
-	for _, pr := range run.Results {
+	for _, pr := range processes(run) {
 		bad := pr.Failed()
-		row := []cell{{text: pr.Pass}, {text: pr.Engine}, {text: pr.Status}}
+		engine := pr.Engine
+		if pr.Round > 0 && run.Suite.Repeat > 1 {
+			engine += fmt.Sprintf(" (round %d)", pr.Round)
+		}
+		row := []cell{{text: pr.Pass}, {text: engine}, {text: pr.Status}}
 		if pr.Sampler != nil {
 			row = append(row, cell{text: dur(pr.Sampler.Wall)}, cell{text: dur(pr.Sampler.User)}, cell{text: dur(pr.Sampler.Sys)},
 				cell{text: human(pr.Sampler.PeakRSSBytes)}, cell{text: orDash(pr.Sampler.PageCacheMethod)})
@@ -261,6 +277,20 @@ func statusTable(run *runner.Run) table {
 		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// processes lists every process that ran: the rounds of a repeated suite,
+// else the results.
+func processes(run *runner.Run) []*runner.PassResult {
+	var out []*runner.PassResult
+	for _, pr := range run.Results {
+		if len(pr.Rounds) > 0 {
+			out = append(out, pr.Rounds...)
+		} else {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 // versionsTable names the build of every engine's binary and the engine

@@ -244,3 +244,30 @@ func renderInChromium(t *testing.T, page string) {
 		t.Fatalf("rendered DOM has %d svg elements", n)
 	}
 }
+
+// TestRepeatedRunShowsSpread: a repeated suite's ops cells carry the
+// spread, the processes table lists every round, and benchstat.txt has one
+// sample per round.
+func TestRepeatedRunShowsSpread(t *testing.T) {
+	run := syntheticRun(t)
+	run.Suite.Repeat = 2
+	fast := run.Result("fill", "fast")
+	r1, r2 := *fast, *fast
+	r1.Round, r2.Round = 1, 2
+	fast.Rounds = []*runner.PassResult{&r1, &r2}
+	fast.Spread = []runner.Spread{{Min: 1900000, Max: 2100000, N: 2}, {}, {}, {}}
+	if err := Write(run); err != nil {
+		t.Fatal(err)
+	}
+	md := read(t, filepath.Join(run.Dir, "summary.md"))
+	for _, want := range []string{"## Pass fill: ops/sec, median of 2 rounds ± half the range (ratio to base)",
+		"| fillrandom | **2,000,000 (2.00x)** <sub>±5.0%</sub> |", "| fill | fast (round 2) | ok |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+	bs := read(t, filepath.Join(run.Dir, "benchstat.txt"))
+	if n := strings.Count(bs, "BenchmarkFillrandom/pass=fill/engine=fast\t"); n != 2 {
+		t.Errorf("%d fast fillrandom samples in benchstat.txt, want 2:\n%s", n, bs)
+	}
+}

@@ -205,7 +205,7 @@ func page(w io.Writer, run *runner.Run, secs []section) error {
 		}
 	}
 	fmt.Fprintf(w, "<h2>Commands</h2>\n<ul>\n")
-	for _, pr := range run.Results {
+	for _, pr := range processes(run) {
 		if len(pr.Command) > 0 {
 			fmt.Fprintf(w, "<li><code>%s</code> — <a href=\"raw/%s\">log</a></li>\n", e(strings.Join(pr.Command, " ")), e(filepath.Base(pr.LogFile)))
 		}
@@ -274,6 +274,7 @@ type Summary struct {
 	Start          time.Time                     `json:"start"`
 	End            time.Time                     `json:"end"`
 	Baseline       string                        `json:"baseline"`
+	Repeat         int                           `json:"repeat,omitempty"` // rounds; the numbers are medians when > 1
 	Engines        []string                      `json:"engines"`
 	Host           runner.Host                   `json:"host"`
 	Benchsuite     runner.Build                  `json:"benchsuite"`
@@ -291,7 +292,7 @@ type Summary struct {
 }
 
 func summarize(run *runner.Run) Summary {
-	s := Summary{ID: run.ID, Suite: run.Suite.Name, Start: run.Start, End: run.End, Baseline: run.Suite.Baseline,
+	s := Summary{ID: run.ID, Suite: run.Suite.Name, Start: run.Start, End: run.End, Baseline: run.Suite.Baseline, Repeat: run.Suite.Repeat,
 		Host: run.Host, Benchsuite: run.Benchsuite, Revision: run.Benchsuite.Revision,
 		Statuses: map[string]string{}, Failures: map[string]string{}, Warnings: map[string][]string{}, EngineVersions: map[string][]string{},
 		Mismatches: run.Mismatches, OpsPerSec: map[string]map[string]float64{},

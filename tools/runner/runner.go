@@ -44,6 +44,17 @@ type PassResult struct {
 	DBAllocated int64
 	LogFile     string
 	SeriesFile  string
+	// With a suite's repeat: > 1, the fields above are the medians over
+	// Rounds (see medians), and Spread[i] is the spread of Lines[i].
+	Round  int // 1-based round of this process; 0 for a median
+	Rounds []*PassResult
+	Spread []Spread
+}
+
+// Spread is the range of one result line's ops/s over the rounds.
+type Spread struct {
+	Min, Max float64
+	N        int
 }
 
 // OK reports whether the process ran to a clean exit.
@@ -102,31 +113,47 @@ func Execute(s *suite.Suite, bins Binaries, progress io.Writer) (*Run, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
-	total := len(s.Passes) * len(s.Engines)
+	rounds := max(1, s.Repeat)
+	total := len(s.Passes) * len(s.Engines) * rounds
 	n := 0
-	for _, e := range s.Engines {
-		for _, p := range s.Passes {
-			n++
-			pr := runPass(run, s, &e, &p, bins, scratch, progress, n, total)
-			run.Results = append(run.Results, pr)
+	var all []*PassResult
+	// Rounds run the whole suite again, so that slow drift of the machine
+	// spreads over every engine rather than landing on one.
+	for round := 1; round <= rounds; round++ {
+		for _, e := range s.Engines {
+			for _, p := range s.Passes {
+				n++
+				pr := runPass(run, s, &e, &p, bins, scratch, progress, n, total, round)
+				all = append(all, pr)
+			}
+			// An engine's DBs are dropped once its passes are done.
+			os.RemoveAll(filepath.Join(scratch, sanitize(e.Name)))
 		}
-		// An engine's DBs are dropped once its passes are done.
-		os.RemoveAll(filepath.Join(scratch, sanitize(e.Name)))
+	}
+	run.Results = all
+	if rounds > 1 {
+		run.Results = medians(s, all)
 	}
 	run.End = time.Now()
 	run.Mismatches = compareChecksums(run)
 	return run, nil
 }
 
-func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Binaries, scratch string, progress io.Writer, n, total int) *PassResult {
-	pr := &PassResult{Pass: p.Name, Engine: e.Name}
+func runPass(run *Run, s *suite.Suite, e *suite.Engine, p *suite.Pass, bins Binaries, scratch string, progress io.Writer, n, total, round int) *PassResult {
+	pr := &PassResult{Pass: p.Name, Engine: e.Name, Round: round}
 	tag := fmt.Sprintf("[%d/%d] %s on %s", n, total, p.Name, e.Name)
+	if s.Repeat > 1 {
+		tag += fmt.Sprintf(", round %d", round)
+	}
 	if p.Skips(e.Name) || (p.Tool == "memtablerep_bench" && e.External()) {
 		pr.Status = "skipped"
 		fmt.Fprintf(progress, "%s: skipped\n", tag)
 		return pr
 	}
 	base := sanitize(p.Name) + "-" + sanitize(e.Name)
+	if round > 1 {
+		base += fmt.Sprintf("-r%d", round)
+	}
 	pr.LogFile = filepath.Join(run.Dir, "raw", base+".log")
 	pr.SeriesFile = filepath.Join(run.Dir, "raw", base+".statm")
 	jsonFile := filepath.Join(run.Dir, "raw", base+".jsonl")

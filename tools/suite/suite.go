@@ -13,6 +13,7 @@
 //	baseline: rocksdb                 # engine the ratios are computed against; default: first engine
 //	timeout: 30m                      # per pass; default 60m
 //	sample_interval: 500ms            # memory sampling after the first 10 s (100 ms before); default 200ms
+//	repeat: 3                         # run the whole suite 3 times; the report shows medians and spread
 //	flags: [--seed=1, --num=100000]   # added to every db_bench pass
 //	engines:
 //	  - name: native                  # label in the report
@@ -57,6 +58,7 @@ type Suite struct {
 	// SampleInterval is the memory sampling interval once a process has
 	// run 10 s (see tools/sampler).
 	SampleInterval time.Duration
+	Repeat         int // rounds of the whole suite; the report shows medians
 	Flags          []string
 	Engines        []Engine
 	Passes         []Pass
@@ -122,7 +124,7 @@ func Parse(data []byte, file string) (*Suite, error) {
 	}
 	doc := root.Content[0]
 	p := parser{file: file}
-	s := &Suite{File: file, Timeout: 60 * time.Minute, SampleInterval: 200 * time.Millisecond, Output: "out/suites"}
+	s := &Suite{File: file, Timeout: 60 * time.Minute, SampleInterval: 200 * time.Millisecond, Repeat: 1, Output: "out/suites"}
 	if err := p.mapping(doc, "suite", map[string]func(*yaml.Node) error{
 		"name":            func(n *yaml.Node) error { return p.str(n, "name", &s.Name) },
 		"scratch":         func(n *yaml.Node) error { return p.str(n, "scratch", &s.Scratch) },
@@ -130,9 +132,15 @@ func Parse(data []byte, file string) (*Suite, error) {
 		"baseline":        func(n *yaml.Node) error { return p.str(n, "baseline", &s.Baseline) },
 		"timeout":         func(n *yaml.Node) error { return p.duration(n, "timeout", "30m", &s.Timeout) },
 		"sample_interval": func(n *yaml.Node) error { return p.duration(n, "sample_interval", "500ms", &s.SampleInterval) },
-		"flags":           func(n *yaml.Node) error { return p.strs(n, "flags", &s.Flags) },
-		"engines":         func(n *yaml.Node) error { return p.engines(n, s) },
-		"passes":          func(n *yaml.Node) error { return p.passes(n, s) },
+		"repeat": func(n *yaml.Node) error {
+			if err := n.Decode(&s.Repeat); err != nil || s.Repeat < 1 {
+				return p.errf(n, "repeat", "want a count of rounds, 1 or more, got %q", n.Value)
+			}
+			return nil
+		},
+		"flags":   func(n *yaml.Node) error { return p.strs(n, "flags", &s.Flags) },
+		"engines": func(n *yaml.Node) error { return p.engines(n, s) },
+		"passes":  func(n *yaml.Node) error { return p.passes(n, s) },
 	}); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ const good = `
 name: t
 timeout: 5m
 sample_interval: 1s
+repeat: 3
 flags: [--seed=1]
 engines:
   - name: native
@@ -32,13 +33,13 @@ func TestParseGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "t" || s.Timeout != 5*time.Minute || s.SampleInterval != time.Second || len(s.Engines) != 2 || len(s.Passes) != 3 || s.Baseline != "native" {
+	if s.Name != "t" || s.Timeout != 5*time.Minute || s.SampleInterval != time.Second || s.Repeat != 3 || len(s.Engines) != 2 || len(s.Passes) != 3 || s.Baseline != "native" {
 		t.Fatalf("%+v", s)
 	}
 	if !s.Engines[1].External() || !s.Passes[1].Skips("cpp") || s.Passes[2].Tool != "memtablerep_bench" {
 		t.Fatalf("%+v", s)
 	}
-	if d, _ := Parse([]byte("engines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n"), "d.yaml"); d.SampleInterval != 200*time.Millisecond {
+	if d, _ := Parse([]byte("engines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n"), "d.yaml"); d.SampleInterval != 200*time.Millisecond || d.Repeat != 1 {
 		t.Errorf("default sample interval %v", d.SampleInterval)
 	}
 }
@@ -50,6 +51,8 @@ func TestErrorsNameFileLineField(t *testing.T) {
 		{"engines: [{name: a, engine: native}]\npasses:\n  - name: p\n    benchmarks: x\n    existing_db: q\n", "bad.yaml:3: existing_db: no earlier pass is named \"q\""},
 		{"timeout: soon\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:1: timeout: want a positive duration"},
 		{"sample_interval: 0s\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:1: sample_interval: want a positive duration such as 500ms, got \"0s\""},
+		{"repeat: 0\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:1: repeat: want a count of rounds, 1 or more, got \"0\""},
+		{"repeat: many\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "bad.yaml:1: repeat: want a count of rounds"},
 		{"engines: [{name: a, engine: native}]\n", "bad.yaml:1: passes: at least one pass is required"},
 		{"engines: [{name: a, engine: native}\n", "bad.yaml:"},
 		{"baseline: z\nengines: [{name: a, engine: native}]\npasses: [{name: p, benchmarks: x}]\n", "baseline: no engine is named \"z\""},
