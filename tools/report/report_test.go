@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -221,8 +222,28 @@ func elideSVG(s string) string {
 	return regexp.MustCompile(`(?s)<svg.*?</svg>`).ReplaceAllString(s, "<svg>…</svg>")
 }
 
+// overlapProbe, appended to a copy of the page, marks the body with every
+// pair of texts of one chart whose rendered boxes intersect.
+const overlapProbe = `<script>
+var found = [];
+document.querySelectorAll("svg").forEach(function (svg, n) {
+  var boxes = [];
+  svg.querySelectorAll("text").forEach(function (t) {
+    if (t.textContent.trim() !== "") boxes.push([t.textContent, t.getBoundingClientRect()]);
+  });
+  for (var i = 0; i < boxes.length; i++) for (var j = i + 1; j < boxes.length; j++) {
+    var a = boxes[i][1], b = boxes[j][1];
+    var w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 1 && h > 1) found.push("chart " + n + ": " + boxes[i][0] + " / " + boxes[j][0]);
+  }
+});
+document.body.setAttribute("data-overlaps", found.join("; "));
+document.body.setAttribute("data-svgs", document.querySelectorAll("svg").length);
+</script>`
+
 // renderInChromium loads the page in headless Chromium, when installed, and
-// checks the rendered DOM still holds the charts.
+// checks that the rendered DOM holds the charts and that no two texts of a
+// chart (titles, axis labels, ticks, stage labels) overlap.
 func renderInChromium(t *testing.T, page string) {
 	bin := ""
 	for _, b := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
@@ -235,39 +256,24 @@ func renderInChromium(t *testing.T, page string) {
 		t.Log("headless Chromium not installed; skipping the rendering check")
 		return
 	}
+	probe := filepath.Join(t.TempDir(), "probe.html")
+	html := strings.Replace(read(t, page), "</body>", overlapProbe+"</body>", 1)
+	if err := os.WriteFile(probe, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, err := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(), "--dump-dom", "file://"+page).Output()
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(), "--dump-dom", "file://"+probe).Output()
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	if n := len(regexp.MustCompile(`<svg`).FindAll(out, -1)); n < 5 {
-		t.Fatalf("rendered DOM has %d svg elements", n)
+	m := regexp.MustCompile(`<body data-overlaps="([^"]*)" data-svgs="(\d+)"`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("the probe did not run; rendered DOM:\n%.2000s", out)
 	}
-}
-
-// TestRepeatedRunShowsSpread: a repeated suite's ops cells carry the
-// spread, the processes table lists every round, and benchstat.txt has one
-// sample per round.
-func TestRepeatedRunShowsSpread(t *testing.T) {
-	run := syntheticRun(t)
-	run.Suite.Repeat = 2
-	fast := run.Result("fill", "fast")
-	r1, r2 := *fast, *fast
-	r1.Round, r2.Round = 1, 2
-	fast.Rounds = []*runner.PassResult{&r1, &r2}
-	fast.Spread = []runner.Spread{{Min: 1900000, Max: 2100000, N: 2}, {}, {}, {}}
-	if err := Write(run); err != nil {
-		t.Fatal(err)
+	if n, _ := strconv.Atoi(string(m[2])); n < 5 {
+		t.Errorf("rendered DOM has %d svg elements", n)
 	}
-	md := read(t, filepath.Join(run.Dir, "summary.md"))
-	for _, want := range []string{"## Pass fill: ops/sec, median of 2 rounds ± half the range (ratio to base)",
-		"| fillrandom | **2,000,000 (2.00x)** <sub>±5.0%</sub> |", "| fill | fast (round 2) | ok |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("summary.md lacks %q", want)
-		}
-	}
-	bs := read(t, filepath.Join(run.Dir, "benchstat.txt"))
-	if n := strings.Count(bs, "BenchmarkFillrandom/pass=fill/engine=fast\t"); n != 2 {
-		t.Errorf("%d fast fillrandom samples in benchstat.txt, want 2:\n%s", n, bs)
+	if len(m[1]) > 0 {
+		t.Errorf("overlapping texts: %s", m[1])
 	}
 }
