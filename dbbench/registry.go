@@ -65,6 +65,9 @@ func init() {
 		"multireadrandom": {fn: benchMultiReadRandom, setup: setupMultiReadRandom},
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
+		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
+		"readrandomfast":  {fn: benchReadRandomFast},
+		"fillseekseq":     {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
@@ -103,8 +106,8 @@ func init() {
 	}
 	for _, name := range []string{
 		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
-		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"randomwithverify", "fillseekseq", "randomtransaction",
+		"readtorowcache", "approximatesizerandom",
+		"randomwithverify", "randomtransaction",
 		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
