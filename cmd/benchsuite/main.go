@@ -185,8 +185,30 @@ func binaries(o *options, stderr io.Writer) (runner.Binaries, error) {
 	if bins.DBBench, err = binary(o.dbBench, "db_bench", o, stderr); err != nil {
 		return bins, err
 	}
-	bins.MemtablerepBench, err = binary(o.memBench, "memtablerep_bench", o, stderr)
-	return bins, err
+	if bins.MemtablerepBench, err = binary(o.memBench, "memtablerep_bench", o, stderr); err != nil {
+		return bins, err
+	}
+	if o.dbBench == "" || o.memBench == "" {
+		if root, err := moduleRoot(); err == nil {
+			bins.Source = gitRevision(root)
+		}
+	}
+	return bins, nil
+}
+
+// gitRevision is the commit checked out in dir and whether tracked files
+// differ from it, or nil outside git; the report uses it for the binaries
+// benchsuite built when the go command did not stamp them.
+func gitRevision(dir string) *runner.SourceRevision {
+	rev, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return nil
+	}
+	status, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	if err != nil {
+		return nil
+	}
+	return &runner.SourceRevision{Revision: strings.TrimSpace(string(rev)), Modified: len(strings.TrimSpace(string(status))) > 0}
 }
 
 // binary returns path made absolute if given, else builds ./cmd/name of the

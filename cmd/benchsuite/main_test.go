@@ -70,4 +70,7 @@ func TestBuildsIntoTheCacheFolder(t *testing.T) {
 	if _, err := os.Stat("db_bench"); err == nil {
 		t.Fatal("a db_bench binary appeared in the working tree")
 	}
+	if src := gitRevision("."); src != nil && len(src.Revision) != 40 {
+		t.Errorf("git revision %+v", src)
+	}
 }

@@ -25,6 +25,16 @@ import (
 type Binaries struct {
 	DBBench          string // our db_bench
 	MemtablerepBench string // our memtablerep_bench
+	// Source, when set, is the VCS state of the tree the two were built
+	// from, for binaries the go command did not stamp (-buildvcs=false, a
+	// git worktree).
+	Source *SourceRevision
+}
+
+// SourceRevision is a commit and whether the tree had changes.
+type SourceRevision struct {
+	Revision string
+	Modified bool
 }
 
 // PassResult is one (pass, engine) process.
@@ -289,6 +299,13 @@ func binaryBuilds(s *suite.Suite, bins Binaries) map[string]Build {
 			add(bins.MemtablerepBench)
 		} else {
 			add(bins.DBBench)
+		}
+	}
+	for _, path := range []string{bins.DBBench, bins.MemtablerepBench} {
+		b, ok := out[path]
+		if ok && b.Revision == "" && b.Module != "" && bins.Source != nil {
+			b.Revision, b.Modified = bins.Source.Revision, bins.Source.Modified
+			out[path] = b
 		}
 	}
 	for _, e := range s.Engines {

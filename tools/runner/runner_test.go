@@ -150,3 +150,22 @@ func TestPlanListsCommandsWithoutRunning(t *testing.T) {
 		t.Fatalf("Plan wrote %d entries into the output folder", len(ents))
 	}
 }
+
+// TestSourceRevisionFillsUnstampedBuilds: a Go binary without vcs.revision
+// takes the revision benchsuite read from the tree it built it from; a
+// binary that is not Go's does not.
+func TestSourceRevisionFillsUnstampedBuilds(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake, _ := filepath.Abs("testdata/fake_db_bench.sh")
+	s := fakeSuite(t, "  - {name: a, engine: native}\n", "")
+	builds := binaryBuilds(s, Binaries{DBBench: self, MemtablerepBench: fake, Source: &SourceRevision{Revision: "abc", Modified: true}})
+	if b := builds[self]; b.Module == "" || b.Revision == "" || (b.Revision == "abc" && !b.Modified) {
+		t.Errorf("test binary build %+v", b)
+	}
+	if b, ok := builds[fake]; ok && b.Revision != "" {
+		t.Errorf("the shell script got a revision: %+v", b)
+	}
+}
