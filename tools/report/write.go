@@ -285,7 +285,7 @@ type Summary struct {
 	Failures       map[string]string             `json:"failures,omitempty"`        // "pass/engine" -> reason
 	Warnings       map[string][]string           `json:"warnings,omitempty"`        // "pass/engine" -> warnings, "benchmark: " prefixed when about one
 	Mismatches     []string                      `json:"checksum_mismatches,omitempty"`
-	OpsPerSec      map[string]map[string]float64 `json:"ops_per_sec"`              // "pass/benchmark" -> engine -> ops/s; failed passes left out
+	OpsPerSec      map[string]map[string]float64 `json:"ops_per_sec"`              // "pass/benchmark" -> engine -> ops/s; failed passes and warned benchmarks left out
 	PeakRSS        map[string]int64              `json:"peak_rss_bytes,omitempty"` // "pass/engine"; failed passes left out
 	DBApparent     map[string]int64              `json:"db_apparent_bytes,omitempty"`
 	DBAllocated    map[string]int64              `json:"db_allocated_bytes,omitempty"`
@@ -339,6 +339,9 @@ func summarize(run *runner.Run) Summary {
 			s.DBApparent[k], s.DBAllocated[k] = pr.DBApparent, pr.DBAllocated
 		}
 		for _, n := range order {
+			if len(vals[n].warnings) > 0 {
+				continue // not the work asked for: not a point of a trend
+			}
 			bk := pr.Pass + "/" + n
 			if s.OpsPerSec[bk] == nil {
 				s.OpsPerSec[bk] = map[string]float64{}
