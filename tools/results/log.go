@@ -18,8 +18,8 @@ import (
 // header's closing line of dashes (or before any result line when there is
 // none) concerns the whole pass and goes to PassWarnings; one printed later
 // concerns the benchmark that was running and goes to the Warnings of the
-// next result line. Warnings after the last result line belong to a
-// benchmark that never finished and go to PassWarnings too.
+// next result line. Warnings after the last result line (printed at close,
+// or by a benchmark that never finished) go to PassWarnings too.
 //
 // Latency comes from the text histograms db_bench prints after a result line
 // with --histogram ("Microseconds per read:", "Count: ... Average: ...",
