@@ -90,11 +90,11 @@ type Run struct {
 
 // Host describes the machine.
 type Host struct {
-	CPU        string
-	Cores      int
-	MemTotal   int64
-	Kernel     string
-	Filesystem string // of the scratch directory the DBs live in, e.g. "tmpfs on /dev/shm"
+	CPU        string `json:"cpu"`
+	Cores      int    `json:"cores"`
+	MemTotal   int64  `json:"mem_total_bytes"`
+	Kernel     string `json:"kernel"`
+	Filesystem string `json:"filesystem"` // of the scratch directory the DBs live in, e.g. "tmpfs on /dev/shm"
 }
 
 // Result finds the result of a pass on an engine.
