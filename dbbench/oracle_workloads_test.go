@@ -44,3 +44,43 @@ var seekSeqFastLists = [][]string{
 func TestOracleFillSeekSeqAndReadRandomFast(t *testing.T) {
 	compareListsWithOracle(t, seekSeqFastLists)
 }
+
+// verifyScanLists: randomwithverify's rounds of GetMany, PutMany and
+// DeleteMany (default and changed percentages, prefixed keys laid out for
+// --numdistinct keys), and readwhilescanning's readers beside the
+// wrapping scan.
+var verifyScanLists = [][]string{
+	{"--benchmarks=randomwithverify,readseq", "--num=3000", "--seed=1", "--numdistinct=500"},
+	{"--benchmarks=fillseq,randomwithverify,readseq", "--num=3000", "--seed=2", "--numdistinct=300",
+		"--deletepercent=20", "--readwritepercent=50", "--reads=5000"},
+	{"--benchmarks=randomwithverify,readseq", "--num=3000", "--seed=3", "--numdistinct=500",
+		"--keys_per_prefix=5", "--prefix_size=4"},
+	{"--benchmarks=fillrandom,readwhilescanning", "--num=3000", "--seed=1"},
+}
+
+// TestOracleRandomWithVerifyAndReadWhileScanning compares the result lines
+// ("( get:N put:N del:N total:N found:N)", readwhilescanning's op count
+// and found line) and contents with C++ db_bench's on every engine.
+func TestOracleRandomWithVerifyAndReadWhileScanning(t *testing.T) {
+	compareListsWithOracle(t, verifyScanLists)
+}
+
+// uniqueShapeLists: filluniquerandom's overwrites of recent keys (the
+// bernoulli draws of libstdc++'s default engine, the Random64 reservoir
+// pick), in single entries and batches, and fillanddeleteuniquerandom
+// with its default flags, where it is filluniquerandom. The disposable
+// entries' schedule depends on the clock, so it is left to
+// TestFillAndDeleteUniqueRandom.
+var uniqueShapeLists = [][]string{
+	{"--benchmarks=filluniquerandom,readseq", "--num=5000", "--seed=1",
+		"--overwrite_probability=0.3", "--overwrite_window_size=10"},
+	{"--benchmarks=filluniquerandom,readseq", "--num=5000", "--seed=2",
+		"--overwrite_probability=0.9", "--overwrite_window_size=100", "--batch_size=7"},
+	{"--benchmarks=fillanddeleteuniquerandom,readseq", "--num=3000", "--seed=3"},
+}
+
+// TestOracleUniqueRandomShapes compares the "Number of unique keys
+// inserted" lines, result lines and contents with C++ db_bench's.
+func TestOracleUniqueRandomShapes(t *testing.T) {
+	compareListsWithOracle(t, uniqueShapeLists)
+}
