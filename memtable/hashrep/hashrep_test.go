@@ -21,8 +21,16 @@ var shapes = []Options{
 	{PrefixSize: 1, Buckets: 3, Height: 12, Branching: 4, ListEntries: 40},
 }
 
+// shortShapes are the shapes -short (the race run) keeps: one of each kind,
+// with buckets shared by several prefixes.
+var shortShapes = []Options{shapes[1], shapes[5]}
+
 func TestConformance(t *testing.T) {
-	for _, o := range shapes {
+	run := shapes
+	if testing.Short() {
+		run = shortShapes
+	}
+	for _, o := range run {
 		t.Run(fmt.Sprintf("prefix%d_buckets%d_height%d_list%d", o.PrefixSize, o.Buckets, o.Height, o.ListEntries), func(t *testing.T) {
 			memtabletest.RunRep(t, func() memtable.Rep {
 				r, err := New(o)
