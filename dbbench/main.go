@@ -37,6 +37,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.SetVersionDetail("godbbench version " + buildinfo.Describe() + "\n")
 	fs.SetOutput(stdout, stderr)
 	f := flags.Register(fs)
+	fs.Lookup("benchmarks").Help += "." + benchmarkCatalogue()
 	if _, err := fs.Parse(args); err != nil {
 		var ee *gflags.ExitError
 		if errors.As(err, &ee) {
