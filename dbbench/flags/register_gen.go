@@ -369,6 +369,7 @@ func registerDBBench(fs *gflags.FlagSet, f *Flags) {
 func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.StringVar(&f.Engine, "engine", "native", "Engine to benchmark: native, pebble or rocksdb (rocksdb needs the rocksdb build tag)")
 	fs.StringVar(&f.ReportJson, "report_json", "", "Write one JSON record per benchmark to this file (JSON Lines), replacing what it held; empty disables it")
+	fs.StringVar(&f.BenchstatOut, "benchstat_out", "", "Write each benchmark's result in the Go benchmark format to this file (replacing it), for benchstat; empty disables it")
 	fs.BoolVar(&f.ReportBenchStartTime, "report_bench_start_time", false, "Print each benchmark's start time (ISO 8601, microseconds) before its result line")
 	fs.Int32Var(&f.CompactTargetLevel, "compact_target_level", -1, "Target level of the compact benchmarks; -1 lets the engine choose")
 	fs.BoolVar(&f.ScanOmitKey, "scan_omit_key", false, "Scans do not touch key bytes")
