@@ -153,4 +153,12 @@
 // one that every live snapshot also sees are dropped; tombstones are dropped
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.
+//
+// # Merge
+//
+// Merge operands (kind 2) are applied by Config.MergeOperator when read:
+// Get and the iterator's Value merge a key's operands down to a value, a
+// tombstone or the last level; flushes and compactions combine operands
+// within a snapshot stripe, fully or partially as the operator allows
+// (merge.go, compaction_merge.go).
 package lsm

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 )
@@ -266,6 +267,47 @@ func TestFlushPartialMerge(t *testing.T) {
 		}
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestWALMergeRecordDamage: a damaged merge record in the middle of a WAL
+// is damage like any other: every recovery mode but 3 refuses the open,
+// and mode 3 (skip any corrupted record) loses that operand alone.
+func TestWALMergeRecordDamage(t *testing.T) {
+	dir := t.TempDir()
+	db := openWithMerge(t, dir, testOptions(), "stringappend")
+	want := map[string]string{}
+	for i := 0; i < 300; i++ {
+		k, v := fmt.Sprintf("k%d", i%3), fmt.Sprint(i)
+		merge(t, db, k, v)
+		if i != 100 {
+			mergeModel("stringappend", want, k, v)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	damageWAL(t, dir, func(d []byte, offs []int) []byte {
+		d[offs[100]+wal.HeaderSize+3] ^= 1 // a payload byte of record 100
+		return d
+	})
+	for mode := 0; mode < 3; mode++ {
+		cp := t.TempDir()
+		copyDir(t, dir, cp)
+		openRefused(t, cp, modeOptions(mode, false), ErrCorruption, ".log")
+	}
+	cp := t.TempDir()
+	copyDir(t, dir, cp)
+	op, _ := mergeop.Lookup("stringappend")
+	db, err := Open(cp, modeOptions(3, false), Config{MergeOperator: op})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for k, v := range want {
+		if got, ok := getString(t, db, k); !ok || got != v {
+			t.Fatalf("%s = %q, want %q", k, got, v)
 		}
 	}
 }
