@@ -53,6 +53,7 @@ func init() {
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
+		"randomwithverify":      {fn: benchRandomWithVerify},
 
 		// Reads.
 		"readseq":         {fn: benchReadSequential},
@@ -65,11 +66,15 @@ func init() {
 		"multireadrandom": {fn: benchMultiReadRandom, setup: setupMultiReadRandom},
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
+		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
+		"readrandomfast":  {fn: benchReadRandomFast},
+		"fillseekseq":     {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
 		"newiteratorwhilewriting": {fn: benchIteratorCreationWhileWriting, extraThreads: 1},
 		"seekrandomwhilewriting":  {fn: benchSeekRandomWhileWriting, extraThreads: 1},
+		"readwhilescanning":       {fn: benchReadWhileScanning, extraThreads: 1},
 		"readwhilemerging":        {fn: benchMergeWithoutOperator, extraThreads: 1, setup: setupReadWhileMerging},
 
 		// Compaction as a timed benchmark.
@@ -102,9 +107,9 @@ func init() {
 		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
 	}
 	for _, name := range []string{
-		"fillanddeleteuniquerandom", "seekrandomwhilemerging", "readwhilescanning",
-		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"randomwithverify", "fillseekseq", "randomtransaction",
+		"fillanddeleteuniquerandom", "seekrandomwhilemerging",
+		"readtorowcache", "approximatesizerandom",
+		"randomtransaction",
 		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
 		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",

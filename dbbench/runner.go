@@ -141,6 +141,7 @@ type sharedState struct {
 	numDone      atomic.Int64
 	writeLimiter *rateLimiter
 	readLimiter  *rateLimiter
+	mixOnce      sync.Once // mixgraph's limiters replace the two above once
 }
 
 // othersDone tells a background writer that every other thread finished.
