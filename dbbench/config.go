@@ -54,6 +54,7 @@ type config struct {
 	seekMissingPrefix        bool
 	readWritePercent         int32
 	deletePercent            int32
+	truthDB                  string // verify: the DB to compare with
 	compactTargetLevel       int32
 	multireadStride          int64
 	confidenceIntervalOnly   bool
@@ -82,10 +83,12 @@ type config struct {
 	optionsFile         string
 	profiles            profilesFlags
 	mix                 mixgraphConfig
+	timeseries          timeseriesConfig
+	uniqueShape         uniqueShapeConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
-// it fills (a pointer of the field's type: int, int32, int64, uint64, bool,
+// it fills (a pointer of the field's type: int, int32, int64, uint32, uint64, bool,
 // float64 or string). The flags that set engine options are options.Specs;
 // together with parserFlags and noEffectFlags (noeffect.go) they account for
 // every flag once (TestEveryFlagAccountedOnce).
@@ -138,6 +141,7 @@ var configFlags = []struct {
 	{"seek_missing_prefix", func(c *config) any { return &c.seekMissingPrefix }},
 	{"readwritepercent", func(c *config) any { return &c.readWritePercent }},
 	{"deletepercent", func(c *config) any { return &c.deletePercent }},
+	{"truth_db", func(c *config) any { return &c.truthDB }},
 	{"compact_target_level", func(c *config) any { return &c.compactTargetLevel }},
 	{"multiread_stride", func(c *config) any { return &c.multireadStride }},
 	{"confidence_interval_only", func(c *config) any { return &c.confidenceIntervalOnly }},
@@ -162,6 +166,17 @@ var configFlags = []struct {
 	{"profiles_seed", func(c *config) any { return &c.profiles.seed }},
 	{"profiles_queries", func(c *config) any { return &c.profiles.queries }},
 	{"profiles_full_compact", func(c *config) any { return &c.profiles.fullCompact }},
+	{"overwrite_probability", func(c *config) any { return &c.uniqueShape.overwriteProbability }},
+	{"overwrite_window_size", func(c *config) any { return &c.uniqueShape.overwriteWindow }},
+	{"disposable_entries_delete_delay", func(c *config) any { return &c.uniqueShape.disposableDelayUs }},
+	{"disposable_entries_batch_size", func(c *config) any { return &c.uniqueShape.disposableBatch }},
+	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
+	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
+	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"key_id_range", func(c *config) any { return &c.timeseries.keyIDRange }},
+	{"time_range", func(c *config) any { return &c.timeseries.timeRange }},
+	{"expire_style", func(c *config) any { return &c.timeseries.expireStyle }},
+	{"num_deletion_threads", func(c *config) any { return &c.timeseries.deletionThreads }},
 	{"mix_get_ratio", func(c *config) any { return &c.mix.getRatio }},
 	{"mix_put_ratio", func(c *config) any { return &c.mix.putRatio }},
 	{"mix_seek_ratio", func(c *config) any { return &c.mix.seekRatio }},
@@ -230,6 +245,10 @@ func setFromText(p any, text string) error {
 		*p, err = strconv.ParseFloat(text, 64)
 	case *uint64:
 		*p, err = strconv.ParseUint(text, 10, 64)
+	case *uint32:
+		var v uint64
+		v, err = strconv.ParseUint(text, 10, 32)
+		*p = uint32(v)
 	case *int64:
 		*p, err = strconv.ParseInt(text, 10, 64)
 	case *int32:

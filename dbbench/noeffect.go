@@ -71,7 +71,7 @@ var noEffectGroups = []struct {
 	}},
 	{"thread pools and priorities", []string{
 		"enable_cpu_prio", "enable_io_prio", "enable_numa", "num_bottom_pri_threads",
-		"num_deletion_threads", "num_high_pri_threads", "num_low_pri_threads",
+		"num_high_pri_threads", "num_low_pri_threads",
 	}},
 	{"readahead and I/O paths", []string{
 		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
@@ -97,11 +97,7 @@ var noEffectGroups = []struct {
 		"total_order_seek", "use_tailing_iterator",
 	}},
 	{"workload shapes of benchmarks not built", []string{
-		"disposable_entries_batch_size", "disposable_entries_delete_delay",
-		"disposable_entries_value_size", "expire_style", "key_id_range",
-		"overwrite_probability", "overwrite_window_size", "persistent_entries_batch_size",
-		"persistent_entries_value_size", "time_range", "truth_db", "use_existing_keys",
-		"use_keep_filter", "use_uint64_comparator",
+		"use_existing_keys", "use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -64,3 +64,23 @@ var verifyScanLists = [][]string{
 func TestOracleRandomWithVerifyAndReadWhileScanning(t *testing.T) {
 	compareListsWithOracle(t, verifyScanLists)
 }
+
+// uniqueShapeLists: filluniquerandom's overwrites of recent keys (the
+// bernoulli draws of libstdc++'s default engine, the Random64 reservoir
+// pick), in single entries and batches, and fillanddeleteuniquerandom
+// with its default flags, where it is filluniquerandom. The disposable
+// entries' schedule depends on the clock, so it is left to
+// TestFillAndDeleteUniqueRandom.
+var uniqueShapeLists = [][]string{
+	{"--benchmarks=filluniquerandom,readseq", "--num=5000", "--seed=1",
+		"--overwrite_probability=0.3", "--overwrite_window_size=10"},
+	{"--benchmarks=filluniquerandom,readseq", "--num=5000", "--seed=2",
+		"--overwrite_probability=0.9", "--overwrite_window_size=100", "--batch_size=7"},
+	{"--benchmarks=fillanddeleteuniquerandom,readseq", "--num=3000", "--seed=3"},
+}
+
+// TestOracleUniqueRandomShapes compares the "Number of unique keys
+// inserted" lines, result lines and contents with C++ db_bench's.
+func TestOracleUniqueRandomShapes(t *testing.T) {
+	compareListsWithOracle(t, uniqueShapeLists)
+}

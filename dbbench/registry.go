@@ -41,8 +41,11 @@ func init() {
 		"fillbatch":        {fn: benchWriteSeq, fresh: true, setup: setBatch1000},
 		"fillrandom":       {fn: benchWriteRandom, fresh: true},
 		"filluniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
-		"fillsync":         {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
-		"fill100K":         {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
+		// db_bench runs the same body; the --disposable_entries_* and
+		// --persistent_entries_* flags make the difference.
+		"fillanddeleteuniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
+		"fillsync":                  {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
+		"fill100K":                  {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
 
 		// Writes into the open DB.
 		"overwrite":             {fn: benchWriteRandom},
@@ -50,6 +53,7 @@ func init() {
 		"xorupdaterandom":       {fn: benchXORUpdateRandom},
 		"appendrandom":          {fn: benchAppendRandom},
 		"randomreplacekeys":     {fn: benchRandomReplaceKeys, fresh: true},
+		"timeseries":            {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
@@ -90,6 +94,7 @@ func init() {
 		"levelstats":        {meta: printPropertyMeta("rocksdb.levelstats")},
 		"sstables":          {meta: printPropertyMeta("rocksdb.sstables")},
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
+		"verify":            {meta: (*runner).metaVerify},
 
 		// CPU benchmarks that touch no DB.
 		"crc32c":      {fn: benchCrc32c},
@@ -107,11 +112,11 @@ func init() {
 		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
 	}
 	for _, name := range []string{
-		"fillanddeleteuniquerandom", "seekrandomwhilemerging",
+		"seekrandomwhilemerging",
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
-		"timeseries", "getmergeoperands", "readrandomoperands", "backup",
-		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
+		"getmergeoperands", "readrandomoperands", "backup",
+		"restore", "compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
 		if _, dup := benchmarks[name]; dup {

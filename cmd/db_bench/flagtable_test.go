@@ -15,7 +15,7 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/FLAGS.md")
+var update = flag.Bool("update", false, "rewrite the generated docs (FLAGS.md, BENCHMARK_LIST.md)")
 
 const flagTablePath = "../../docs/FLAGS.md"
 

@@ -102,9 +102,7 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
 		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
-	// The substitution is said once per process: the driver clears
-	// Explicit after its first Open.
-	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
+	sayFix := o.CompressionChosen()
 	fix := func(name string) string {
 		if _, err := sst.ParseCompression(name); err == nil {
 			return name

@@ -207,8 +207,8 @@ type ParkMiller struct{ seed uint32 }
 // NewParkMiller seeds as Random(s) does.
 func NewParkMiller(s uint32) *ParkMiller {
 	s &= 2147483647
-	if s == 0 {
-		s = 1
+	if s == 0 || s == 2147483647 {
+		s = 1 // RocksDB's Random avoids both fixed points
 	}
 	return &ParkMiller{seed: s}
 }
