@@ -2,33 +2,18 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/dbbench"
+	"github.com/godbbench/godbbench/internal/golden"
 )
 
 const benchListPath = "../../docs/BENCHMARK_LIST.md"
 
 // TestBenchmarkList checks that docs/BENCHMARK_LIST.md is the list the
 // registry makes; run with -update after registering or building one.
-func TestBenchmarkList(t *testing.T) {
-	got := renderBenchmarkList()
-	if *update {
-		if err := os.WriteFile(benchListPath, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(benchListPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s is out of date: run go test ./cmd/db_bench -run TestBenchmarkList -update", benchListPath)
-	}
-}
+func TestBenchmarkList(t *testing.T) { golden.Check(t, benchListPath, renderBenchmarkList()) }
 
 func renderBenchmarkList() string {
 	rows := dbbench.BenchmarkTable()
@@ -60,8 +45,8 @@ Kinds: **threads** runs --threads benchmark threads (plus the extra threads show
 prints a result line; **meta** is an operation on the open DB in the main goroutine.
 **fresh** benchmarks destroy and re-create the DB first (not with --use_existing_db).
 
-| benchmark | kind | engines | fresh DB | extra threads |
-|---|---|---|---|---|
+| benchmark | what it does | kind | engines | fresh DB | extra threads |
+|---|---|---|---|---|---|
 `, built, notBuilt)
 	for _, r := range rows {
 		if r.Project {
@@ -78,15 +63,13 @@ prints a result line; **meta** is an operation on the open DB in the main gorout
 		if r.ExtraThreads > 0 {
 			extra = fmt.Sprintf("+%d", r.ExtraThreads)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Name, r.Kind, engines, fresh, extra)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Name, r.Doc, r.Kind, engines, fresh, extra)
 	}
-	b.WriteString("\nThis project adds: ")
-	var own []string
+	b.WriteString("\nThis project adds:\n\n")
 	for _, r := range rows {
 		if r.Project {
-			own = append(own, "`"+r.Name+"`")
+			fmt.Fprintf(&b, "- `%s`: %s\n", r.Name, r.Doc)
 		}
 	}
-	b.WriteString(strings.Join(own, ", ") + " (ZoneTree's profiles workload, docs/BENCHMARKS.md).\n")
 	return b.String()
 }
