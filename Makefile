@@ -28,8 +28,9 @@ build-rocksdb: check-rocksdb
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
 # the race detector on the concurrent packages, the native engine's packages
 # with their self-checks on (-tags invariants; race builds have them on too),
-# and the RocksDB engine and the driver's oracle/profiles tests with the
-# rocksdb tag when librocksdb-dev is there.
+# and, with the rocksdb tag when librocksdb-dev is there, the RocksDB engine,
+# the driver's oracle/profiles tests and the merge operators against
+# librocksdb's own.
 RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -40,8 +41,8 @@ test:
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	$(GO) test -count=1 -tags invariants -short ./memtable/... ./sst/... ./lsm/...
 	@if [ -f $(ROCKSDB_HEADER) ]; then \
-	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/"; \
-	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/; \
+	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
+	  $(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
 	else echo "$(ROCKSDB_HEADER) not found: skipping the rocksdb-tagged tests"; fi
 
 # test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.
