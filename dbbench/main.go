@@ -99,6 +99,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.json.close()
 	r.foldReads = r.json != nil
+	if r.benchstat, err = openBenchstatReporter(cfg.benchstatOut, opener.Info().Name); err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	defer func() {
+		if err := r.benchstat.close(); err != nil {
+			fmt.Fprintf(errw, "--benchstat_out: %v\n", err)
+		}
+	}()
 
 	// A run whose open is bound to fail destroys nothing first, where C++
 	// db_bench deletes the database and then reports the bad options.
