@@ -14,9 +14,10 @@
 // Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
 // the driver calls them millions of times per second per thread.
 //
-// An engine may implement two optional interfaces: Runner (runner.go), runs
-// of operations in one call for engines whose calls cross into C, and
-// ThreadContext, per-OS-thread state. The driver reaches runs only through
+// An engine may implement three optional interfaces: Runner (runner.go), runs
+// of operations in one call for engines whose calls cross into C;
+// ThreadContext, per-OS-thread state; and HandoffWrites, writes that wait
+// for another goroutine of the engine. The driver reaches runs only through
 // Runs (runs.go), which uses the engine's Runner where it has one and loops
 // of single calls otherwise, so it has one loop per benchmark for every
 // engine.
@@ -117,6 +118,19 @@ type ThreadContext interface {
 	// PerfContext::ToString), which db_bench appends to the thread's
 	// message after "PERF_CONTEXT:\n" when --perf_level > 1.
 	PerfContext() string
+}
+
+// HandoffWrites is implemented by engines whose writes wait for another
+// goroutine of the engine before they return (Pebble's commit waits for its
+// WAL writer goroutine). The driver locks each benchmark thread to an OS
+// thread of its own, as db_bench's pthreads are, except where
+// WritesHandOff reports true: a locked goroutine that waits for another one
+// puts its OS thread to sleep and is woken by another OS thread (a futex
+// wait and wake, a cross-CPU wake-up), which is dearer than the write.
+type HandoffWrites interface {
+	// WritesHandOff reports whether this database's writes wait for
+	// another goroutine; it is asked once per benchmark.
+	WritesHandOff() bool
 }
 
 // Info describes an engine for the header lines.

@@ -86,7 +86,8 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 	}
-	cfg.opts.FS = d.fs
+	d.wal = &walSyncFS{FS: d.fs}
+	cfg.opts.FS = d.wal
 	if opts.ReadOnly {
 		cfg.opts.FS = readOnlyFS{d.fs}
 	}
