@@ -184,8 +184,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	handoff, ok := r.db.(engine.HandoffWrites)
-	lockThreads := !ok || !handoff.WritesHandOff()
+	lockThreads := !r.opener.Info().UnlockedThreads
 	var ready, done sync.WaitGroup
 	startCh := make(chan struct{})
 	ready.Add(n)
@@ -201,7 +200,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// milliseconds (yield.go), or the scheduler's monitor would take
 			// the P from a thread inside a cgo call at every tick. An engine
 			// whose writes wait for its own goroutines is not locked
-			// (engine.HandoffWrites).
+			// (engine.Info.UnlockedThreads).
 			if lockThreads {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()

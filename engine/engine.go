@@ -14,10 +14,9 @@
 // Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
 // the driver calls them millions of times per second per thread.
 //
-// An engine may implement three optional interfaces: Runner (runner.go), runs
-// of operations in one call for engines whose calls cross into C;
-// ThreadContext, per-OS-thread state; and HandoffWrites, writes that wait
-// for another goroutine of the engine. The driver reaches runs only through
+// An engine may implement two optional interfaces: Runner (runner.go), runs
+// of operations in one call for engines whose calls cross into C, and
+// ThreadContext, per-OS-thread state. The driver reaches runs only through
 // Runs (runs.go), which uses the engine's Runner where it has one and loops
 // of single calls otherwise, so it has one loop per benchmark for every
 // engine.
@@ -120,19 +119,6 @@ type ThreadContext interface {
 	PerfContext() string
 }
 
-// HandoffWrites is implemented by engines whose writes wait for another
-// goroutine of the engine before they return (Pebble's commit waits for its
-// WAL writer goroutine). The driver locks each benchmark thread to an OS
-// thread of its own, as db_bench's pthreads are, except where
-// WritesHandOff reports true: a locked goroutine that waits for another one
-// puts its OS thread to sleep and is woken by another OS thread (a futex
-// wait and wake, a cross-CPU wake-up), which is dearer than the write.
-type HandoffWrites interface {
-	// WritesHandOff reports whether this database's writes wait for
-	// another goroutine; it is asked once per benchmark.
-	WritesHandOff() bool
-}
-
 // Info describes an engine for the header lines.
 type Info struct {
 	Name    string // "native", "pebble", "rocksdb"
@@ -140,6 +126,14 @@ type Info struct {
 	// VersionLine is the whole stderr version line, e.g.
 	// "RocksDB:    version 7.8.3" or "Pebble:     version v2.1.7".
 	VersionLine string
+	// UnlockedThreads leaves benchmark goroutines free to move between OS
+	// threads. The driver otherwise locks each to an OS thread of its own,
+	// as db_bench's pthreads are; an engine whose writes wait for its own
+	// goroutines (Pebble's commit waits for its WAL writer) sets it, since
+	// a locked goroutine that waits puts its OS thread to sleep and is
+	// woken by another (a futex wait and wake, a cross-CPU wake-up), which
+	// costs more than the write.
+	UnlockedThreads bool
 }
 
 // ErrReadOnly is the error of a write to a database opened with

@@ -77,8 +77,7 @@ type DB struct {
 }
 
 var (
-	_ engine.DB            = (*DB)(nil)
-	_ engine.HandoffWrites = (*DB)(nil)
+	_ engine.DB = (*DB)(nil)
 )
 
 // Pebble treats a nil *WriteOptions as Sync, so both are spelled out once.
@@ -111,12 +110,6 @@ func (d *DB) writeOptions(wo *engine.WriteOptions) (po *pebble.WriteOptions, dur
 	}
 	return syncWrites, false
 }
-
-// WritesHandOff reports whether a write waits for Pebble's WAL writer
-// goroutine: with the WAL on, every commit waits for its record to be
-// written (walsync.go), so the driver leaves benchmark threads unlocked
-// (engine.HandoffWrites).
-func (d *DB) WritesHandOff() bool { return !d.disableWAL }
 
 // writeDone ends a write that writeOptions counted as durable.
 func (d *DB) writeDone(durable bool) {

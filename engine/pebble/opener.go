@@ -32,6 +32,9 @@ func (Opener) Info() engine.Info {
 		Version: v,
 		// The value starts at column 12, as in db_bench's "RocksDB:    version 7.8.3".
 		VersionLine: fmt.Sprintf("%-12sversion %s", "Pebble:", v),
+		// With the WAL on, every commit waits for Pebble's WAL writer
+		// goroutine to write its record (walsync.go).
+		UnlockedThreads: true,
 	}
 }
 
