@@ -1,0 +1,167 @@
+// Package rtable implements the read-optimized table format of the native
+// engine: an immutable, sorted file of internal keys (user key, sequence
+// number, kind) and values, like sst's block format and built behind the
+// same shape (Writer.Add in internal-key order; Reader.Get and an Iter),
+// but laid out for point reads through a memory mapping with no block
+// cache: keys are a dense column searched by a learned index, values are
+// addressed by the entry's ordinal, and nothing is decoded per lookup.
+//
+// # Contract
+//
+//   - A Writer receives entries in internal-key order (user key ascending
+//     bytewise, then sequence number descending) and rejects anything
+//     else. It holds the keys (and the trailers and value lengths when they
+//     vary) until Finish; values stream to the output.
+//   - A Reader maps the whole file. It is safe for concurrent use; an Iter
+//     is used by one goroutine at a time.
+//   - Get hands its callback the value in place in the mapping; Iter.Key
+//     is valid until the iterator moves, Iter.Value until the Reader is
+//     closed. Get, every Iter move, Key and Value allocate nothing.
+//   - Damaged bytes give an error wrapping ErrCorruption (which wraps
+//     sst.ErrCorruption) that names the file and the offset, never a panic
+//     and never wrong data: Open checks every section except the value
+//     area against its CRC32C, and each value group of 64 entries is
+//     checked against its CRC32C before any of its values is first handed
+//     out. A file of another length than the recorded one is refused
+//     before it is mapped. A file that shrinks after Open faults on access
+//     (SIGBUS): a caller that can meet one guards its reads with
+//     runtime/debug.SetPanicOnFault, as it does for sst's mapped Get.
+//   - A key-only scan (Iter moves and Key, no Value) reads the keys section
+//     alone, and the trailers section when it asks for Seq or Kind: it
+//     never touches a value page.
+//
+// # Format, version 1
+//
+// All integers are little endian unless said otherwise; "uvarint" is the
+// unsigned LEB128 varint of encoding/binary; CRC is CRC32C (Castagnoli,
+// unmasked). n is the number of entries, G = ceil(n/64) the number of
+// value groups (entries 64g .. 64g+63 form group g). A table is:
+//
+//	value area         values of entries 0 .. n-1, back to back
+//	keys section
+//	key index section
+//	trailers section   (empty when every trailer is the base trailer)
+//	value offsets      (empty when every value has the same length)
+//	value checksums
+//	filter section     (empty without a filter)
+//	meta section
+//	footer             (32 bytes)
+//
+// The sections follow each other with no gap, in this order; the meta
+// section records each one's offset, length and CRC.
+//
+// A packed column of width w (1..8) is one unsigned integer per entry in w
+// bytes, little endian, back to back, followed by 7 zero bytes (so that
+// any entry is one 8-byte load and a mask).
+//
+// Keys section, packed layout (key mode 1): used when every user key has
+// the same length K and the keys differ only in W <= 8 bytes between a
+// common prefix P (the prefix the first and last keys share) and a
+// common suffix S (the longest suffix all keys share, not overlapping P;
+// when all keys are equal, one byte of S, or of P, is kept varying). The
+// section is the packed column of width W of the varying bytes of each
+// key read as a big-endian integer. db_bench's 16-byte keys (an 8-byte
+// big-endian number and eight '0's) at --num=1000000 have P = 5 zero
+// bytes, S = "00000000" and W = 3: 3 bytes per key.
+//
+// Keys section, variable layout (key mode 2): any other keys. u32 offsets
+// o_0 .. o_n (o_0 = 0, non-decreasing), then the key bytes: key i is P
+// followed by bytes o_i .. o_(i+1) of the key bytes (P is the prefix of
+// the first and last keys).
+//
+// Key index section, packed layout: a RadixSpline over the distinct
+// varying parts x (as integers) and the ordinal y of each one's first
+// entry:
+//
+//	u32 M (knots, >= 1) | u32 R (radix bits, <= 16) | u32 shift | u32 E (error bound)
+//	u64 x_0 .. x_(M-1)  (strictly increasing; x_0 and x_(M-1) are the smallest and largest key)
+//	u64 y_0 .. y_(M-1)  (non-decreasing, < n)
+//	u32 T_0 .. T_(2^R)  (T_p: the first knot with (x - x_0) >> shift >= p; T_(2^R) = M)
+//
+// For a key x in [x_0, x_(M-1)], with p = (x - x_0) >> shift, the knot
+// segment holding x is found among knots T_p .. T_(p+1), and the
+// prediction is y_i + (x - x_i)(y_(i+1) - y_i)/(x_(i+1) - x_i), truncated;
+// the writer places knots (greedy spline corridor) so that every distinct
+// key's first ordinal is within E-1 of its prediction. The reader searches
+// ordinals prediction±E and, if those do not bracket the key (possible
+// only past runs of many versions of one key), the rest by binary search:
+// a wrong or damaged index costs time, never a wrong answer.
+//
+// Key index section, variable layout: u64 per sampled key (keys 0, 16,
+// 32, ...): its first 8 bytes after P as a big-endian integer, zero
+// padded.
+//
+// Trailers section: when the trailer width TW is 0, every entry's trailer
+// (base.Trailer, seq<<8 | kind) is the base trailer and the section is
+// empty; a bottommost table whose entries all have sequence 0 and kind Set
+// stores nothing per entry. Otherwise it is the packed column of width TW
+// of trailer - base trailer, with the base trailer the smallest.
+//
+// Value offsets section: empty when every value has the same length L
+// (value i is bytes iL .. (i+1)L of the value area). Otherwise: u64 per
+// group, the offset of the group's first value in the file; then the
+// packed column of width OW of each value's end relative to its group's
+// start. Value i of group g ends at start_g + e_i and begins at start_g +
+// e_(i-1), or at start_g when i is first in its group.
+//
+// Value checksums section: u32 per group, the CRC of the bytes from the
+// group's first value's start to its last value's end.
+//
+// Filter section: a blocked bloom filter over the distinct user keys, in
+// 64-byte lines. A packed-key table hashes the varying part x as
+// splitmix64's finalizer applied to x + 0x2545F4914F6CDD1D; a variable-key
+// table hashes the key after P (hashBytes). The line of hash h is
+// (h>>32) × lines >> 32; the probes are the 9-bit fields of h ×
+// 0x9E3779B97F4A7C15, least significant first, each naming bit b of the
+// line (byte b/8, mask 1<<(b%8)); the meta section gives the probe count.
+//
+// Meta section, uvarints in this order: n; deletions; raw key bytes (user
+// keys plus 8 each); raw value bytes (the value area's length); smallest
+// seq; largest seq; key mode (1 packed, 2 variable); K (0 if variable); P
+// as uvarint length and bytes; S likewise (empty if variable); W (0 if
+// variable); TW; base trailer; L+1, or 0 when value lengths vary; OW (0
+// when they do not); filter probes (0: no filter). Then for each of the
+// six sections in file order: uvarint offset, uvarint length, u32 CRC of
+// its bytes.
+//
+// Footer, 32 bytes at the end of the file:
+//
+//	 0  u64 meta offset   |  8  u32 meta length  | 12  u32 meta CRC
+//	16  u32 format version (1)
+//	20  u32 CRC of bytes 0..19
+//	24  u64 magic 0x3162747262626467 (the bytes "gdbbrtb1")
+//
+// # Example
+//
+// The entries ("key1", 0, set, "v1"), ("key2", 0, set, "v2"), ("key5", 0,
+// set, "v5") with no filter give this 175-byte table (pinned by
+// TestGoldenTable, testdata/example.hex):
+//
+//	0000  76 31 76 32 76 35            value area "v1" "v2" "v5"
+//	0006  31 32 35 00.. (7 zeros)      keys: P "key", S "", W 1: 0x31 0x32 0x35
+//	0010  02 00 00 00  02 00 00 00  01 00 00 00  20 00 00 00
+//	                                   key index: 2 knots, R 2, shift 1, E 32
+//	0020  31 00.. 35 00..              x: 0x31, 0x35
+//	0030  00 00.. 02 00..              y: 0, 2
+//	0040  00 00 00 00  01 00 00 00  01 00 00 00  02 00 00 00  02 00 00 00
+//	                                   T: 0 1 1 2 2
+//	0054  e6 c9 9b 85                  value checksums: group 0
+//	0058  03 00 24 06 00 00 01 04 03 6b 65 79 00 01 00 01 03 00 00
+//	                                   meta: 3 entries, 0 deletions, 36, 6, seq 0..0, packed,
+//	                                   K 4, P "key", S "", W 1, TW 0, base 0x1, L+1 3, OW 0, no filter
+//	006b  06 0a 7c 7a 63 28            keys at 6, 10 bytes, CRC
+//	0071  10 44 e6 c6 72 86            key index at 0x10, 68 bytes, CRC
+//	0077  54 00 00 00 00 00            trailers: empty
+//	007d  54 00 00 00 00 00            value offsets: empty
+//	0083  54 04 fa cf a1 a9            value checksums at 0x54, 4 bytes, CRC
+//	0089  58 00 00 00 00 00            filter: empty
+//	008f  58 00.. 37 00 00 00  16 68 dd 6e  01 00 00 00  f5 43 7c 5c  67 64 62 62 72 74 62 31
+//	                                   footer: meta (0x58, 55 bytes, CRC), version 1, CRC, magic
+//
+// A Get of "key2": the prefix and length match; x = 0x32; the filter (none
+// here); p = (0x32-0x31)>>1 = 0, knots T_0..T_1 = 0..1, segment 0,
+// prediction 0 + 1×2/4 = 0; the search of ordinals 0..32 (clamped to
+// 0..2) finds ordinal 1; its trailer is the base trailer (seq 0, set), so
+// the value is bytes 2..4 of the value area, after value group 0's CRC is
+// checked once.
+package rtable
