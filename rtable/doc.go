@@ -82,10 +82,12 @@
 // segment holding x is found among knots T_p .. T_(p+1), and the
 // prediction is y_i + (x - x_i)(y_(i+1) - y_i)/(x_(i+1) - x_i), truncated;
 // the writer places knots (greedy spline corridor) so that every distinct
-// key's first ordinal is within E-1 of its prediction. The reader searches
-// ordinals prediction±E and, if those do not bracket the key (possible
-// only past runs of many versions of one key), the rest by binary search:
-// a wrong or damaged index costs time, never a wrong answer.
+// key's first ordinal is within E-1 of its prediction. The reader checks
+// the key at the prediction and searches outward from it, doubling the
+// step, until it brackets the key, then binary searches the bracket: E
+// bounds the work (about 2 log2 E keys, in practice one cache line for
+// db_bench's dense keys), and a wrong or damaged index costs time, never
+// a wrong answer.
 //
 // Key index section, variable layout: u64 per sampled key (keys 0, 16,
 // 32, ...): its first 8 bytes after P as a big-endian integer, zero
@@ -158,10 +160,10 @@
 //	008f  58 00.. 37 00 00 00  16 68 dd 6e  01 00 00 00  f5 43 7c 5c  67 64 62 62 72 74 62 31
 //	                                   footer: meta (0x58, 55 bytes, CRC), version 1, CRC, magic
 //
-// A Get of "key2": the prefix and length match; x = 0x32; the filter (none
-// here); p = (0x32-0x31)>>1 = 0, knots T_0..T_1 = 0..1, segment 0,
-// prediction 0 + 1×2/4 = 0; the search of ordinals 0..32 (clamped to
-// 0..2) finds ordinal 1; its trailer is the base trailer (seq 0, set), so
-// the value is bytes 2..4 of the value area, after value group 0's CRC is
-// checked once.
+// A Get of "key2": the prefix and length match; x = 0x32; no filter;
+// p = (0x32-0x31)>>1 = 0, knots T_0..T_1 = 0..1, segment 0, prediction
+// 0 + 1×2/4 = 0; key 0 (0x31) is below 0x32, key 1 (0x32) is not, so the
+// key is ordinal 1; its trailer is the base trailer (seq 0, set), and the
+// value is bytes 2..4 of the value area, handed out after value group 0's
+// CRC has been checked once.
 package rtable
