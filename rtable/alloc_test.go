@@ -13,13 +13,13 @@ func TestZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	for _, name := range []string{"dbbench16-random", "variable", "versions"} {
+	for _, name := range []string{"dbbench16-random", "variable", "versions", "compressible"} {
 		for _, s := range shapes {
 			if s.name != name {
 				continue
 			}
 			es := sortEntries(s.gen(rand.New(rand.NewPCG(9, 9))))
-			r, _ := writeTable(t, es, WriterOptions{BloomBitsPerKey: 10})
+			r, _ := writeTable(t, es, WriterOptions{BloomBitsPerKey: 10, ValueCompression: ValueSnappy})
 			keys := probeKeys(rand.New(rand.NewPCG(1, 1)), es)
 			it := r.NewIter()
 			sink := 0

@@ -25,6 +25,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -85,54 +86,62 @@ func fillEntries(s benchShape, add func(key, value []byte) error) error {
 
 // builders write a table of a shape at a path and return its size.
 var builders = map[string]func(path string, s benchShape) (int64, error){
-	"rtable": func(path string, s benchShape) (int64, error) {
-		f, err := os.Create(path)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		w := NewWriter(f, WriterOptions{BloomBitsPerKey: 10})
-		if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
-			return 0, err
-		}
-		p, err := w.Finish()
-		return int64(p.FileSize), err
-	},
-	"sst": func(path string, s benchShape) (int64, error) {
-		f, err := os.Create(path)
-		if err != nil {
-			return 0, err
-		}
-		defer f.Close()
-		w := sst.NewWriter(f, sst.WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10})
-		if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
-			return 0, err
-		}
-		p, err := w.Finish()
-		return int64(p.FileSize), err
-	},
-	"pebble": func(path string, s benchShape) (int64, error) {
-		f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
-		if err != nil {
-			return 0, err
-		}
-		w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), sstable.WriterOptions{
-			BlockSize: 4096, BlockRestartInterval: 16, IndexBlockSize: 4096,
-			FilterPolicy: bloom.FilterPolicy(10), TableFormat: sstable.TableFormatMax,
-			Compression: sstable.NoCompression,
-		})
-		if err := fillEntries(s, w.Set); err != nil {
-			return 0, err
-		}
-		if err := w.Close(); err != nil {
-			return 0, err
-		}
-		st, err := os.Stat(path)
-		if err != nil {
-			return 0, err
-		}
-		return st.Size(), nil
-	},
+	"rtable":        func(path string, s benchShape) (int64, error) { return buildRtable(path, s, ValueRaw) },
+	"rtable-snappy": func(path string, s benchShape) (int64, error) { return buildRtable(path, s, ValueSnappy) },
+	"sst":           func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionNone) },
+	"sst-snappy":    func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionSnappy) },
+	"pebble":        buildPebble,
+}
+
+func buildRtable(path string, s benchShape, codec ValueCodec) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w := NewWriter(f, WriterOptions{BloomBitsPerKey: 10, ValueCompression: codec})
+	if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
+		return 0, err
+	}
+	p, err := w.Finish()
+	return int64(p.FileSize), err
+}
+
+func buildSST(path string, s benchShape, c sst.Compression) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w := sst.NewWriter(f, sst.WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: c})
+	if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
+		return 0, err
+	}
+	p, err := w.Finish()
+	return int64(p.FileSize), err
+}
+
+func buildPebble(path string, s benchShape) (int64, error) {
+	f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return 0, err
+	}
+	w := sstable.NewWriter(objstorageprovider.NewFileWritable(f), sstable.WriterOptions{
+		BlockSize: 4096, BlockRestartInterval: 16, IndexBlockSize: 4096,
+		FilterPolicy: bloom.FilterPolicy(10), TableFormat: sstable.TableFormatMax,
+		Compression: sstable.NoCompression,
+	})
+	if err := fillEntries(s, w.Set); err != nil {
+		return 0, err
+	}
+	if err := w.Close(); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
 }
 
 var (
@@ -176,7 +185,7 @@ func benchTable(b *testing.B, format string, s benchShape) string {
 func BenchmarkBuild(b *testing.B) {
 	dir := b.TempDir()
 	for _, s := range benchShapes(b) {
-		for _, format := range []string{"rtable", "sst", "pebble"} {
+		for _, format := range []string{"rtable", "sst", "pebble", "rtable-snappy", "sst-snappy"} {
 			b.Run(s.String()+"/"+format, func(b *testing.B) {
 				var size int64
 				cpu := cpuTime()
@@ -339,8 +348,8 @@ func (t *pebbleBench) op(name string, s benchShape) func(uint64) {
 // once end to end.
 func openBench(b *testing.B, mode string, s benchShape) reader {
 	switch mode {
-	case "rtable":
-		path := benchTable(b, "rtable", s)
+	case "rtable", "rtable-snappy":
+		path := benchTable(b, mode, s)
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -353,15 +362,16 @@ func openBench(b *testing.B, mode string, s benchShape) reader {
 		it := r.NewIter()
 		warm(it)
 		return &nativeBench{r, it}
-	case "sst-mmap", "sst-cache":
-		path := benchTable(b, "sst", s)
+	case "sst-mmap", "sst-cache", "sst-snappy-mmap", "sst-snappy-cache":
+		mmap := strings.HasSuffix(mode, "-mmap")
+		path := benchTable(b, strings.TrimSuffix(strings.TrimSuffix(mode, "-mmap"), "-cache"), s)
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		st, _ := f.Stat()
-		opts := sst.ReaderOptions{Mmap: mode == "sst-mmap"}
-		if mode == "sst-cache" {
+		opts := sst.ReaderOptions{Mmap: mmap}
+		if !mmap {
 			opts.Cache = sst.NewCache(2*st.Size(), -1)
 		}
 		r, err := sst.Open(f, st.Size(), opts)
@@ -413,9 +423,20 @@ func openBench(b *testing.B, mode string, s benchShape) reader {
 
 // BenchmarkRead runs each workload on each format.
 func BenchmarkRead(b *testing.B) {
+	runReads(b, []string{"GetHit", "GetMiss", "SeekGE", "ScanKeys", "ScanValues"}, []string{"rtable", "sst-mmap", "sst-cache", "pebble"})
+}
+
+// BenchmarkReadSnappy compares per-value snappy (rtable) with snappy
+// blocks (sst, decompressing on every visit through the mapping, or once
+// into a cache that holds the whole table).
+func BenchmarkReadSnappy(b *testing.B) {
+	runReads(b, []string{"GetHit", "SeekGE", "ScanValues"}, []string{"rtable-snappy", "sst-snappy-mmap", "sst-snappy-cache"})
+}
+
+func runReads(b *testing.B, ops, modes []string) {
 	for _, s := range benchShapes(b) {
-		for _, op := range []string{"GetHit", "GetMiss", "SeekGE", "ScanKeys", "ScanValues"} {
-			for _, mode := range []string{"rtable", "sst-mmap", "sst-cache", "pebble"} {
+		for _, op := range ops {
+			for _, mode := range modes {
 				b.Run(fmt.Sprintf("%s/%s/%s", s, op, mode), func(b *testing.B) {
 					r := openBench(b, mode, s)
 					defer r.close()

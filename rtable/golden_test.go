@@ -23,6 +23,11 @@ var goldenTables = []struct {
 		{[]byte("key2"), 0, base.KindSet, []byte("v2")},
 		{[]byte("key5"), 0, base.KindSet, []byte("v5")},
 	}},
+	{"snappy.hex", WriterOptions{ValueCompression: ValueSnappy}, []entry{
+		{[]byte("a"), 0, base.KindSet, []byte("abababababababababababab")},
+		{[]byte("b"), 0, base.KindSet, []byte("xyz")},
+		{[]byte("c"), 0, base.KindSet, nil},
+	}},
 	{"versions.hex", WriterOptions{BloomBitsPerKey: 10}, []entry{
 		{[]byte("apple"), 7, base.KindSet, []byte("red")},
 		{[]byte("apple"), 5, base.KindDelete, nil},

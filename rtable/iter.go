@@ -21,7 +21,9 @@ type Iter struct {
 	// suffix are written once and only the varying bytes change).
 	key    []byte
 	keyPos int64
-	err    error
+	// valueBuf holds the current value of a compressed table.
+	valueBuf []byte
+	err      error
 }
 
 // NewIter returns an unpositioned iterator.
@@ -126,13 +128,16 @@ func (t *Iter) trailer() base.Trailer {
 	return t.r.trailer(uint64(t.pos))
 }
 
-// Value returns the current value, in place in the mapping, valid until
-// the iterator is closed.
+// Value returns the current value, valid until the iterator moves: in
+// place in the mapping, or decompressed into the iterator's buffer.
 func (t *Iter) Value() ([]byte, error) {
 	if !t.Valid() {
 		return nil, fmt.Errorf("rtable: Value on an invalid iterator")
 	}
 	v, err := t.r.value(uint64(t.pos))
+	if err == nil {
+		v, err = t.r.decodeValue(v, uint64(t.pos), &t.valueBuf)
+	}
 	if err != nil {
 		t.err = err
 	}

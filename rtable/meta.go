@@ -39,23 +39,26 @@ type section struct {
 // meta is the decoded meta section: everything a reader needs to interpret
 // the other sections. Field order is the stored order (package doc).
 type meta struct {
-	entries, deletions         uint64
-	rawKeyBytes, rawValueBytes uint64
-	smallestSeq, largestSeq    uint64
-	keyMode                    uint64
-	keyLen                     uint64 // packed keys: the length of every user key
-	prefix, suffix             []byte // packed: common prefix and suffix; variable: prefix only
-	keyWidth                   uint64 // packed: W, 1..8
-	trailerWidth               uint64 // 0..8; 0: every trailer is baseTrailer
-	baseTrailer                uint64
-	valueLen                   uint64 // every value's length + 1, or 0 when lengths vary
-	offsetWidth                uint64 // varying lengths: bytes per in-group end offset, 1..8
-	filterProbes               uint64 // 0: no filter
-	sections                   [numSections]section
+	entries, deletions      uint64
+	rawKeyBytes             uint64
+	valueAreaBytes          uint64 // the value area's length: values as stored
+	smallestSeq, largestSeq uint64
+	keyMode                 uint64
+	keyLen                  uint64 // packed keys: the length of every user key
+	prefix, suffix          []byte // packed: common prefix and suffix; variable: prefix only
+	keyWidth                uint64 // packed: W, 1..8
+	trailerWidth            uint64 // 0..8; 0: every trailer is baseTrailer
+	baseTrailer             uint64
+	valueLen                uint64 // every value's length + 1, or 0 when lengths vary
+	offsetWidth             uint64 // varying lengths: bytes per in-group end offset, 1..8
+	filterProbes            uint64 // 0: no filter
+	valueCodec              uint64 // ValueCodec
+	rawValueBytes           uint64 // values before compression
+	sections                [numSections]section
 }
 
 func (m *meta) encode(dst []byte) []byte {
-	for _, v := range [...]uint64{m.entries, m.deletions, m.rawKeyBytes, m.rawValueBytes,
+	for _, v := range [...]uint64{m.entries, m.deletions, m.rawKeyBytes, m.valueAreaBytes,
 		m.smallestSeq, m.largestSeq, m.keyMode, m.keyLen} {
 		dst = binary.AppendUvarint(dst, v)
 	}
@@ -63,7 +66,7 @@ func (m *meta) encode(dst []byte) []byte {
 	dst = append(dst, m.prefix...)
 	dst = binary.AppendUvarint(dst, uint64(len(m.suffix)))
 	dst = append(dst, m.suffix...)
-	for _, v := range [...]uint64{m.keyWidth, m.trailerWidth, m.baseTrailer, m.valueLen, m.offsetWidth, m.filterProbes} {
+	for _, v := range [...]uint64{m.keyWidth, m.trailerWidth, m.baseTrailer, m.valueLen, m.offsetWidth, m.filterProbes, m.valueCodec, m.rawValueBytes} {
 		dst = binary.AppendUvarint(dst, v)
 	}
 	for _, s := range m.sections {
@@ -107,13 +110,13 @@ func decodeMeta(b []byte, metaOffset uint64) (meta, error) {
 		b = b[l:]
 		return v
 	}
-	for _, f := range [...]*uint64{&m.entries, &m.deletions, &m.rawKeyBytes, &m.rawValueBytes,
+	for _, f := range [...]*uint64{&m.entries, &m.deletions, &m.rawKeyBytes, &m.valueAreaBytes,
 		&m.smallestSeq, &m.largestSeq, &m.keyMode, &m.keyLen} {
 		*f = next()
 	}
 	m.prefix = bytesField()
 	m.suffix = bytesField()
-	for _, f := range [...]*uint64{&m.keyWidth, &m.trailerWidth, &m.baseTrailer, &m.valueLen, &m.offsetWidth, &m.filterProbes} {
+	for _, f := range [...]*uint64{&m.keyWidth, &m.trailerWidth, &m.baseTrailer, &m.valueLen, &m.offsetWidth, &m.filterProbes, &m.valueCodec, &m.rawValueBytes} {
 		*f = next()
 	}
 	for i := range m.sections {
@@ -186,8 +189,8 @@ func (m *meta) check(metaOffset uint64) error {
 		if m.offsetWidth != 0 {
 			return fmt.Errorf("fixed-length values with an offset width")
 		}
-		if l := m.valueLen - 1; l > 0 && n > m.rawValueBytes/l || n*l != m.rawValueBytes {
-			return fmt.Errorf("%d values of %d bytes are not %d bytes", n, l, m.rawValueBytes)
+		if l := m.valueLen - 1; l > 0 && n > m.valueAreaBytes/l || n*l != m.valueAreaBytes {
+			return fmt.Errorf("%d values of %d bytes are not %d bytes", n, l, m.valueAreaBytes)
 		}
 	} else {
 		if m.offsetWidth < 1 || m.offsetWidth > 8 {
@@ -198,7 +201,10 @@ func (m *meta) check(metaOffset uint64) error {
 	if m.filterProbes > maxProbes {
 		return fmt.Errorf("%d filter probes", m.filterProbes)
 	}
-	at := m.rawValueBytes
+	if m.valueCodec > uint64(ValueSnappy) || m.valueCodec == uint64(ValueRaw) && m.rawValueBytes != m.valueAreaBytes {
+		return fmt.Errorf("value codec %d with %d value bytes stored as %d", m.valueCodec, m.rawValueBytes, m.valueAreaBytes)
+	}
+	at := m.valueAreaBytes
 	for i, s := range m.sections {
 		if at > metaOffset || s.offset != at || s.length > metaOffset-at {
 			return fmt.Errorf("%s section (%d, %d) does not follow at %d", sectionNames[i], s.offset, s.length, at)

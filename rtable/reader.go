@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
@@ -47,6 +48,8 @@ type Reader struct {
 	verified  []atomic.Uint64
 	filter    filter
 	hasFilter bool
+	// valueBufs holds *[]byte buffers for Get to decompress values into.
+	valueBufs sync.Pool
 }
 
 // Open maps a table of size bytes and checks every section but the value
@@ -87,6 +90,7 @@ func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 // init decodes r.data; with verify false it skips the checksums (fuzzing
 // the structure checks behind them).
 func (r *Reader) init(verify bool) error {
+	r.valueBufs.New = func() any { return new([]byte) }
 	ft, err := decodeFooter(r.data, r.name)
 	if err != nil {
 		return err
@@ -130,7 +134,7 @@ func (r *Reader) init(verify bool) error {
 			}
 		}
 	}
-	r.values = r.data[:m.rawValueBytes]
+	r.values = r.data[:m.valueAreaBytes]
 	if m.valueLen > 0 {
 		r.valueLen = m.valueLen - 1
 	} else {
@@ -149,7 +153,7 @@ func (r *Reader) init(verify bool) error {
 		SmallestSeq: m.smallestSeq, LargestSeq: m.largestSeq,
 		KeyBytes: m.sections[secKeys].length, IndexBytes: m.sections[secIndex].length,
 		TrailerBytes: m.sections[secTrailers].length, FilterBytes: m.sections[secFilter].length,
-		ValueBytes: m.rawValueBytes + m.sections[secOffsets].length + m.sections[secChecksums].length,
+		ValueBytes: m.valueAreaBytes + m.sections[secOffsets].length + m.sections[secChecksums].length,
 		FileSize:   uint64(len(r.data)), PackedKeys: m.keyMode == keysPacked,
 		KeyWidth: int(m.keyWidth), TrailerWidth: int(m.trailerWidth),
 	}
@@ -280,7 +284,8 @@ func (r *Reader) MayContain(userKey []byte) bool {
 }
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
-// with it; value points into the mapping and is valid only during fn.
+// with it; value points into the mapping (or, in a compressed table, a
+// pooled buffer) and is valid only during fn.
 // found is false if there is no such entry. A deletion is reported as found
 // with kind base.KindDelete. Get allocates nothing.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
@@ -325,8 +330,17 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 	if err != nil {
 		return false, err
 	}
-	fn(v, t.Kind(), t.Seq())
-	return true, nil
+	if r.m.valueCodec == uint64(ValueRaw) {
+		fn(v, t.Kind(), t.Seq())
+		return true, nil
+	}
+	buf := r.valueBufs.Get().(*[]byte)
+	v, err = r.decodeValue(v, i, buf)
+	if err == nil {
+		fn(v, t.Kind(), t.Seq())
+	}
+	r.valueBufs.Put(buf)
+	return err == nil, err
 }
 
 // Close releases the mapping and closes the file. Iterators must be closed

@@ -15,7 +15,8 @@ import (
 // WriterOptions configure a Writer. The zero value of a field means its
 // default.
 type WriterOptions struct {
-	BloomBitsPerKey int // 0 = no filter
+	BloomBitsPerKey  int // 0 = no filter
+	ValueCompression ValueCodec
 }
 
 // Properties describe a finished table.
@@ -29,6 +30,7 @@ type Properties struct {
 	FilterBytes, FileSize    uint64
 	PackedKeys               bool // keys stored as fixed-width integers with a spline index
 	KeyWidth, TrailerWidth   int  // bytes per entry in the keys and trailers sections
+	ValueCodec               ValueCodec
 }
 
 // Writer builds one table. Values stream to the output as they arrive;
@@ -58,6 +60,8 @@ type Writer struct {
 	props     Properties
 	err       error
 	finished  bool
+	// packed is scratch for a compressed value.
+	packed []byte
 }
 
 // NewWriter returns a Writer that writes a table to w.
@@ -77,6 +81,9 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	if !kind.Valid() {
 		return fmt.Errorf("rtable: unknown kind %d", kind)
 	}
+	if w.opts.ValueCompression > ValueSnappy {
+		return fmt.Errorf("rtable: unknown value compression %d", w.opts.ValueCompression)
+	}
 	if seq > base.MaxSeq {
 		return fmt.Errorf("rtable: sequence number %d does not fit in 56 bits", seq)
 	}
@@ -86,7 +93,7 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	}
 	tr := uint64(base.MakeTrailer(seq, kind))
 	if n == 0 {
-		w.keyLen, w.valueLen, w.firstTrailer = len(userKey), len(value), tr
+		w.keyLen, w.firstTrailer = len(userKey), tr
 		w.props.SmallestSeq, w.props.LargestSeq = seq, seq
 	} else {
 		last := w.key(n - 1)
@@ -107,7 +114,11 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	if w.trailers != nil {
 		w.trailers = append(w.trailers, tr)
 	}
-	if w.valueEnds == nil && len(value) != w.valueLen {
+	stored := w.encodeValue(value)
+	if n == 0 {
+		w.valueLen = len(stored)
+	}
+	if w.valueEnds == nil && len(stored) != w.valueLen {
 		w.valueEnds = make([]uint64, n, max(2*n, 1024))
 		for i := range w.valueEnds {
 			w.valueEnds[i] = uint64(i+1) * uint64(w.valueLen)
@@ -115,15 +126,15 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	}
 	w.keys = append(w.keys, userKey...)
 	w.keyEnds = append(w.keyEnds, uint32(len(w.keys)))
-	if _, err := w.out.Write(value); err != nil {
+	if _, err := w.out.Write(stored); err != nil {
 		w.err = fmt.Errorf("rtable: write: %w", err)
 		return w.err
 	}
-	w.off += uint64(len(value))
+	w.off += uint64(len(stored))
+	w.groupCRC = crc32.Update(w.groupCRC, crcTable, stored)
 	if w.valueEnds != nil {
 		w.valueEnds = append(w.valueEnds, w.off)
 	}
-	w.groupCRC = crc32.Update(w.groupCRC, crcTable, value)
 	if (n+1)%groupLen == 0 {
 		w.groupCRCs = append(w.groupCRCs, w.groupCRC)
 		w.groupCRC = 0
@@ -177,7 +188,8 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	m := meta{
 		entries: n, deletions: w.props.NumDeletions,
-		rawKeyBytes: w.props.RawKeySize, rawValueBytes: w.props.RawValueSize,
+		rawKeyBytes: w.props.RawKeySize, valueAreaBytes: w.off, rawValueBytes: w.props.RawValueSize,
+		valueCodec:  uint64(w.opts.ValueCompression),
 		smallestSeq: w.props.SmallestSeq, largestSeq: w.props.LargestSeq,
 	}
 	var sec [numSections][]byte
@@ -233,9 +245,10 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	p.KeyBytes, p.IndexBytes = uint64(len(sec[secKeys])), uint64(len(sec[secIndex]))
 	p.TrailerBytes, p.FilterBytes = uint64(len(sec[secTrailers])), uint64(len(sec[secFilter]))
-	p.ValueBytes = p.RawValueSize + uint64(len(sec[secOffsets])+len(sec[secChecksums]))
+	p.ValueBytes = m.valueAreaBytes + uint64(len(sec[secOffsets])+len(sec[secChecksums]))
 	p.FileSize = w.off
 	p.PackedKeys, p.KeyWidth, p.TrailerWidth = m.keyMode == keysPacked, int(m.keyWidth), int(m.trailerWidth)
+	p.ValueCodec = w.opts.ValueCompression
 	return *p, nil
 }
 
