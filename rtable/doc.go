@@ -193,22 +193,25 @@
 // on the same information and need several rank/select steps per level.
 // Variable keys, which db_bench never makes, take the simple fallback.
 //
-// Measured (BenchmarkRead, 1M and 10M entries, 8-byte keys with 50-byte
-// values and 16-byte keys with 100-byte values, tables read once before
-// timing, CPU ns per operation on a machine loaded to 15-17 runnable
-// threads on 2 cores; docs/BENCHMARKS.md has the tables and commands):
-// Get hits cost 240-480 ns against 1600-2300 for sst and 3300-3600 for
-// Pebble at 1M entries, SeekGE 190-280 against 920-1540 and 2600-2800,
-// key-only scans 14-20 ns an entry against 38-46 and 61-108, while the
-// file is the block format's size or smaller (54.3 against 56.7 bytes an
-// entry for 8/50, 104.3 against 115.4 for 16/100) and builds in the same
-// CPU time. The physical limit: a hit needs the filter line, one or two
-// key lines and the value's line(s); at 1M entries the filter (1.2 MiB)
-// and the keys (3 MiB) stay in the last-level cache, so one random memory
-// access (plus its TLB walk) remains, which BenchmarkPointerChase puts at
-// 280-550 CPU ns on this machine under the same load: the measured Get is
-// at that limit, and what is left to win is in the key column and filter
-// falling out of cache at larger tables (the 10M rows).
+// Measured (BenchmarkRead, 1M entries, 8-byte keys with 50-byte values
+// and 16-byte keys with 100-byte values, tables read once before timing,
+// Get copying the value out, CPU ns per operation on a machine loaded to
+// 15-20 runnable threads on 2 cores; docs/BENCHMARKS.md has the tables,
+// the 10M-entry rows and the commands): Get hits cost 1018-1139 ns
+// against 2854-3967 for sst (mapped or fully cached) and 4364-5449 for
+// Pebble, SeekGE 289-300 against 1367-1686 and 4234-4340, key-only scans
+// 21-32 ns an entry against 28-57 and 68-93, while the file is smaller
+// than the block format's (54.3 against 56.7 bytes an entry for 8/50,
+// 104.3 against 115.4 for 16/100) and builds in the same CPU time.
+//
+// The physical limit: a hit needs the filter line, the key's line of the
+// keys section and the value's line(s), plus the TLB walks of a 4 KiB-page
+// mapping. At 1M entries the filter (1.2 MiB) and keys (3 MiB) mostly stay
+// in the last-level cache and the 100 MiB of values do not; one dependent
+// random miss in a file mapping costs 293-317 CPU ns under the same load
+// (BenchmarkPointerChase), so one to three misses account for most of the
+// measured Get. What is left to win is the value miss's TLB walk (huge
+// pages for the mapping), not the lookup.
 //
 // # Not done in version 1
 //
