@@ -217,12 +217,20 @@
 //
 // Dictionary coding of values across entries (ValueSnappy compresses each
 // value alone, which finds db_bench's repetition inside a value but not
-// across values), a trailer encoding that spends one bit on the kind instead of eight, and
-// huge pages for the mapping. The engine does not write this format yet;
-// to drop it in, lsm needs: a table-format choice per level (flag
-// --table_format and the OPTIONS file's table factory section), opening
-// readers by format (the footer magic tells them apart), the FaultError
-// registry for mapped reads that sst has (mmap_fault.go), MayContain for
-// its level filtering, and its compaction iterator over Iter (which has
-// sst.Iter's methods and semantics; SetFillCache has no meaning here).
+// across values); a trailer encoding that spends one bit on the kind
+// instead of eight; huge pages for the mapping; and madvise advice per
+// region: the kernel reads a file around each faulting page (read_ahead_kb
+// is 8 MiB on the machine the numbers above come from), so a cold
+// key-only scan can bring in the value pages nearest the keys section
+// although the reader never touches them (TestKeyScanLeavesValuePagesAlone
+// turns read-around off to observe that), and a cold Get reads far more
+// than its value.
+//
+// The engine does not write this format yet; to drop it in, lsm needs: a
+// table-format choice per level (flag --table_format and the OPTIONS
+// file's table factory section), opening readers by format (the footer
+// magic tells them apart), the FaultError registry for mapped reads that
+// sst has (mmap_fault.go), MayContain for its level filtering, and its
+// compaction iterator over Iter (which has sst.Iter's methods and
+// semantics; SetFillCache has no meaning here).
 package rtable
