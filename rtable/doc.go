@@ -98,8 +98,11 @@
 // Trailers section: when the trailer width TW is 0, every entry's trailer
 // (base.Trailer, seq<<8 | kind) is the base trailer and the section is
 // empty; a bottommost table whose entries all have sequence 0 and kind Set
-// stores nothing per entry. Otherwise it is the packed column of width TW
-// of trailer - base trailer, with the base trailer the smallest.
+// stores nothing per entry. Otherwise the base trailer is the smallest
+// sequence number s0 with kind 0 (s0<<8), and the section is the packed
+// column of width TW of (seq - s0)<<1 | kind: version 1 holds the kinds
+// Delete (0) and Set (1) only, one bit, so an L0 table of 5M sequence
+// numbers takes 3 bytes an entry where seq<<8 | kind would take 4.
 //
 // Value offsets section: empty when every value has the same length L
 // (value i is bytes iL .. (i+1)L of the value area). Otherwise: u64 per
@@ -217,8 +220,9 @@
 //
 // Dictionary coding of values across entries (ValueSnappy compresses each
 // value alone, which finds db_bench's repetition inside a value but not
-// across values); a trailer encoding that spends one bit on the kind
-// instead of eight; huge pages for the mapping; and madvise advice per
+// across values); kinds beyond Delete and Set (merge operands need a wider
+// kind field in the trailers column, a new format version); huge pages
+// for the mapping; and madvise advice per
 // region: the kernel reads a file around each faulting page (read_ahead_kb
 // is 8 MiB on the machine the numbers above come from), so a cold
 // key-only scan can bring in the value pages nearest the keys section

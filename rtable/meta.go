@@ -182,7 +182,8 @@ func (m *meta) check(metaOffset uint64) error {
 	}
 	if m.trailerWidth > 0 {
 		want[secTrailers] = pad(n * m.trailerWidth)
-	} else if k := base.Trailer(m.baseTrailer).Kind(); !k.Valid() || m.baseTrailer>>8 > base.MaxSeq {
+	}
+	if k := base.Trailer(m.baseTrailer).Kind(); !k.Valid() || m.baseTrailer>>8 > base.MaxSeq {
 		return fmt.Errorf("base trailer %#x", m.baseTrailer)
 	}
 	if m.valueLen > 0 {

@@ -127,10 +127,13 @@ func (r *Reader) init(verify bool) error {
 	}
 	if m.trailerWidth > 0 {
 		r.trailers, r.trailerMask = sec[secTrailers], widthMask(m.trailerWidth)
+		if m.baseTrailer&0xff != 0 {
+			return bad(secTrailers, "base trailer %#x has a kind", m.baseTrailer)
+		}
 		for i := range n {
-			t := m.baseTrailer + packedAt(r.trailers, i, m.trailerWidth, r.trailerMask)
-			if t < m.baseTrailer || !base.Trailer(t).Kind().Valid() {
-				return bad(secTrailers, "entry %d has trailer %#x", i, t)
+			v := packedAt(r.trailers, i, m.trailerWidth, r.trailerMask)
+			if v>>1 > base.MaxSeq-m.baseTrailer>>8 {
+				return bad(secTrailers, "entry %d has sequence number %d + %d", i, m.baseTrailer>>8, v>>1)
 			}
 		}
 	}
@@ -206,7 +209,8 @@ func (r *Reader) trailer(i uint64) base.Trailer {
 	if r.trailers == nil {
 		return base.Trailer(r.m.baseTrailer)
 	}
-	return base.Trailer(r.m.baseTrailer + packedAt(r.trailers, i, r.m.trailerWidth, r.trailerMask))
+	v := packedAt(r.trailers, i, r.m.trailerWidth, r.trailerMask)
+	return base.Trailer(r.m.baseTrailer + v>>1<<8 | v&1)
 }
 
 // valueRange returns the bounds of value i in the value area.

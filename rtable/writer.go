@@ -355,7 +355,8 @@ func (w *Writer) variableKeys(prefixLen int, withHashes bool) (keys, index []byt
 }
 
 // trailerColumn returns the trailer width, the base trailer and the
-// trailers section.
+// trailers section: per entry, its sequence number minus the smallest,
+// shifted left by one, or'ed with its kind (Add admits kinds 0 and 1 only).
 func (w *Writer) trailerColumn() (width, baseTrailer uint64, col []byte) {
 	if w.trailers == nil {
 		if w.props.NumEntries == 0 {
@@ -363,16 +364,16 @@ func (w *Writer) trailerColumn() (width, baseTrailer uint64, col []byte) {
 		}
 		return 0, w.firstTrailer, nil
 	}
-	lo, hi := w.trailers[0], w.trailers[0]
+	lo, hi := w.trailers[0]>>8, w.trailers[0]>>8
 	for _, t := range w.trailers {
-		lo, hi = min(lo, t), max(hi, t)
+		lo, hi = min(lo, t>>8), max(hi, t>>8)
 	}
-	wd := widthFor(hi - lo)
+	wd := widthFor((hi-lo)<<1 | 1)
 	col = make([]byte, 0, len(w.trailers)*wd+packPad)
 	for _, t := range w.trailers {
-		col = appendPacked(col, t-lo, wd)
+		col = appendPacked(col, (t>>8-lo)<<1|t&1, wd)
 	}
-	return uint64(wd), lo, append(col, make([]byte, packPad)...)
+	return uint64(wd), uint64(base.MakeTrailer(lo, 0)), append(col, make([]byte, packPad)...)
 }
 
 // offsetColumn returns the value offset width and the value offsets
