@@ -43,7 +43,9 @@ func (g *KeyGen) Fill(b []byte, v int64) {
 		numPrefix := g.num / g.keysPerPrefix
 		var prefix int64
 		if numPrefix != 0 {
-			prefix = v % numPrefix
+			// v mod numPrefix as unsigned, as db_bench's uint64_t v makes
+			// it: mixgraph's power-distributed keys can be negative.
+			prefix = int64(uint64(v) % uint64(numPrefix))
 		}
 		n := min(g.prefixSize, 8)
 		for i := 0; i < n; i++ {

@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,15 +31,16 @@ var rmwLists = [][]string{
 // found:M)") must match, and every engine must leave the same contents (the
 // readseq checksum of keys and values); with the rocksdb engine built in,
 // those contents must also be the C++ DB's, read through it.
-func TestOracleReadModifyWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
-	}
+func TestOracleReadModifyWrite(t *testing.T) { compareListsWithOracle(t, rmwLists) }
+
+// compareListsWithOracle runs each benchmark list with C++ db_bench and
+// with every engine, and compares the result lines and the DB contents the
+// lists leave (see TestOracleReadModifyWrite).
+func compareListsWithOracle(t *testing.T, lists [][]string) {
+	t.Helper()
+	requireOracle(t)
 	_, rocksdbErr := engine.Lookup("rocksdb")
-	for i, list := range rmwLists {
+	for i, list := range lists {
 		args := append([]string{"--compression_type=none", "--progress_reports=false"}, list...)
 		cppDir := filepath.Join(t.TempDir(), "cpp")
 		cmd := exec.Command(oracleBinary, append([]string{"--db=" + cppDir}, args...)...)

@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -23,10 +22,15 @@ const oracleBinary = "/usr/bin/db_bench"
 var resultLine = regexp.MustCompile(`^(\S+)\s+:\s+[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds ([0-9]+) operations;(.*)$`)
 var mbps = regexp.MustCompile(`^\s*[0-9.]+ MB/s ?`)
 
-// summarize keeps name, op count and message of every result line.
+// summarize keeps name, op count and message of every result line, and
+// the "Number of ..." lines some benchmarks print before theirs.
 func summarize(out string) []string {
 	var s []string
 	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Number of ") {
+			s = append(s, l)
+			continue
+		}
 		m := resultLine.FindStringSubmatch(l)
 		if m == nil {
 			continue
@@ -72,12 +76,7 @@ var oracleLists = [][]string{
 }
 
 func TestOracleCounts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode (the race run); the plain run covers it")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
-	}
+	requireOracle(t)
 	for _, engine := range oracleEngines() {
 		for i, args := range oracleLists {
 			args := append([]string{"--compression_type=none"}, args...)

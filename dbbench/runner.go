@@ -33,6 +33,7 @@ type runner struct {
 	valueData []byte
 	reportOps atomic.Int64
 	json      *jsonReporter
+	benchstat *benchstatReporter
 	// foldReads: read benchmarks fold what they read into the record's
 	// checksum. Only the JSON record carries it, so without --report_json
 	// the hash is skipped and a scan touches no more bytes than db_bench's
@@ -54,8 +55,11 @@ type runner struct {
 	entriesPerBatch int64
 	wo              engine.WriteOptions
 	keys            KeyGen
-	shape           valueShape
-	benchIndex      int
+	// timestamps is timeseries' TimestampEmulator: the count of its
+	// writes so far, shared by the writer and the readers.
+	timestamps atomic.Uint64
+	shape      valueShape
+	benchIndex int
 
 	// openErr is the failure db_bench's first Open reports while it reads
 	// the options (options file, option flags), printed by open.
@@ -141,6 +145,7 @@ type sharedState struct {
 	numDone      atomic.Int64
 	writeLimiter *rateLimiter
 	readLimiter  *rateLimiter
+	mixOnce      sync.Once // mixgraph's limiters replace the two above once
 }
 
 // othersDone tells a background writer that every other thread finished.
@@ -245,6 +250,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	merged.report(r.out, name, r.cfg.histogram)
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
+	if !warmup {
+		r.benchstat.record(name, &merged, n)
+	}
 	return &merged, nil
 }
 

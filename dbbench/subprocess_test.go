@@ -21,7 +21,9 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(mainArgsEnv); ok {
 		os.Exit(dbbench.Main(strings.Split(args, "\n"), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	reportOracleSkips(os.Stderr)
+	os.Exit(code)
 }
 
 // runOursSubprocess runs dbbench.Main with args in a child process and

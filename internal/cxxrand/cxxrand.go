@@ -10,6 +10,8 @@
 //     fillrandom key orders).
 //   - ParkMiller is RocksDB's util/random.h Random, the source of the value
 //     bytes (seeded with 301 by both tools).
+//   - LibcRand is glibc's rand(), which db_bench's mixgraph calls for the
+//     noise on its sine-wave request rate.
 //
 // Each generator costs a few ns per draw and allocates nothing after
 // construction.
@@ -205,8 +207,8 @@ type ParkMiller struct{ seed uint32 }
 // NewParkMiller seeds as Random(s) does.
 func NewParkMiller(s uint32) *ParkMiller {
 	s &= 2147483647
-	if s == 0 {
-		s = 1
+	if s == 0 || s == 2147483647 {
+		s = 1 // RocksDB's Random avoids both fixed points
 	}
 	return &ParkMiller{seed: s}
 }
