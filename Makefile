@@ -24,24 +24,26 @@ build-rocksdb: check-rocksdb
 	$(GO) build -tags rocksdb ./...
 	@for c in $(CMDS); do echo "$(GO) build -tags rocksdb -o $$c ./cmd/$$c"; $(GO) build -tags rocksdb -o $$c ./cmd/$$c || exit 1; done
 
-# test: what CI runs. gofmt, vet and staticcheck, every package's tests (the oracle tests
+# test: what CI runs. gofmt, go.mod tidiness, vet and staticcheck, every package's tests (the oracle tests
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
 # the race detector on the concurrent packages, the native engine's packages
 # with their self-checks on (-tags invariants; race builds have them on too),
-# and the RocksDB engine and the driver's oracle/profiles tests with the
-# rocksdb tag when librocksdb-dev is there.
+# and, with the rocksdb tag when librocksdb-dev is there, the RocksDB engine,
+# the driver's oracle/profiles tests and the merge operators against
+# librocksdb's own.
 RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	$(GO) test -count=1 -tags invariants -short ./memtable/... ./sst/... ./lsm/...
 	@if [ -f $(ROCKSDB_HEADER) ]; then \
-	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/"; \
-	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/; \
+	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
+	  $(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
 	else echo "$(ROCKSDB_HEADER) not found: skipping the rocksdb-tagged tests"; fi
 
 # test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.

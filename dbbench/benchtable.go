@@ -12,16 +12,18 @@ type BenchmarkRow struct {
 	Fresh        bool // runs on a freshly destroyed DB
 	ExtraThreads int  // threads added to --threads (a background writer or scanner)
 	Project      bool // this project's own, not one of db_bench 7.8.3's
+	Doc          string
 }
 
 // projectBenchmarks are the registry's names that db_bench 7.8.3 lacks.
-var projectBenchmarks = map[string]bool{"profiles": true}
+var projectBenchmarks = map[string]bool{"profiles": true, "nextwithkey": true,
+	"ycsbload": true, "ycsba": true, "ycsbb": true, "ycsbc": true, "ycsbd": true, "ycsbe": true, "ycsbf": true}
 
 // BenchmarkTable returns every registered benchmark, sorted by name.
 func BenchmarkTable() []BenchmarkRow {
 	rows := make([]BenchmarkRow, 0, len(benchmarks))
 	for name, def := range benchmarks {
-		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: projectBenchmarks[name]}
+		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: projectBenchmarks[name], Doc: benchmarkDocs[name]}
 		switch {
 		case def.notBuilt:
 			row.Kind = "not built"

@@ -79,12 +79,14 @@ type config struct {
 
 	// Outputs and this project's extensions.
 	reportJSON          string
+	benchstatOut        string
 	profile, profileDir string
 	optionsFile         string
 	profiles            profilesFlags
 	mix                 mixgraphConfig
 	timeseries          timeseriesConfig
 	uniqueShape         uniqueShapeConfig
+	ycsb                ycsbConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
@@ -159,6 +161,7 @@ var configFlags = []struct {
 	{"memtablerep", func(c *config) any { return &c.memtablerep }},
 	{"skip_list_lookahead", func(c *config) any { return &c.skipListLookahead }},
 	{"report_json", func(c *config) any { return &c.reportJSON }},
+	{"benchstat_out", func(c *config) any { return &c.benchstatOut }},
 	{"profile", func(c *config) any { return &c.profile }},
 	{"profile_dir", func(c *config) any { return &c.profileDir }},
 	{"options_file", func(c *config) any { return &c.optionsFile }},
@@ -173,6 +176,20 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"recordcount", func(c *config) any { return &c.ycsb.recordCount }},
+	{"operationcount", func(c *config) any { return &c.ycsb.operationCount }},
+	{"readproportion", func(c *config) any { return &c.ycsb.readProp }},
+	{"updateproportion", func(c *config) any { return &c.ycsb.updateProp }},
+	{"insertproportion", func(c *config) any { return &c.ycsb.insertProp }},
+	{"scanproportion", func(c *config) any { return &c.ycsb.scanProp }},
+	{"readmodifywriteproportion", func(c *config) any { return &c.ycsb.rmwProp }},
+	{"requestdistribution", func(c *config) any { return &c.ycsb.requestDistribution }},
+	{"minscanlength", func(c *config) any { return &c.ycsb.minScanLength }},
+	{"maxscanlength", func(c *config) any { return &c.ycsb.maxScanLength }},
+	{"scanlengthdistribution", func(c *config) any { return &c.ycsb.scanLengthDistribution }},
+	{"insertorder", func(c *config) any { return &c.ycsb.insertOrder }},
+	{"fieldcount", func(c *config) any { return &c.ycsb.fieldCount }},
+	{"fieldlength", func(c *config) any { return &c.ycsb.fieldLength }},
 	{"key_id_range", func(c *config) any { return &c.timeseries.keyIDRange }},
 	{"time_range", func(c *config) any { return &c.timeseries.timeRange }},
 	{"expire_style", func(c *config) any { return &c.timeseries.expireStyle }},

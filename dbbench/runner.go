@@ -33,6 +33,8 @@ type runner struct {
 	valueData []byte
 	reportOps atomic.Int64
 	json      *jsonReporter
+	benchstat *benchstatReporter
+	ycsb      *ycsbRun // the YCSB run being set up or run
 	// foldReads: read benchmarks fold what they read into the record's
 	// checksum. Only the JSON record carries it, so without --report_json
 	// the hash is skipped and a scan touches no more bytes than db_bench's
@@ -182,6 +184,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
+	lockThreads := !r.opener.Info().UnlockedThreads
 	var ready, done sync.WaitGroup
 	startCh := make(chan struct{})
 	ready.Add(n)
@@ -195,9 +198,13 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// readrandom: 23.8k vs 2.8k minor faults per 100k reads, 25.5 vs
 			// 19.8 µs/op). Stats.finishedOps yields to the scheduler every few
 			// milliseconds (yield.go), or the scheduler's monitor would take
-			// the P from a thread inside a cgo call at every tick.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
+			// the P from a thread inside a cgo call at every tick. An engine
+			// whose writes wait for its own goroutines is not locked
+			// (engine.Info.UnlockedThreads).
+			if lockThreads {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			tc, hasContext := r.db.(engine.ThreadContext)
 			if hasContext {
 				tc.StartThread(r.cfg.perfLevel)
@@ -249,6 +256,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	merged.report(r.out, name, r.cfg.histogram)
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
+	if !warmup {
+		r.benchstat.record(name, &merged, n)
+	}
 	return &merged, nil
 }
 

@@ -45,8 +45,8 @@ Kinds: **threads** runs --threads benchmark threads (plus the extra threads show
 prints a result line; **meta** is an operation on the open DB in the main goroutine.
 **fresh** benchmarks destroy and re-create the DB first (not with --use_existing_db).
 
-| benchmark | kind | engines | fresh DB | extra threads |
-|---|---|---|---|---|
+| benchmark | what it does | kind | engines | fresh DB | extra threads |
+|---|---|---|---|---|---|
 `, built, notBuilt)
 	for _, r := range rows {
 		if r.Project {
@@ -63,15 +63,13 @@ prints a result line; **meta** is an operation on the open DB in the main gorout
 		if r.ExtraThreads > 0 {
 			extra = fmt.Sprintf("+%d", r.ExtraThreads)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Name, r.Kind, engines, fresh, extra)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Name, r.Doc, r.Kind, engines, fresh, extra)
 	}
-	b.WriteString("\nThis project adds: ")
-	var own []string
+	b.WriteString("\nThis project adds:\n\n")
 	for _, r := range rows {
 		if r.Project {
-			own = append(own, "`"+r.Name+"`")
+			fmt.Fprintf(&b, "- `%s`: %s\n", r.Name, r.Doc)
 		}
 	}
-	b.WriteString(strings.Join(own, ", ") + " (ZoneTree's profiles workload, docs/BENCHMARKS.md).\n")
 	return b.String()
 }

@@ -23,13 +23,15 @@ import (
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/buildinfo"
 	"github.com/godbbench/godbbench/lsm"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
 )
 
-// Version is the native engine's version, printed on the header line.
-const Version = "0.1.0"
+// Version is the native engine's version, printed on the header line:
+// godbbench's.
+const Version = buildinfo.Version
 
 func init() { engine.Register("native", Opener{}) }
 

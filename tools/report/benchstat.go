@@ -1,13 +1,12 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
-	"unicode"
+	"strconv"
 
+	"github.com/godbbench/godbbench/internal/gobench"
 	"github.com/godbbench/godbbench/tools/runner"
 )
 
@@ -34,15 +33,17 @@ import (
 // not comparable. A repeated suite writes every round's lines, so that
 // benchstat sees one sample per round.
 func writeBenchstat(w io.Writer, run *runner.Run) error {
-	fmt.Fprintf(w, "goos: %s\ngoarch: %s\n", runtime.GOOS, runtime.GOARCH)
+	gobench.Config(w, "goos", runtime.GOOS)
+	gobench.Config(w, "goarch", runtime.GOARCH)
 	if run.Host.CPU != "" {
-		fmt.Fprintf(w, "cpu: %s\n", run.Host.CPU)
+		gobench.Config(w, "cpu", run.Host.CPU)
 	}
-	fmt.Fprintf(w, "suite: %s\nrun: %s\n", configValue(run.Suite.Name), run.ID)
+	gobench.Config(w, "suite", run.Suite.Name)
+	gobench.Config(w, "run", run.ID)
 	if rev := summarize(run).Revision; rev != "" {
-		fmt.Fprintf(w, "commit: %s\n", shortRev(rev))
+		gobench.Config(w, "commit", shortRev(rev))
 	}
-	fmt.Fprintln(w)
+	io.WriteString(w, "\n")
 	for _, agg := range run.Results {
 		if agg.Failed() {
 			continue
@@ -66,44 +67,16 @@ func writeBenchstatLines(w io.Writer, pr *runner.PassResult) {
 		if len(l.Warnings) > 0 || l.Ops <= 0 {
 			continue
 		}
-		name := "Benchmark" + upperFirst(nameSafe(l.Name)) + "/pass=" + nameSafe(pr.Pass)
+		keys := []string{"pass", pr.Pass}
 		if n := seen[l.Name]; n > 1 {
-			name += fmt.Sprintf("/occurrence=%d", n)
+			keys = append(keys, "occurrence", strconv.Itoa(n))
 		}
-		name += "/engine=" + nameSafe(pr.Engine)
-		fmt.Fprintf(w, "%s\t%d\t%.1f ns/op\t%d ops/s", name, l.Ops, l.MicrosPerOp*1000, l.OpsPerSec)
-		if l.MBPerSec > 0 {
-			fmt.Fprintf(w, "\t%.1f MB/s", l.MBPerSec)
-		}
-		fmt.Fprintln(w)
+		keys = append(keys, "engine", pr.Engine)
+		gobench.Result(w, gobench.Name(l.Name, keys...), l.Ops, l.MicrosPerOp*1000, l.OpsPerSec, l.MBPerSec)
 	}
 }
 
 // benchstatFile writes benchstat.txt into the run's folder.
 func benchstatFile(run *runner.Run) error {
 	return writeFile(filepath.Join(run.Dir, "benchstat.txt"), func(w io.Writer) error { return writeBenchstat(w, run) })
-}
-
-// nameSafe keeps a name part free of the characters the Go benchmark format
-// gives a meaning: spaces end the name, '/' and '=' separate sub-benchmark
-// keys and values.
-func nameSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) || r == '/' || r == '=' {
-			return '_'
-		}
-		return r
-	}, s)
-}
-
-// configValue keeps a configuration value on its line.
-func configValue(s string) string { return strings.ReplaceAll(s, "\n", " ") }
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	r := []rune(s)
-	r[0] = unicode.ToUpper(r[0])
-	return string(r)
 }
