@@ -136,6 +136,8 @@ func init() {
 			"report_interval_seconds ops_between_duration_checks read_random_exp_range",
 		"profiles benchmark knobs; out-of-range values fall back to defaults":                   "profiles_queries profiles_query_limit profiles_seed",
 		"read by randomreplacekeys alone, which refuses --numdistinct < 1 and takes any stddev": "numdistinct stddev",
+		"read by the merge benchmarks: a negative merge_keys means --num, 0 is refused there; " +
+			"mergereadpercent is compared with rand % 100": "merge_keys mergereadpercent",
 	} {
 		for _, n := range strings.Fields(names) {
 			flagsTakingAnyValue[n] = reason

@@ -17,6 +17,7 @@
 package native
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -188,21 +189,52 @@ func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return err
 }
 
-// batch is a reusable engine.Batch.
-type batch struct{ *lsm.Batch }
+// batch is a reusable engine.Batch. merges counts the merge operands
+// added since the last Reset, which Apply refuses (errNoMerge).
+type batch struct {
+	*lsm.Batch
+	merges int
+}
 
-func (batch) Close() {}
+// Merge records a merge operand, which Apply then refuses.
+func (b *batch) Merge(key, value []byte) { b.merges++ }
+
+// Reset empties the batch.
+func (b *batch) Reset() {
+	b.Batch.Reset()
+	b.merges = 0
+}
+
+// Count counts the merge operands too.
+func (b *batch) Count() int { return b.Batch.Count() + b.merges }
+
+func (*batch) Close() {}
 
 // NewBatch returns an empty reusable batch.
-func (db *DB) NewBatch() engine.Batch { return batch{lsm.NewBatch()} }
+func (db *DB) NewBatch() engine.Batch { return &batch{Batch: lsm.NewBatch()} }
 
 // Apply commits a batch made by NewBatch.
 func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
-	nb, ok := b.(batch)
+	nb, ok := b.(*batch)
 	if !ok {
 		return fmt.Errorf("native: Apply got a %T, not a batch from this engine", b)
 	}
+	if nb.merges > 0 {
+		return errNoMerge
+	}
 	return db.d.Write(nb.Batch, db.writeOptions(wo))
+}
+
+// errNoMerge is the native engine's refusal of merges: package lsm keeps
+// no merge operands.
+var errNoMerge = errors.New("Not implemented: the native engine has no Merge (package lsm keeps no merge operands)")
+
+// Merge is refused with errNoMerge.
+func (db *DB) Merge(key, value []byte, wo *engine.WriteOptions) error { return errNoMerge }
+
+// GetMergeOperands is refused with errNoMerge.
+func (db *DB) GetMergeOperands(key []byte, fn func(operand []byte)) (bool, error) {
+	return false, errNoMerge
 }
 
 // Get is zero-copy: fn sees the value where it lives.
