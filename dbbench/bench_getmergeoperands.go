@@ -37,9 +37,12 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 	key := []byte("my_key")
 	wo := &engine.WriteOptions{} // db_bench merges with default WriteOptions
 	var value []byte
+	var mergeErr error // db_bench goes on; a failed Get says it
 	for i := 1; i < gmoTotalValues; i++ {
 		if i%gmoListSize == 0 {
-			_ = r.db.Merge(key, value[:len(value)-1], wo)
+			if err := r.db.Merge(key, value[:len(value)-1], wo); err != nil && mergeErr == nil {
+				mergeErr = err
+			}
 			value = value[:0]
 		} else {
 			value = strconv.AppendInt(value, int64(i), 10)
@@ -59,6 +62,9 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 	})
 	if err == nil && !found {
 		err = errors.New("NotFound")
+		if mergeErr != nil {
+			err = fmt.Errorf("NotFound; its Merges failed: %v", mergeErr)
+		}
 	}
 	if err == nil {
 		err = parseErr
