@@ -54,12 +54,19 @@ func (b *Batch) Reset() {
 }
 
 // Put adds key -> value.
-func (b *Batch) Put(key, value []byte) {
+func (b *Batch) Put(key, value []byte) { b.addWithValue(base.KindSet, key, value) }
+
+// Merge adds a merge operand for key (RocksDB's WriteBatch::Merge): reads
+// apply it with the DB's merge operator to the older versions of key.
+func (b *Batch) Merge(key, operand []byte) { b.addWithValue(base.KindMerge, key, operand) }
+
+// addWithValue appends a record that carries a value (Put, Merge).
+func (b *Batch) addWithValue(kind base.Kind, key, value []byte) {
 	if len(key) > sst.MaxKeyLen || len(value) > sst.MaxValueLen {
 		b.refuse(key)
 		return
 	}
-	b.data = append(b.data, byte(base.KindSet))
+	b.data = append(b.data, byte(kind))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.data = binary.AppendUvarint(b.data, uint64(len(value)))
@@ -145,7 +152,7 @@ func (r *batchReader) next() (kind base.Kind, key, value []byte, seq uint64, ok 
 		return 0, nil, nil, 0, false, err
 	}
 	switch kind {
-	case base.KindSet:
+	case base.KindSet, base.KindMerge:
 		value, rest, err = readLengthPrefixed(rest)
 		if err != nil {
 			return 0, nil, nil, 0, false, err

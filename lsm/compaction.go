@@ -91,7 +91,7 @@ func (db *DB) runCompaction(c *compaction) error {
 		readOut = levelBytes(c.inputs[1])
 	}
 	src := newMergingIter(iters)
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
 	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
 	if cerr := src.Close(); err == nil {
 		err = cerr

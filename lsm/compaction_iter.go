@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/mergeop"
 )
 
 // compactionIter filters a merged internal stream for flush and compaction
@@ -12,11 +13,18 @@ import (
 // newest entry of each stripe is visible to anyone, so older entries of the
 // same stripe are dropped. A tombstone visible to every snapshot is dropped
 // too, together with what it shadows, when dropTombstones says no deeper
-// level holds the key (bottommost output).
+// level holds the key (bottommost output). A kept merge operand starts a
+// merge run that combines the operands of its stripe (compaction_merge.go).
 type compactionIter struct {
 	src            *mergingIter
 	snapshots      []uint64 // ascending
 	dropTombstones bool
+	merge          mergeop.Operator // nil: operands pass through
+
+	queue mergeQueue   // a merge run's output, when active
+	ops   operandStack // a merge run's operands
+	srcOK bool         // whether src is valid after the merge run
+	err   error        // a merge run's read error
 
 	lastKey    []byte
 	lastSeq    uint64 // the previous entry's sequence (invariants builds only)
@@ -70,17 +78,64 @@ func (c *compactionIter) keep() bool {
 
 func (c *compactionIter) advance(ok bool) bool {
 	for ; ok; ok = c.src.Next() {
-		if c.keep() {
-			return true
+		if !c.keep() {
+			continue
 		}
+		if c.merge != nil && c.src.Kind() == base.KindMerge {
+			return c.mergeRun()
+		}
+		return true
 	}
 	return false
 }
 
-func (c *compactionIter) First() bool            { return c.advance(c.src.First()) }
-func (c *compactionIter) Next() bool             { return c.advance(c.src.Next()) }
-func (c *compactionIter) Key() []byte            { return c.src.Key() }
-func (c *compactionIter) Seq() uint64            { return c.src.Seq() }
-func (c *compactionIter) Kind() base.Kind        { return c.src.Kind() }
-func (c *compactionIter) Value() ([]byte, error) { return c.src.Value() }
-func (c *compactionIter) Error() error           { return c.src.Error() }
+func (c *compactionIter) First() bool {
+	c.queue.reset()
+	return c.advance(c.src.First())
+}
+
+func (c *compactionIter) Next() bool {
+	if c.queue.active() {
+		if c.queue.pos++; c.queue.active() {
+			return true
+		}
+		c.queue.reset()
+		return c.advance(c.srcOK)
+	}
+	return c.advance(c.src.Next())
+}
+
+func (c *compactionIter) Key() []byte {
+	if c.queue.active() {
+		return c.queue.key
+	}
+	return c.src.Key()
+}
+
+func (c *compactionIter) Seq() uint64 {
+	if c.queue.active() {
+		return c.queue.current().seq
+	}
+	return c.src.Seq()
+}
+
+func (c *compactionIter) Kind() base.Kind {
+	if c.queue.active() {
+		return c.queue.current().kind
+	}
+	return c.src.Kind()
+}
+
+func (c *compactionIter) Value() ([]byte, error) {
+	if c.queue.active() {
+		return c.queue.value(), nil
+	}
+	return c.src.Value()
+}
+
+func (c *compactionIter) Error() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.src.Error()
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
 )
@@ -25,6 +26,10 @@ type Config struct {
 	FS FS
 	// Version is written to the LOG file's version line.
 	Version string
+	// MergeOperator applies merge operands (Merge, Batch.Merge) on reads,
+	// flushes and compactions. Without one, DB.Merge fails and reading a
+	// key that holds operands fails (RocksDB's words for both; merge.go).
+	MergeOperator mergeop.Operator
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -41,6 +46,7 @@ type DB struct {
 	tableOpts   []sst.WriterOptions // per output level
 	repFactory  memtable.Factory
 	repConfig   memtable.Config
+	merge       mergeop.Operator // nil: no merge operator
 
 	// bgCond is mu's condition variable, broadcast when a flush or
 	// compaction ends.
@@ -95,7 +101,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
-	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS}
+	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator}
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}

@@ -76,7 +76,8 @@
 //
 // # Batch (WAL record) format
 //
-// A batch is RocksDB's WriteBatch encoding restricted to Put and Delete:
+// A batch is RocksDB's WriteBatch encoding restricted to Put, Delete and
+// Merge:
 //
 //	offset size  field
 //	0      8     sequence number of the first record, little-endian
@@ -84,11 +85,16 @@
 //	12     ...   records
 //
 // A record is a kind byte, then the key as a uvarint length and its bytes,
-// then for kind 1 (Put) the value the same way; kind 0 (Delete) has no value.
+// then for kind 1 (Put) and kind 2 (Merge, RocksDB's kTypeMerge) the value
+// (the merge operand) the same way; kind 0 (Delete) has no value.
 // The i-th record gets sequence number first+i. Example, Put("k1","v1") then
 // Delete("k2") at sequence 100:
 //
 //	64 00 00 00 00 00 00 00  02 00 00 00  01 02 6b 31 02 76 31  00 02 6b 32
+//
+// and Merge("k1","+1") alone at sequence 7:
+//
+//	07 00 00 00 00 00 00 00  01 00 00 00  02 02 6b 31 02 2b 31
 //
 // A record count that disagrees with the records, an unknown kind or a length
 // past the end is ErrCorruptBatch.
@@ -147,4 +153,12 @@
 // one that every live snapshot also sees are dropped; tombstones are dropped
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.
+//
+// # Merge
+//
+// Merge operands (kind 2) are applied by Config.MergeOperator when read:
+// Get and the iterator's Value merge a key's operands down to a value, a
+// tombstone or the last level; flushes and compactions combine operands
+// within a snapshot stripe, fully or partially as the operator allows
+// (merge.go, compaction_merge.go).
 package lsm

@@ -127,7 +127,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 	}
 	src := newMergingIter(iters)
 	defer src.Close()
-	ci := compactionIter{src: src, snapshots: snaps}
+	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
 	outs, err := db.writeTables(&ci, 0, 0)
 	if err != nil || len(outs) == 0 {
 		return nil, err

@@ -45,10 +45,17 @@ func (db *DB) tableReader(f *fileMeta) (*sst.Reader, error) {
 // getter carries one Get through the table callbacks. Getters are pooled
 // and their callback is a method value bound once, so a Get allocates
 // nothing.
+//
+// Once a merge operand is met (merging), the getter collects operands in
+// ops and the value under them as ops' base instead of calling fn, and the
+// lookup goes on to older versions until kind is a value or a tombstone.
 type getter struct {
-	fn   func(value []byte)
-	kind base.Kind
-	cb   func(value []byte, kind base.Kind, seq uint64)
+	fn      func(value []byte)
+	kind    base.Kind // kind of the last entry met
+	seq     uint64    // sequence of the last entry met
+	merging bool      // an operand was met, or operands were asked for
+	ops     operandStack
+	cb      func(value []byte, kind base.Kind, seq uint64)
 }
 
 var getterPool = sync.Pool{New: func() any {
@@ -57,11 +64,25 @@ var getterPool = sync.Pool{New: func() any {
 	return g
 }}
 
-func (g *getter) onEntry(value []byte, kind base.Kind, _ uint64) {
-	g.kind = kind
-	if kind == base.KindSet && g.fn != nil {
+func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
+	g.kind, g.seq = kind, seq
+	switch {
+	case kind == base.KindMerge:
+		g.merging = true
+		g.ops.push(value)
+	case kind != base.KindSet:
+	case g.merging:
+		g.ops.setBase(value)
+	case g.fn != nil:
 		g.fn(value)
 	}
+}
+
+// release returns g to the pool.
+func (g *getter) release() {
+	g.fn, g.merging = nil, false
+	g.ops.reset()
+	getterPool.Put(g)
 }
 
 // Get looks key up at the latest sequence. When found, fn gets the value,
@@ -84,24 +105,59 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	if seq == latestSeq {
 		seq = db.visibleSeq.Load()
 	}
-	if v, kind, ok := rs.mem.rep.Get(key, seq); ok {
+	v, kind, ok := rs.mem.rep.Get(key, seq)
+	for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
+		v, kind, ok = rs.imm[i].rep.Get(key, seq)
+	}
+	if ok && kind != base.KindMerge {
 		return deliver(v, kind, fn)
 	}
-	for i := len(rs.imm) - 1; i >= 0; i-- {
-		if v, kind, ok := rs.imm[i].rep.Get(key, seq); ok {
-			return deliver(v, kind, fn)
-		}
-	}
 	g := getterPool.Get().(*getter)
+	defer g.release()
 	g.fn = fn
-	found, err := db.getFromTables(rs.v, key, seq, g)
-	kind := g.kind
-	g.fn = nil
-	getterPool.Put(g)
-	if err != nil || !found {
+	found := false
+	var err error
+	if ok {
+		// An operand in a memtable: walk the memtables' versions of key.
+		found = collectFromMemTables(rs, key, seq, g)
+	}
+	if !found {
+		found, err = db.getFromTables(rs.v, key, seq, g)
+	}
+	if err != nil {
 		return false, err
 	}
-	return kind == base.KindSet, nil
+	if g.merging {
+		merged, err := g.ops.fullMerge(db.merge, key)
+		if err != nil {
+			return false, err
+		}
+		if fn != nil {
+			fn(merged)
+		}
+		return true, nil
+	}
+	return found && g.kind == base.KindSet, nil
+}
+
+// collectFromMemTables feeds g the versions of key at or below seq from the
+// memtables, newest first, and reports whether it met a value or a
+// tombstone (the end of what a merge needs).
+func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool {
+	for i := len(rs.imm); i >= 0; i-- {
+		m := rs.mem
+		if i < len(rs.imm) {
+			m = rs.imm[i]
+		}
+		it := m.rep.NewIter()
+		for ok := it.Seek(key, seq); ok && compareKeys(it.Key(), key) == 0; ok = it.Next() {
+			g.onEntry(it.Value(), it.Kind(), it.Seq())
+			if g.kind != base.KindMerge {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func deliver(v []byte, kind base.Kind, fn func([]byte)) (bool, error) {
@@ -111,6 +167,41 @@ func deliver(v []byte, kind base.Kind, fn func([]byte)) (bool, error) {
 	if fn != nil {
 		fn(v)
 	}
+	return true, nil
+}
+
+// GetMergeOperands calls fn with what RocksDB's GetMergeOperands returns for
+// key at the latest sequence: its merge operands oldest first, preceded by
+// the value they apply to when there is one (a key holding just a value
+// gives that value alone). found is false when key has neither. The slices
+// are valid only during the call.
+func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, error) {
+	rs := db.reads.get()
+	if rs == nil {
+		return false, ErrClosed
+	}
+	defer rs.unref()
+	seq := db.visibleSeq.Load()
+	g := getterPool.Get().(*getter)
+	defer g.release()
+	g.merging = true
+	found := collectFromMemTables(rs, key, seq, g)
+	if !found {
+		var err error
+		if _, err = db.getFromTables(rs.v, key, seq, g); err != nil {
+			return false, err
+		}
+	}
+	operands := g.ops.oldestFirst()
+	if g.ops.hasBase {
+		operands = append(operands, nil)
+		copy(operands[1:], operands)
+		operands[0] = g.ops.base
+	}
+	if len(operands) == 0 {
+		return false, nil
+	}
+	fn(operands)
 	return true, nil
 }
 
@@ -147,5 +238,10 @@ func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool
 		return false, err
 	}
 	// Reader.Get consults the table's bloom filter before any block.
-	return r.Get(key, seq, g.cb)
+	found, err := r.Get(key, seq, g.cb)
+	// A merge operand: the older versions in this table come next.
+	for found && err == nil && g.kind == base.KindMerge && g.seq > 0 {
+		found, err = r.Get(key, g.seq-1, g.cb)
+	}
+	return found && g.kind != base.KindMerge, err
 }

@@ -52,8 +52,14 @@ type Iterator struct {
 	keysOnly bool
 	valBuf   []byte
 	haveVal  bool
-	err      error
-	closed   bool // set by Close (invariants builds only)
+	// Value at a merge operand merges the key's versions into ops.result
+	// (merged) and leaves the stream at the next key, where Next resumes
+	// (mergedNext: whether the stream is valid there).
+	ops        operandStack
+	merged     bool
+	mergedNext bool
+	err        error
+	closed     bool // set by Close (invariants builds only)
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -120,7 +126,7 @@ func (it *Iterator) belowLower(key []byte) bool {
 // findForward settles on the first visible key at or after the stream's
 // position, which is at the first entry of some user key.
 func (it *Iterator) findForward(ok bool) bool {
-	it.forward = true
+	it.forward, it.merged = true, false
 	for ok {
 		key := it.m.Key()
 		if it.aboveUpper(key) {
@@ -130,7 +136,7 @@ func (it *Iterator) findForward(ok bool) bool {
 			ok = it.m.Next()
 			continue
 		}
-		if it.m.Kind() == base.KindSet {
+		if kind := it.m.Kind(); kind == base.KindSet || kind == base.KindMerge {
 			it.key = key
 			it.valid = true
 			return true
@@ -159,7 +165,7 @@ func (it *Iterator) skipKey(key []byte) bool {
 // findBackward settles on the last visible key at or before the stream's
 // position, which is at the last (oldest) entry of some user key.
 func (it *Iterator) findBackward(ok bool) bool {
-	it.forward = false
+	it.forward, it.merged = false, false
 	for ok {
 		key := it.m.Key()
 		if it.belowLower(key) {
@@ -195,7 +201,8 @@ func (it *Iterator) findBackward(ok bool) bool {
 			// A newer version of this key may be what failed.
 			break
 		}
-		if visible && kind == base.KindSet {
+		// A newest operand is merged when Value asks (haveVal is false).
+		if visible && (kind == base.KindSet || kind == base.KindMerge) {
 			it.valid = true
 			return true
 		}
@@ -266,6 +273,9 @@ func (it *Iterator) Next() bool {
 	if !it.valid {
 		return false
 	}
+	if it.merged {
+		return it.findForward(it.mergedNext)
+	}
 	if it.forward {
 		it.keyBuf = append(it.keyBuf[:0], it.key...)
 		return it.findForward(it.skipKey(it.keyBuf))
@@ -302,6 +312,9 @@ func (it *Iterator) Value() ([]byte, error) {
 	if !it.valid {
 		return nil, nil
 	}
+	if it.merged {
+		return it.ops.result, nil
+	}
 	if !it.forward && it.haveVal {
 		return it.valBuf, nil
 	}
@@ -323,11 +336,54 @@ func (it *Iterator) Value() ([]byte, error) {
 		it.forward = true
 		it.key = it.m.Key()
 	}
+	if it.m.Kind() == base.KindMerge {
+		return it.mergeValue()
+	}
 	v, err := it.m.Value()
 	if err != nil {
 		it.valid, it.err = false, err
 	}
 	return v, err
+}
+
+// mergeValue merges the current key's versions from the stream's position,
+// its newest visible entry, an operand: the operands down to a value, a
+// tombstone or the key's last version, with the value if there is one. The
+// stream is left at the next key.
+func (it *Iterator) mergeValue() ([]byte, error) {
+	it.keyBuf = append(it.keyBuf[:0], it.key...)
+	it.key = it.keyBuf
+	it.ops.reset()
+	ok := true
+	for ok && compareKeys(it.m.Key(), it.key) == 0 {
+		v, err := it.m.Value()
+		if err != nil {
+			it.valid, it.err = false, err
+			return nil, err
+		}
+		kind := it.m.Kind()
+		if kind == base.KindMerge {
+			it.ops.push(v)
+			ok = it.m.Next()
+			continue
+		}
+		if kind == base.KindSet {
+			it.ops.setBase(v)
+		}
+		ok = it.skipKey(it.key)
+		break
+	}
+	if !ok && it.m.Error() != nil {
+		it.valid, it.err = false, it.m.Error()
+		return nil, it.err
+	}
+	merged, err := it.ops.fullMerge(it.db.merge, it.key)
+	if err != nil {
+		it.valid, it.err = false, err
+		return nil, err
+	}
+	it.merged, it.mergedNext = true, ok
+	return merged, nil
 }
 
 // Error reports the first error met.

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 // model is the reference: a map from key to value at each sequence.
@@ -120,24 +122,110 @@ func checkDB(t *testing.T, db *DB, m model, snap *Snapshot, rng *rand.Rand, labe
 	}
 }
 
+// modelRun is one randomized run against a model: the DB, the reference
+// state, and the live snapshots with the state each saw.
+type modelRun struct {
+	t     *testing.T
+	rng   *rand.Rand
+	db    *DB
+	m     model
+	snaps []snapModel
+	open  func() *DB // opens the DB again after a Close
+}
+
+// maintain does one step of what the randomized tests mix with their
+// writes: take or release a snapshot, flush, compact all or part, check
+// reads of the latest state or of a snapshot, or close and reopen.
+func (r *modelRun) maintain(op int) {
+	t, db := r.t, r.db
+	switch c := r.rng.Intn(22); {
+	case c < 2:
+		if len(r.snaps) < 4 {
+			r.snaps = append(r.snaps, snapModel{db.NewSnapshot(), r.m.clone()})
+		}
+	case c < 4:
+		if len(r.snaps) > 0 {
+			i := r.rng.Intn(len(r.snaps))
+			r.snaps[i].snap.Release()
+			r.snaps = append(r.snaps[:i], r.snaps[i+1:]...)
+		}
+	case c < 6:
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	case c < 7:
+		if err := db.Compact(nil, nil, -1); err != nil {
+			t.Fatal(err)
+		}
+	case c < 8:
+		lo := fmt.Sprintf("k%04d", r.rng.Intn(600))
+		if err := db.Compact([]byte(lo), nil, -1); err != nil {
+			t.Fatal(err)
+		}
+	case c < 14:
+		checkDB(t, db, r.m, nil, r.rng, fmt.Sprintf("op %d", op))
+	case c < 18:
+		if len(r.snaps) > 0 {
+			s := r.snaps[r.rng.Intn(len(r.snaps))]
+			checkDB(t, db, s.state, s.snap, r.rng, fmt.Sprintf("op %d snapshot %d", op, s.snap.Seq()))
+		}
+	default:
+		if r.rng.Intn(4) == 0 {
+			for _, s := range r.snaps {
+				s.snap.Release()
+			}
+			r.snaps = nil
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r.db = r.open()
+			checkDB(t, r.db, r.m, nil, r.rng, fmt.Sprintf("op %d reopened", op))
+		}
+	}
+}
+
+// finish waits for compactions, checks the latest state and every
+// snapshot, and closes the DB.
+func (r *modelRun) finish() {
+	if err := r.db.WaitForCompactions(); err != nil {
+		r.t.Fatal(err)
+	}
+	checkDB(r.t, r.db, r.m, nil, r.rng, "final")
+	for _, s := range r.snaps {
+		checkDB(r.t, r.db, s.state, s.snap, r.rng, "final snapshot")
+	}
+	if err := r.db.Close(); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// modelOptions are the randomized tests' options for seed 1 to 4: small
+// memtables and tables, so that a few thousand writes reach several levels,
+// and a different memtable rep and compression per seed.
+func modelOptions(seed int64) *options.Options {
+	o := testOptions()
+	o.WriteBufferSize = 32 << 10
+	o.MaxWriteBufferNumber = 3
+	o.MinWriteBufferNumberToMerge = 1 + int(seed%2)
+	o.NumLevels = 4 + int(seed%3)
+	o.TargetFileSizeBase = 16 << 10
+	o.MaxBytesForLevelBase = 64 << 10
+	o.Memtablerep = []string{"skip_list", "cspp", "offset_skiplist", "skip_list"}[seed-1]
+	o.CompressionType = []string{"none", "snappy", "zstd", "lz4"}[seed-1]
+	return o
+}
+
 func TestRandomizedModel(t *testing.T) {
 	for seed := int64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed))
 			dir := t.TempDir()
-			o := testOptions()
-			o.WriteBufferSize = 32 << 10
-			o.MaxWriteBufferNumber = 3
-			o.MinWriteBufferNumberToMerge = 1 + int(seed%2)
-			o.NumLevels = 4 + int(seed%3)
-			o.TargetFileSizeBase = 16 << 10
-			o.MaxBytesForLevelBase = 64 << 10
-			o.Memtablerep = []string{"skip_list", "cspp", "offset_skiplist", "skip_list"}[seed-1]
-			o.CompressionType = []string{"none", "snappy", "zstd", "lz4"}[seed-1]
-			db := mustOpen(t, dir, o)
-			m := model{}
-			var snaps []snapModel
+			o := modelOptions(seed)
+			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }}
+			run.db = run.open()
+			m := run.m
 			for op := 0; op < 3000; op++ {
+				db := run.db
 				switch r := rng.Intn(100); {
 				case r < 55:
 					k := fmt.Sprintf("k%04d", rng.Intn(600))
@@ -164,60 +252,11 @@ func TestRandomizedModel(t *testing.T) {
 					if err := db.Write(b, WriteOptions{Sync: rng.Intn(10) == 0}); err != nil {
 						t.Fatal(err)
 					}
-				case r < 80:
-					if len(snaps) < 4 {
-						snaps = append(snaps, snapModel{db.NewSnapshot(), m.clone()})
-					}
-				case r < 82:
-					if len(snaps) > 0 {
-						i := rng.Intn(len(snaps))
-						snaps[i].snap.Release()
-						snaps = append(snaps[:i], snaps[i+1:]...)
-					}
-				case r < 84:
-					if err := db.Flush(); err != nil {
-						t.Fatal(err)
-					}
-				case r < 85:
-					if err := db.Compact(nil, nil, -1); err != nil {
-						t.Fatal(err)
-					}
-				case r < 86:
-					lo := fmt.Sprintf("k%04d", rng.Intn(600))
-					if err := db.Compact([]byte(lo), nil, -1); err != nil {
-						t.Fatal(err)
-					}
-				case r < 92:
-					checkDB(t, db, m, nil, rng, fmt.Sprintf("op %d", op))
-				case r < 96:
-					if len(snaps) > 0 {
-						s := snaps[rng.Intn(len(snaps))]
-						checkDB(t, db, s.state, s.snap, rng, fmt.Sprintf("op %d snapshot %d", op, s.snap.Seq()))
-					}
 				default:
-					if rng.Intn(4) == 0 {
-						for _, s := range snaps {
-							s.snap.Release()
-						}
-						snaps = nil
-						if err := db.Close(); err != nil {
-							t.Fatal(err)
-						}
-						db = mustOpen(t, dir, o)
-						checkDB(t, db, m, nil, rng, fmt.Sprintf("op %d reopened", op))
-					}
+					run.maintain(op)
 				}
 			}
-			if err := db.WaitForCompactions(); err != nil {
-				t.Fatal(err)
-			}
-			checkDB(t, db, m, nil, rng, "final")
-			for _, s := range snaps {
-				checkDB(t, db, s.state, s.snap, rng, "final snapshot")
-			}
-			if err := db.Close(); err != nil {
-				t.Fatal(err)
-			}
+			run.finish()
 		})
 	}
 }

@@ -42,6 +42,14 @@ func damagedWAL(t *testing.T, damage func(data []byte, offs []int) []byte) strin
 	t.Helper()
 	dir := t.TempDir()
 	fillDB(t, dir, false)
+	damageWAL(t, dir, damage)
+	return dir
+}
+
+// damageWAL applies damage to the bytes of dir's only WAL, which must hold
+// 300 records, given their offsets.
+func damageWAL(t *testing.T, dir string, damage func(data []byte, offs []int) []byte) {
+	t.Helper()
 	logs := filesOf(t, dir, fileWAL)
 	if len(logs) != 1 {
 		t.Fatalf("WALs: %v", logs)
@@ -53,7 +61,6 @@ func damagedWAL(t *testing.T, damage func(data []byte, offs []int) []byte) strin
 	if err := os.WriteFile(logs[0], damage(data, offs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 // openWithMode opens a copy of dir under mode, read-write or read-only, and

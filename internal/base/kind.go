@@ -10,6 +10,10 @@ const (
 	KindDelete Kind = 0
 	// KindSet marks a value (RocksDB kTypeValue).
 	KindSet Kind = 1
+	// KindMerge marks a merge operand (RocksDB kTypeMerge): the entry's
+	// value is applied by the DB's merge operator to the older versions of
+	// its key.
+	KindMerge Kind = 2
 	// KindMax is the largest kind number a trailer can hold. A search
 	// trailer for "every version at or below seq" uses it (SeekTrailer):
 	// it sorts before every real kind of the same sequence.
@@ -17,4 +21,4 @@ const (
 )
 
 // Valid reports whether k is a kind entries are written with.
-func (k Kind) Valid() bool { return k == KindDelete || k == KindSet }
+func (k Kind) Valid() bool { return k == KindDelete || k == KindSet || k == KindMerge }

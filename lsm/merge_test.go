@@ -1,0 +1,313 @@
+package lsm
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/godbbench/godbbench/lsm/wal"
+	"github.com/godbbench/godbbench/mergeop"
+	"github.com/godbbench/godbbench/options"
+)
+
+func openWithMerge(t testing.TB, dir string, o *options.Options, spec string) *DB {
+	t.Helper()
+	op, err := mergeop.Lookup(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dir, o, Config{Version: "test", MergeOperator: op})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func merge(t testing.TB, db *DB, k, v string) {
+	t.Helper()
+	if err := db.Merge([]byte(k), []byte(v), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBatchMergeEncoding(t *testing.T) {
+	b := NewBatch()
+	b.Merge([]byte("k1"), []byte("+1"))
+	b.setSeq(7)
+	want := []byte{7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 2, 'k', '1', 2, '+', '1'}
+	if !bytes.Equal(b.Repr(), want) {
+		t.Fatalf("Merge record % x, want % x", b.Repr(), want)
+	}
+	r, err := newBatchReader(b.Repr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind, key, value, seq, ok, err := r.next()
+	if err != nil || !ok || kind != 2 || string(key) != "k1" || string(value) != "+1" || seq != 7 {
+		t.Fatalf("decoded %d %q %q %d %v %v", kind, key, value, seq, ok, err)
+	}
+}
+
+func TestMergeWithoutOperator(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, testOptions())
+	if err := db.Merge([]byte("k"), []byte("v"), WriteOptions{}); !errors.Is(err, ErrNoMergeOperator) ||
+		err.Error() != "Not implemented: Provide a merge_operator when opening DB" {
+		t.Fatalf("Merge without an operator: %v", err)
+	}
+	// A batch takes the operand (RocksDB's WriteBatch does); reading it
+	// fails in RocksDB's words, from memtables and tables alike.
+	b := NewBatch()
+	b.Merge([]byte("k"), []byte("v"))
+	if err := db.Write(b, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, stage := range []string{"memtable", "table"} {
+		if _, err := db.Get([]byte("k"), nil); err == nil || err.Error() != "Invalid argument: merge_operator is not properly initialized." {
+			t.Fatalf("%s: Get of an operand without an operator: %v", stage, err)
+		}
+		it, err := db.NewIter(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !it.First() {
+			t.Fatalf("%s: the operand's key is not visible", stage)
+		}
+		if _, err := it.Value(); !errors.Is(err, ErrMergeOperatorMissing) {
+			t.Fatalf("%s: iterator Value: %v", stage, err)
+		}
+		it.Close()
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMergeStringAppendAcrossLevels(t *testing.T) {
+	dir := t.TempDir()
+	db := openWithMerge(t, dir, testOptions(), "stringappend")
+	merge(t, db, "k", "a")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	merge(t, db, "k", "b")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	merge(t, db, "k", "c")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	merge(t, db, "k", "d")
+	if v, ok := getString(t, db, "k"); !ok || v != "a,b,c,d" {
+		t.Fatalf("Get = %q %v, want a,b,c,d", v, ok)
+	}
+	var got []string
+	found, err := db.GetMergeOperands([]byte("k"), func(ops [][]byte) {
+		for _, op := range ops {
+			got = append(got, string(op))
+		}
+	})
+	// "a,b" was fully merged into a value by the bottommost compaction.
+	if err != nil || !found || fmt.Sprint(got) != "[a,b c d]" {
+		t.Fatalf("GetMergeOperands = %q %v %v", got, found, err)
+	}
+	put(t, db, "k", "x")
+	merge(t, db, "k", "y")
+	del(t, db, "j")
+	merge(t, db, "j", "z")
+	if v, ok := getString(t, db, "k"); !ok || v != "x,y" {
+		t.Fatalf("after Put: %q %v", v, ok)
+	}
+	if v, ok := getString(t, db, "j"); !ok || v != "z" {
+		t.Fatalf("after Delete: %q %v", v, ok)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The WAL replays the operands of the memtable.
+	db = openWithMerge(t, dir, testOptions(), "stringappend")
+	defer db.Close()
+	if v, ok := getString(t, db, "k"); !ok || v != "x,y" {
+		t.Fatalf("reopened: %q %v", v, ok)
+	}
+	if v, ok := getString(t, db, "j"); !ok || v != "z" {
+		t.Fatalf("reopened: %q %v", v, ok)
+	}
+}
+
+func TestMergeOperandsUnderSnapshotStaySeparate(t *testing.T) {
+	dir := t.TempDir()
+	db := openWithMerge(t, dir, testOptions(), "stringappendtest")
+	defer db.Close()
+	merge(t, db, "k", "1")
+	merge(t, db, "k", "2")
+	snap := db.NewSnapshot()
+	defer snap.Release()
+	merge(t, db, "k", "3")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if ok, err := snap.Get([]byte("k"), func(b []byte) { v = string(b) }); err != nil || !ok || v != "1,2" {
+		t.Fatalf("snapshot read %q %v %v", v, ok, err)
+	}
+	if got, ok := getString(t, db, "k"); !ok || got != "1,2,3" {
+		t.Fatalf("latest %q %v", got, ok)
+	}
+}
+
+// mergeModel applies the test's operators to the model.
+func mergeModel(spec string, m model, k, operand string) {
+	old, ok := m[k]
+	switch spec {
+	case "uint64add":
+		var sum uint64
+		if ok && len(old) == 8 {
+			sum = binary.LittleEndian.Uint64([]byte(old))
+		}
+		if len(operand) == 8 {
+			sum += binary.LittleEndian.Uint64([]byte(operand))
+		}
+		m[k] = string(binary.LittleEndian.AppendUint64(nil, sum))
+	default: // stringappend, stringappendtest
+		if ok {
+			m[k] = old + "," + operand
+		} else {
+			m[k] = operand
+		}
+	}
+}
+
+func randomOperand(rng *rand.Rand, spec string, op int) string {
+	if spec == "uint64add" && rng.Intn(8) > 0 {
+		return string(binary.LittleEndian.AppendUint64(nil, uint64(rng.Intn(1000))))
+	}
+	return fmt.Sprintf("m%d", op)
+}
+
+// TestRandomizedMergeModel mixes puts, deletes and merges with flushes,
+// compactions, snapshots and reopens, and checks reads, scans both ways
+// and snapshot reads against a map.
+func TestRandomizedMergeModel(t *testing.T) {
+	for i, spec := range []string{"uint64add", "stringappend", "stringappendtest", "uint64add"} {
+		seed := int64(i + 1)
+		t.Run(fmt.Sprint(spec, "/seed=", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewSource(seed))
+			dir := t.TempDir()
+			o := modelOptions(seed)
+			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return openWithMerge(t, dir, o, spec) }}
+			run.db = run.open()
+			m := run.m
+			for op := 0; op < 3000; op++ {
+				db := run.db
+				k := fmt.Sprintf("k%04d", rng.Intn(150))
+				switch r := rng.Intn(100); {
+				case r < 25:
+					v := randomOperand(rng, spec, op)
+					put(t, db, k, v)
+					m[k] = v
+				case r < 32:
+					del(t, db, k)
+					delete(m, k)
+				case r < 75:
+					v := randomOperand(rng, spec, op)
+					merge(t, db, k, v)
+					mergeModel(spec, m, k, v)
+				case r < 80:
+					b := NewBatch()
+					for j := rng.Intn(6); j >= 0; j-- {
+						k := fmt.Sprintf("k%04d", rng.Intn(150))
+						v := randomOperand(rng, spec, op)
+						b.Merge([]byte(k), []byte(v))
+						mergeModel(spec, m, k, v)
+					}
+					if err := db.Write(b, WriteOptions{}); err != nil {
+						t.Fatal(err)
+					}
+				default:
+					run.maintain(op)
+				}
+			}
+			run.finish()
+		})
+	}
+}
+
+// TestFlushPartialMerge: a flush (never bottommost) combines a key's
+// operands into one where the operator allows and keeps them apart where it
+// declines; GetMergeOperands shows which.
+func TestFlushPartialMerge(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"stringappend", "[a,b,c]"},
+		{"stringappendtest", "[a b c]"},
+		{"max", "[c]"},
+	} {
+		db := openWithMerge(t, t.TempDir(), testOptions(), c.spec)
+		for _, v := range []string{"a", "b", "c"} {
+			merge(t, db, "k", v)
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		found, err := db.GetMergeOperands([]byte("k"), func(ops [][]byte) {
+			for _, op := range ops {
+				got = append(got, string(op))
+			}
+		})
+		if err != nil || !found || fmt.Sprint(got) != c.want {
+			t.Errorf("%s: operands after a flush %q (%v, %v), want %s", c.spec, got, found, err, c.want)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWALMergeRecordDamage: a damaged merge record in the middle of a WAL
+// is damage like any other: every recovery mode but 3 refuses the open,
+// and mode 3 (skip any corrupted record) loses that operand alone.
+func TestWALMergeRecordDamage(t *testing.T) {
+	dir := t.TempDir()
+	db := openWithMerge(t, dir, testOptions(), "stringappend")
+	want := map[string]string{}
+	for i := 0; i < 300; i++ {
+		k, v := fmt.Sprintf("k%d", i%3), fmt.Sprint(i)
+		merge(t, db, k, v)
+		if i != 100 {
+			mergeModel("stringappend", want, k, v)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	damageWAL(t, dir, func(d []byte, offs []int) []byte {
+		d[offs[100]+wal.HeaderSize+3] ^= 1 // a payload byte of record 100
+		return d
+	})
+	for mode := 0; mode < 3; mode++ {
+		cp := t.TempDir()
+		copyDir(t, dir, cp)
+		openRefused(t, cp, modeOptions(mode, false), ErrCorruption, ".log")
+	}
+	cp := t.TempDir()
+	copyDir(t, dir, cp)
+	op, _ := mergeop.Lookup("stringappend")
+	db, err := Open(cp, modeOptions(3, false), Config{MergeOperator: op})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for k, v := range want {
+		if got, ok := getString(t, db, k); !ok || got != v {
+			t.Fatalf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
