@@ -2,7 +2,6 @@ package native
 
 import (
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
@@ -26,22 +25,11 @@ func TestConformance(t *testing.T) { enginetest.RunConformance(t, openFunc(t)) }
 
 func TestConcurrency(t *testing.T) { enginetest.RunConcurrency(t, openFunc(t)) }
 
-// TestMergeRefused: the native engine refuses merges, naming itself.
-func TestMergeRefused(t *testing.T) {
-	db := openFunc(t)(t.TempDir())
-	defer db.Close()
-	if err := db.Merge([]byte("k"), []byte("v"), nil); err == nil || !strings.Contains(err.Error(), "native engine") {
-		t.Errorf("Merge: %v", err)
-	}
-	if _, err := db.GetMergeOperands([]byte("k"), func([]byte) {}); err == nil || !strings.Contains(err.Error(), "native engine") {
-		t.Errorf("GetMergeOperands: %v", err)
-	}
-	b := db.NewBatch()
-	defer b.Close()
-	b.Merge([]byte("k"), []byte("v"))
-	if err := db.Apply(b, nil); err == nil || !strings.Contains(err.Error(), "native engine") {
-		t.Errorf("Apply of a merge: %v", err)
-	}
+// TestMerge runs the merge suite, GetMergeOperands included.
+func TestMerge(t *testing.T) {
+	o := options.Default()
+	o.WriteBufferSize = 256 << 10
+	enginetest.RunMerge(t, enginetest.MergeOpenWith(t, Opener{}, o), true)
 }
 
 func TestRegistered(t *testing.T) {
