@@ -3,6 +3,9 @@
 # (apt-get install librocksdb-dev; the C++ oracle db_bench is in rocksdb-tools).
 
 GO ?= go
+# staticcheck at a pinned version, run through the module proxy so that its
+# dependencies stay out of go.mod; its settings are in staticcheck.conf.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ROCKSDB_HEADER ?= /usr/include/rocksdb/c.h
 # The command binaries, built at the repository root (see .gitignore).
 CMDS := $(notdir $(wildcard cmd/*))
@@ -21,7 +24,7 @@ build-rocksdb: check-rocksdb
 	$(GO) build -tags rocksdb ./...
 	@for c in $(CMDS); do echo "$(GO) build -tags rocksdb -o $$c ./cmd/$$c"; $(GO) build -tags rocksdb -o $$c ./cmd/$$c || exit 1; done
 
-# test: what CI runs. gofmt and vet, every package's tests (the oracle tests
+# test: what CI runs. gofmt, vet and staticcheck, every package's tests (the oracle tests
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
 # the race detector on the concurrent packages, the native engine's packages
 # with their self-checks on (-tags invariants; race builds have them on too),
@@ -33,12 +36,13 @@ test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	$(GO) test -count=1 -tags invariants -short ./memtable/... ./sst/... ./lsm/...
 	@if [ -f $(ROCKSDB_HEADER) ]; then \
-	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
-	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
+	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
+	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
 	else echo "$(ROCKSDB_HEADER) not found: skipping the rocksdb-tagged tests"; fi
 
 # test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.

@@ -38,15 +38,24 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 		}
 		cxxrand.Shuffle(perm, uint32(r.seedBase))
 	}
+	shaped, err := r.cfg.uniqueShape.shaped(mode)
+	if err != nil {
+		return err
+	}
 	if r.num != r.cfg.num {
 		t.stats.addMessage(fmtOps(r.num))
+	}
+	keySrc := &writeKeys{mode: mode, num: keyNum, perm: perm, rand: t.rand}
+	if shaped {
+		bytes, err := r.writeUniqueShaped(t, &d, keySrc)
+		t.stats.addBytes(bytes)
+		return err
 	}
 	gen := newValueGen(&r.shape, r.valueData)
 	batch := r.db.NewBatch()
 	defer batch.Close()
 	key := r.keys.NewBuf()
 	var bytes int64
-	keySrc := &writeKeys{mode: mode, num: keyNum, perm: perm, rand: t.rand}
 	perBatch := r.entriesPerBatch
 	if perBatch == 1 && keyNum != 0 {
 		// A one-entry batch is a Put: same effect, no batch encoding.

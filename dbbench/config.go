@@ -53,6 +53,8 @@ type config struct {
 	seekNexts                int32
 	seekMissingPrefix        bool
 	readWritePercent         int32
+	deletePercent            int32
+	truthDB                  string // verify: the DB to compare with
 	compactTargetLevel       int32
 	multireadStride          int64
 	confidenceIntervalOnly   bool
@@ -82,10 +84,13 @@ type config struct {
 	profile, profileDir string
 	optionsFile         string
 	profiles            profilesFlags
+	mix                 mixgraphConfig
+	timeseries          timeseriesConfig
+	uniqueShape         uniqueShapeConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
-// it fills (a pointer of the field's type: int, int32, int64, uint64, bool,
+// it fills (a pointer of the field's type: int, int32, int64, uint32, uint64, bool,
 // float64 or string). The flags that set engine options are options.Specs;
 // together with parserFlags and noEffectFlags (noeffect.go) they account for
 // every flag once (TestEveryFlagAccountedOnce).
@@ -137,6 +142,8 @@ var configFlags = []struct {
 	{"seek_nexts", func(c *config) any { return &c.seekNexts }},
 	{"seek_missing_prefix", func(c *config) any { return &c.seekMissingPrefix }},
 	{"readwritepercent", func(c *config) any { return &c.readWritePercent }},
+	{"deletepercent", func(c *config) any { return &c.deletePercent }},
+	{"truth_db", func(c *config) any { return &c.truthDB }},
 	{"compact_target_level", func(c *config) any { return &c.compactTargetLevel }},
 	{"multiread_stride", func(c *config) any { return &c.multireadStride }},
 	{"confidence_interval_only", func(c *config) any { return &c.confidenceIntervalOnly }},
@@ -163,6 +170,42 @@ var configFlags = []struct {
 	{"profiles_seed", func(c *config) any { return &c.profiles.seed }},
 	{"profiles_queries", func(c *config) any { return &c.profiles.queries }},
 	{"profiles_full_compact", func(c *config) any { return &c.profiles.fullCompact }},
+	{"overwrite_probability", func(c *config) any { return &c.uniqueShape.overwriteProbability }},
+	{"overwrite_window_size", func(c *config) any { return &c.uniqueShape.overwriteWindow }},
+	{"disposable_entries_delete_delay", func(c *config) any { return &c.uniqueShape.disposableDelayUs }},
+	{"disposable_entries_batch_size", func(c *config) any { return &c.uniqueShape.disposableBatch }},
+	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
+	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
+	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"key_id_range", func(c *config) any { return &c.timeseries.keyIDRange }},
+	{"time_range", func(c *config) any { return &c.timeseries.timeRange }},
+	{"expire_style", func(c *config) any { return &c.timeseries.expireStyle }},
+	{"num_deletion_threads", func(c *config) any { return &c.timeseries.deletionThreads }},
+	{"mix_get_ratio", func(c *config) any { return &c.mix.getRatio }},
+	{"mix_put_ratio", func(c *config) any { return &c.mix.putRatio }},
+	{"mix_seek_ratio", func(c *config) any { return &c.mix.seekRatio }},
+	{"mix_max_scan_len", func(c *config) any { return &c.mix.maxScanLen }},
+	{"mix_max_value_size", func(c *config) any { return &c.mix.maxValueSize }},
+	{"sine_mix_rate", func(c *config) any { return &c.mix.sineMixRate }},
+	{"sine_mix_rate_interval_milliseconds", func(c *config) any { return &c.mix.sineMixRateIntervalMs }},
+	{"sine_mix_rate_noise", func(c *config) any { return &c.mix.sineMixRateNoise }},
+	{"sine_a", func(c *config) any { return &c.mix.sineA }},
+	{"sine_b", func(c *config) any { return &c.mix.sineB }},
+	{"sine_c", func(c *config) any { return &c.mix.sineC }},
+	{"sine_d", func(c *config) any { return &c.mix.sineD }},
+	{"keyrange_dist_a", func(c *config) any { return &c.mix.keyrangeA }},
+	{"keyrange_dist_b", func(c *config) any { return &c.mix.keyrangeB }},
+	{"keyrange_dist_c", func(c *config) any { return &c.mix.keyrangeC }},
+	{"keyrange_dist_d", func(c *config) any { return &c.mix.keyrangeD }},
+	{"keyrange_num", func(c *config) any { return &c.mix.keyrangeNum }},
+	{"key_dist_a", func(c *config) any { return &c.mix.keyDistA }},
+	{"key_dist_b", func(c *config) any { return &c.mix.keyDistB }},
+	{"value_theta", func(c *config) any { return &c.mix.valueTheta }},
+	{"value_k", func(c *config) any { return &c.mix.valueK }},
+	{"value_sigma", func(c *config) any { return &c.mix.valueSig }},
+	{"iter_theta", func(c *config) any { return &c.mix.iterTheta }},
+	{"iter_k", func(c *config) any { return &c.mix.iterK }},
+	{"iter_sigma", func(c *config) any { return &c.mix.iterSig }},
 }
 
 // parserFlags are read by the flag parser itself (internal/gflags): the
@@ -206,6 +249,10 @@ func setFromText(p any, text string) error {
 		*p, err = strconv.ParseFloat(text, 64)
 	case *uint64:
 		*p, err = strconv.ParseUint(text, 10, 64)
+	case *uint32:
+		var v uint64
+		v, err = strconv.ParseUint(text, 10, 32)
+		*p = uint32(v)
 	case *int64:
 		*p, err = strconv.ParseInt(text, 10, 64)
 	case *int32:

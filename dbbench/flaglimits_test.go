@@ -121,7 +121,7 @@ func init() {
 		"unsigned: gflags refuses a negative value": "rate_limiter_bytes_per_sec benchmark_read_rate_limit benchmark_write_rate_limit " +
 			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
 			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
-		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent " +
+		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent deletepercent " +
 			"table_cache_numshardbits subcompactions",
 		"checked with db_bench's words (startupchecks.go)":     "key_size compression_ratio perf_level user_timestamp_size",
 		"with a rate limiter, the rocksdb engine refuses <= 0": "rate_limiter_refill_period_us",
@@ -138,6 +138,15 @@ func init() {
 		"read by randomreplacekeys alone, which refuses --numdistinct < 1 and takes any stddev": "numdistinct stddev",
 		"read by the merge benchmarks: a negative merge_keys means --num, 0 is refused there; " +
 			"mergereadpercent is compared with rand % 100": "merge_keys mergereadpercent",
+		"mixgraph's workload model: any shape db_bench takes; setupMixGraph refuses the values it divides by": "iter_k " +
+			"iter_sigma iter_theta key_dist_a key_dist_b keyrange_dist_a keyrange_dist_b keyrange_dist_c keyrange_dist_d " +
+			"keyrange_num mix_get_ratio mix_put_ratio mix_seek_ratio mix_max_scan_len mix_max_value_size sine_a sine_b " +
+			"sine_c sine_d sine_mix_rate_interval_milliseconds sine_mix_rate_noise value_k value_sigma value_theta",
+		"read by timeseries, which refuses --key_id_range <= 0 (time_range is unsigned)": "key_id_range time_range " +
+			"num_deletion_threads",
+		"read by the unique-random fills, which refuse in db_bench's words what it refuses": "overwrite_probability " +
+			"overwrite_window_size disposable_entries_batch_size disposable_entries_delete_delay " +
+			"disposable_entries_value_size persistent_entries_batch_size persistent_entries_value_size",
 	} {
 		for _, n := range strings.Fields(names) {
 			flagsTakingAnyValue[n] = reason

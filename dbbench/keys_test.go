@@ -20,6 +20,8 @@ func TestKeyLayouts(t *testing.T) {
 		// Short keys keep the low-order bytes.
 		{KeyGen{keySize: 4, num: 100}, 0x01020304, "01020304"},
 		{KeyGen{keySize: 8, num: 100}, 1, "0000000000000001"},
+		{KeyGen{keySize: 13, num: 100}, 2, "00000000000000023030303030"},
+		{KeyGen{keySize: 27, num: 100}, 3, "000000000000000330303030303030303030303030303030303030"},
 		// num 100, K 10, prefix_size 4: v=10 -> 00000000 000000000000000A 30303030.
 		{KeyGen{keySize: 16, prefixSize: 4, keysPerPrefix: 10, num: 100}, 10, "00000000000000000000000a30303030"},
 		// prefix_size 10, key_size 20, v=0.
@@ -30,6 +32,10 @@ func TestKeyLayouts(t *testing.T) {
 		c.g.Fill(b, c.v)
 		if got := hex.EncodeToString(b); got != c.want {
 			t.Errorf("case %d: got %s want %s", i, got, c.want)
+		}
+		dirty := bytes.Repeat([]byte{0xff}, c.g.keySize)
+		if c.g.Fill(dirty, c.v); !bytes.Equal(dirty, b) {
+			t.Errorf("case %d: Fill over a used buffer gave %x", i, dirty)
 		}
 		f := c.g.NewBuf()
 		c.g.Fill(f, 12345)

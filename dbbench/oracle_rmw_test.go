@@ -31,7 +31,13 @@ var rmwLists = [][]string{
 // found:M)") must match, and every engine must leave the same contents (the
 // readseq checksum of keys and values); with the rocksdb engine built in,
 // those contents must also be the C++ DB's, read through it.
-func TestOracleReadModifyWrite(t *testing.T) {
+func TestOracleReadModifyWrite(t *testing.T) { compareListsWithOracle(t, rmwLists) }
+
+// compareListsWithOracle runs each benchmark list with C++ db_bench and
+// with every engine, and compares the result lines and the DB contents the
+// lists leave (see TestOracleReadModifyWrite).
+func compareListsWithOracle(t *testing.T, lists [][]string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("oracle comparison skipped in -short mode")
 	}
@@ -39,7 +45,7 @@ func TestOracleReadModifyWrite(t *testing.T) {
 		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
 	}
 	_, rocksdbErr := engine.Lookup("rocksdb")
-	for i, list := range rmwLists {
+	for i, list := range lists {
 		args := append([]string{"--compression_type=none", "--progress_reports=false"}, list...)
 		cppDir := filepath.Join(t.TempDir(), "cpp")
 		want := summarize(runOracleIn(t, cppDir, args))

@@ -23,10 +23,15 @@ const oracleBinary = "/usr/bin/db_bench"
 var resultLine = regexp.MustCompile(`^(\S+)\s+:\s+[0-9.]+ micros/op [0-9]+ ops/sec [0-9.]+ seconds ([0-9]+) operations;(.*)$`)
 var mbps = regexp.MustCompile(`^\s*[0-9.]+ MB/s ?`)
 
-// summarize keeps name, op count and message of every result line.
+// summarize keeps name, op count and message of every result line, and
+// the "Number of ..." lines some benchmarks print before theirs.
 func summarize(out string) []string {
 	var s []string
 	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Number of ") {
+			s = append(s, l)
+			continue
+		}
 		m := resultLine.FindStringSubmatch(l)
 		if m == nil {
 			continue

@@ -33,3 +33,11 @@ func (l *rateLimiter) request(n int64) {
 		time.Sleep(wait)
 	}
 }
+
+// setRate changes the rate for the requests that follow (RocksDB's
+// RateLimiter::SetBytesPerSecond).
+func (l *rateLimiter) setRate(rate float64) {
+	l.mu.Lock()
+	l.rate = rate
+	l.mu.Unlock()
+}

@@ -41,8 +41,11 @@ func init() {
 		"fillbatch":        {fn: benchWriteSeq, fresh: true, setup: setBatch1000},
 		"fillrandom":       {fn: benchWriteRandom, fresh: true},
 		"filluniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
-		"fillsync":         {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
-		"fill100K":         {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
+		// db_bench runs the same body; the --disposable_entries_* and
+		// --persistent_entries_* flags make the difference.
+		"fillanddeleteuniquerandom": {fn: benchWriteUniqueRandom, fresh: true, setup: setupFillUniqueRandom},
+		"fillsync":                  {fn: benchWriteRandom, fresh: true, setup: setupFillSync},
+		"fill100K":                  {fn: benchWriteRandom, fresh: true, setup: setupFill100K},
 
 		// Writes into the open DB.
 		"overwrite":             {fn: benchWriteRandom},
@@ -50,9 +53,11 @@ func init() {
 		"xorupdaterandom":       {fn: benchXORUpdateRandom},
 		"appendrandom":          {fn: benchAppendRandom},
 		"randomreplacekeys":     {fn: benchRandomReplaceKeys, fresh: true},
+		"timeseries":            {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries},
 		"deleteseq":             {fn: benchDeleteSeq},
 		"deleterandom":          {fn: benchDeleteRandom},
 		"readrandomwriterandom": {fn: benchReadRandomWriteRandom},
+		"randomwithverify":      {fn: benchRandomWithVerify},
 
 		// Reads.
 		"readseq":         {fn: benchReadSequential},
@@ -65,11 +70,15 @@ func init() {
 		"multireadrandom": {fn: benchMultiReadRandom, setup: setupMultiReadRandom},
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
+		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
+		"readrandomfast":  {fn: benchReadRandomFast},
+		"fillseekseq":     {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},
 		"newiteratorwhilewriting": {fn: benchIteratorCreationWhileWriting, extraThreads: 1},
 		"seekrandomwhilewriting":  {fn: benchSeekRandomWhileWriting, extraThreads: 1},
+		"readwhilescanning":       {fn: benchReadWhileScanning, extraThreads: 1},
 		"readwhilemerging":        {fn: benchReadWhileMerging, extraThreads: 1, setup: setupWhileMerging},
 		"seekrandomwhilemerging":  {fn: benchSeekRandomWhileMerging, extraThreads: 1, setup: setupWhileMerging},
 
@@ -92,6 +101,7 @@ func init() {
 		"levelstats":        {meta: printPropertyMeta("rocksdb.levelstats")},
 		"sstables":          {meta: printPropertyMeta("rocksdb.sstables")},
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
+		"verify":            {meta: (*runner).metaVerify},
 
 		// CPU benchmarks that touch no DB.
 		"crc32c":      {fn: benchCrc32c},
@@ -107,11 +117,10 @@ func init() {
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"fillanddeleteuniquerandom", "readwhilescanning",
-		"readtorowcache", "readrandomfast", "approximatesizerandom", "mixgraph",
-		"randomwithverify", "fillseekseq", "randomtransaction",
-		"timeseries", "backup",
-		"restore", "compact0", "compact1", "verify", "block_cache_entry_stats",
+		"readtorowcache", "approximatesizerandom",
+		"randomtransaction",
+		"backup",
+		"restore", "compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
 		if _, dup := benchmarks[name]; dup {

@@ -59,8 +59,11 @@ type runner struct {
 	entriesPerBatch int64
 	wo              engine.WriteOptions
 	keys            KeyGen
-	shape           valueShape
-	benchIndex      int
+	// timestamps is timeseries' TimestampEmulator: the count of its
+	// writes so far, shared by the writer and the readers.
+	timestamps atomic.Uint64
+	shape      valueShape
+	benchIndex int
 
 	// openErr is the failure db_bench's first Open reports while it reads
 	// the options (options file, option flags), printed by open.
@@ -146,6 +149,7 @@ type sharedState struct {
 	numDone      atomic.Int64
 	writeLimiter *rateLimiter
 	readLimiter  *rateLimiter
+	mixOnce      sync.Once // mixgraph's limiters replace the two above once
 }
 
 // othersDone tells a background writer that every other thread finished.

@@ -158,8 +158,8 @@ func benchmarkScanWith(b *testing.B, o *options.Options, keysOnly, reverse bool)
 	}
 	ok := start()
 	for i := 0; i < b.N; i++ {
-		if !ok {
-			ok = start()
+		if !ok && !start() {
+			b.Fatal("the scan's iterator is empty")
 		}
 		if !keysOnly {
 			if _, err := it.Value(); err != nil {

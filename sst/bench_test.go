@@ -71,8 +71,6 @@ func benchValue(rng *rand.Rand, v []byte) {
 
 type benchTables struct {
 	native, pebble string
-	nativeBuild    float64 // seconds
-	pebbleBuild    float64
 }
 
 var (

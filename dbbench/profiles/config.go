@@ -13,7 +13,7 @@ import (
 // published runs pass a query limit of 100).
 const (
 	DefaultSeed       int32 = 570123434
-	DefaultQueryLimit       = 50
+	DefaultQueryLimit int   = 50
 )
 
 // Config describes one run of the workload.

@@ -130,7 +130,9 @@ func (st *manifestState) apply(e *versionEdit) {
 		}
 	}
 	for _, num := range e.backings {
-		st.live[num] = st.live[num]
+		if _, ok := st.live[num]; !ok {
+			st.live[num] = keyRange{} // a backing with no table range yet
+		}
 		st.named[num] = struct{}{}
 	}
 }

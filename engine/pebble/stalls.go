@@ -59,5 +59,3 @@ func (s *stallCounters) snapshot() stallSnapshot {
 	}
 	return snap
 }
-
-func (s stallSnapshot) count() int64 { return s.memtable + s.l0Files + s.other }

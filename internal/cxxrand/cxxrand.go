@@ -10,6 +10,8 @@
 //     fillrandom key orders).
 //   - ParkMiller is RocksDB's util/random.h Random, the source of the value
 //     bytes (seeded with 301 by both tools).
+//   - LibcRand is glibc's rand(), which db_bench's mixgraph calls for the
+//     noise on its sine-wave request rate.
 //
 // Each generator costs a few ns per draw and allocates nothing after
 // construction.
@@ -47,15 +49,26 @@ func (r *MT64) Seed(seed uint64) {
 }
 
 func (r *MT64) twist() {
-	for i := 0; i < mt64N; i++ {
-		x := (r.mt[i] & mt64UpperMsk) | (r.mt[(i+1)%mt64N] & mt64LowerMsk)
-		xa := x >> 1
-		if x&1 != 0 {
-			xa ^= mt64MatrixA
-		}
-		r.mt[i] = r.mt[(i+mt64M)%mt64N] ^ xa
+	mt := &r.mt
+	// The recurrence mixes element i with i+1 and i+M (indices mod N); the
+	// three loops below cover i+M < N, i+M >= N, and the last element,
+	// whose successor is element 0, so no index needs a modulo.
+	i := 0
+	for ; i < mt64N-mt64M; i++ {
+		mt[i] = mt[i+mt64M] ^ mt64Mix(mt[i], mt[i+1])
 	}
+	for ; i < mt64N-1; i++ {
+		mt[i] = mt[i+mt64M-mt64N] ^ mt64Mix(mt[i], mt[i+1])
+	}
+	mt[mt64N-1] = mt[mt64M-1] ^ mt64Mix(mt[mt64N-1], mt[0])
 	r.idx = 0
+}
+
+// mt64Mix is the twist of one element: the upper bit of cur and the lower
+// bits of next, shifted right, xored with the matrix when odd.
+func mt64Mix(cur, next uint64) uint64 {
+	x := cur&mt64UpperMsk | next&mt64LowerMsk
+	return x>>1 ^ -(x&1)&mt64MatrixA
 }
 
 // Next returns the next 64-bit output.
@@ -194,8 +207,8 @@ type ParkMiller struct{ seed uint32 }
 // NewParkMiller seeds as Random(s) does.
 func NewParkMiller(s uint32) *ParkMiller {
 	s &= 2147483647
-	if s == 0 {
-		s = 1
+	if s == 0 || s == 2147483647 {
+		s = 1 // RocksDB's Random avoids both fixed points
 	}
 	return &ParkMiller{seed: s}
 }

@@ -176,3 +176,27 @@ func TestShuffleSeeds(t *testing.T) {
 		}
 	}
 }
+
+func TestLibcRandMatchesGlibc(t *testing.T) {
+	// rand() without srand() and after srand(7), as glibc prints them (the
+	// 1000th and 100,000th values check the ring past many wraps).
+	r := NewLibcRand(1)
+	for i, want := range []int32{1804289383, 846930886, 1681692777, 1714636915, 1957747793} {
+		if got := r.Next(); got != want {
+			t.Fatalf("rand() %d = %d want %d", i, got, want)
+		}
+	}
+	var v int32
+	for i := 5; i < 100000; i++ {
+		if v = r.Next(); i == 999 && v != 1143565421 {
+			t.Fatalf("rand() 1000th = %d", v)
+		}
+	}
+	if v != 660658275 {
+		t.Fatalf("rand() 100000th = %d", v)
+	}
+	s7 := NewLibcRand(7)
+	if a, b := s7.Next(), s7.Next(); a != 1045618677 || b != 1863967299 {
+		t.Fatalf("srand(7): %d %d", a, b)
+	}
+}

@@ -118,10 +118,7 @@ func (p *parser) optionsFromString(text string) error {
 			if !relevant {
 				break
 			}
-			body := line[1:]
-			if strings.HasPrefix(body, "-") {
-				body = body[1:]
-			}
+			body := strings.TrimPrefix(line[1:], "-")
 			f, _, value, hasValue, _ := p.fs.split(body)
 			if f == nil || !hasValue { // gflags ignores these silently
 				break
