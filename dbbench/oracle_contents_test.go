@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -19,12 +18,7 @@ import (
 // of entries with the same order-independent checksum of keys and values.
 // Needs the rocksdb engine (-tags rocksdb) to read the C++ DB.
 func TestOracleDBContents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s; skipping", oracleBinary)
-	}
+	requireOracle(t)
 	if _, err := engine.Lookup("rocksdb"); err != nil {
 		t.Skip("rocksdb engine not built in (-tags rocksdb); cannot read the C++ DB")
 	}

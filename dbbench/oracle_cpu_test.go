@@ -7,7 +7,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -38,12 +37,7 @@ var oracleCPULists = [][]string{
 var checksumSums = regexp.MustCompile(`\.\.\. val=0x[0-9a-f]+`)
 
 func TestOracleCPUBenchmarks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("CPU benchmark oracle comparison skipped in -short mode: it hashes 20 GiB on each side")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping CPU benchmark oracle comparison", oracleBinary)
-	}
+	requireOracle(t)
 	for i, args := range oracleCPULists {
 		args := append([]string{"--seed=1", "--num=1000"}, args...)
 

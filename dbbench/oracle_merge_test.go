@@ -99,12 +99,7 @@ var mergeRefusals = []struct {
 // TestOracleMergeRefusals: the same refusals in db_bench's words, exit 1,
 // on every engine; an unknown operator leaves no database behind.
 func TestOracleMergeRefusals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
-	}
+	requireOracle(t)
 	for _, c := range mergeRefusals {
 		args := append([]string{"--seed=1", "--progress_reports=false"}, c.args...)
 		cmd := exec.Command(oracleBinary, append([]string{"--db=" + filepath.Join(t.TempDir(), "cpp")}, args...)...)

@@ -1,7 +1,6 @@
 package dbbench_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,12 +11,7 @@ import (
 // ours_* files) through both drivers: exit code, stdout and stderr must be
 // the same.
 func TestOracleBadOptionsFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
-	}
+	requireOracle(t)
 	files, err := filepath.Glob(filepath.Join("..", "options", "testdata", "bad", "*.ini"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no bad OPTIONS files: %v", err)

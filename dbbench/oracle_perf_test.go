@@ -1,7 +1,6 @@
 package dbbench_test
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -35,12 +34,7 @@ func perfContextFields(out string) [][]string {
 // carries RocksDB's perf context, as C++ db_bench prints it; with the rocksdb
 // engine ours prints the same counters in the same order.
 func TestOraclePerfContext(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the C++ db_bench")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("%s not installed", oracleBinary)
-	}
+	requireOracle(t)
 	if _, err := engine.Lookup("rocksdb"); err != nil {
 		t.Skip("rocksdb engine not built in (-tags rocksdb)")
 	}

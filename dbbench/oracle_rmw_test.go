@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,12 +37,7 @@ func TestOracleReadModifyWrite(t *testing.T) { compareListsWithOracle(t, rmwList
 // lists leave (see TestOracleReadModifyWrite).
 func compareListsWithOracle(t *testing.T, lists [][]string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
-	}
+	requireOracle(t)
 	_, rocksdbErr := engine.Lookup("rocksdb")
 	for i, list := range lists {
 		args := append([]string{"--compression_type=none", "--progress_reports=false"}, list...)

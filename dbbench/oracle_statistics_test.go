@@ -1,13 +1,10 @@
 package dbbench_test
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/godbbench/godbbench/engine"
 )
 
 // statisticsName matches a line of the STATISTICS block: a ticker
@@ -46,20 +43,5 @@ func TestOracleStatisticsNames(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%v: STATISTICS names differ: ours %d lines, C++ %d\nours: %v\nC++:  %v", args, len(got), len(want), got, want)
 		}
-	}
-}
-
-// requireRocksDBOracle skips, saying why, a test comparing the rocksdb
-// engine with C++ db_bench when either is missing or in -short mode.
-func requireRocksDBOracle(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s", oracleBinary)
-	}
-	if !slices.Contains(engine.Names(), "rocksdb") {
-		t.Skip("built without the rocksdb engine (-tags rocksdb)")
 	}
 }

@@ -3,7 +3,6 @@ package dbbench_test
 import (
 	"bytes"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -159,12 +158,7 @@ var startupErrorCases = [][]string{
 }
 
 func TestOracleStdout(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode (the race run); the plain run covers it")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s; skipping oracle comparison", oracleBinary)
-	}
+	requireOracle(t)
 	for _, c := range stdoutCases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"--compression_type=none"}, c.args...)

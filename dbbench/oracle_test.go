@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -90,12 +89,7 @@ var oracleLists = [][]string{
 }
 
 func TestOracleCounts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("oracle comparison skipped in -short mode (the race run); the plain run covers it")
-	}
-	if _, err := os.Stat(oracleBinary); err != nil {
-		t.Skipf("C++ db_bench not installed at %s (apt-get install rocksdb-tools); skipping oracle comparison", oracleBinary)
-	}
+	requireOracle(t)
 	for _, engine := range oracleEngines() {
 		for i, args := range oracleLists {
 			args := append([]string{"--compression_type=none"}, args...)

@@ -29,7 +29,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asDBBenchEnv) != "" {
 		os.Exit(dbbench.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	reportOracleSkips(os.Stderr)
+	os.Exit(code)
 }
 
 // runOursSubprocess runs dbbench.Main with args in a child process and
