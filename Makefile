@@ -41,8 +41,8 @@ test:
 	$(GO) test -count=1 -race -short $(RACE_PKGS)
 	$(GO) test -count=1 -tags invariants -short ./memtable/... ./sst/... ./lsm/...
 	@if [ -f $(ROCKSDB_HEADER) ]; then \
-	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
-	  $(GO) vet -tags rocksdb ./engine/rocksdb/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
+	  echo "$(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/"; \
+	  $(GO) vet -tags rocksdb ./engine/rocksdb/ ./mergeop/ && $(STATICCHECK) -tags rocksdb ./engine/rocksdb/... ./mergeop/ && $(GO) test -count=1 -tags rocksdb ./engine/rocksdb/... ./dbbench/ ./mergeop/; \
 	else echo "$(ROCKSDB_HEADER) not found: skipping the rocksdb-tagged tests"; fi
 
 # test-rocksdb: the RocksDB engine and the OPTIONS-file reader it relies on.

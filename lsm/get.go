@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -149,12 +150,20 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 		if i < len(rs.imm) {
 			m = rs.imm[i]
 		}
-		it := m.rep.NewIter()
+		it, _ := m.mergeIters.Get().(memtable.Iter)
+		if it == nil {
+			it = m.rep.NewIter()
+		}
+		done := false
 		for ok := it.Seek(key, seq); ok && compareKeys(it.Key(), key) == 0; ok = it.Next() {
 			g.onEntry(it.Value(), it.Kind(), it.Seq())
-			if g.kind != base.KindMerge {
-				return true
+			if done = g.kind != base.KindMerge; done {
+				break
 			}
+		}
+		m.mergeIters.Put(it)
+		if done {
+			return true
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/invariants"
@@ -25,6 +26,9 @@ type memTable struct {
 	// supports it (memtable.Releaser: cspp hands its arena to the next
 	// memtable), instead of waiting for the garbage collector.
 	refs atomic.Int32
+	// mergeIters keeps the rep's iterators that Get walks a key's merge
+	// operands with, so such reads allocate none in steady state.
+	mergeIters sync.Pool
 }
 
 func (m *memTable) ref() {

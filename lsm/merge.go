@@ -66,9 +66,6 @@ func (s *operandStack) setBase(value []byte) {
 	s.hasBase = true
 }
 
-// empty reports whether no operand was pushed.
-func (s *operandStack) empty() bool { return len(s.ends) == 0 }
-
 // oldestFirst returns the operands oldest first, valid until the next push.
 func (s *operandStack) oldestFirst() [][]byte {
 	s.ordered = s.ordered[:0]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/lsm/wal"
@@ -308,6 +309,109 @@ func TestWALMergeRecordDamage(t *testing.T) {
 	for k, v := range want {
 		if got, ok := getString(t, db, k); !ok || got != v {
 			t.Fatalf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+// TestMergeIteratorBothWays walks keys whose values are merges of operands
+// spread over tables and the memtable, forward and backward, with Value at
+// every step and direction changes after it.
+func TestMergeIteratorBothWays(t *testing.T) {
+	db := openWithMerge(t, t.TempDir(), testOptions(), "stringappend")
+	defer db.Close()
+	put(t, db, "a", "A")
+	merge(t, db, "b", "1")
+	merge(t, db, "c", "1")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	merge(t, db, "a", "2")
+	del(t, db, "c")
+	merge(t, db, "b", "2")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	merge(t, db, "c", "3")
+	merge(t, db, "b", "3")
+	put(t, db, "d", "D")
+	want := []string{"a=A,2", "b=1,2,3", "c=3", "d=D"}
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	at := func(ok bool) string {
+		if !ok {
+			return "end"
+		}
+		v, err := it.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(it.Key()) + "=" + string(v)
+	}
+	var got []string
+	for ok := it.First(); ok; ok = it.Next() {
+		got = append(got, at(true))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("forward %q, want %q", got, want)
+	}
+	got = got[:0]
+	for ok := it.Last(); ok; ok = it.Prev() {
+		got = append(got, at(true))
+	}
+	if fmt.Sprint(got) != "[d=D c=3 b=1,2,3 a=A,2]" {
+		t.Fatalf("backward %q", got)
+	}
+	steps := []struct {
+		move func() bool
+		want string
+	}{
+		{func() bool { return it.SeekGE([]byte("b")) }, "b=1,2,3"},
+		{it.Next, "c=3"},
+		{it.Prev, "b=1,2,3"},
+		{it.Prev, "a=A,2"},
+		{it.Next, "b=1,2,3"},
+		{func() bool { return it.SeekLT([]byte("c")) }, "b=1,2,3"},
+		{it.Next, "c=3"},
+		{it.Next, "d=D"},
+		{it.Next, "end"},
+	}
+	for i, s := range steps {
+		if got := at(s.move()); got != s.want {
+			t.Fatalf("step %d: %s, want %s", i, got, s.want)
+		}
+	}
+}
+
+// TestMergeOperatorFailure: an operand the operator cannot read (sortlist
+// on "x") fails reads of its key with RocksDB's merge-failure words, and
+// compactions keep such operands as they were instead of failing.
+func TestMergeOperatorFailure(t *testing.T) {
+	db := openWithMerge(t, t.TempDir(), testOptions(), "sortlist")
+	defer db.Close()
+	merge(t, db, "bad", "1,3")
+	merge(t, db, "bad", "x")
+	merge(t, db, "good", "2,9")
+	merge(t, db, "good", "4")
+	for _, stage := range []string{"memtable", "flushed", "compacted"} {
+		switch stage {
+		case "flushed":
+			if err := db.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		case "compacted":
+			if err := db.Compact(nil, nil, -1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := db.Get([]byte("bad"), nil)
+		if err == nil || !strings.HasPrefix(err.Error(), "Corruption: Merge operator failed") {
+			t.Fatalf("%s: Get of an unreadable operand: %v", stage, err)
+		}
+		if v, ok := getString(t, db, "good"); !ok || v != "2,4,9" {
+			t.Fatalf("%s: good = %q %v", stage, v, ok)
 		}
 	}
 }

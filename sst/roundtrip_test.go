@@ -74,6 +74,9 @@ func randomEntries(rng *rand.Rand, n int, maxValue int) []entry {
 			}
 			seen[id] = true
 			e := entry{key: key, seq: seq, kind: base.KindSet}
+			if rng.IntN(8) == 0 {
+				e.kind = base.KindMerge
+			}
 			if rng.IntN(10) == 0 {
 				e.kind = base.KindDelete
 			} else {

@@ -33,10 +33,14 @@ func valueFor(key []byte, seq uint64) []byte {
 	return v
 }
 
-// kindFor makes every fifth sequence a tombstone.
+// kindFor makes every fifth sequence a tombstone and, of the others, every
+// seventh a merge operand.
 func kindFor(seq uint64) base.Kind {
-	if seq%5 == 0 {
+	switch {
+	case seq%5 == 0:
 		return base.KindDelete
+	case seq%7 == 0:
+		return base.KindMerge
 	}
 	return base.KindSet
 }
@@ -352,7 +356,7 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 					}
 					// The newest version's seq is unknown here, but its value must
 					// be one valueFor produces for this key with a matching kind.
-					if len(v) > 40 || (kind != base.KindSet && kind != base.KindDelete) {
+					if len(v) > 40 || !kind.Valid() {
 						errc <- fmt.Errorf("Get(%q) returned malformed (%x, %d)", key, v, kind)
 						return
 					}
