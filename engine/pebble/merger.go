@@ -29,8 +29,13 @@ import (
 // The merger's name is stored on disk and checked at every open and every
 // table read. RocksDB checks no name, and db_bench reopens one database
 // with any --merge_operator (tools/benchmark.sh loads without one, then
-// runs mergerandom with "put"); so a database keeps the name it was
-// created with (mergerName), while the operator comes from the options.
+// runs mergerandom with "put"); so a database keeps the name of the first
+// operator it was opened with (pickMerger), while the operator comes from
+// the options. Pebble's flushes and compactions merge what they can, and
+// retry a failed one without end, so a database opened without an
+// operator still merges in the background with the operator its name
+// records, where RocksDB copies the operands; DB.Merge is refused all the
+// same, as RocksDB refuses it.
 
 // newMerger returns the pebble.Merger for the operator op, named name.
 // Without an operator, a read or compaction meeting merge operands fails
@@ -55,21 +60,29 @@ func newMerger(op mergeop.Operator, name string) *pebble.Merger {
 // merge operands and the database has no merge operator.
 var errMergeOperatorNotInitialized = errors.New("Invalid argument: merge_operator is not properly initialized.")
 
-// mergerName is the name the merger of the database in dir gets: the
-// merger recorded by the newest OPTIONS file when there is one (any
-// operator then reads the database, as with RocksDB), else RocksDB's name
-// of op (MergeOperator::Name(), "UInt64AddOperator"), or "nullptr" without
-// an operator, the name Pebble and RocksDB write for none.
-func mergerName(fsys vfs.FS, dir string, op mergeop.Operator) string {
+// pickMerger returns the merger for the database in dir opened with the
+// operator op (nil: none). Its name is the one recorded by the newest
+// OPTIONS file, unless that is none ("nullptr", Pebble's and RocksDB's
+// word for no merger, which Pebble checks against nothing) and op is set:
+// then RocksDB's name of op (MergeOperator::Name(), "UInt64AddOperator").
+// Without op it merges with the operator the recorded name is of, when
+// mergeop knows it.
+func pickMerger(fsys vfs.FS, dir string, op mergeop.Operator) *pebble.Merger {
+	recorded := ""
 	if names, err := fsys.List(dir); err == nil {
-		if v, ok := newestOptionsValue(fsys, dir, names, "merger"); ok && v != "" {
-			return v
+		recorded, _ = newestOptionsValue(fsys, dir, names, "merger")
+	}
+	name := recorded
+	if name == "" || name == "nullptr" {
+		name = "nullptr"
+		if op != nil {
+			name = op.Name()
 		}
 	}
 	if op == nil {
-		return "nullptr"
+		op, _ = mergeop.Lookup(recorded)
 	}
-	return op.Name()
+	return newMerger(op, name)
 }
 
 // valueMerger collects one key's operands (copied into buf, as Pebble

@@ -82,7 +82,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	if err != nil {
 		return nil, err
 	}
-	cfg.opts.Merger = newMerger(op, mergerName(fs, dir, op))
+	cfg.opts.Merger = pickMerger(fs, dir, op)
 	d := &DB{
 		fs:              newFailFS(fs),
 		logger:          lg,
