@@ -1,6 +1,10 @@
 package dbbench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/godbbench/godbbench/engine"
+)
 
 // mergeKeyGen is the key generator of mergerandom and
 // readrandommergerandom: db_bench draws their keys as rand % merge_keys_
@@ -103,14 +107,10 @@ func benchSeekRandomWhileMerging(r *runner, t *thread) error {
 func benchMergeWithoutOperator(r *runner, t *thread) error {
 	if t.tid == 0 {
 		t.stats.exclude = true
-		return fmt.Errorf("put or merge error: %v", errNoMergeOperatorText)
+		return fmt.Errorf("put or merge error: %v", engine.ErrNoMergeOperator)
 	}
 	return nil
 }
-
-// errNoMergeOperatorText is RocksDB's DB::Merge status without a merge
-// operator (engine.ErrNoMergeOperator).
-const errNoMergeOperatorText = "Not implemented: Provide a merge_operator when opening DB"
 
 // readRandomOperands is db_bench's ReadRandom with read_operands_ set
 // (readrandomoperands, and every ReadRandom after it in the same run):
