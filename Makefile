@@ -24,7 +24,7 @@ build-rocksdb: check-rocksdb
 	$(GO) build -tags rocksdb ./...
 	@for c in $(CMDS); do echo "$(GO) build -tags rocksdb -o $$c ./cmd/$$c"; $(GO) build -tags rocksdb -o $$c ./cmd/$$c || exit 1; done
 
-# test: what CI runs. gofmt, vet and staticcheck, every package's tests (the oracle tests
+# test: what CI runs. gofmt, go.mod tidiness, vet and staticcheck, every package's tests (the oracle tests
 # compare against /usr/bin/db_bench when Debian's rocksdb-tools is installed),
 # the race detector on the concurrent packages, the native engine's packages
 # with their self-checks on (-tags invariants; race builds have them on too),
@@ -35,6 +35,7 @@ RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench 
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	$(GO) test -count=1 ./...

@@ -81,6 +81,7 @@ type config struct {
 
 	// Outputs and this project's extensions.
 	reportJSON          string
+	benchstatOut        string
 	profile, profileDir string
 	optionsFile         string
 	profiles            profilesFlags
@@ -163,6 +164,7 @@ var configFlags = []struct {
 	{"memtablerep", func(c *config) any { return &c.memtablerep }},
 	{"skip_list_lookahead", func(c *config) any { return &c.skipListLookahead }},
 	{"report_json", func(c *config) any { return &c.reportJSON }},
+	{"benchstat_out", func(c *config) any { return &c.benchstatOut }},
 	{"profile", func(c *config) any { return &c.profile }},
 	{"profile_dir", func(c *config) any { return &c.profileDir }},
 	{"options_file", func(c *config) any { return &c.optionsFile }},

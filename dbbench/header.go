@@ -47,6 +47,17 @@ func cpuInfo(r io.Reader) (n int, model, cache string) {
 	return n, model, cache
 }
 
+// cpuModelName is the CPU model of /proc/cpuinfo, "" where there is none.
+func cpuModelName() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	_, model, _ := cpuInfo(f)
+	return model
+}
+
 // ctime formats t like C's ctime() without the newline:
 // "Mon Nov 30 00:44:13 2026", the day of month padded with a space.
 func ctime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") }

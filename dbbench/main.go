@@ -22,6 +22,7 @@ import (
 
 	"github.com/godbbench/godbbench/dbbench/flags"
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/buildinfo"
 	"github.com/godbbench/godbbench/internal/gflags"
 )
 
@@ -31,8 +32,12 @@ const Version = "7.8.3"
 // Main runs db_bench with args (without the program name).
 func Main(args []string, stdout, stderr io.Writer) int {
 	fs := gflags.NewFlagSet("db_bench", Version)
+	// C++'s line stays first for scripts that read it; which godbbench
+	// this is follows.
+	fs.SetVersionDetail("godbbench version " + buildinfo.Describe() + "\n")
 	fs.SetOutput(stdout, stderr)
 	f := flags.Register(fs)
+	fs.Lookup("benchmarks").Help += "." + benchmarkCatalogue()
 	if _, err := fs.Parse(args); err != nil {
 		var ee *gflags.ExitError
 		if errors.As(err, &ee) {
@@ -94,6 +99,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.json.close()
 	r.foldReads = r.json != nil
+	if r.benchstat, err = openBenchstatReporter(cfg.benchstatOut, opener.Info().Name); err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
+	defer func() {
+		if err := r.benchstat.close(); err != nil {
+			fmt.Fprintf(errw, "--benchstat_out: %v\n", err)
+		}
+	}()
 
 	// A run whose open is bound to fail destroys nothing first, where C++
 	// db_bench deletes the database and then reports the bad options.

@@ -163,3 +163,12 @@ func TestScanErrorEndsBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionLines: --version keeps C++ db_bench's line first, for the
+// scripts that read it, and says which godbbench this is on the next.
+func TestVersionLines(t *testing.T) {
+	code, stdout, _ := runMain(t, "--version")
+	if code != 0 || !regexp.MustCompile(`^db_bench version 7\.8\.3\ngodbbench version \d+\.\d+\.\d+ \(commit [^)]+\)\n$`).MatchString(stdout) {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+}

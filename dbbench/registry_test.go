@@ -50,3 +50,18 @@ func TestRegistryEntriesWellFormed(t *testing.T) {
 		t.Errorf("only %d benchmarks built", built)
 	}
 }
+
+// TestBenchmarkDocs: every registered benchmark has its line in
+// benchmarkDocs, and benchmarkDocs names nothing else.
+func TestBenchmarkDocs(t *testing.T) {
+	for name := range benchmarks {
+		if benchmarkDocs[name] == "" {
+			t.Errorf("benchmark %s has no line in benchmarkDocs", name)
+		}
+	}
+	for name := range benchmarkDocs {
+		if _, ok := benchmarks[name]; !ok {
+			t.Errorf("benchmarkDocs describes %s, which is not registered", name)
+		}
+	}
+}

@@ -33,6 +33,7 @@ type runner struct {
 	valueData []byte
 	reportOps atomic.Int64
 	json      *jsonReporter
+	benchstat *benchstatReporter
 	// foldReads: read benchmarks fold what they read into the record's
 	// checksum. Only the JSON record carries it, so without --report_json
 	// the hash is skipped and a scan touches no more bytes than db_bench's
@@ -254,6 +255,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	merged.report(r.out, name, r.cfg.histogram)
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
+	if !warmup {
+		r.benchstat.record(name, &merged, n)
+	}
 	return &merged, nil
 }
 

@@ -7,16 +7,7 @@ import (
 	"github.com/godbbench/godbbench/options"
 )
 
-func testOptions() *options.Options {
-	o := options.Default()
-	o.WriteBufferSize = 64 << 10
-	o.TargetFileSizeBase = 64 << 10
-	o.MaxBytesForLevelBase = 256 << 10
-	o.Level0FileNumCompactionTrigger = 2
-	o.CompressionType = "none"
-	o.BloomBits = 10
-	return o
-}
+func testOptions() *options.Options { return options.Small() }
 
 func mustOpen(t testing.TB, dir string, o *options.Options) *DB {
 	t.Helper()

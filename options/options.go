@@ -201,6 +201,29 @@ func (o *Options) LevelCompression(level int) string {
 	return o.CompressionType
 }
 
+// Small returns the defaults with memtables and tables small enough that a
+// few thousand writes flush, fill several levels and compact: 64 KiB write
+// buffers and target files, a 256 KiB level base, an L0 trigger of 2, no
+// compression and 10 bloom bits. Engine tests open with it.
+func Small() *Options {
+	o := Default()
+	o.WriteBufferSize = 64 << 10
+	o.TargetFileSizeBase = 64 << 10
+	o.MaxBytesForLevelBase = 256 << 10
+	o.Level0FileNumCompactionTrigger = 2
+	o.CompressionType = "none"
+	o.BloomBits = 10
+	return o
+}
+
+// CompressionChosen reports whether the command line chose the
+// compression (--compression_type or --compression_per_level): an engine
+// that substitutes a codec it lacks says so only then, and only at the
+// first open of the process (the driver clears Explicit after it).
+func (o *Options) CompressionChosen() bool {
+	return o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
+}
+
 // Warn writes one warning line per explicitly set option in names that the
 // engine cannot honour, in sorted order, e.g.
 // "WARNING: engine pebble ignores option use_direct_reads".

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,32 +10,16 @@ import (
 	"github.com/godbbench/godbbench/engine/native"
 	"github.com/godbbench/godbbench/engine/pebble"
 	"github.com/godbbench/godbbench/engine/rocksdb"
+	"github.com/godbbench/godbbench/internal/golden"
 	"github.com/godbbench/godbbench/options"
 )
-
-var update = flag.Bool("update", false, "rewrite docs/FLAGS.md")
 
 const flagTablePath = "../../docs/FLAGS.md"
 
 // TestFlagTable checks that docs/FLAGS.md is the table the code makes:
 // every flag with what each engine does with it. Run with -update after
 // changing a flag, an option or an engine's OptionNotes.
-func TestFlagTable(t *testing.T) {
-	got := renderFlagTable()
-	if *update {
-		if err := os.WriteFile(flagTablePath, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(flagTablePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s is out of date: run go test ./cmd/db_bench -run TestFlagTable -update", flagTablePath)
-	}
-}
+func TestFlagTable(t *testing.T) { golden.Check(t, flagTablePath, renderFlagTable()) }
 
 // engineNotes are the engines in table order with their option notes.
 var engineNotes = []struct {

@@ -366,6 +366,7 @@ type Flags struct {
 	// Extensions of this project (not in db_bench).
 	Engine               string // --engine
 	ReportJson           string // --report_json
+	BenchstatOut         string // --benchstat_out
 	ReportBenchStartTime bool   // --report_bench_start_time
 	CompactTargetLevel   int32  // --compact_target_level
 	ScanOmitKey          bool   // --scan_omit_key

@@ -368,12 +368,13 @@ func registerDBBench(fs *gflags.FlagSet, f *Flags) {
 // registerExtensions defines this project's own flags.
 func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.StringVar(&f.Engine, "engine", "native", "Engine to benchmark: native, pebble or rocksdb (rocksdb needs the rocksdb build tag)")
-	fs.StringVar(&f.ReportJson, "report_json", "", "Append one JSON record per benchmark to this file (JSON Lines); empty disables it")
-	fs.BoolVar(&f.ReportBenchStartTime, "report_bench_start_time", false, "Put each benchmark's start time in its JSON record")
+	fs.StringVar(&f.ReportJson, "report_json", "", "Write one JSON record per benchmark to this file (JSON Lines), replacing what it held; empty disables it")
+	fs.StringVar(&f.BenchstatOut, "benchstat_out", "", "Write each benchmark's result in the Go benchmark format to this file (replacing it), for benchstat; empty disables it")
+	fs.BoolVar(&f.ReportBenchStartTime, "report_bench_start_time", false, "Print each benchmark's start time (ISO 8601, microseconds) before its result line")
 	fs.Int32Var(&f.CompactTargetLevel, "compact_target_level", -1, "Target level of the compact benchmarks; -1 lets the engine choose")
 	fs.BoolVar(&f.ScanOmitKey, "scan_omit_key", false, "Scans do not touch key bytes")
 	fs.BoolVar(&f.ScanOmitValue, "scan_omit_value", false, "Scans do not load or touch value bytes")
-	fs.StringVar(&f.Profile, "profile", "", "Comma list of Go profiles to write per benchmark: cpu, heap, mutex, block")
+	fs.StringVar(&f.Profile, "profile", "", "One Go profile to write per benchmark: cpu, heap, mutex or block")
 	fs.StringVar(&f.ProfileDir, "profile_dir", "profiles", "Directory for --profile output")
 	fs.Int32Var(&f.ProfilesQueryLimit, "profiles_query_limit", 100, "Profiles workload: result limit of each query")
 	fs.Int32Var(&f.ProfilesSeed, "profiles_seed", 570123434, "Profiles workload: seed of the query generator")

@@ -23,14 +23,16 @@ import (
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/buildinfo"
 	"github.com/godbbench/godbbench/lsm"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
 )
 
-// Version is the native engine's version, printed on the header line.
-const Version = "0.1.0"
+// Version is the native engine's version, printed on the header line:
+// godbbench's.
+const Version = buildinfo.Version
 
 func init() { engine.Register("native", Opener{}) }
 
@@ -103,9 +105,7 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
 		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
-	// The substitution is said once per process: the driver clears
-	// Explicit after its first Open.
-	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
+	sayFix := o.CompressionChosen()
 	fix := func(name string) string {
 		if _, err := sst.ParseCompression(name); err == nil {
 			return name

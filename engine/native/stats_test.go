@@ -15,14 +15,7 @@ import (
 // writes flush and compact.
 func openSmall(t *testing.T) *DB {
 	t.Helper()
-	o := options.Default()
-	o.WriteBufferSize = 64 << 10
-	o.TargetFileSizeBase = 64 << 10
-	o.MaxBytesForLevelBase = 256 << 10
-	o.Level0FileNumCompactionTrigger = 2
-	o.CompressionType = "none"
-	o.BloomBits = 10
-	d, err := Opener{}.Open(t.TempDir(), o, io.Discard)
+	d, err := Opener{}.Open(t.TempDir(), options.Small(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

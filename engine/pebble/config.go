@@ -164,10 +164,9 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	if o.BloomBits > 0 {
 		filter = bloom.FilterPolicy(bloomBits(o.BloomBits))
 	}
-	// A substitution is said once per process (the driver clears Explicit
-	// after its first Open), once per codec.
+	// A substitution is said once per codec.
 	warned := map[string]bool{}
-	sayFix := o.Explicit["compression_type"] || o.Explicit["compression_per_level"]
+	sayFix := o.CompressionChosen()
 	for l := 0; l < pebbleLevels; l++ {
 		lo := &p.Levels[l]
 		if o.BlockSize > 0 {

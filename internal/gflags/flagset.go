@@ -101,8 +101,10 @@ type FlagSet struct {
 	argv0   string // as the program was invoked; used in the usage message
 	prog    string // base name of argv0
 	version string
-	usage   string
-	file    string // file that new registrations are listed under
+	// versionDetail follows the version line (SetVersionDetail).
+	versionDetail string
+	usage         string
+	file          string // file that new registrations are listed under
 
 	flags map[string]*Flag
 
@@ -180,6 +182,10 @@ func NewFlagSet(argv0, version string) *FlagSet {
 	fs.SetFile("main.cc")
 	return fs
 }
+
+// SetVersionDetail sets lines printed after the "PROG version V" line of
+// --version (each ending in a newline).
+func (fs *FlagSet) SetVersionDetail(lines string) { fs.versionDetail = lines }
 
 // SetOutput sets where help and version text (stdout) and errors (stderr) go.
 func (fs *FlagSet) SetOutput(stdout, stderr io.Writer) {

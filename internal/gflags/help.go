@@ -30,7 +30,7 @@ func (fs *FlagSet) handleHelpFlags() (code int, done bool) {
 		fs.showXML()
 	case b.version:
 		if fs.version != "" {
-			fmt.Fprintf(fs.stdout, "%s version %s\n", fs.prog, fs.version)
+			fmt.Fprintf(fs.stdout, "%s version %s\n%s", fs.prog, fs.version, fs.versionDetail)
 		} else {
 			fmt.Fprintf(fs.stdout, "%s\n", fs.prog)
 		}

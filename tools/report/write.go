@@ -14,36 +14,31 @@ import (
 	"github.com/godbbench/godbbench/tools/runner"
 )
 
-// Summary is the machine-readable record of a run (summary.json), which the
-// history index reads.
-type Summary struct {
-	ID         string                        `json:"id"`
-	Suite      string                        `json:"suite"`
-	Start      time.Time                     `json:"start"`
-	End        time.Time                     `json:"end"`
-	Baseline   string                        `json:"baseline"`
-	Engines    []string                      `json:"engines"`
-	Statuses   map[string]string             `json:"statuses"` // "pass/engine" -> status
-	Mismatches []string                      `json:"checksum_mismatches,omitempty"`
-	OpsPerSec  map[string]map[string]float64 `json:"ops_per_sec"` // "pass/benchmark" -> engine -> ops/s
-}
-
-// Write renders summary.md, index.html and summary.json into run.Dir and
+// Write renders summary.md, index.html, summary.json and benchstat.txt into
+// run.Dir and
 // refreshes the history index in the suite's output folder.
 func Write(run *runner.Run) error {
-	tables := buildTables(run)
-	if err := writeFile(filepath.Join(run.Dir, "summary.md"), func(w io.Writer) error { return markdown(w, run, tables) }); err != nil {
+	secs, err := buildSections(run)
+	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(run.Dir, "index.html"), func(w io.Writer) error { return page(w, run, tables) }); err != nil {
+	if err := writeFile(filepath.Join(run.Dir, "summary.md"), func(w io.Writer) error { return markdown(w, run, secs) }); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(run.Dir, "index.html"), func(w io.Writer) error { return page(w, run, secs) }); err != nil {
 		return err
 	}
 	if _, err := writeProfiles(run); err != nil {
 		return err
 	}
-	sum := summarize(run)
-	b, _ := json.MarshalIndent(sum, "", "  ")
-	if err := os.WriteFile(filepath.Join(run.Dir, "summary.json"), b, 0o644); err != nil {
+	if err := benchstatFile(run); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(summarize(run), "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(run.Dir, "summary.json"), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
 	return WriteHistory(run.Suite.Output)
@@ -61,60 +56,48 @@ func writeFile(path string, fn func(io.Writer) error) error {
 	return f.Close()
 }
 
-func buildTables(run *runner.Run) []table {
-	var ts []table
-	for _, p := range run.Suite.Passes {
-		if p.Tool == "memtablerep_bench" {
-			ts = append(ts, memtableTable(run, p.Name))
-			continue
-		}
-		ts = append(ts, opsTable(run, p.Name))
-		if lt := latencyTable(run, p.Name); len(lt.rows) > 0 {
-			ts = append(ts, lt)
-		}
-	}
-	ts = append(ts,
-		resourceTable(run, "Peak RSS", func(p *runner.PassResult) int64 { return p.Sampler.PeakRSSBytes }),
-		resourceTable(run, "DB size after the pass (allocated)", func(p *runner.PassResult) int64 { return p.DBAllocated }),
-		statusTable(run))
-	return ts
-}
-
-func summarize(run *runner.Run) Summary {
-	s := Summary{ID: run.ID, Suite: run.Suite.Name, Start: run.Start, End: run.End, Baseline: run.Suite.Baseline,
-		Statuses: map[string]string{}, Mismatches: run.Mismatches, OpsPerSec: map[string]map[string]float64{}}
-	for _, e := range run.Suite.Engines {
-		s.Engines = append(s.Engines, e.Name)
-	}
+// failures lists the failed processes in run order.
+func failures(run *runner.Run) []*runner.PassResult {
+	var out []*runner.PassResult
 	for _, pr := range run.Results {
-		s.Statuses[pr.Pass+"/"+pr.Engine] = pr.Status
-		order, vals := passValues(pr)
-		for _, n := range order {
-			k := pr.Pass + "/" + n
-			if s.OpsPerSec[k] == nil {
-				s.OpsPerSec[k] = map[string]float64{}
-			}
-			s.OpsPerSec[k][pr.Engine] = vals[n].opsPerSec
+		if pr.Failed() {
+			out = append(out, pr)
 		}
 	}
-	return s
+	return out
 }
 
 func ratioClass(c cell) string {
-	if c.ratio == 0 || (c.ratio > 0.98 && c.ratio < 1.02) {
+	switch {
+	case c.failed:
+		return "failed"
+	case c.warned:
+		return "warned"
+	case c.ratio == 0 || (c.ratio > 0.98 && c.ratio < 1.02):
 		return "same"
-	}
-	if (c.ratio > 1) == c.better {
+	case (c.ratio > 1) == c.better:
 		return "better"
 	}
 	return "worse"
 }
 
-func markdown(w io.Writer, run *runner.Run, tables []table) error {
+// hostLine describes the machine.
+func hostLine(h runner.Host) string {
+	return fmt.Sprintf("%d × %s, %s RAM, kernel %s, DB directory on %s", h.Cores, h.CPU, human(h.MemTotal), h.Kernel, orDash(h.Filesystem))
+}
+
+func markdown(w io.Writer, run *runner.Run, secs []section) error {
 	fmt.Fprintf(w, "# %s\n\n", run.Suite.Name)
-	fmt.Fprintf(w, "Run %s, %s to %s. Host: %d × %s, %s RAM, kernel %s. Baseline: %s.\n\n",
-		run.ID, run.Start.UTC().Format(time.RFC3339), run.End.UTC().Format(time.RFC3339),
-		run.Host.Cores, run.Host.CPU, human(run.Host.MemTotal), run.Host.Kernel, run.Suite.Baseline)
+	fmt.Fprintf(w, "Run %s, %s to %s. Baseline: %s.\n\nMachine: %s.\n\nbenchsuite: %s.\n\n",
+		run.ID, run.Start.UTC().Format(time.RFC3339), run.End.UTC().Format(time.RFC3339), run.Suite.Baseline,
+		hostLine(run.Host), run.Benchsuite.String())
+	if fs := failures(run); len(fs) > 0 {
+		fmt.Fprintf(w, "> **FAILED: %d process(es).** Their numbers are not compared.\n>\n", len(fs))
+		for _, pr := range fs {
+			fmt.Fprintf(w, "> - pass %s on %s: %s: %s (log raw/%s)\n", pr.Pass, pr.Engine, pr.Status, pr.Failure, filepath.Base(pr.LogFile))
+		}
+		fmt.Fprintln(w)
+	}
 	if len(run.Mismatches) > 0 {
 		fmt.Fprintf(w, "**Checksum mismatches:**\n\n")
 		for _, m := range run.Mismatches {
@@ -122,79 +105,107 @@ func markdown(w io.Writer, run *runner.Run, tables []table) error {
 		}
 		fmt.Fprintln(w)
 	}
-	for _, t := range tables {
-		fmt.Fprintf(w, "## %s\n\n|", t.title)
-		for _, h := range t.header {
-			fmt.Fprintf(w, " %s |", h)
+	for _, sec := range secs {
+		for _, t := range sec.tables {
+			markdownTable(w, t)
 		}
-		fmt.Fprintf(w, "\n|")
-		for range t.header {
-			fmt.Fprintf(w, "---|")
-		}
-		fmt.Fprintln(w)
-		for _, r := range t.rows {
-			fmt.Fprintf(w, "|")
-			for _, c := range r {
-				txt := c.text
-				if c.ratio > 0 {
-					txt += fmt.Sprintf(" (%.2fx)", c.ratio)
-					if ratioClass(c) == "better" {
-						txt = "**" + txt + "**"
-					}
+	}
+	fmt.Fprintf(w, "Commands and raw logs: raw/. Bold ratios are better than the baseline. "+
+		"\"failed\": the pass failed, its numbers are not compared. †: the engine warned that it ran the benchmark differently; not compared.\n")
+	return nil
+}
+
+func markdownTable(w io.Writer, t table) {
+	fmt.Fprintf(w, "## %s\n\n|", t.title)
+	for _, h := range t.header {
+		fmt.Fprintf(w, " %s |", h)
+	}
+	fmt.Fprintf(w, "\n|")
+	for range t.header {
+		fmt.Fprintf(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, r := range t.rows {
+		fmt.Fprintf(w, "|")
+		for _, c := range r {
+			txt := c.text
+			if c.ratio > 0 {
+				txt += fmt.Sprintf(" (%.2fx)", c.ratio)
+				if ratioClass(c) == "better" {
+					txt = "**" + txt + "**"
 				}
-				fmt.Fprintf(w, " %s |", txt)
 			}
-			fmt.Fprintln(w)
+			if c.note != "" {
+				txt += " <sub>" + c.note + "</sub>"
+			}
+			if c.failed && c.text != "failed" {
+				txt = "~~" + txt + "~~"
+			}
+			fmt.Fprintf(w, " %s |", strings.ReplaceAll(txt, "|", "\\|"))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Commands and raw logs: raw/. Bold ratios are better than the baseline.\n")
-	return nil
+	fmt.Fprintln(w)
+	for _, n := range t.notes {
+		if n.class == "failed" {
+			fmt.Fprintf(w, "- **%s**\n", n.text)
+		} else {
+			fmt.Fprintf(w, "- %s\n", n.text)
+		}
+	}
+	if len(t.notes) > 0 {
+		fmt.Fprintln(w)
+	}
 }
 
 const css = `body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}
 td:first-child,th:first-child{text-align:left}.better{background:#d9f2d9}.worse{background:#f8d7d7}
-.ratio{color:#555;font-size:90%}.mismatch{color:#b00;font-weight:bold}svg{max-width:100%;height:auto}
-code{background:#f4f4f4;padding:1px 3px}`
+.failed{background:#eee;color:#888}.warned{background:#fff4d6}
+.ratio{color:#555;font-size:90%}.note{color:#666;font-size:80%}.mismatch{color:#b00;font-weight:bold}
+.banner{border:2px solid #b00;background:#fde8e8;padding:.5em 1em;margin:1em 0}.banner b{color:#b00}
+ul.notes li.failed{color:#b00;background:none}ul.notes li.warning{color:#7a5a00}
+svg{max-width:100%;height:auto}code{background:#f4f4f4;padding:1px 3px}
+.legend{font-size:90%;margin:0 0 .3em}.legend span{margin-right:1.2em;white-space:nowrap}
+.swatch{display:inline-block;width:22px;height:0;border-top:4px solid;vertical-align:middle;margin-right:4px}
+.swatch.dashed{border-top-style:dashed}.caption{color:#555;font-size:85%;margin:0 0 1.5em}`
 
-func page(w io.Writer, run *runner.Run, tables []table) error {
+func page(w io.Writer, run *runner.Run, secs []section) error {
 	e := html.EscapeString
 	fmt.Fprintf(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", e(run.Suite.Name), css)
-	fmt.Fprintf(w, "<h1>%s</h1>\n<p>Run %s, %s to %s. Host: %d × %s, %s RAM, kernel %s. Baseline: <b>%s</b>. <a href=\"../index.html\">History</a></p>\n",
-		e(run.Suite.Name), e(run.ID), run.Start.UTC().Format(time.RFC3339), run.End.UTC().Format(time.RFC3339),
-		run.Host.Cores, e(run.Host.CPU), human(run.Host.MemTotal), e(run.Host.Kernel), e(run.Suite.Baseline))
+	fmt.Fprintf(w, "<h1>%s</h1>\n<p>Run %s, %s to %s. Baseline: <b>%s</b>. <a href=\"../index.html\">History</a></p>\n<p>Machine: %s.<br>benchsuite: %s.</p>\n",
+		e(run.Suite.Name), e(run.ID), run.Start.UTC().Format(time.RFC3339), run.End.UTC().Format(time.RFC3339), e(run.Suite.Baseline),
+		e(hostLine(run.Host)), e(run.Benchsuite.String()))
+	if fs := failures(run); len(fs) > 0 {
+		fmt.Fprintf(w, "<div class=\"banner\"><b>FAILED: %d process(es).</b> Their numbers are greyed and not compared.<ul>\n", len(fs))
+		for _, pr := range fs {
+			fmt.Fprintf(w, "<li>pass <b>%s</b> on <b>%s</b>: %s: <code>%s</code> (<a href=\"raw/%s\">log</a>)</li>\n",
+				e(pr.Pass), e(pr.Engine), e(pr.Status), e(pr.Failure), e(filepath.Base(pr.LogFile)))
+		}
+		fmt.Fprintf(w, "</ul></div>\n")
+	}
 	for _, m := range run.Mismatches {
 		fmt.Fprintf(w, "<p class=\"mismatch\">Checksum mismatch: %s</p>\n", e(m))
 	}
-	for _, t := range tables {
-		fmt.Fprintf(w, "<h2>%s</h2>\n<table><tr>", e(t.title))
-		for _, h := range t.header {
-			fmt.Fprintf(w, "<th>%s</th>", e(h))
+	fmt.Fprintf(w, "<p class=\"caption\">Green: better than the baseline; red: worse. Grey: the pass failed, not compared. †, yellow: the engine warned that it ran the benchmark differently, not compared.</p>\n")
+	for _, sec := range secs {
+		fmt.Fprintf(w, "<h2>%s</h2>\n", e(sec.title))
+		for _, t := range sec.tables {
+			htmlTable(w, t)
 		}
-		fmt.Fprintf(w, "</tr>\n")
-		for _, r := range t.rows {
-			fmt.Fprintf(w, "<tr>")
-			for _, c := range r {
-				if c.ratio > 0 {
-					fmt.Fprintf(w, "<td class=\"%s\">%s <span class=\"ratio\">(%.2fx)</span></td>", ratioClass(c), e(c.text), c.ratio)
-				} else {
-					fmt.Fprintf(w, "<td>%s</td>", e(c.text))
-				}
+		for _, c := range sec.charts {
+			htmlChart(w, c)
+		}
+		if len(sec.details) > 0 {
+			fmt.Fprintf(w, "<details><summary>Memory of each process, all four series</summary>\n")
+			for _, c := range sec.details {
+				htmlChart(w, c)
 			}
-			fmt.Fprintf(w, "</tr>\n")
+			fmt.Fprintf(w, "</details>\n")
 		}
-		fmt.Fprintf(w, "</table>\n")
-	}
-	charts, err := buildCharts(run)
-	if err != nil {
-		return err
-	}
-	for _, c := range charts {
-		fmt.Fprintf(w, "<h2>%s</h2>\n<div class=\"chart\">%s</div>\n", e(c.title), c.svg)
 	}
 	fmt.Fprintf(w, "<h2>Commands</h2>\n<ul>\n")
-	for _, pr := range run.Results {
+	for _, pr := range processes(run) {
 		if len(pr.Command) > 0 {
 			fmt.Fprintf(w, "<li><code>%s</code> — <a href=\"raw/%s\">log</a></li>\n", e(strings.Join(pr.Command, " ")), e(filepath.Base(pr.LogFile)))
 		}
@@ -203,193 +214,140 @@ func page(w io.Writer, run *runner.Run, tables []table) error {
 	return nil
 }
 
-type chart struct{ title, svg string }
+func htmlTable(w io.Writer, t table) {
+	e := html.EscapeString
+	fmt.Fprintf(w, "<h3>%s</h3>\n<table><tr>", e(t.title))
+	for _, h := range t.header {
+		fmt.Fprintf(w, "<th>%s</th>", e(h))
+	}
+	fmt.Fprintf(w, "</tr>\n")
+	for _, r := range t.rows {
+		fmt.Fprintf(w, "<tr>")
+		for _, c := range r {
+			body := e(c.text)
+			if c.ratio > 0 {
+				body += fmt.Sprintf(" <span class=\"ratio\">(%.2fx)</span>", c.ratio)
+			}
+			if c.note != "" {
+				body += " <span class=\"note\">" + e(c.note) + "</span>"
+			}
+			if cls := ratioClass(c); cls != "same" {
+				fmt.Fprintf(w, "<td class=\"%s\">%s</td>", cls, body)
+			} else {
+				fmt.Fprintf(w, "<td>%s</td>", body)
+			}
+		}
+		fmt.Fprintf(w, "</tr>\n")
+	}
+	fmt.Fprintf(w, "</table>\n")
+	if len(t.notes) > 0 {
+		fmt.Fprintf(w, "<ul class=\"notes\">\n")
+		for _, n := range t.notes {
+			fmt.Fprintf(w, "<li class=\"%s\">%s</li>\n", n.class, e(n.text))
+		}
+		fmt.Fprintf(w, "</ul>\n")
+	}
+}
 
-// buildCharts draws ops/s per pass, peak RSS, DB size and RAM over time.
-func buildCharts(run *runner.Run) ([]chart, error) {
-	var out []chart
-	s := run.Suite
-	add := func(title, svg string, err error) error {
-		if err != nil {
-			return err
+func htmlChart(w io.Writer, c chart) {
+	e := html.EscapeString
+	fmt.Fprintf(w, "<h3>%s</h3>\n<div class=\"chart\">%s</div>\n<p class=\"legend\">", e(c.title), c.svg)
+	for _, l := range c.legend {
+		dashed := ""
+		if l.dashed {
+			dashed = " dashed"
 		}
-		if svg != "" {
-			out = append(out, chart{title, svg})
-		}
-		return nil
+		fmt.Fprintf(w, "<span><i class=\"swatch%s\" style=\"border-color:%s\"></i>%s</span>", dashed, cssColor(engineColor(l.color)), e(l.label))
 	}
-	for _, p := range s.Passes {
-		if p.Tool != "db_bench" {
-			continue
-		}
-		// Speed relative to the baseline reads at a glance whatever the
-		// scale of each benchmark's ops/s (compact is compared by time).
-		t := opsTable(run, p.Name)
-		var cats []string
-		for _, r := range t.rows {
-			cats = append(cats, r[0].text)
-		}
-		var ss []series
-		for i, e := range s.Engines {
-			sr := series{name: e.Name}
-			for _, r := range t.rows {
-				sr.values = append(sr.values, r[i+1].ratio)
-			}
-			ss = append(ss, sr)
-		}
-		svg, err := barChart("pass "+p.Name+": speed relative to "+s.Baseline+" (higher is better)", "× "+s.Baseline, cats, ss)
-		if err := add("Speed relative to "+s.Baseline+": "+p.Name, svg, err); err != nil {
-			return nil, err
-		}
+	fmt.Fprintf(w, "</p>\n")
+	if c.caption != "" {
+		fmt.Fprintf(w, "<p class=\"caption\">%s</p>\n", e(c.caption))
 	}
-	var passes []string
-	for _, p := range s.Passes {
-		passes = append(passes, p.Name)
+}
+
+// Summary is the machine-readable record of a run (summary.json), which the
+// history page reads. Keys "pass/engine" and "pass/benchmark" name a
+// process and a benchmark occurrence ("readseq #2").
+type Summary struct {
+	ID             string                        `json:"id"`
+	Suite          string                        `json:"suite"`
+	Start          time.Time                     `json:"start"`
+	End            time.Time                     `json:"end"`
+	Baseline       string                        `json:"baseline"`
+	Repeat         int                           `json:"repeat,omitempty"` // rounds; the numbers are medians when > 1
+	Engines        []string                      `json:"engines"`
+	Host           runner.Host                   `json:"host"`
+	Benchsuite     runner.Build                  `json:"benchsuite"`
+	Binaries       []runner.Build                `json:"binaries,omitempty"`
+	Revision       string                        `json:"revision,omitempty"`        // VCS revision of our db_bench (else benchsuite)
+	EngineVersions map[string][]string           `json:"engine_versions,omitempty"` // engine -> log header versions
+	Statuses       map[string]string             `json:"statuses"`                  // "pass/engine" -> status
+	Failures       map[string]string             `json:"failures,omitempty"`        // "pass/engine" -> reason
+	Warnings       map[string][]string           `json:"warnings,omitempty"`        // "pass/engine" -> warnings, "benchmark: " prefixed when about one
+	Mismatches     []string                      `json:"checksum_mismatches,omitempty"`
+	OpsPerSec      map[string]map[string]float64 `json:"ops_per_sec"`              // "pass/benchmark" -> engine -> ops/s; failed passes and warned benchmarks left out
+	PeakRSS        map[string]int64              `json:"peak_rss_bytes,omitempty"` // "pass/engine"; failed passes left out
+	DBApparent     map[string]int64              `json:"db_apparent_bytes,omitempty"`
+	DBAllocated    map[string]int64              `json:"db_allocated_bytes,omitempty"`
+}
+
+func summarize(run *runner.Run) Summary {
+	s := Summary{ID: run.ID, Suite: run.Suite.Name, Start: run.Start, End: run.End, Baseline: run.Suite.Baseline, Repeat: run.Suite.Repeat,
+		Host: run.Host, Benchsuite: run.Benchsuite, Revision: run.Benchsuite.Revision,
+		Statuses: map[string]string{}, Failures: map[string]string{}, Warnings: map[string][]string{}, EngineVersions: map[string][]string{},
+		Mismatches: run.Mismatches, OpsPerSec: map[string]map[string]float64{},
+		PeakRSS: map[string]int64{}, DBApparent: map[string]int64{}, DBAllocated: map[string]int64{}}
+	for _, e := range run.Suite.Engines {
+		s.Engines = append(s.Engines, e.Name)
 	}
-	for _, m := range []struct {
-		title string
-		get   func(*runner.PassResult) int64
-	}{
-		{"Peak RSS (MiB)", func(p *runner.PassResult) int64 { return p.Sampler.PeakRSSBytes }},
-		{"DB size, allocated (MiB)", func(p *runner.PassResult) int64 { return p.DBAllocated }},
-	} {
-		var ss []series
-		for _, e := range s.Engines {
-			sr := series{name: e.Name}
-			for _, p := range s.Passes {
-				v := 0.0
-				if pr := run.Result(p.Name, e.Name); pr != nil && pr.Sampler != nil {
-					v = mib(m.get(pr))
-				}
-				sr.values = append(sr.values, v)
-			}
-			ss = append(ss, sr)
-		}
-		svg, err := barChart(m.title, "MiB", passes, ss)
-		if err := add(m.title, svg, err); err != nil {
-			return nil, err
-		}
+	var paths []string
+	for p := range run.Binaries {
+		paths = append(paths, p)
 	}
-	for _, p := range s.Passes {
-		lt := latencyTable(run, p.Name)
-		if len(lt.rows) == 0 {
-			continue
-		}
-		var cats []string
-		for _, r := range lt.rows {
-			cats = append(cats, r[0].text+" "+r[1].text)
-		}
-		var ss []series
-		for i, e := range s.Engines {
-			sr := series{name: e.Name}
-			for _, r := range lt.rows {
-				var p50, p99, p999 float64
-				fmt.Sscanf(r[i+2].text, "%f / %f / %f", &p50, &p99, &p999)
-				sr.values = append(sr.values, p99)
-			}
-			ss = append(ss, sr)
-		}
-		svg, err := barChart("pass "+p.Name+": p99 latency (µs, lower is better)", "µs", cats, ss)
-		if err := add("p99 latency: "+p.Name, svg, err); err != nil {
-			return nil, err
+	sort.Strings(paths)
+	for _, p := range paths {
+		b := run.Binaries[p]
+		s.Binaries = append(s.Binaries, b)
+		if strings.HasSuffix(p, "/db_bench") && b.Revision != "" {
+			s.Revision = b.Revision
 		}
 	}
 	for _, pr := range run.Results {
-		if pr.Sampler == nil || len(pr.Sampler.Samples) == 0 {
+		k := pr.Pass + "/" + pr.Engine
+		s.Statuses[k] = pr.Status
+		if pr.Version != "" && !contains(s.EngineVersions[pr.Engine], pr.Version) {
+			s.EngineVersions[pr.Engine] = append(s.EngineVersions[pr.Engine], pr.Version)
+		}
+		s.Warnings[k] = append(s.Warnings[k], pr.Warnings...)
+		order, vals := passValues(pr)
+		for _, n := range order {
+			for _, w := range vals[n].warnings {
+				s.Warnings[k] = append(s.Warnings[k], n+": "+w)
+			}
+		}
+		if len(s.Warnings[k]) == 0 {
+			delete(s.Warnings, k)
+		}
+		if pr.Failed() {
+			s.Failures[k] = pr.Failure
 			continue
 		}
-		svg, err := ramChart(pr)
-		if err := add("RAM over time: "+pr.Pass+" on "+pr.Engine, svg, err); err != nil {
-			return nil, err
+		if pr.Sampler != nil {
+			s.PeakRSS[k] = pr.Sampler.PeakRSSBytes
 		}
-	}
-	return out, nil
-}
-
-// ramChart plots rss, anonymous (rss - shared), page cache and their sum,
-// with a band per benchmark stage (from the result lines' start times).
-func ramChart(pr *runner.PassResult) (string, error) {
-	res := pr.Sampler
-	page := float64(res.PageSize) / (1 << 20)
-	xs := make([]float64, len(res.Samples))
-	names := []string{"rss", "anony", "pagecache", "anony+pc"}
-	lines := make([]series, len(names))
-	for i, n := range names {
-		lines[i].name = n
-	}
-	for i, smp := range res.Samples {
-		xs[i] = smp.T.Sub(res.Start).Seconds()
-		anon := float64(smp.Resident-min(smp.Shared, smp.Resident)) * page
-		lines[0].values = append(lines[0].values, float64(smp.Resident)*page)
-		lines[1].values = append(lines[1].values, anon)
-		lines[2].values = append(lines[2].values, float64(smp.PageCache)*page)
-		lines[3].values = append(lines[3].values, anon+float64(smp.PageCache)*page)
-	}
-	var bands []band
-	// Stage bands come from the result lines' start times; a binary that
-	// prints none (C++ db_bench without ToplingDB's patch) gets bands from
-	// the running sum of each stage's seconds instead.
-	timed := false
-	for _, l := range pr.Lines {
-		timed = timed || !l.Start.IsZero()
-	}
-	cum := 0.0
-	for _, l := range pr.Lines {
-		st := cum
-		cum += l.Seconds
-		if timed {
-			if l.Start.IsZero() {
-				continue
+		if pr.DBApparent > 0 || pr.DBAllocated > 0 {
+			s.DBApparent[k], s.DBAllocated[k] = pr.DBApparent, pr.DBAllocated
+		}
+		for _, n := range order {
+			if len(vals[n].warnings) > 0 {
+				continue // not the work asked for: not a point of a trend
 			}
-			st = l.Start.Sub(res.Start).Seconds()
-		}
-		if n := len(bands); n > 0 && strings.TrimRight(bands[n-1].label, "×0123456789") == l.Name {
-			bands[n-1].end = st + l.Seconds
-			bands[n-1].label = l.Name + "×"
-			continue
-		}
-		bands = append(bands, band{label: l.Name, start: st, end: st + l.Seconds})
-	}
-	sort.Slice(bands, func(i, j int) bool { return bands[i].start < bands[j].start })
-	return timeChart(pr.Pass+" on "+pr.Engine, "MiB", lines, xs, bands)
-}
-
-// WriteHistory rebuilds <output>/index.html listing every run found there.
-func WriteHistory(output string) error {
-	ents, err := os.ReadDir(output)
-	if err != nil {
-		return err
-	}
-	var sums []Summary
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(output, e.Name(), "summary.json"))
-		if err != nil {
-			continue
-		}
-		var s Summary
-		if json.Unmarshal(b, &s) == nil {
-			sums = append(sums, s)
-		}
-	}
-	sort.Slice(sums, func(i, j int) bool { return sums[i].Start.After(sums[j].Start) })
-	return writeFile(filepath.Join(output, "index.html"), func(w io.Writer) error {
-		e := html.EscapeString
-		fmt.Fprintf(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>godbbench suite history</title><style>%s</style></head><body>\n<h1>Suite runs</h1>\n<table><tr><th>run</th><th>suite</th><th>start (UTC)</th><th>engines</th><th>failed processes</th><th>checksums</th></tr>\n", css)
-		for _, s := range sums {
-			failed := 0
-			for _, st := range s.Statuses {
-				if st != "ok" && st != "skipped" {
-					failed++
-				}
+			bk := pr.Pass + "/" + n
+			if s.OpsPerSec[bk] == nil {
+				s.OpsPerSec[bk] = map[string]float64{}
 			}
-			ck := "ok"
-			if len(s.Mismatches) > 0 {
-				ck = fmt.Sprintf("%d mismatches", len(s.Mismatches))
-			}
-			fmt.Fprintf(w, "<tr><td><a href=\"%s/index.html\">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td></tr>\n",
-				e(s.ID), e(s.ID), e(s.Suite), s.Start.UTC().Format("2006-01-02 15:04:05"), e(strings.Join(s.Engines, ", ")), failed, ck)
+			s.OpsPerSec[bk][pr.Engine] = vals[n].opsPerSec
 		}
-		fmt.Fprintf(w, "</table>\n</body></html>\n")
-		return nil
-	})
+	}
+	return s
 }

@@ -1,6 +1,7 @@
-// Package results reads what benchmark processes print: db_bench result lines
-// (ours or any db_bench, with or without ToplingDB's
-// --report_bench_start_time prefix), memtablerep_bench reports, and our
+// Package results reads what benchmark processes print: db_bench logs (result
+// lines of ours or any db_bench, with or without ToplingDB's
+// --report_bench_start_time prefix, with their text histograms, warnings,
+// errors and the header's version line), memtablerep_bench reports, and our
 // --report_json JSON Lines.
 package results
 
@@ -27,6 +28,11 @@ type Line struct {
 	Ops         int64
 	MBPerSec    float64 // 0 when not printed
 	Message     string
+	// Warnings the engine printed while this benchmark ran: the benchmark
+	// did other work than asked, so its numbers are not comparable.
+	Warnings []string
+	// Latency by op type from the text histograms (--histogram), in µs.
+	Latency map[string]jsonrecord.Latency
 }
 
 // resultRE is ToplingDB's result-line pattern: an optional ISO-8601 UTC start
@@ -37,36 +43,8 @@ var mbRE = regexp.MustCompile(`^\s*([0-9.]+) MB/s\s?(.*)$`)
 // ParseDBBench returns every result line in r, in order. Progress lines
 // ending in \r are split off so a line captured after them still parses.
 func ParseDBBench(r io.Reader) ([]Line, error) {
-	var out []Line
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		text := sc.Text()
-		if i := strings.LastIndexByte(text, '\r'); i >= 0 {
-			text = text[i+1:]
-		}
-		m := resultRE.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		var l Line
-		if m[1] != "" {
-			l.Start, _ = time.Parse("2006-01-02T15:04:05.999999", m[1])
-		}
-		l.Name = m[2]
-		l.MicrosPerOp, _ = strconv.ParseFloat(m[3], 64)
-		l.OpsPerSec, _ = strconv.ParseInt(m[4], 10, 64)
-		l.Seconds, _ = strconv.ParseFloat(m[5], 64)
-		l.Ops, _ = strconv.ParseInt(m[6], 10, 64)
-		extra := m[7]
-		if mm := mbRE.FindStringSubmatch(extra); mm != nil {
-			l.MBPerSec, _ = strconv.ParseFloat(mm[1], 64)
-			extra = mm[2]
-		}
-		l.Message = strings.TrimSpace(extra)
-		out = append(out, l)
-	}
-	return out, sc.Err()
+	lg, err := ParseLog(r)
+	return lg.Lines, err
 }
 
 // MemLine is one memtablerep_bench benchmark report.

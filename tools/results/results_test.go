@@ -2,6 +2,7 @@ package results
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -68,5 +69,81 @@ func TestParseMemtablerep(t *testing.T) {
 	}
 	if m[1].Threads != 2 || m[1].ReadHitPct != 99.988 || m[1].ReadMicrosOp != 6.3609 {
 		t.Fatalf("%+v", m[1])
+	}
+}
+
+// TestParseLogCppHistograms reads latency from C++ db_bench's text histograms
+// and its version from the header.
+func TestParseLogCppHistograms(t *testing.T) {
+	f, _ := os.Open("testdata/cpp_dbbench_7.8.3.log")
+	defer f.Close()
+	lg, err := ParseLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lg.Version != "RocksDB 7.8.3" {
+		t.Errorf("version %q", lg.Version)
+	}
+	w := lg.Lines[0].Latency["write"]
+	if w.Count != 20000 || w.Mean != 9.2398 || w.Max != 20055 || w.P50 != 1.24 || w.P75 != 1.77 || w.P99 != 10.07 || w.P999 != 513.33 || w.P9999 != 12633.33 {
+		t.Errorf("fillseq write latency %+v", w)
+	}
+	if r := lg.Lines[1].Latency["read"]; r.P99 != 5.84 || len(lg.Lines[1].Latency) != 1 {
+		t.Errorf("readrandom latency %+v", lg.Lines[1].Latency)
+	}
+	if _, ok := lg.Lines[2].Latency["seek"]; !ok {
+		t.Errorf("seekrandom latency %+v", lg.Lines[2].Latency)
+	}
+	if len(lg.PassWarnings) != 1 || lg.PassWarnings[0] != "WARNING: Assertions are enabled; benchmarks unnecessarily slow" {
+		t.Errorf("pass warnings %q", lg.PassWarnings)
+	}
+}
+
+// TestParseLogWarnings attributes a warning printed at open to the pass and
+// one printed while compact ran to compact alone.
+func TestParseLogWarnings(t *testing.T) {
+	f, _ := os.Open("testdata/pebble_warnings.log")
+	defer f.Close()
+	lg, err := ParseLog(f)
+	if err != nil || len(lg.Lines) != 3 {
+		t.Fatal(lg, err)
+	}
+	if lg.Version != "Pebble v2.1.7" {
+		t.Errorf("version %q", lg.Version)
+	}
+	if len(lg.PassWarnings) != 1 || lg.PassWarnings[0] != "WARNING: engine pebble ignores option use_direct_reads" {
+		t.Errorf("pass warnings %q", lg.PassWarnings)
+	}
+	want := [][]string{nil, {"WARNING: engine pebble cannot compact to a chosen level; ignoring target level 6"}, nil}
+	for i, l := range lg.Lines {
+		if strings.Join(l.Warnings, "|") != strings.Join(want[i], "|") {
+			t.Errorf("%s warnings %q, want %q", l.Name, l.Warnings, want[i])
+		}
+	}
+	if lg.Lines[2].Latency["read"].P99 != 103.72 {
+		t.Errorf("readseq latency %+v", lg.Lines[2].Latency)
+	}
+	if len(lg.Errors) != 0 {
+		t.Errorf("errors %q", lg.Errors)
+	}
+}
+
+// TestParseLogErrors keeps error reports and warnings of a benchmark that
+// never finished.
+func TestParseLogErrors(t *testing.T) {
+	log := "ERROR: unknown command line flag 'bogus'\n" + headerEnd + "\nfillseq      :       9.241 micros/op 108203 ops/sec 0.185 seconds 20000 operations;\n" +
+		"WARNING: engine x cannot do that\nput error: IO error: No space left on device\n"
+	lg, err := ParseLog(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lg.LastLine != "put error: IO error: No space left on device" {
+		t.Errorf("last line %q", lg.LastLine)
+	}
+	if len(lg.Errors) != 2 || lg.Errors[1] != "put error: IO error: No space left on device" {
+		t.Errorf("errors %q", lg.Errors)
+	}
+	if len(lg.PassWarnings) != 1 || len(lg.Lines) != 1 || lg.Lines[0].Warnings != nil {
+		t.Errorf("warnings %q / %+v", lg.PassWarnings, lg.Lines)
 	}
 }

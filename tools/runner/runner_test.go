@@ -66,6 +66,15 @@ func TestExecuteCollectsEverything(t *testing.T) {
 	if len(run.Mismatches) != 0 {
 		t.Fatal(run.Mismatches)
 	}
+	if a.Version != "Fake 1.2.3" || len(a.Warnings) != 1 || a.Failed() || a.Failure != "" {
+		t.Fatalf("version %q, warnings %q, failure %q", a.Version, a.Warnings, a.Failure)
+	}
+	if b := run.Binaries[fake]; b.Path != fake || b.Error == "" || len(run.Binaries) != 1 {
+		t.Fatalf("binaries %+v", run.Binaries)
+	}
+	if run.Host.Filesystem == "" || run.Benchsuite.GoVersion == "" {
+		t.Fatalf("host %+v, benchsuite %+v", run.Host, run.Benchsuite)
+	}
 	if !strings.Contains(progress.String(), "[1/6] fill on a: ok") {
 		t.Fatalf("progress:\n%s", progress.String())
 	}
@@ -90,8 +99,8 @@ func TestCrashAndTimeoutAreReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := run.Result("fill", "a").Status; st != "exit 3" {
-		t.Fatalf("status %q", st)
+	if pr := run.Result("fill", "a"); pr.Status != "exit 3" || !pr.Failed() || !strings.Contains(pr.Failure, "readrandom") {
+		t.Fatalf("status %q, failure %q", pr.Status, pr.Failure)
 	}
 	s.Timeout = 300e6 // 0.3 s
 	os.Setenv("FAKE_SLEEP", "5")
@@ -100,7 +109,63 @@ func TestCrashAndTimeoutAreReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := run.Result("fill", "a").Status; st != "timed out" {
-		t.Fatalf("status %q", st)
+	if pr := run.Result("fill", "a"); pr.Status != "timed out" || !strings.HasPrefix(pr.Failure, "killed after ") {
+		t.Fatalf("status %q, failure %q", pr.Status, pr.Failure)
+	}
+}
+
+// TestBenchmarkErrorFailsThePass: a benchmark that reports an error fails
+// its pass even when the process exits 0.
+func TestBenchmarkErrorFailsThePass(t *testing.T) {
+	s := fakeSuite(t, "  - {name: a, engine: native}\n", "")
+	t.Setenv("FAKE_PUT_ERROR", "IO error: No space left on device")
+	run, err := Execute(s, fakeBins(t), &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := run.Result("fill", "a")
+	if pr.Status != "benchmark error" || pr.Failure != "put error: IO error: No space left on device" || pr.OK() {
+		t.Fatalf("status %q, failure %q", pr.Status, pr.Failure)
+	}
+}
+
+func TestFilesystemOf(t *testing.T) {
+	if fs := filesystemOf("/proc/self"); fs != "proc on /proc" {
+		t.Errorf("filesystemOf(/proc/self) = %q", fs)
+	}
+}
+
+func TestPlanListsCommandsWithoutRunning(t *testing.T) {
+	fake, _ := filepath.Abs("testdata/fake_db_bench.sh")
+	s := fakeSuite(t, "  - {name: a, engine: native}\n  - {name: ext, binary: "+fake+"}\n", "ext")
+	plan := Plan(s, fakeBins(t))
+	if len(plan) != 4 || !plan[3].Skipped || plan[3].Pass != "again" || plan[3].Engine != "ext" {
+		t.Fatalf("%+v", plan)
+	}
+	cmd := strings.Join(plan[1].Command, " ")
+	if !strings.Contains(cmd, "--db=SCRATCH/a/fill") || !strings.Contains(cmd, "--use_existing_db=1") || !strings.Contains(cmd, "--report_json=RUN/raw/again-a.jsonl") {
+		t.Fatalf("command %s", cmd)
+	}
+	if ents, _ := os.ReadDir(s.Output); len(ents) != 0 {
+		t.Fatalf("Plan wrote %d entries into the output folder", len(ents))
+	}
+}
+
+// TestSourceRevisionFillsUnstampedBuilds: a Go binary without vcs.revision
+// takes the revision benchsuite read from the tree it built it from; a
+// binary that is not Go's does not.
+func TestSourceRevisionFillsUnstampedBuilds(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake, _ := filepath.Abs("testdata/fake_db_bench.sh")
+	s := fakeSuite(t, "  - {name: a, engine: native}\n", "")
+	builds := binaryBuilds(s, Binaries{DBBench: self, MemtablerepBench: fake, Source: &SourceRevision{Revision: "abc", Modified: true}})
+	if b := builds[self]; b.Module == "" || b.Revision == "" || (b.Revision == "abc" && !b.Modified) {
+		t.Errorf("test binary build %+v", b)
+	}
+	if b, ok := builds[fake]; ok && b.Revision != "" {
+		t.Errorf("the shell script got a revision: %+v", b)
 	}
 }

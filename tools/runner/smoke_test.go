@@ -36,7 +36,7 @@ func TestSmokeSuiteEndToEnd(t *testing.T) {
 	}
 	for _, pr := range run.Results {
 		if !pr.OK() || len(pr.Lines) == 0 || len(pr.Records) == 0 {
-			t.Errorf("%s on %s: status %q, %d lines, %d records\n%s", pr.Pass, pr.Engine, pr.Status, len(pr.Lines), len(pr.Records), readLog(pr.LogFile))
+			t.Errorf("%s on %s: status %q, %d lines, %d records\n%s", pr.Pass, pr.Engine, pr.Status, len(pr.Lines), len(pr.Records), logText(pr.LogFile))
 		}
 	}
 	if len(run.Mismatches) > 0 {
@@ -47,7 +47,7 @@ func TestSmokeSuiteEndToEnd(t *testing.T) {
 	}
 }
 
-func readLog(path string) string {
+func logText(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }

@@ -1,12 +1,14 @@
 // Package sampler runs a benchmark process and samples its memory once per
-// interval, as ToplingDB's sample_statm_fdcache does: the child's
+// interval (every EarlyInterval during the first EarlyPeriod, so that short
+// passes get enough points, then every interval the caller chose), as
+// ToplingDB's sample_statm_fdcache does: the child's
 // /proc/PID/statm line and the page cache held by the regular files it has
 // open (cachestat(2) where the kernel has it, else mincore(2) over a mapping
 // of each file — Result.PageCacheMethod says which), then peak RSS from
 // wait4's rusage, wall, user and system time.
 //
-// Sampling costs one statm read plus one syscall per open file per tick, so a
-// 1 s interval is invisible next to the benchmark.
+// Sampling costs one statm read plus one stat and one cachestat(2) per open
+// file per tick (BenchmarkSample measures it).
 package sampler
 
 import (
@@ -53,7 +55,22 @@ type Result struct {
 	TimedOut        bool
 }
 
-// Run starts cmd and samples it every interval until it exits or timeout
+// EarlyInterval is the sampling interval during the first EarlyPeriod of a
+// process, when the caller's interval is longer.
+const (
+	EarlyInterval = 100 * time.Millisecond
+	EarlyPeriod   = 10 * time.Second
+)
+
+// nextInterval is the wait before the next sample, elapsed after the start.
+func nextInterval(elapsed, interval time.Duration) time.Duration {
+	if elapsed < EarlyPeriod && interval > EarlyInterval {
+		return EarlyInterval
+	}
+	return interval
+}
+
+// Run starts cmd and samples it (see nextInterval) until it exits or timeout
 // passes (then it is killed and TimedOut is set). The series is also written
 // to series (when not nil) in sample_statm_fdcache's text layout.
 func Run(cmd *exec.Cmd, interval, timeout time.Duration, series io.Writer) (*Result, error) {
@@ -70,7 +87,7 @@ func Run(cmd *exec.Cmd, interval, timeout time.Duration, series io.Writer) (*Res
 	go func() { done <- cmd.Wait() }()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	tick := time.NewTicker(interval)
+	tick := time.NewTimer(nextInterval(0, interval))
 	defer tick.Stop()
 	pid := cmd.Process.Pid
 	var waitErr error
@@ -85,6 +102,7 @@ loop:
 			waitErr = <-done
 			break loop
 		case <-tick.C:
+			tick.Reset(nextInterval(time.Since(res.Start), interval))
 			if s, ok := sample(pid, res.PageCacheMethod); ok {
 				res.Samples = append(res.Samples, s)
 				if series != nil {

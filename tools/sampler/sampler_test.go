@@ -79,3 +79,38 @@ func TestDirSize(t *testing.T) {
 		t.Fatal(app, alloc, err)
 	}
 }
+
+func TestNextInterval(t *testing.T) {
+	for _, c := range []struct{ elapsed, interval, want time.Duration }{
+		{0, time.Second, EarlyInterval},
+		{9 * time.Second, 200 * time.Millisecond, EarlyInterval},
+		{EarlyPeriod, 200 * time.Millisecond, 200 * time.Millisecond},
+		{time.Minute, time.Second, time.Second},
+		{0, 50 * time.Millisecond, 50 * time.Millisecond},
+	} {
+		if got := nextInterval(c.elapsed, c.interval); got != c.want {
+			t.Errorf("nextInterval(%v, %v) = %v, want %v", c.elapsed, c.interval, got, c.want)
+		}
+	}
+}
+
+// BenchmarkSample measures one tick on this process, with files open as a
+// DB's would be.
+func BenchmarkSample(b *testing.B) {
+	dir := b.TempDir()
+	for i := 0; i < 64; i++ {
+		f, err := os.Create(dir + "/f" + strconv.Itoa(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Write(make([]byte, 64<<10))
+		defer f.Close()
+	}
+	method := pageCacheMethod()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, ok := sample(os.Getpid(), method); !ok {
+			b.Fatal("no sample")
+		}
+	}
+}

@@ -3,6 +3,7 @@
 // db_bench-compatible binary by path), the passes to run on each (benchmark
 // lists with flags, a key-only pass in a new process on the existing DB, a
 // memtablerep_bench pass), the scratch directory and the output folder.
+// docs/SUITES.md documents the format for users, with the report.
 //
 // Format (every field but engines and passes is optional):
 //
@@ -11,6 +12,8 @@
 //	output: out/suites                # one folder per run under it; default out/suites
 //	baseline: rocksdb                 # engine the ratios are computed against; default: first engine
 //	timeout: 30m                      # per pass; default 60m
+//	sample_interval: 500ms            # memory sampling after the first 10 s (100 ms before); default 200ms
+//	repeat: 3                         # run the whole suite 3 times; the report shows medians and spread
 //	flags: [--seed=1, --num=100000]   # added to every db_bench pass
 //	engines:
 //	  - name: native                  # label in the report
@@ -52,9 +55,13 @@ type Suite struct {
 	Output   string
 	Baseline string
 	Timeout  time.Duration
-	Flags    []string
-	Engines  []Engine
-	Passes   []Pass
+	// SampleInterval is the memory sampling interval once a process has
+	// run 10 s (see tools/sampler).
+	SampleInterval time.Duration
+	Repeat         int // rounds of the whole suite; the report shows medians
+	Flags          []string
+	Engines        []Engine
+	Passes         []Pass
 }
 
 // Engine is one contender.
@@ -80,14 +87,7 @@ type Pass struct {
 }
 
 // Skips reports whether engine e sits this pass out.
-func (p *Pass) Skips(e string) bool {
-	for _, s := range p.Skip {
-		if s == e {
-			return true
-		}
-	}
-	return false
-}
+func (p *Pass) Skips(e string) bool { return contains(p.Skip, e) }
 
 // Error is a suite-file problem at a position.
 type Error struct {
@@ -124,22 +124,18 @@ func Parse(data []byte, file string) (*Suite, error) {
 	}
 	doc := root.Content[0]
 	p := parser{file: file}
-	s := &Suite{File: file, Timeout: 60 * time.Minute, Output: "out/suites"}
+	s := &Suite{File: file, Timeout: 60 * time.Minute, SampleInterval: 200 * time.Millisecond, Repeat: 1, Output: "out/suites"}
 	if err := p.mapping(doc, "suite", map[string]func(*yaml.Node) error{
-		"name":     func(n *yaml.Node) error { return p.str(n, "name", &s.Name) },
-		"scratch":  func(n *yaml.Node) error { return p.str(n, "scratch", &s.Scratch) },
-		"output":   func(n *yaml.Node) error { return p.str(n, "output", &s.Output) },
-		"baseline": func(n *yaml.Node) error { return p.str(n, "baseline", &s.Baseline) },
-		"timeout": func(n *yaml.Node) error {
-			var v string
-			if err := p.str(n, "timeout", &v); err != nil {
-				return err
+		"name":            func(n *yaml.Node) error { return p.str(n, "name", &s.Name) },
+		"scratch":         func(n *yaml.Node) error { return p.str(n, "scratch", &s.Scratch) },
+		"output":          func(n *yaml.Node) error { return p.str(n, "output", &s.Output) },
+		"baseline":        func(n *yaml.Node) error { return p.str(n, "baseline", &s.Baseline) },
+		"timeout":         func(n *yaml.Node) error { return p.duration(n, "timeout", "30m", &s.Timeout) },
+		"sample_interval": func(n *yaml.Node) error { return p.duration(n, "sample_interval", "500ms", &s.SampleInterval) },
+		"repeat": func(n *yaml.Node) error {
+			if err := n.Decode(&s.Repeat); err != nil || s.Repeat < 1 {
+				return p.errf(n, "repeat", "want a count of rounds, 1 or more, got %q", n.Value)
 			}
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return p.errf(n, "timeout", "want a positive duration such as 30m, got %q", v)
-			}
-			s.Timeout = d
 			return nil
 		},
 		"flags":   func(n *yaml.Node) error { return p.strs(n, "flags", &s.Flags) },
@@ -216,6 +212,20 @@ func (p *parser) str(n *yaml.Node, field string, dst *string) error {
 		return p.errf(n, field, "want a string")
 	}
 	*dst = n.Value
+	return nil
+}
+
+// duration parses a positive duration; example shows the form in errors.
+func (p *parser) duration(n *yaml.Node, field, example string, dst *time.Duration) error {
+	var v string
+	if err := p.str(n, field, &v); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return p.errf(n, field, "want a positive duration such as %s, got %q", example, v)
+	}
+	*dst = d
 	return nil
 }
 
@@ -313,4 +323,60 @@ func yamlErrLine(err error) int {
 		line = 1
 	}
 	return line
+}
+
+// Select keeps only the named engines and passes (all of them when a list
+// is empty), in the suite's order. A kept pass whose existing_db pass is
+// left out is an error; when the baseline is left out, the first kept
+// engine becomes the baseline.
+func (s *Suite) Select(engines, passes []string) error {
+	if len(engines) > 0 {
+		var kept []Engine
+		for _, name := range engines {
+			if s.engine(name) == nil {
+				return fmt.Errorf("%s: no engine is named %q", s.File, name)
+			}
+		}
+		for _, e := range s.Engines {
+			if contains(engines, e.Name) {
+				kept = append(kept, e)
+			}
+		}
+		s.Engines = kept
+		if s.engine(s.Baseline) == nil {
+			s.Baseline = s.Engines[0].Name
+		}
+	}
+	if len(passes) > 0 {
+		var kept []Pass
+		for _, name := range passes {
+			found := false
+			for _, p := range s.Passes {
+				found = found || p.Name == name
+			}
+			if !found {
+				return fmt.Errorf("%s: no pass is named %q", s.File, name)
+			}
+		}
+		for _, p := range s.Passes {
+			if !contains(passes, p.Name) {
+				continue
+			}
+			if p.ExistingDB != "" && !contains(passes, p.ExistingDB) {
+				return fmt.Errorf("%s: pass %q reuses the DB of pass %q: select both", s.File, p.Name, p.ExistingDB)
+			}
+			kept = append(kept, p)
+		}
+		s.Passes = kept
+	}
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A stand-in db_bench for the runner tests: prints db_bench result lines and,
 # when asked, writes --report_json records whose checksum comes from
-# FAKE_CHECKSUM. FAKE_EXIT makes it fail; FAKE_SLEEP makes it slow.
+# FAKE_CHECKSUM. FAKE_EXIT makes it fail; FAKE_SLEEP makes it slow;
+# FAKE_PUT_ERROR makes fillrandom report an error and exit 0 nonetheless.
 json=""
 engine=""
 for a in "$@"; do
@@ -12,6 +13,10 @@ for a in "$@"; do
 done
 sleep "${FAKE_SLEEP:-0}"
 sum="${FAKE_CHECKSUM:-00000000000000AA}"
+echo "Fake:       version 1.2.3"
+echo "WARNING: --fake_flag is accepted for compatibility but has no effect here"
+echo "------------------------------------------------"
+[ -n "$FAKE_PUT_ERROR" ] && echo "put error: $FAKE_PUT_ERROR"
 [ "$engine" = "odd" ] && sum="00000000000000BB"
 echo "2026-11-30T00:00:00.000000Z fillrandom   :       2.000 micros/op 500000 ops/sec 0.200 seconds 100000 operations;   55.3 MB/s"
 echo "2026-11-30T00:00:00.300000Z readrandom   :       1.000 micros/op 1000000 ops/sec 0.100 seconds 100000 operations;   90.1 MB/s (63000 of 100000 found)"

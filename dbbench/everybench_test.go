@@ -1,0 +1,71 @@
+package dbbench_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/godbbench/godbbench/dbbench"
+)
+
+// everyBenchmarkFlags are the flags a benchmark needs beyond a small
+// fill to run at all; truthDB stands for a DB filled as the benchmark's.
+var everyBenchmarkFlags = map[string][]string{
+	"readwhilemerging": {"--merge_operator=put"},
+	"verify":           {"--truth_db=" + truthDB},
+}
+
+const truthDB = "TRUTH_DB"
+
+// propertyGaps are the properties, by name prefix, an engine does not
+// have, which a benchmark prints as db_bench prints them: "(failed)".
+var propertyGaps = map[string]string{
+	// Pebble counts memtables, not their entries.
+	"memstats/pebble": "rocksdb.num-entries-",
+}
+
+// unexpectedFailedProperty returns the first "(failed)" line of out that
+// is not a known gap (gapPrefix; "" for none).
+func unexpectedFailedProperty(out, gapPrefix string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "(failed)") && (gapPrefix == "" || !strings.HasPrefix(l, gapPrefix)) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestEveryBenchmarkOnEveryEngine runs each benchmark the registry builds
+// after a small fill, on every engine of this binary (the rocksdb engine
+// with -tags rocksdb): each must exit 0 and none may print a property as
+// "(failed)". docs/BENCHMARK_LIST.md, which says every built benchmark
+// runs on every engine, rests on this test.
+func TestEveryBenchmarkOnEveryEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every benchmark on every engine; the plain run covers it")
+	}
+	for _, row := range dbbench.BenchmarkTable() {
+		if row.Kind == "not built" || row.Project {
+			continue
+		}
+		for _, eng := range oracleEngines() {
+			common := []string{"--engine=" + eng, "--num=64", "--seed=1", "--progress_reports=false"}
+			var extra []string
+			for _, f := range everyBenchmarkFlags[row.Name] {
+				if strings.HasSuffix(f, truthDB) {
+					truth := filepath.Join(t.TempDir(), "truth")
+					if code, _, stderr := runMain(t, append(common, "--db="+truth, "--benchmarks=fillseq")...); code != 0 {
+						t.Fatalf("filling the truth DB on %s: %s", eng, stderr)
+					}
+					f = strings.TrimSuffix(f, truthDB) + truth
+				}
+				extra = append(extra, f)
+			}
+			args := append(append(common, "--db="+filepath.Join(t.TempDir(), "db"), "--benchmarks=fillseq,"+row.Name), extra...)
+			code, stdout, stderr := runMain(t, args...)
+			if code != 0 || unexpectedFailedProperty(stdout, propertyGaps[row.Name+"/"+eng]) != "" {
+				t.Errorf("%s on %s: exit %d\nstdout:\n%s\nstderr:\n%s", row.Name, eng, code, stdout, stderr)
+			}
+		}
+	}
+}
