@@ -82,6 +82,13 @@ var benchmarkDocs = map[string]string{
 	"compress":                      "compress a --block_size block with --compression_type, repeated",
 	"uncompress":                    "uncompress a --block_size block, repeated",
 	"profiles":                      "ZoneTree's profiles workload (this project's; --profiles_* flags)",
+	"ycsbload":                      "YCSB's load phase: --recordcount records into a fresh DB (this project's)",
+	"ycsba":                         "YCSB workload A: 50% reads, 50% updates, Zipfian keys (this project's)",
+	"ycsbb":                         "YCSB workload B: 95% reads, 5% updates, Zipfian keys (this project's)",
+	"ycsbc":                         "YCSB workload C: reads only, Zipfian keys (this project's)",
+	"ycsbd":                         "YCSB workload D: 95% reads of the latest keys, 5% inserts (this project's)",
+	"ycsbe":                         "YCSB workload E: 95% short scans, 5% inserts, Zipfian keys (this project's)",
+	"ycsbf":                         "YCSB workload F: 50% reads, 50% read-modify-writes, Zipfian keys (this project's)",
 }
 
 // benchmarkCatalogue is the catalogue appended to --benchmarks' help: each

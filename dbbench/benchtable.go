@@ -26,7 +26,8 @@ var engineGaps = map[string]map[string]string{
 }
 
 // projectBenchmarks are the registry's names that db_bench 7.8.3 lacks.
-var projectBenchmarks = map[string]bool{"profiles": true, "nextwithkey": true}
+var projectBenchmarks = map[string]bool{"profiles": true, "nextwithkey": true,
+	"ycsbload": true, "ycsba": true, "ycsbb": true, "ycsbc": true, "ycsbd": true, "ycsbe": true, "ycsbf": true}
 
 // BenchmarkTable returns every registered benchmark, sorted by name.
 func BenchmarkTable() []BenchmarkRow {

@@ -88,6 +88,7 @@ type config struct {
 	mix                 mixgraphConfig
 	timeseries          timeseriesConfig
 	uniqueShape         uniqueShapeConfig
+	ycsb                ycsbConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
@@ -179,6 +180,20 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"recordcount", func(c *config) any { return &c.ycsb.recordCount }},
+	{"operationcount", func(c *config) any { return &c.ycsb.operationCount }},
+	{"readproportion", func(c *config) any { return &c.ycsb.readProp }},
+	{"updateproportion", func(c *config) any { return &c.ycsb.updateProp }},
+	{"insertproportion", func(c *config) any { return &c.ycsb.insertProp }},
+	{"scanproportion", func(c *config) any { return &c.ycsb.scanProp }},
+	{"readmodifywriteproportion", func(c *config) any { return &c.ycsb.rmwProp }},
+	{"requestdistribution", func(c *config) any { return &c.ycsb.requestDistribution }},
+	{"minscanlength", func(c *config) any { return &c.ycsb.minScanLength }},
+	{"maxscanlength", func(c *config) any { return &c.ycsb.maxScanLength }},
+	{"scanlengthdistribution", func(c *config) any { return &c.ycsb.scanLengthDistribution }},
+	{"insertorder", func(c *config) any { return &c.ycsb.insertOrder }},
+	{"fieldcount", func(c *config) any { return &c.ycsb.fieldCount }},
+	{"fieldlength", func(c *config) any { return &c.ycsb.fieldLength }},
 	{"key_id_range", func(c *config) any { return &c.timeseries.keyIDRange }},
 	{"time_range", func(c *config) any { return &c.timeseries.timeRange }},
 	{"expire_style", func(c *config) any { return &c.timeseries.expireStyle }},

@@ -144,6 +144,9 @@ func init() {
 			"sine_c sine_d sine_mix_rate_interval_milliseconds sine_mix_rate_noise value_k value_sigma value_theta",
 		"read by timeseries, which refuses --key_id_range <= 0 (time_range is unsigned)": "key_id_range time_range " +
 			"num_deletion_threads",
+		"YCSB's properties: negative means the workload's; ycsbPlan refuses what cannot run": "recordcount " +
+			"operationcount readproportion updateproportion insertproportion scanproportion readmodifywriteproportion " +
+			"minscanlength maxscanlength fieldcount fieldlength",
 		"read by the unique-random fills, which refuse in db_bench's words what it refuses": "overwrite_probability " +
 			"overwrite_window_size disposable_entries_batch_size disposable_entries_delete_delay " +
 			"disposable_entries_value_size persistent_entries_batch_size persistent_entries_value_size",

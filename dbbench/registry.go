@@ -71,8 +71,17 @@ func init() {
 		"newiterator":     {fn: benchIteratorCreation},
 		"seekrandom":      {fn: benchSeekRandom},
 		"mixgraph":        {fn: benchMixGraph, setup: setupMixGraph},
-		"readrandomfast":  {fn: benchReadRandomFast},
-		"fillseekseq":     {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
+
+		// YCSB's load and core workloads A-F (this project's).
+		"ycsbload":       {fn: benchYCSBLoad, fresh: true, setup: setupYCSB},
+		"ycsba":          {fn: benchYCSBRun, setup: setupYCSB},
+		"ycsbb":          {fn: benchYCSBRun, setup: setupYCSB},
+		"ycsbc":          {fn: benchYCSBRun, setup: setupYCSB},
+		"ycsbd":          {fn: benchYCSBRun, setup: setupYCSB},
+		"ycsbe":          {fn: benchYCSBRun, setup: setupYCSB},
+		"ycsbf":          {fn: benchYCSBRun, setup: setupYCSB},
+		"readrandomfast": {fn: benchReadRandomFast},
+		"fillseekseq":    {fn: benchFillSeekSeq, setup: setupFillSeekSeq},
 
 		// Reads beside a background writer.
 		"readwhilewriting":        {fn: benchReadWhileWriting, extraThreads: 1},

@@ -34,6 +34,7 @@ type runner struct {
 	reportOps atomic.Int64
 	json      *jsonReporter
 	benchstat *benchstatReporter
+	ycsb      *ycsbRun // the YCSB run being set up or run
 	// foldReads: read benchmarks fold what they read into the record's
 	// checksum. Only the JSON record carries it, so without --report_json
 	// the hash is skipped and a scan touches no more bytes than db_bench's

@@ -176,3 +176,51 @@ func TestVerifyAgainstTruthDB(t *testing.T) {
 		}
 	}
 }
+
+// TestYCSBWorkloads loads records and runs each of YCSB's core workloads
+// on two threads, on native and pebble: the operation counts add up to
+// the operations run, every read, read-modify-write and scan of a loaded
+// key finds it (workload D reads the latest inserts, which another thread
+// may not have acknowledged yet), and bad properties exit 1.
+func TestYCSBWorkloads(t *testing.T) {
+	msg := regexp.MustCompile(`\( reads:(\d+) updates:(\d+) inserts:(\d+) scans:(\d+) rmws:(\d+) found:(\d+)\)`)
+	for _, eng := range []string{"native", "pebble"} {
+		db := filepath.Join(t.TempDir(), "db")
+		for i, w := range []string{"ycsbload", "ycsba", "ycsbb", "ycsbc", "ycsbd", "ycsbe", "ycsbf"} {
+			args := []string{"--engine=" + eng, "--db=" + db, "--num=3000", "--reads=400", "--seed=1",
+				"--threads=2", "--benchmarks=" + w, "--fieldcount=4", "--fieldlength=25"}
+			if i > 0 {
+				args = append(args, "--use_existing_db=1")
+			}
+			code, stdout, stderr := runMain(t, args...)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d: %s", eng, w, code, stderr)
+			}
+			if w == "ycsbload" {
+				if !strings.Contains(stdout, " 3000 operations;") {
+					t.Fatalf("%s: load: %s", eng, stdout)
+				}
+				continue
+			}
+			m := msg.FindStringSubmatch(stdout)
+			if m == nil {
+				t.Fatalf("%s %s: no YCSB message:\n%s", eng, w, stdout)
+			}
+			reads, updates, inserts, scans, rmws, found := atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3]), atoi(t, m[4]), atoi(t, m[5]), atoi(t, m[6])
+			if reads+updates+inserts+scans+rmws != 400 {
+				t.Errorf("%s %s: one thread's counts %v do not add up to 400", eng, w, m[1:6])
+			}
+			if lookups := reads + rmws + scans; found > lookups || (w != "ycsbd" && found != lookups) {
+				t.Errorf("%s %s: found %d of %d lookups", eng, w, found, lookups)
+			}
+		}
+	}
+	for _, flag := range []string{"--requestdistribution=hotspot", "--readproportion=0", "--fieldlength=-1",
+		"--minscanlength=5 --maxscanlength=4", "--insertorder=sorted"} {
+		args := append([]string{"--engine=native", "--db=" + filepath.Join(t.TempDir(), "db"), "--num=100",
+			"--benchmarks=ycsbload,ycsbc"}, strings.Fields(flag)...)
+		if code, _, stderr := runMain(t, args...); code != 1 || !strings.Contains(stderr, "ycsb: ") {
+			t.Errorf("%s: exit %d, stderr %q", flag, code, stderr)
+		}
+	}
+}

@@ -364,18 +364,32 @@ type Flags struct {
 	WritesPerRangeTombstone                       int64   // --writes_per_range_tombstone
 
 	// Extensions of this project (not in db_bench).
-	Engine               string // --engine
-	ReportJson           string // --report_json
-	BenchstatOut         string // --benchstat_out
-	ReportBenchStartTime bool   // --report_bench_start_time
-	CompactTargetLevel   int32  // --compact_target_level
-	ScanOmitKey          bool   // --scan_omit_key
-	ScanOmitValue        bool   // --scan_omit_value
-	Profile              string // --profile
-	ProfileDir           string // --profile_dir
-	ProfilesQueryLimit   int32  // --profiles_query_limit
-	ProfilesSeed         int32  // --profiles_seed
-	ProfilesQueries      int64  // --profiles_queries
-	ProfilesFullCompact  bool   // --profiles_full_compact
-	WalRecoveryMode      int32  // --wal_recovery_mode
+	Engine                    string  // --engine
+	ReportJson                string  // --report_json
+	BenchstatOut              string  // --benchstat_out
+	ReportBenchStartTime      bool    // --report_bench_start_time
+	CompactTargetLevel        int32   // --compact_target_level
+	ScanOmitKey               bool    // --scan_omit_key
+	ScanOmitValue             bool    // --scan_omit_value
+	Profile                   string  // --profile
+	ProfileDir                string  // --profile_dir
+	ProfilesQueryLimit        int32   // --profiles_query_limit
+	ProfilesSeed              int32   // --profiles_seed
+	ProfilesQueries           int64   // --profiles_queries
+	ProfilesFullCompact       bool    // --profiles_full_compact
+	WalRecoveryMode           int32   // --wal_recovery_mode
+	Recordcount               int64   // --recordcount
+	Operationcount            int64   // --operationcount
+	Readproportion            float64 // --readproportion
+	Updateproportion          float64 // --updateproportion
+	Insertproportion          float64 // --insertproportion
+	Scanproportion            float64 // --scanproportion
+	Readmodifywriteproportion float64 // --readmodifywriteproportion
+	Requestdistribution       string  // --requestdistribution
+	Minscanlength             int64   // --minscanlength
+	Maxscanlength             int64   // --maxscanlength
+	Scanlengthdistribution    string  // --scanlengthdistribution
+	Insertorder               string  // --insertorder
+	Fieldcount                int64   // --fieldcount
+	Fieldlength               int64   // --fieldlength
 }

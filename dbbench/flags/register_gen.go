@@ -381,6 +381,20 @@ func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.Int64Var(&f.ProfilesQueries, "profiles_queries", -1, "Profiles workload: number of queries; -1 follows the reference rule")
 	fs.BoolVar(&f.ProfilesFullCompact, "profiles_full_compact", false, "Profiles workload: compact the whole database after loading")
 	fs.Int32Var(&f.WalRecoveryMode, "wal_recovery_mode", 2, "What damage in a WAL means at open, RocksDB's wal_recovery_mode (native and rocksdb engines): 0 tolerate a torn tail, 1 absolute consistency, 2 point in time (native fails when records follow the damage, RocksDB drops them), 3 skip damaged records")
+	fs.Int64Var(&f.Recordcount, "recordcount", -1, "YCSB: records the load writes and the workloads draw from; -1 means --num")
+	fs.Int64Var(&f.Operationcount, "operationcount", -1, "YCSB: operations per thread of a workload; -1 means --reads")
+	fs.DoubleVar(&f.Readproportion, "readproportion", -1, "YCSB: share of reads; -1 keeps the workload's")
+	fs.DoubleVar(&f.Updateproportion, "updateproportion", -1, "YCSB: share of updates (a new record written over a key); -1 keeps the workload's")
+	fs.DoubleVar(&f.Insertproportion, "insertproportion", -1, "YCSB: share of inserts of new keys; -1 keeps the workload's")
+	fs.DoubleVar(&f.Scanproportion, "scanproportion", -1, "YCSB: share of scans; -1 keeps the workload's")
+	fs.DoubleVar(&f.Readmodifywriteproportion, "readmodifywriteproportion", -1, "YCSB: share of read-modify-writes; -1 keeps the workload's")
+	fs.StringVar(&f.Requestdistribution, "requestdistribution", "", "YCSB: key choice, uniform, zipfian or latest; empty keeps the workload's")
+	fs.Int64Var(&f.Minscanlength, "minscanlength", 1, "YCSB: shortest scan")
+	fs.Int64Var(&f.Maxscanlength, "maxscanlength", -1, "YCSB: longest scan; -1 keeps the workload's (100 for ycsbe, YCSB's 1000 otherwise)")
+	fs.StringVar(&f.Scanlengthdistribution, "scanlengthdistribution", "uniform", "YCSB: scan length choice, uniform or zipfian")
+	fs.StringVar(&f.Insertorder, "insertorder", "hashed", "YCSB: key names from hashed key numbers (hashed) or the numbers themselves (ordered)")
+	fs.Int64Var(&f.Fieldcount, "fieldcount", 10, "YCSB: fields per record (stored as one value)")
+	fs.Int64Var(&f.Fieldlength, "fieldlength", 100, "YCSB: bytes per field")
 }
 
 // registerDebianExtras defines, without binding them, the analyzer flags the
