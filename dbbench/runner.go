@@ -189,6 +189,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
+	lockThreads := !r.opener.Info().UnlockedThreads
 	var ready, done sync.WaitGroup
 	startCh := make(chan struct{})
 	ready.Add(n)
@@ -202,9 +203,13 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// readrandom: 23.8k vs 2.8k minor faults per 100k reads, 25.5 vs
 			// 19.8 µs/op). Stats.finishedOps yields to the scheduler every few
 			// milliseconds (yield.go), or the scheduler's monitor would take
-			// the P from a thread inside a cgo call at every tick.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
+			// the P from a thread inside a cgo call at every tick. An engine
+			// whose writes wait for its own goroutines is not locked
+			// (engine.Info.UnlockedThreads).
+			if lockThreads {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			tc, hasContext := r.db.(engine.ThreadContext)
 			if hasContext {
 				tc.StartThread(r.cfg.perfLevel)

@@ -153,6 +153,14 @@ type Info struct {
 	// VersionLine is the whole stderr version line, e.g.
 	// "RocksDB:    version 7.8.3" or "Pebble:     version v2.1.7".
 	VersionLine string
+	// UnlockedThreads leaves benchmark goroutines free to move between OS
+	// threads. The driver otherwise locks each to an OS thread of its own,
+	// as db_bench's pthreads are; an engine whose writes wait for its own
+	// goroutines (Pebble's commit waits for its WAL writer) sets it, since
+	// a locked goroutine that waits puts its OS thread to sleep and is
+	// woken by another (a futex wait and wake, a cross-CPU wake-up), which
+	// costs more than the write.
+	UnlockedThreads bool
 }
 
 // ErrReadOnly is the error of a write to a database opened with

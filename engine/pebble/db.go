@@ -42,6 +42,9 @@ type DB struct {
 	// fs is the file system Pebble writes through; fs.failed() is the first
 	// write failure, returned by every later write and by Close.
 	fs *failFS
+	// wal is the layer over fs that decides what a WAL sync does
+	// (walsync.go).
+	wal *walSyncFS
 	// health is Pebble's disk-health checker over fs, stopped at Close.
 	health io.Closer
 
@@ -75,7 +78,9 @@ type DB struct {
 	lastStats statsSnapshot
 }
 
-var _ engine.DB = (*DB)(nil)
+var (
+	_ engine.DB = (*DB)(nil)
+)
 
 // Pebble treats a nil *WriteOptions as Sync, so both are spelled out once.
 var (
@@ -83,22 +88,36 @@ var (
 	noSyncWrites = pebble.NoSync
 )
 
-// writeOptions returns the Pebble options for wo without allocating.
-func (d *DB) writeOptions(wo *engine.WriteOptions) *pebble.WriteOptions {
-	if wo == nil {
-		return noSyncWrites
-	}
-	if wo.DisableWAL != d.disableWAL && !d.warnedWAL.Load() && d.warnedWAL.CompareAndSwap(false, true) {
+// writeOptions returns the Pebble options for wo without allocating, and
+// whether wo asked for a synced WAL. With the WAL on every write is
+// committed with pebble.Sync, so that it is acknowledged only once its WAL
+// record is in the OS; the WAL file's Sync is an fsync only for writes that
+// asked for one (walsync.go). A write for which durable is true is counted
+// in d.wal, and the caller must call d.writeDone(durable) once Pebble
+// returned.
+func (d *DB) writeOptions(wo *engine.WriteOptions) (po *pebble.WriteOptions, durable bool) {
+	if wo != nil && wo.DisableWAL != d.disableWAL && !d.warnedWAL.Load() && d.warnedWAL.CompareAndSwap(false, true) {
 		d.logger.warnf("WARNING: engine pebble: the WAL is switched per database, not per write; "+
 			"this database was opened with disable_wal=%v and keeps it\n", d.disableWAL)
 	}
 	// Pebble refuses a synced write when the WAL is off; RocksDB accepts
 	// it and has nothing to sync, so the sync is dropped the same way.
-	if wo.Sync && !d.disableWAL {
-		d.syncs.Add(1)
-		return syncWrites
+	if d.disableWAL {
+		return noSyncWrites, false
 	}
-	return noSyncWrites
+	if wo != nil && wo.Sync {
+		d.syncs.Add(1)
+		d.wal.durableBegin()
+		return syncWrites, true
+	}
+	return syncWrites, false
+}
+
+// writeDone ends a write that writeOptions counted as durable.
+func (d *DB) writeDone(durable bool) {
+	if durable {
+		d.wal.durableEnd()
+	}
 }
 
 // Put sets key to value.
@@ -112,7 +131,10 @@ func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	if len(key) == 0 {
 		return errEmptyKey
 	}
-	if err := d.writeResult(d.db.Set(key, value, d.writeOptions(wo))); err != nil {
+	po, durable := d.writeOptions(wo)
+	err := d.db.Set(key, value, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)+len(value)))
@@ -130,7 +152,10 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	if len(key) == 0 {
 		return errEmptyKey
 	}
-	if err := d.writeResult(d.db.Delete(key, d.writeOptions(wo))); err != nil {
+	po, durable := d.writeOptions(wo)
+	err := d.db.Delete(key, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)))
@@ -223,7 +248,10 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if n == 0 {
 		return nil
 	}
-	if err := d.writeResult(d.db.Apply(pb.b, d.writeOptions(wo))); err != nil {
+	po, durable := d.writeOptions(wo)
+	err := d.db.Apply(pb.b, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
 		return err
 	}
 	d.countWrite(int64(n), int64(pb.b.Len()))

@@ -38,6 +38,12 @@
 //   - The empty key is refused with an error: Pebble v2.1.7 panics in a
 //     background flush when a columnar data block holds only the empty key.
 //     db_bench never writes one.
+//   - A write without sync is acknowledged once its WAL record is in the OS
+//     (written, not fsynced), as RocksDB does, so a process kill loses no
+//     acknowledged write; Pebble's own NoSync acknowledges a write still in
+//     its in-process WAL buffer. The engine commits every write as Pebble's
+//     Sync and makes the WAL's fsync happen only for writes that asked for
+//     one (walsync.go); a machine crash can still lose unsynced writes.
 //   - Closing a database opened with the WAL off flushes its memtables
 //     first, as RocksDB does, so the data survives a reopen.
 //   - WaitForCompactions, and "rocksdb.compaction-pending", ignore levels

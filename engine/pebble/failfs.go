@@ -42,10 +42,9 @@ import (
 // The engine (db.go) checks failed() before and after each write: a write
 // that entered Pebble before the freeze but returns after it gets the error
 // too, so no write is acknowledged whose WAL record might have been dropped.
-// A synced write acknowledged before the freeze is on disk. An unsynced
-// write acknowledged before the freeze may still sit in Pebble's WAL
-// buffer and be dropped with it: Pebble does not promise unsynced writes
-// to the disk, and RocksDB loses them in a crash as well.
+// A write acknowledged before the freeze is in the files: a synced one on
+// disk, an unsynced one in the OS, since the engine acknowledges it only
+// once its WAL record was written (walsync.go).
 type failFS struct {
 	vfs.FS
 	failure atomic.Pointer[writeFailure]

@@ -33,6 +33,9 @@ func (Opener) Info() engine.Info {
 		Version: v,
 		// The value starts at column 12, as in db_bench's "RocksDB:    version 7.8.3".
 		VersionLine: fmt.Sprintf("%-12sversion %s", "Pebble:", v),
+		// With the WAL on, every commit waits for Pebble's WAL writer
+		// goroutine to write its record (walsync.go).
+		UnlockedThreads: true,
 	}
 }
 
@@ -93,7 +96,8 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		opened:          time.Now(),
 		mergeOp:         op,
 	}
-	cfg.opts.FS = d.fs
+	d.wal = &walSyncFS{FS: d.fs}
+	cfg.opts.FS = d.wal
 	if opts.ReadOnly {
 		cfg.opts.FS = readOnlyFS{d.fs}
 	}

@@ -10,8 +10,6 @@ import (
 // printing its failures, instead of failing; every other subtest is
 // strict. Remove an entry when its fix lands.
 var knownFailures = map[string]string{
-	"TestCrashLoop/pebble/no_sync": "issue 14 must-have 7: Pebble buffers NoSync writes in the process (its WriteOptions.Sync doc), so acknowledged unsynced writes die with it, unlike RocksDB's",
-
 	// RocksDB 7.8.3's own behaviour (go test -tags rocksdb), recorded in
 	// docs/RELIABILITY.md: nothing in this project can fix it.
 	"TestCorruptionMatrix/rocksdb/no_sync/MANIFEST": "RocksDB 7.8.3: a MANIFEST cut at a record boundary opens the older version and deletes the tables it does not name",

@@ -1,0 +1,240 @@
+// Package rtable implements the read-optimized table format of the native
+// engine: an immutable, sorted file of internal keys (user key, sequence
+// number, kind) and values, like sst's block format and built behind the
+// same shape (Writer.Add in internal-key order; Reader.Get and an Iter),
+// but laid out for point reads through a memory mapping with no block
+// cache: keys are a dense column searched by a learned index, values are
+// addressed by the entry's ordinal, and nothing is decoded per lookup.
+//
+// # Contract
+//
+//   - A Writer receives entries in internal-key order (user key ascending
+//     bytewise, then sequence number descending) and rejects anything
+//     else. It holds the keys (and the trailers and value lengths when they
+//     vary) until Finish; values stream to the output.
+//   - A Reader maps the whole file. It is safe for concurrent use; an Iter
+//     is used by one goroutine at a time.
+//   - Get hands its callback the value in place in the mapping (in a
+//     compressed table, decompressed into a pooled buffer), valid during
+//     the callback; Iter.Key and Iter.Value are valid until the iterator
+//     moves. Get, every Iter move, Key and Value allocate nothing in
+//     steady state.
+//   - Damaged bytes give an error wrapping ErrCorruption (which wraps
+//     sst.ErrCorruption) that names the file and the offset, never a panic
+//     and never wrong data: Open checks every section except the value
+//     area against its CRC32C, and each value group of 64 entries is
+//     checked against its CRC32C before any of its values is first handed
+//     out. A file of another length than the recorded one is refused
+//     before it is mapped. A file that shrinks after Open faults on access
+//     (SIGBUS): a caller that can meet one guards its reads with
+//     runtime/debug.SetPanicOnFault, as it does for sst's mapped Get.
+//   - A key-only scan (Iter moves and Key, no Value) reads the keys section
+//     alone, and the trailers section when it asks for Seq or Kind: it
+//     never touches a value page.
+//
+// # Format, version 1
+//
+// All integers are little endian unless said otherwise; "uvarint" is the
+// unsigned LEB128 varint of encoding/binary; CRC is CRC32C (Castagnoli,
+// unmasked). n is the number of entries, G = ceil(n/64) the number of
+// value groups (entries 64g .. 64g+63 form group g). A table is:
+//
+//	value area         values of entries 0 .. n-1, back to back
+//	keys section
+//	key index section
+//	trailers section   (empty when every trailer is the base trailer)
+//	value offsets      (empty when every value has the same length)
+//	value checksums
+//	filter section     (empty without a filter)
+//	meta section
+//	footer             (32 bytes)
+//
+// The sections follow each other with no gap, in this order; the meta
+// section records each one's offset, length and CRC.
+//
+// A packed column of width w (1..8) is one unsigned integer per entry in w
+// bytes, little endian, back to back, followed by 7 zero bytes (so that
+// any entry is one 8-byte load and a mask).
+//
+// Keys section, packed layout (key mode 1): used when every user key has
+// the same length K and the keys differ only in W <= 8 bytes between a
+// common prefix P (the prefix the first and last keys share) and a
+// common suffix S (the longest suffix all keys share, not overlapping P;
+// when all keys are equal, one byte of S, or of P, is kept varying). The
+// section is the packed column of width W of the varying bytes of each
+// key read as a big-endian integer. db_bench's 16-byte keys (an 8-byte
+// big-endian number and eight '0's) at --num=1000000 have P = 5 zero
+// bytes, S = "00000000" and W = 3: 3 bytes per key.
+//
+// Keys section, variable layout (key mode 2): any other keys. u32 offsets
+// o_0 .. o_n (o_0 = 0, non-decreasing), then the key bytes: key i is P
+// followed by bytes o_i .. o_(i+1) of the key bytes (P is the prefix of
+// the first and last keys).
+//
+// Key index section, packed layout: a RadixSpline over the distinct
+// varying parts x (as integers) and the ordinal y of each one's first
+// entry:
+//
+//	u32 M (knots, >= 1) | u32 R (radix bits, <= 16) | u32 shift | u32 E (error bound)
+//	u64 x_0 .. x_(M-1)  (strictly increasing; x_0 and x_(M-1) are the smallest and largest key)
+//	u64 y_0 .. y_(M-1)  (non-decreasing, < n)
+//	u32 T_0 .. T_(2^R)  (T_p: the first knot with (x - x_0) >> shift >= p; T_(2^R) = M)
+//
+// For a key x in [x_0, x_(M-1)], with p = (x - x_0) >> shift, the knot
+// segment holding x is found among knots T_p .. T_(p+1), and the
+// prediction is y_i + (x - x_i)(y_(i+1) - y_i)/(x_(i+1) - x_i), truncated;
+// the writer places knots (greedy spline corridor) so that every distinct
+// key's first ordinal is within E-1 of its prediction. The reader checks
+// the key at the prediction and searches outward from it, doubling the
+// step, until it brackets the key, then binary searches the bracket: E
+// bounds the work (about 2 log2 E keys, in practice one cache line for
+// db_bench's dense keys), and a wrong or damaged index costs time, never
+// a wrong answer.
+//
+// Key index section, variable layout: u64 per sampled key (keys 0, 16,
+// 32, ...): its first 8 bytes after P as a big-endian integer, zero
+// padded.
+//
+// Trailers section: when the trailer width TW is 0, every entry's trailer
+// (base.Trailer, seq<<8 | kind) is the base trailer and the section is
+// empty; a bottommost table whose entries all have sequence 0 and kind Set
+// stores nothing per entry. Otherwise the base trailer is the smallest
+// sequence number s0 with kind 0 (s0<<8), and the section is the packed
+// column of width TW of (seq - s0)<<1 | kind: version 1 holds the kinds
+// Delete (0) and Set (1) only, one bit, so an L0 table of 5M sequence
+// numbers takes 3 bytes an entry where seq<<8 | kind would take 4.
+//
+// Value offsets section: empty when every value has the same length L
+// (value i is bytes iL .. (i+1)L of the value area). Otherwise: u64 per
+// group, the offset of the group's first value in the file; then the
+// packed column of width OW of each value's end relative to its group's
+// start. Value i of group g ends at start_g + e_i and begins at start_g +
+// e_(i-1), or at start_g when i is first in its group.
+//
+// Value codec 1 (ValueSnappy): a stored value is empty for an empty value,
+// else a tag byte, 0 for a value stored raw after it and 1 for a value in
+// the snappy block format after it; the writer compresses a value alone,
+// and only when that saves at least 1/8 of its bytes. Offsets, lengths and
+// checksums all refer to the stored bytes.
+//
+// Value checksums section: u32 per group, the CRC of the bytes from the
+// group's first value's start to its last value's end.
+//
+// Filter section: a blocked bloom filter over the distinct user keys, in
+// 64-byte lines. A packed-key table hashes the varying part x as
+// splitmix64's finalizer applied to x + 0x2545F4914F6CDD1D; a variable-key
+// table hashes the key after P (hashBytes). The line of hash h is
+// (h>>32) × lines >> 32; the probes are the 9-bit fields of h ×
+// 0x9E3779B97F4A7C15, least significant first, each naming bit b of the
+// line (byte b/8, mask 1<<(b%8)); the meta section gives the probe count.
+//
+// Meta section, uvarints in this order: n; deletions; raw key bytes (user
+// keys plus 8 each); the value area's length; smallest
+// seq; largest seq; key mode (1 packed, 2 variable); K (0 if variable); P
+// as uvarint length and bytes; S likewise (empty if variable); W (0 if
+// variable); TW; base trailer; L+1, or 0 when value lengths vary; OW (0
+// when they do not); filter probes (0: no filter); value codec (0 raw, 1
+// snappy per value); raw value bytes (before compression). Then for each of the
+// six sections in file order: uvarint offset, uvarint length, u32 CRC of
+// its bytes.
+//
+// Footer, 32 bytes at the end of the file:
+//
+//	 0  u64 meta offset   |  8  u32 meta length  | 12  u32 meta CRC
+//	16  u32 format version (1)
+//	20  u32 CRC of bytes 0..19
+//	24  u64 magic 0x3162747262626467 (the bytes "gdbbrtb1")
+//
+// # Example
+//
+// The entries ("key1", 0, set, "v1"), ("key2", 0, set, "v2"), ("key5", 0,
+// set, "v5") with no filter give this 177-byte table (pinned by
+// TestGoldenTable, testdata/example.hex):
+//
+//	0000  76 31 76 32 76 35            value area "v1" "v2" "v5"
+//	0006  31 32 35 00.. (7 zeros)      keys: P "key", S "", W 1: 0x31 0x32 0x35
+//	0010  02 00 00 00  02 00 00 00  01 00 00 00  20 00 00 00
+//	                                   key index: 2 knots, R 2, shift 1, E 32
+//	0020  31 00.. 35 00..              x: 0x31, 0x35
+//	0030  00 00.. 02 00..              y: 0, 2
+//	0040  00 00 00 00  01 00 00 00  01 00 00 00  02 00 00 00  02 00 00 00
+//	                                   T: 0 1 1 2 2
+//	0054  e6 c9 9b 85                  value checksums: group 0
+//	0058  03 00 24 06 00 00 01 04 03 6b 65 79 00 01 00 01 03 00 00 00 06
+//	                                   meta: 3 entries, 0 deletions, 36, value area 6, seq 0..0,
+//	                                   packed, K 4, P "key", S "", W 1, TW 0, base 0x1, L+1 3,
+//	                                   OW 0, no filter, codec raw, 6 raw value bytes
+//	006d  06 0a 7c 7a 63 28            keys at 6, 10 bytes, CRC
+//	0073  10 44 e6 c6 72 86            key index at 0x10, 68 bytes, CRC
+//	0079  54 00 00 00 00 00            trailers: empty
+//	007f  54 00 00 00 00 00            value offsets: empty
+//	0085  54 04 fa cf a1 a9            value checksums at 0x54, 4 bytes, CRC
+//	008b  58 00 00 00 00 00            filter: empty
+//	0091  58 00.. 39 00 00 00  7e ee 70 cf  01 00 00 00  6d be ad 49  67 64 62 62 72 74 62 31
+//	                                   footer: meta (0x58, 57 bytes, CRC), version 1, CRC, magic
+//
+// A Get of "key2": the prefix and length match; x = 0x32; no filter;
+// p = (0x32-0x31)>>1 = 0, knots T_0..T_1 = 0..1, segment 0, prediction
+// 0 + 1×2/4 = 0; key 0 (0x31) is below 0x32, key 1 (0x32) is not, so the
+// key is ordinal 1; its trailer is the base trailer (seq 0, set), and the
+// value is bytes 2..4 of the value area, handed out after value group 0's
+// CRC has been checked once.//
+// # Why this layout
+//
+// A point read in sst's block format pays a filter probe, a binary search
+// of the index, a block-cache probe (or a pread), a restart-point search
+// and a prefix-decoding walk through the block, and then the value block.
+// Here it pays the filter line, the prediction (the radix table and knots
+// are a few hundred bytes for db_bench's keys, so they stay cached), a
+// search outward from the predicted ordinal in a column of 3-byte keys,
+// and the value's own line(s): nothing is decoded and nothing is copied.
+// A learned index rather than a trie: db_bench's keys are integers, dense
+// (fillseq, and any key range a table covers after compaction) or uniform
+// (random fills), for which a spline needs 2 knots (dense) or about n/1000
+// (uniform, TestSplineErrorBound), and the keys themselves shrink to their
+// varying bytes; a succinct trie over the same keys would spend its bits
+// on the same information and need several rank/select steps per level.
+// Variable keys, which db_bench never makes, take the simple fallback.
+//
+// Measured (BenchmarkRead, 1M entries, 8-byte keys with 50-byte values
+// and 16-byte keys with 100-byte values, tables read once before timing,
+// Get copying the value out, CPU ns per operation on a machine loaded to
+// 15-20 runnable threads on 2 cores; docs/BENCHMARKS.md has the tables,
+// the 10M-entry rows and the commands): Get hits cost 1018-1139 ns
+// against 2854-3967 for sst (mapped or fully cached) and 4364-5449 for
+// Pebble, SeekGE 289-300 against 1367-1686 and 4234-4340, key-only scans
+// 21-32 ns an entry against 28-57 and 68-93, while the file is smaller
+// than the block format's (54.3 against 56.7 bytes an entry for 8/50,
+// 104.3 against 115.4 for 16/100) and builds in the same CPU time.
+//
+// The physical limit: a hit needs the filter line, the key's line of the
+// keys section and the value's line(s), plus the TLB walks of a 4 KiB-page
+// mapping. At 1M entries the filter (1.2 MiB) and keys (3 MiB) mostly stay
+// in the last-level cache and the 100 MiB of values do not; one dependent
+// random miss in a file mapping costs 293-317 CPU ns under the same load
+// (BenchmarkPointerChase), so one to three misses account for most of the
+// measured Get. What is left to win is the value miss's TLB walk (huge
+// pages for the mapping), not the lookup.
+//
+// # Not done in version 1
+//
+// Dictionary coding of values across entries (ValueSnappy compresses each
+// value alone, which finds db_bench's repetition inside a value but not
+// across values); kinds beyond Delete and Set (merge operands need a wider
+// kind field in the trailers column, a new format version); huge pages
+// for the mapping; and madvise advice per
+// region: the kernel reads a file around each faulting page (read_ahead_kb
+// is 8 MiB on the machine the numbers above come from), so a cold
+// key-only scan can bring in the value pages nearest the keys section
+// although the reader never touches them (TestKeyScanLeavesValuePagesAlone
+// turns read-around off to observe that), and a cold Get reads far more
+// than its value.
+//
+// The engine does not write this format yet; to drop it in, lsm needs: a
+// table-format choice per level (flag --table_format and the OPTIONS
+// file's table factory section), opening readers by format (the footer
+// magic tells them apart), the FaultError registry for mapped reads that
+// sst has (mmap_fault.go), MayContain for its level filtering, and its
+// compaction iterator over Iter (which has sst.Iter's methods and
+// semantics; SetFillCache has no meaning here).
+package rtable

@@ -1,0 +1,5 @@
+//go:build race
+
+package rtable
+
+const raceEnabled = true
