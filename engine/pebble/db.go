@@ -177,7 +177,10 @@ func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
 	if len(key) == 0 {
 		return errEmptyKey
 	}
-	if err := d.writeResult(d.db.Merge(key, value, d.writeOptions(wo))); err != nil {
+	po, durable := d.writeOptions(wo)
+	err := d.db.Merge(key, value, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
 		return err
 	}
 	d.countWrite(1, int64(len(key)+len(value)))
