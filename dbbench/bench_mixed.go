@@ -96,14 +96,3 @@ func benchCompact(r *runner, t *thread) error {
 	}
 	return nil
 }
-
-// benchMergeWithoutOperator is readwhilemerging without --merge_operator:
-// db_bench's background merger (thread 0) stops the run with the status of
-// its first Merge; the readers do nothing.
-func benchMergeWithoutOperator(r *runner, t *thread) error {
-	if t.tid == 0 {
-		t.stats.exclude = true
-		return fmt.Errorf("put or merge error: Not implemented: Provide a merge_operator when opening DB")
-	}
-	return nil
-}

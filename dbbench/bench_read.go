@@ -141,6 +141,9 @@ func (r *runner) randomKey(t *thread) int64 {
 // (runs.go) that also end on the read rate limiter's requests (after every
 // 256th read but one, as db_bench makes them).
 func benchReadRandom(r *runner, t *thread) error {
+	if r.readOperands {
+		return r.readRandomOperands(t)
+	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	ks := r.keySize
 	runs := engine.NewRuns(r.db)
@@ -158,10 +161,9 @@ func benchReadRandom(r *runner, t *thread) error {
 	if t.stats.detailed {
 		doneNs = make([]int64, run)
 	}
-	var read, found, bytes, keyRand int64
-	var numKeys int64
+	var read, found, bytes int64
+	var picker readKeyPicker
 	lim := t.shared.readLimiter
-	stride := r.cfg.multireadStride
 	entryOverhead := int64(ks + r.cfg.userTimestampSize)
 	for {
 		limit := d.runLimit(t.stats.runLimit(t.stats.runCap(oneCall, ks)))
@@ -170,22 +172,7 @@ func benchReadRandom(r *runner, t *thread) error {
 		}
 		n, off := 0, 0
 		for int64(n) < limit && !d.done(1) {
-			t.rand.Next() // DB selection draw
-			if r.entriesPerBatch > 1 && stride != 0 {
-				numKeys++
-				if numKeys == r.entriesPerBatch {
-					numKeys = 0
-					keyRand = r.randomKey(t)
-					if keyRand+(r.entriesPerBatch-1)*stride >= r.cfg.num {
-						keyRand = r.cfg.num - r.entriesPerBatch*stride
-					}
-				} else {
-					keyRand += stride
-				}
-			} else {
-				keyRand = r.randomKey(t)
-			}
-			r.keys.Fill(keys[off:off+ks], keyRand)
+			r.keys.Fill(keys[off:off+ks], picker.next(r, t))
 			off += ks
 			n++
 		}
@@ -218,12 +205,44 @@ func benchReadRandom(r *runner, t *thread) error {
 			break // the reads or the duration ran out mid-run
 		}
 	}
-	t.stats.reads += read
-	t.stats.found += found
-	t.stats.checksum += sink.checksum
-	t.stats.addBytes(bytes)
-	t.stats.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
+	t.stats.endReadRandom(read, found, bytes, sink.checksum)
 	return nil
+}
+
+// endReadRandom adds ReadRandom's counts and its message, "(F of R
+// found)" and a newline, to the thread's stats.
+func (s *Stats) endReadRandom(read, found, bytes int64, checksum uint64) {
+	s.reads += read
+	s.found += found
+	s.checksum += checksum
+	s.addBytes(bytes)
+	s.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
+}
+
+// readKeyPicker is ReadRandom's choice of the next key: one DB-selection
+// draw, then a random key, or with --batch_size > 1 and
+// --multiread_stride, runs of batch_size keys stride apart from a random
+// start.
+type readKeyPicker struct{ numKeys, keyRand int64 }
+
+func (p *readKeyPicker) next(r *runner, t *thread) int64 {
+	t.rand.Next() // DB selection draw
+	stride := r.cfg.multireadStride
+	if r.entriesPerBatch <= 1 || stride == 0 {
+		p.keyRand = r.randomKey(t)
+		return p.keyRand
+	}
+	p.numKeys++
+	if p.numKeys == r.entriesPerBatch {
+		p.numKeys = 0
+		p.keyRand = r.randomKey(t)
+		if p.keyRand+(r.entriesPerBatch-1)*stride >= r.cfg.num {
+			p.keyRand = r.cfg.num - r.entriesPerBatch*stride
+		}
+	} else {
+		p.keyRand += stride
+	}
+	return p.keyRand
 }
 
 // benchMultiReadRandom is db_bench's MultiReadRandom: batch_size random keys

@@ -158,7 +158,11 @@ func benchDeleteRandom(r *runner, t *thread) error { return r.doDelete(t, false)
 // bgWriter is db_bench's BGWriter: the extra thread 0 of *whilewriting
 // benchmarks, excluded from the merged stats, writing random keys until the
 // readers finish (or --writes with --finish_after_writes).
-func (r *runner) bgWriter(t *thread) error {
+func (r *runner) bgWriter(t *thread) error { return r.bgWrites(t, false) }
+
+// bgWrites is BGWriter's loop, with Merges instead of Puts for the
+// *whilemerging benchmarks (counted as writes, as db_bench counts them).
+func (r *runner) bgWrites(t *thread, merge bool) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	t.stats.exclude = true
 	var lim *rateLimiter
@@ -185,7 +189,13 @@ func (r *runner) bgWriter(t *thread) error {
 		}
 		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
 		val := gen.Generate()
-		if err := r.db.Put(key, val, &r.wo); err != nil {
+		var err error
+		if merge {
+			err = r.db.Merge(key, val, &r.wo)
+		} else {
+			err = r.db.Put(key, val, &r.wo)
+		}
+		if err != nil {
 			return fmt.Errorf("put or merge error: %v", err)
 		}
 		written++

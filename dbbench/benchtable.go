@@ -13,6 +13,16 @@ type BenchmarkRow struct {
 	ExtraThreads int  // threads added to --threads (a background writer or scanner)
 	Project      bool // this project's own, not one of db_bench 7.8.3's
 	Doc          string
+	// Refused names the engines that refuse the benchmark, each with
+	// what it lacks; such an engine exits 1 naming itself.
+	Refused map[string]string
+}
+
+// engineGaps are the built benchmarks an engine refuses, by engine, with
+// what the engine lacks.
+var engineGaps = map[string]map[string]string{
+	"getmergeoperands":   {"pebble": "GetMergeOperands"},
+	"readrandomoperands": {"pebble": "GetMergeOperands"},
 }
 
 // projectBenchmarks are the registry's names that db_bench 7.8.3 lacks.
@@ -23,7 +33,8 @@ var projectBenchmarks = map[string]bool{"profiles": true, "nextwithkey": true,
 func BenchmarkTable() []BenchmarkRow {
 	rows := make([]BenchmarkRow, 0, len(benchmarks))
 	for name, def := range benchmarks {
-		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: projectBenchmarks[name], Doc: benchmarkDocs[name]}
+		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: projectBenchmarks[name], Doc: benchmarkDocs[name],
+			Refused: engineGaps[name]}
 		switch {
 		case def.notBuilt:
 			row.Kind = "not built"

@@ -66,6 +66,8 @@ type config struct {
 	perfLevel                int // --perf_level, handed to engine.ThreadContext
 	disableAutoCompactions   bool
 	mergeOperator            string
+	mergeKeys                int64 // --merge_keys: distinct keys of the merge benchmarks (< 0: num)
+	mergeReadPercent         int32 // --mergereadpercent: merges among readrandommergerandom's operations
 	seed                     int64
 	numDistinct              int64   // randomreplacekeys: keys replaced
 	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
@@ -155,6 +157,8 @@ var configFlags = []struct {
 	{"perf_level", func(c *config) any { return &c.perfLevel }},
 	{"disable_auto_compactions", func(c *config) any { return &c.disableAutoCompactions }},
 	{"merge_operator", func(c *config) any { return &c.mergeOperator }},
+	{"merge_keys", func(c *config) any { return &c.mergeKeys }},
+	{"mergereadpercent", func(c *config) any { return &c.mergeReadPercent }},
 	{"seed", func(c *config) any { return &c.seed }},
 	{"compression_type", func(c *config) any { return &c.compressionType }},
 	{"sample_for_compression", func(c *config) any { return &c.sampleForCompression }},

@@ -136,6 +136,8 @@ func init() {
 			"report_interval_seconds ops_between_duration_checks read_random_exp_range",
 		"profiles benchmark knobs; out-of-range values fall back to defaults":                   "profiles_queries profiles_query_limit profiles_seed",
 		"read by randomreplacekeys alone, which refuses --numdistinct < 1 and takes any stddev": "numdistinct stddev",
+		"read by the merge benchmarks: a negative merge_keys means --num, 0 is refused there; " +
+			"mergereadpercent is compared with rand % 100": "merge_keys mergereadpercent",
 		"mixgraph's workload model: any shape db_bench takes; setupMixGraph refuses the values it divides by": "iter_k " +
 			"iter_sigma iter_theta key_dist_a key_dist_b keyrange_dist_a keyrange_dist_b keyrange_dist_c keyrange_dist_d " +
 			"keyrange_num mix_get_ratio mix_put_ratio mix_seek_ratio mix_max_scan_len mix_max_value_size sine_a sine_b " +

@@ -34,9 +34,6 @@ var noEffectGroups = []struct {
 		"expand_range_tombstones", "max_num_range_tombstones", "range_tombstone_width",
 		"writes_before_delete_range", "writes_per_range_tombstone",
 	}},
-	{"merge: the merge benchmarks are not built", []string{
-		"merge_keys", "mergereadpercent",
-	}},
 	{"caches beyond the block cache", []string{
 		"cache_high_pri_pool_ratio", "cache_low_pri_pool_ratio", "compressed_cache_size",
 		"compressed_secondary_cache_compress_format_version",

@@ -25,13 +25,18 @@ func (nullEngine) Destroy(string, *options.Options) error                      {
 
 type nullDB struct{}
 
-func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error { return nil }
-func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error { return nil }
-func (nullDB) NewBatch() engine.Batch                        { return &nullBatch{} }
+func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error   { return nil }
+func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error   { return nil }
+func (nullDB) Merge(k, v []byte, _ *engine.WriteOptions) error { return nil }
+func (nullDB) NewBatch() engine.Batch                          { return &nullBatch{} }
 func (nullDB) Apply(engine.Batch, *engine.WriteOptions) error {
 	return nil
 }
 func (nullDB) Get(k []byte, fn func([]byte)) (bool, error) { fn(nullValue); return true, nil }
+func (nullDB) GetMergeOperands(k []byte, fn func([]byte)) (bool, error) {
+	fn(nullValue)
+	return true, nil
+}
 func (nullDB) NewIter(*engine.IterOptions) (engine.Iterator, error) {
 	return &nullIter{}, nil
 }
@@ -44,11 +49,12 @@ func (nullDB) Close() error                      { return nil }
 
 type nullBatch struct{ n int }
 
-func (b *nullBatch) Put(k, v []byte) { b.n++ }
-func (b *nullBatch) Delete(k []byte) { b.n++ }
-func (b *nullBatch) Count() int      { return b.n }
-func (b *nullBatch) Reset()          { b.n = 0 }
-func (b *nullBatch) Close()          {}
+func (b *nullBatch) Put(k, v []byte)   { b.n++ }
+func (b *nullBatch) Delete(k []byte)   { b.n++ }
+func (b *nullBatch) Merge(k, v []byte) { b.n++ }
+func (b *nullBatch) Count() int        { return b.n }
+func (b *nullBatch) Reset()            { b.n = 0 }
+func (b *nullBatch) Close()            {}
 
 // nullIter walks 1,000,000 synthetic entries.
 type nullIter struct {

@@ -49,13 +49,13 @@ func TestOracleDBContents(t *testing.T) {
 
 // scanContents reads the DB in dir with a full readseq on engine eng and
 // returns the readseq's order-independent checksum of keys and values and
-// its entry count.
-func scanContents(t *testing.T, eng, dir string) (string, int64) {
+// its entry count. extra are more flags (a --merge_operator).
+func scanContents(t *testing.T, eng, dir string, extra ...string) (string, int64) {
 	t.Helper()
 	js := filepath.Join(t.TempDir(), "scan.jsonl")
 	var out, errb bytes.Buffer
-	args := []string{"--engine=" + eng, "--db=" + dir, "--use_existing_db=1", "--benchmarks=readseq",
-		"--seed=1", "--progress_reports=false", "--report_json=" + js}
+	args := append([]string{"--engine=" + eng, "--db=" + dir, "--use_existing_db=1", "--benchmarks=readseq",
+		"--seed=1", "--progress_reports=false", "--report_json=" + js}, extra...)
 	if code := dbbench.Main(args, &out, &errb); code != 0 {
 		t.Fatalf("scan of %s with %s: exit %d: %s", dir, eng, code, errb.String())
 	}

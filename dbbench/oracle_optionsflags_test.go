@@ -87,6 +87,8 @@ var optionFlagValues = map[string][]string{
 	"metadata_block_size": {"1024"}, "prepopulate_block_cache": {"1"},
 	"rate_limiter_bytes_per_sec": {"1000000"}, "persist_stats_to_disk": {"true"},
 	"partition_index_and_filters": {"true"}, "use_ribbon_filter": {"true"}, "file_checksum": {"true"},
+	"merge_operator": {"put", "put_v1", "uint64add", "UInt64AddOperator", "max", "bytesxor", "stringappend",
+		"stringappendtest", "sortlist", "put_v2", "bogus"},
 }
 
 // optionFlagsNotInFile are option flags the OPTIONS file cannot show: write

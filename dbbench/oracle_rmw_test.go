@@ -2,7 +2,6 @@ package dbbench_test
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,13 +42,7 @@ func compareListsWithOracle(t *testing.T, lists [][]string) {
 	for i, list := range lists {
 		args := append([]string{"--compression_type=none", "--progress_reports=false"}, list...)
 		cppDir := filepath.Join(t.TempDir(), "cpp")
-		cmd := exec.Command(oracleBinary, append([]string{"--db=" + cppDir}, args...)...)
-		var cppOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &cppOut, &cppOut
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("C++ db_bench %v: %v\n%s", args, err, cppOut.String())
-		}
-		want := summarize(cppOut.String())
+		want := summarize(runOracleIn(t, cppDir, args))
 		if len(want) == 0 {
 			t.Fatalf("list %d: no result lines from the oracle", i)
 		}

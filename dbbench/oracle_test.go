@@ -63,6 +63,19 @@ func runOracle(t *testing.T, args []string) string {
 	return out.String()
 }
 
+// runOracleIn runs C++ db_bench on the DB in dir and returns its stdout
+// and stderr together, failing t when it fails.
+func runOracleIn(t *testing.T, dir string, args []string) string {
+	t.Helper()
+	cmd := exec.Command(oracleBinary, append([]string{"--db=" + dir}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("C++ db_bench %v: %v\n%s", args, err, out.String())
+	}
+	return out.String()
+}
+
 var oracleLists = [][]string{
 	{"--benchmarks=fillrandom,readrandom,seekrandom,readseq,deleterandom,readseq,readrandom", "--num=10000", "--seed=1"},
 	// With several threads, benchmarks that write while thread 0 reads

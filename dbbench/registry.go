@@ -88,7 +88,14 @@ func init() {
 		"newiteratorwhilewriting": {fn: benchIteratorCreationWhileWriting, extraThreads: 1},
 		"seekrandomwhilewriting":  {fn: benchSeekRandomWhileWriting, extraThreads: 1},
 		"readwhilescanning":       {fn: benchReadWhileScanning, extraThreads: 1},
-		"readwhilemerging":        {fn: benchMergeWithoutOperator, extraThreads: 1, setup: setupReadWhileMerging},
+		"readwhilemerging":        {fn: benchReadWhileMerging, extraThreads: 1, setup: setupWhileMerging},
+		"seekrandomwhilemerging":  {fn: benchSeekRandomWhileMerging, extraThreads: 1, setup: setupWhileMerging},
+
+		// Merges (engine.DB.Merge), with --merge_operator.
+		"mergerandom":           {fn: benchMergeRandom, setup: refuseWithoutMergeOperator},
+		"readrandommergerandom": {fn: benchReadRandomMergeRandom, setup: refuseWithoutMergeOperator},
+		"getmergeoperands":      {fn: benchGetMergeOperands},
+		"readrandomoperands":    {fn: benchReadRandom, setup: setupReadRandomOperands},
 
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
@@ -117,14 +124,11 @@ func init() {
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
-		"mergerandom":                   {notBuilt: true, setup: refuseWithoutMergeOperator},
-		"readrandommergerandom":         {notBuilt: true, setup: refuseWithoutMergeOperator},
 	}
 	for _, name := range []string{
-		"seekrandomwhilemerging",
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
-		"getmergeoperands", "readrandomoperands", "backup",
+		"backup",
 		"restore", "compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
 	} {
@@ -203,11 +207,20 @@ func setupMultiReadRandom(r *runner, _ *benchSpec) error {
 	return nil
 }
 
-// setupReadWhileMerging: with a merge operator the benchmark is not built;
-// without one, db_bench's background merger fails on its first Merge and
-// the run ends, which benchMergeWithoutOperator reproduces.
-func setupReadWhileMerging(r *runner, s *benchSpec) error {
-	s.skip = r.cfg.mergeOperator != ""
+// setupWhileMerging: without --merge_operator, db_bench's background
+// merger fails on its first Merge and the run ends, which
+// benchMergeWithoutOperator reproduces whatever the engine.
+func setupWhileMerging(r *runner, s *benchSpec) error {
+	if r.cfg.mergeOperator == "" {
+		s.fn = benchMergeWithoutOperator
+	}
+	return nil
+}
+
+// setupReadRandomOperands sets db_bench's read_operands_, which stays set
+// for the rest of the run.
+func setupReadRandomOperands(r *runner, _ *benchSpec) error {
+	r.readOperands = true
 	return nil
 }
 
@@ -225,12 +238,19 @@ func refuseAutoCompactions(r *runner, _ *benchSpec) error {
 
 // refuseWithoutMergeOperator: without --merge_operator db_bench refuses the
 // merge benchmarks with this line on stdout and exit code 1.
+// With --merge_keys=0 db_bench dies of SIGFPE on its first key (rand %
+// 0); this says why instead.
 func refuseWithoutMergeOperator(r *runner, s *benchSpec) error {
-	if r.cfg.mergeOperator != "" {
-		return nil
+	if r.cfg.mergeOperator == "" {
+		r.outf("%-12s : skipped (--merge_operator is unknown)\n", s.name)
+		return errExit{"no merge operator"}
 	}
-	r.outf("%-12s : skipped (--merge_operator is unknown)\n", s.name)
-	return errExit{"no merge operator"}
+	if _, n := r.mergeKeyGen(); n == 0 && r.readwrites != 0 {
+		r.out.Flush()
+		r.errf("%s: --merge_keys=0 (or --num=0) leaves no key to merge\n", s.name)
+		return errExit{"no merge keys"}
+	}
+	return nil
 }
 
 // printPropertyMeta is the meta operation printing one DB property.

@@ -45,6 +45,11 @@ type runner struct {
 	warnedPerfLevel bool
 	prof            *profiler
 
+	// readOperands is db_bench's read_operands_: set by
+	// readrandomoperands and never cleared, so every ReadRandom after it
+	// in the run reads with GetMergeOperands.
+	readOperands bool
+
 	// Per-benchmark state, reset for each item of --benchmarks.
 	num             int64
 	reads           int64

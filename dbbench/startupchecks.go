@@ -1,10 +1,12 @@
 package dbbench
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/godbbench/godbbench/dbbench/flags"
+	"github.com/godbbench/godbbench/mergeop"
 )
 
 // db_bench validates its flags in three places, and where a check sits
@@ -24,7 +26,7 @@ import (
 //     --memtablerep of prefix_hash or hash_linkedlist needs --prefix_size;
 //   - inside the first Open, after the "Initializing RocksDB Options" lines
 //     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
-//     --user_timestamp_size (0 or 8), then the --blob_compression_type name.
+//     the --merge_operator name, --user_timestamp_size (0 or 8), then the --blob_compression_type name.
 //
 // The first failing check is the one reported; the exit code is 1.
 
@@ -91,6 +93,9 @@ func checkAtOpen(f *flags.Flags) error {
 		if n := len(strings.Split(s, ",")); n != int(f.NumLevels) {
 			return fmt.Errorf("Insufficient number of fanouts specified %d", n)
 		}
+	}
+	if _, err := mergeop.Lookup(f.MergeOperator); err != nil {
+		return errors.New(mergeop.InvalidFlagMessage(f.MergeOperator, err))
 	}
 	if f.UserTimestampSize != 0 && f.UserTimestampSize != 8 {
 		return fmt.Errorf("Only 64 bits timestamps are supported.")

@@ -52,6 +52,10 @@ type IterOptions struct {
 type Batch interface {
 	Put(key, value []byte)
 	Delete(key []byte)
+	// Merge adds value as a merge operand of key (RocksDB's
+	// WriteBatch::Merge). Apply fails with ErrBatchMergeNoOperator when
+	// the DB was opened without a merge operator.
+	Merge(key, value []byte)
 	Count() int
 	Reset()
 	Close() // releases engine resources; the batch is unusable afterwards
@@ -79,12 +83,26 @@ type Iterator interface {
 type DB interface {
 	Put(key, value []byte, wo *WriteOptions) error
 	Delete(key []byte, wo *WriteOptions) error
+	// Merge writes value as a merge operand of key, combined with the
+	// key's earlier value and operands by the merge operator named by
+	// options.Options.MergeOperator (db_bench --merge_operator) when the
+	// key is read, with results equal byte for byte to RocksDB's. Without
+	// a merge operator it fails with ErrNoMergeOperator.
+	Merge(key, value []byte, wo *WriteOptions) error
 	NewBatch() Batch
 	Apply(b Batch, wo *WriteOptions) error
 	// Get looks key up; when found, fn is called with the value, which is valid
 	// only during the call. Callers pass a long-lived fn (a method value made
 	// once per thread) so the call does not allocate.
 	Get(key []byte, fn func(value []byte)) (found bool, err error)
+	// GetMergeOperands is RocksDB's DB::GetMergeOperands: when key has a
+	// value, fn is called once per operand, oldest first, each valid only
+	// during its call. A key written by Put and then merged yields the
+	// Put's value as its first operand; a key last written by Put yields
+	// that value alone; a deleted or absent key yields nothing and found
+	// false. An engine that cannot list operands returns an error naming
+	// itself.
+	GetMergeOperands(key []byte, fn func(operand []byte)) (found bool, err error)
 	NewIter(o *IterOptions) (Iterator, error)
 	// Flush writes the memtable(s) out and waits until that is done.
 	Flush() error
@@ -118,6 +136,15 @@ type ThreadContext interface {
 	// message after "PERF_CONTEXT:\n" when --perf_level > 1.
 	PerfContext() string
 }
+
+// ErrNoMergeOperator is the error of a merge on a database opened without
+// a merge operator, in RocksDB's words (its Status::NotSupported text), so
+// db_bench's "merge error: ..." lines read the same on every engine.
+var ErrNoMergeOperator = errors.New("Not implemented: Provide a merge_operator when opening DB")
+
+// ErrBatchMergeNoOperator is the error of applying a batch holding a merge
+// to a database opened without a merge operator, in RocksDB's words.
+var ErrBatchMergeNoOperator = errors.New("Invalid argument: Merge requires `ColumnFamilyOptions::merge_operator != nullptr`")
 
 // Info describes an engine for the header lines.
 type Info struct {

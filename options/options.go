@@ -78,6 +78,12 @@ type Options struct {
 	OptimizeFiltersForHits           bool
 	PrefixSize                       int // prefix_size (fixed prefix extractor when > 0)
 
+	// MergeOperator names the merge operator (db_bench --merge_operator,
+	// an OPTIONS file's merge_operator; "" none) as mergeop.Lookup and
+	// RocksDB's MergeOperator::CreateFromString read it: "uint64add",
+	// "UInt64AddOperator", "{id=StringAppendOperator;delimiter=,;}".
+	MergeOperator string
+
 	// I/O.
 	UseDirectReads                   bool
 	UseDirectIOForFlushAndCompaction bool

@@ -132,6 +132,8 @@ var fieldSpecs = []Spec{
 	cfOpt("optimize_filters_for_hits", setBool(func(o *Options) *bool { return &o.OptimizeFiltersForHits })),
 	cfOpt("prefix_extractor", setPrefixExtractor).
 		flag("prefix_size", setInt(func(o *Options) *int { return &o.PrefixSize })),
+	cfOpt("merge_operator", setMergeOperatorFile).
+		flag("merge_operator", setString(func(o *Options) *string { return &o.MergeOperator })),
 
 	// I/O.
 	dbOpt("use_direct_reads", setBool(func(o *Options) *bool { return &o.UseDirectReads })),

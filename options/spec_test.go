@@ -12,7 +12,7 @@ var candidateValues = []string{
 	"0", "1", "3", "12345", "true", "false", "-7", "0.25", "/tmp/wal", "vector",
 	"kNoCompression", "kZSTD", "kZSTD:kNoCompression", "kCompactionStyleUniversal",
 	"kOldestLargestSeqFirst", "kAbsoluteConsistency", "kxxHash", "VectorRepFactory",
-	"rocksdb.FixedPrefix.4", "bloomfilter:10:false", "bloomfilter:5:false", "2:3:4", "2,3,4,5,6,7,8",
+	"rocksdb.FixedPrefix.4", "UInt64AddOperator", "bloomfilter:10:false", "bloomfilter:5:false", "2:3:4", "2,3,4,5,6,7,8",
 }
 
 // testBase is db_bench's defaults with a bloom filter and a partitioned

@@ -174,7 +174,7 @@ func registerDBBench(fs *gflags.FlagSet, f *Flags) {
 	fs.StringVar(&f.Memtablerep, "memtablerep", "skip_list", "Memtable implementation (skip_list, vector, hash_skiplist, ...)")
 	fs.Int64Var(&f.MergeKeys, "merge_keys", -1, "Distinct keys for merge benchmarks; negative means num")
 	fs.StringVar(&f.MergeOperator, "merge_operator", "", "Merge operator name; empty means none")
-	fs.Int32Var(&f.Mergereadpercent, "mergereadpercent", 70, "Share of reads among reads and merges in readrandommergerandom")
+	fs.Int32Var(&f.Mergereadpercent, "mergereadpercent", 70, "Share of merges among reads and merges in readrandommergerandom")
 	fs.Int64Var(&f.MetadataBlockSize, "metadata_block_size", 4096, "Target size of partitioned index and filter blocks")
 	fs.Uint64Var(&f.MinBlobSize, "min_blob_size", 0, "Integrated blob files: values at least this long go to blob files")
 	fs.Int32Var(&f.MinLevelToCompress, "min_level_to_compress", -1, "First compressed level; negative compresses every level")

@@ -97,7 +97,11 @@ func (d *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 	return nil
 }
 
-func (d *memDB) NewBatch() engine.Batch                         { return nil }
+func (d *memDB) NewBatch() engine.Batch                           { return nil }
+func (d *memDB) Merge([]byte, []byte, *engine.WriteOptions) error { return errUnsupported }
+func (d *memDB) GetMergeOperands([]byte, func([]byte)) (bool, error) {
+	return false, errUnsupported
+}
 func (d *memDB) Apply(engine.Batch, *engine.WriteOptions) error { return errUnsupported }
 
 func (d *memDB) Get(key []byte, fn func([]byte)) (bool, error) {

@@ -7,58 +7,119 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/mergeop"
 )
 
 // memDB is an obviously correct engine (a locked map, iterators over a
 // sorted snapshot) used to check the suites themselves. Each directory keeps
-// its contents across Close and reopen, like a durable engine.
+// its contents across Close and reopen, like a durable engine. A Merge is
+// merged at once into the stored value, and the key's operands since its
+// last Put or Delete (the Put's value first) are kept beside it.
 type memDB struct {
-	mu     sync.Mutex
-	kv     map[string]string
+	mu sync.Mutex
+	*memStore
+	op     mergeop.Operator
 	closed bool
+}
+
+type memStore struct {
+	kv       map[string]string
+	operands map[string][]string
 }
 
 var (
 	storesMu sync.Mutex
-	stores   = map[string]map[string]string{}
+	stores   = map[string]*memStore{}
 )
 
 func openMem(dir string) engine.DB {
 	storesMu.Lock()
 	defer storesMu.Unlock()
-	kv, ok := stores[dir]
+	st, ok := stores[dir]
 	if !ok {
-		kv = map[string]string{}
-		stores[dir] = kv
+		st = &memStore{kv: map[string]string{}, operands: map[string][]string{}}
+		stores[dir] = st
 	}
-	return &memDB{kv: kv}
+	return &memDB{memStore: st}
+}
+
+func openMemMerge(dir, op string) engine.DB {
+	m := openMem(dir).(*memDB)
+	var err error
+	if m.op, err = mergeop.Lookup(op); err != nil {
+		panic(err)
+	}
+	return m
 }
 
 func (m *memDB) Put(key, value []byte, _ *engine.WriteOptions) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.kv[string(key)] = string(value)
+	m.put(string(key), string(value))
 	return nil
+}
+
+func (m *memDB) put(key, value string) {
+	m.kv[key] = value
+	m.operands[key] = []string{value}
 }
 
 func (m *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.kv, string(key))
+	m.delete(string(key))
 	return nil
+}
+
+func (m *memDB) delete(key string) {
+	delete(m.kv, key)
+	delete(m.operands, key)
+}
+
+func (m *memDB) Merge(key, value []byte, _ *engine.WriteOptions) error {
+	if m.op == nil {
+		return engine.ErrNoMergeOperator
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.merge(string(key), string(value))
+}
+
+func (m *memDB) merge(key, value string) error {
+	old, ok := m.kv[key]
+	v, err := m.op.FullMerge(nil, []byte(key), []byte(old), ok, [][]byte{[]byte(value)})
+	if err != nil {
+		return err
+	}
+	m.kv[key] = string(v)
+	m.operands[key] = append(m.operands[key], value)
+	return nil
+}
+
+func (m *memDB) GetMergeOperands(key []byte, fn func([]byte)) (bool, error) {
+	m.mu.Lock()
+	ops := m.operands[string(key)]
+	m.mu.Unlock()
+	for _, op := range ops {
+		fn([]byte(op))
+	}
+	return len(ops) > 0, nil
 }
 
 type memOp struct {
 	key, value string
-	del        bool
+	kind       byte // 'p' put, 'd' delete, 'm' merge
 }
 
 type memBatch struct{ ops []memOp }
 
 func (b *memBatch) Put(key, value []byte) {
-	b.ops = append(b.ops, memOp{string(key), string(value), false})
+	b.ops = append(b.ops, memOp{string(key), string(value), 'p'})
 }
-func (b *memBatch) Delete(key []byte) { b.ops = append(b.ops, memOp{key: string(key), del: true}) }
+func (b *memBatch) Merge(key, value []byte) {
+	b.ops = append(b.ops, memOp{string(key), string(value), 'm'})
+}
+func (b *memBatch) Delete(key []byte) { b.ops = append(b.ops, memOp{key: string(key), kind: 'd'}) }
 func (b *memBatch) Count() int        { return len(b.ops) }
 func (b *memBatch) Reset()            { b.ops = b.ops[:0] }
 func (b *memBatch) Close()            {}
@@ -68,11 +129,22 @@ func (m *memDB) NewBatch() engine.Batch { return &memBatch{} }
 func (m *memDB) Apply(b engine.Batch, _ *engine.WriteOptions) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, op := range b.(*memBatch).ops {
-		if op.del {
-			delete(m.kv, op.key)
-		} else {
-			m.kv[op.key] = op.value
+	ops := b.(*memBatch).ops
+	for _, op := range ops {
+		if op.kind == 'm' && m.op == nil {
+			return engine.ErrBatchMergeNoOperator
+		}
+	}
+	for _, op := range ops {
+		switch op.kind {
+		case 'd':
+			m.delete(op.key)
+		case 'm':
+			if err := m.merge(op.key, op.value); err != nil {
+				return err
+			}
+		default:
+			m.put(op.key, op.value)
 		}
 	}
 	return nil
@@ -147,5 +219,6 @@ func (it *memIter) Close() error           { return nil }
 // engine, so a failure on a real engine points at the engine.
 func TestSuitesOnMemDB(t *testing.T) {
 	RunConformance(t, openMem)
+	t.Run("Merge", func(t *testing.T) { RunMerge(t, openMemMerge, true) })
 	t.Run("Concurrency", func(t *testing.T) { RunConcurrency(t, openMem) })
 }

@@ -25,3 +25,14 @@ func OpenWith(t testing.TB, op engine.Opener, o *options.Options) func(dir strin
 		return db
 	}
 }
+
+// MergeOpenWith is OpenWith for RunMerge: each open uses a copy of o with
+// the merge operator RunMerge asks for.
+func MergeOpenWith(t testing.TB, op engine.Opener, o *options.Options) MergeOpenFunc {
+	return func(dir, mergeOperator string) engine.DB {
+		t.Helper()
+		c := *o
+		c.MergeOperator = mergeOperator
+		return OpenWith(t, op, &c)(dir)
+	}
+}

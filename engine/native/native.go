@@ -25,6 +25,7 @@ import (
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/buildinfo"
 	"github.com/godbbench/godbbench/lsm"
+	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
 )
@@ -136,11 +137,15 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if warn == nil {
 		warn = io.Discard
 	}
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: Version})
+	op, err := mergeop.Lookup(o.MergeOperator)
+	if err != nil {
+		return nil, fmt.Errorf("invalid merge operator[%s]: %w", o.MergeOperator, err)
+	}
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: Version, MergeOperator: op})
 	if err != nil {
 		return nil, err
 	}
-	return &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL}, nil
+	return &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil}, nil
 }
 
 // Destroy deletes the database in dir and its WAL files: only the files
@@ -151,6 +156,7 @@ func (Opener) Destroy(dir string, o *options.Options) error { return lsm.Destroy
 type DB struct {
 	d             *lsm.DB
 	sync, noWAL   bool // database-wide --sync / --disable_wal
+	merges        bool // opened with a merge operator
 	statsBaseline statsBaseline
 }
 
@@ -188,21 +194,79 @@ func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return err
 }
 
-// batch is a reusable engine.Batch.
-type batch struct{ *lsm.Batch }
+// batch is a reusable engine.Batch. merges counts the merge operands
+// added since the last Reset: package lsm takes them without a merge
+// operator (reads then fail), where RocksDB refuses the write, as Apply
+// does.
+type batch struct {
+	*lsm.Batch
+	merges int
+}
 
-func (batch) Close() {}
+// Merge adds a merge operand.
+func (b *batch) Merge(key, value []byte) {
+	b.Batch.Merge(key, value)
+	b.merges++
+}
+
+// Reset empties the batch.
+func (b *batch) Reset() {
+	b.Batch.Reset()
+	b.merges = 0
+}
+
+func (*batch) Close() {}
 
 // NewBatch returns an empty reusable batch.
-func (db *DB) NewBatch() engine.Batch { return batch{lsm.NewBatch()} }
+func (db *DB) NewBatch() engine.Batch { return &batch{Batch: lsm.NewBatch()} }
 
 // Apply commits a batch made by NewBatch.
 func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
-	nb, ok := b.(batch)
+	nb, ok := b.(*batch)
 	if !ok {
 		return fmt.Errorf("native: Apply got a %T, not a batch from this engine", b)
 	}
+	if nb.merges > 0 && !db.merges {
+		return engine.ErrBatchMergeNoOperator
+	}
 	return db.d.Write(nb.Batch, db.writeOptions(wo))
+}
+
+// Merge writes a merge operand (lsm merge.go); without a merge operator
+// it fails with RocksDB's words, engine.ErrNoMergeOperator's.
+func (db *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	return db.d.Merge(key, value, db.writeOptions(wo))
+}
+
+// GetMergeOperands lists key's operands, oldest first, after the value
+// they apply to (lsm.DB.GetMergeOperands), through a pooled adapter so
+// that the call allocates nothing.
+func (db *DB) GetMergeOperands(key []byte, fn func(operand []byte)) (bool, error) {
+	a := operandAdapters.Get().(*operandAdapter)
+	a.fn = fn
+	found, err := db.d.GetMergeOperands(key, a.each)
+	a.fn = nil
+	operandAdapters.Put(a)
+	return found, err
+}
+
+// operandAdapter hands lsm's operand list to an engine callback one
+// operand at a time; each is bound once, when the adapter is made.
+type operandAdapter struct {
+	fn   func(operand []byte)
+	each func(operands [][]byte)
+}
+
+var operandAdapters = sync.Pool{New: func() any {
+	a := &operandAdapter{}
+	a.each = a.call
+	return a
+}}
+
+func (a *operandAdapter) call(operands [][]byte) {
+	for _, op := range operands {
+		a.fn(op)
+	}
 }
 
 // Get is zero-copy: fn sees the value where it lives.

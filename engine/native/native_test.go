@@ -29,6 +29,13 @@ func TestConformance(t *testing.T) { enginetest.RunConformance(t, openFunc(t)) }
 
 func TestConcurrency(t *testing.T) { enginetest.RunConcurrency(t, openFunc(t)) }
 
+// TestMerge runs the merge suite, GetMergeOperands included.
+func TestMerge(t *testing.T) {
+	o := options.Default()
+	o.WriteBufferSize = 256 << 10
+	enginetest.RunMerge(t, enginetest.MergeOpenWith(t, Opener{}, o), true)
+}
+
 func TestRegistered(t *testing.T) {
 	o, err := engine.Lookup("native")
 	if err != nil {

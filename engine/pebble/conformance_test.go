@@ -48,3 +48,8 @@ func TestConformanceDisableWAL(t *testing.T) {
 func TestConcurrency(t *testing.T) {
 	enginetest.RunConcurrency(t, openTest(t, testOptions()))
 }
+
+// TestMerge runs the merge suite; Pebble lists no merge operands.
+func TestMerge(t *testing.T) {
+	enginetest.RunMerge(t, enginetest.MergeOpenWith(t, Opener{}, testOptions()), false)
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/mergeop"
 )
 
 // errClosed is returned by every call on a closed DB (Pebble itself panics).
@@ -34,6 +35,7 @@ type DB struct {
 	autoCompactions bool
 	concurrency     int
 	opened          time.Time
+	mergeOp         mergeop.Operator // --merge_operator's; nil: Merge is refused
 
 	closed atomic.Bool
 
@@ -160,6 +162,40 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return nil
 }
 
+// Merge writes value as a merge operand of key (merger.go). Without a
+// merge operator it fails as RocksDB's DB::Merge does.
+func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	if d.closed.Load() {
+		return errClosed
+	}
+	if err := d.writable(); err != nil {
+		return err
+	}
+	if d.mergeOp == nil {
+		return engine.ErrNoMergeOperator
+	}
+	if len(key) == 0 {
+		return errEmptyKey
+	}
+	po, durable := d.writeOptions(wo)
+	err := d.db.Merge(key, value, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
+		return err
+	}
+	d.countWrite(1, int64(len(key)+len(value)))
+	return nil
+}
+
+// GetMergeOperands is refused: Pebble hands out merge operands only
+// merged, through the merger, and keeps no call that lists them.
+func (d *DB) GetMergeOperands(key []byte, fn func(operand []byte)) (bool, error) {
+	return false, errNoGetMergeOperands
+}
+
+// errNoGetMergeOperands is the pebble engine's refusal of GetMergeOperands.
+var errNoGetMergeOperands = errors.New("Not implemented: the pebble engine has no GetMergeOperands (Pebble reads merge operands only merged)")
+
 // writable returns why the database takes no writes, or nil: opened
 // read-only, or a write failure happened (failfs.go).
 func (d *DB) writable() error {
@@ -207,6 +243,9 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	}
 	if pb.err != nil {
 		return pb.err
+	}
+	if pb.merges && d.mergeOp == nil {
+		return engine.ErrBatchMergeNoOperator
 	}
 	n := pb.b.Count()
 	if n == 0 {

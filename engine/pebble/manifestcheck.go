@@ -263,10 +263,18 @@ func checkTables(fsys vfs.FS, r *record.Reader, dir, path string, st *manifestSt
 }
 
 // writtenWithoutWAL reports whether the newest OPTIONS file among names
-// (Pebble writes one at each open, OPTIONS-<file number>, an INI file)
 // holds disable_wal=true: the last process wrote no WAL, so the entries of
 // a flush it left unfinished are in no WAL either.
 func writtenWithoutWAL(fsys vfs.FS, dir string, names []string) bool {
+	v, _ := newestOptionsValue(fsys, dir, names, "disable_wal")
+	return v == "true"
+}
+
+// newestOptionsValue returns the value of the first "key=value" line of
+// the newest OPTIONS file among names (Pebble writes one at each open,
+// OPTIONS-<file number>, an INI file), and false when there is no such
+// file or line.
+func newestOptionsValue(fsys vfs.FS, dir string, names []string, key string) (string, bool) {
 	newest, newestNum := "", uint64(0)
 	for _, name := range names {
 		if !numbered(name, "OPTIONS-", "") {
@@ -277,23 +285,23 @@ func writtenWithoutWAL(fsys vfs.FS, dir string, names []string) bool {
 		}
 	}
 	if newest == "" {
-		return false
+		return "", false
 	}
 	f, err := fsys.Open(fsys.PathJoin(dir, newest))
 	if err != nil {
-		return false
+		return "", false
 	}
 	defer f.Close()
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return false
+		return "", false
 	}
 	for line := range strings.Lines(string(data)) {
-		if strings.TrimSpace(line) == "disable_wal=true" {
-			return true
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), key+"="); ok {
+			return v, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // covered reports whether one of ranges holds seq.

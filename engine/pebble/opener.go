@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -75,11 +76,16 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	if warn == nil {
 		warn = io.Discard
 	}
+	op, err := mergeop.Lookup(opts.MergeOperator)
+	if err != nil {
+		return nil, fmt.Errorf("invalid merge operator[%s]: %w", opts.MergeOperator, err)
+	}
 	lg := &logger{w: warn}
 	cfg, err := buildConfig(opts, warn, lg)
 	if err != nil {
 		return nil, err
 	}
+	cfg.opts.Merger = pickMerger(fs, dir, op)
 	d := &DB{
 		fs:              newFailFS(fs),
 		logger:          lg,
@@ -88,6 +94,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		autoCompactions: !opts.DisableAutoCompactions,
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
+		mergeOp:         op,
 	}
 	d.wal = &walSyncFS{FS: d.fs}
 	cfg.opts.FS = d.wal

@@ -15,7 +15,7 @@ import (
 )
 
 // batch is an engine.Batch over one rocksdb_writebatch_t, cleared and reused
-// across writes; Put and Delete copy key and value into the batch's buffer.
+// across writes; Put, Delete and Merge copy key and value into the batch's buffer.
 type batch struct {
 	b *C.rocksdb_writebatch_t
 	n int
@@ -35,6 +35,12 @@ func (b *batch) Put(key, value []byte) {
 
 func (b *batch) Delete(key []byte) {
 	C.gdb_batch_delete(b.b, bytesPtr(key), C.size_t(len(key)))
+	b.n++
+}
+
+// Merge adds a merge operand with the C API's rocksdb_writebatch_merge.
+func (b *batch) Merge(key, value []byte) {
+	C.rocksdb_writebatch_merge(b.b, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)))
 	b.n++
 }
 

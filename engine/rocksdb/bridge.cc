@@ -21,6 +21,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_context.h>
 #include <rocksdb/perf_level.h>
@@ -323,6 +324,55 @@ char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
   }
   tl_pinned.Reset();
   return nullptr;
+}
+
+char* gdb_set_merge_operator(rocksdb_options_t* opts, const char* name) {
+  ROCKSDB_NAMESPACE::ConfigOptions cfg;
+  ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::MergeOperator::CreateFromString(
+      cfg, name, &opts->rep.merge_operator);
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+// tl_operands are the calling thread's slices for GetMergeOperands, reset
+// before each call returns; they grow to the most operands a key has had.
+static thread_local std::vector<ROCKSDB_NAMESPACE::PinnableSlice> tl_operands(8);
+
+gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                                          const char* k, size_t kl) {
+  gdb_merge_operands r = {0, 0, nullptr, nullptr, nullptr};
+  ROCKSDB_NAMESPACE::GetMergeOperandsOptions gmo;
+  gmo.expected_max_number_of_operands = static_cast<int>(tl_operands.size());
+  int n = 0;
+  ROCKSDB_NAMESPACE::Slice key(k, kl);
+  auto* cf = db->rep->DefaultColumnFamily();
+  ROCKSDB_NAMESPACE::Status s =
+      db->rep->GetMergeOperands(ro->rep, cf, key, tl_operands.data(), &gmo, &n);
+  if (s.IsIncomplete()) {
+    tl_operands.resize(static_cast<size_t>(n));
+    gmo.expected_max_number_of_operands = n;
+    s = db->rep->GetMergeOperands(ro->rep, cf, key, tl_operands.data(), &gmo, &n);
+  }
+  if (s.ok()) {
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += tl_operands[i].size();
+    size_t head = sizeof(size_t) * static_cast<size_t>(n);
+    char* block = static_cast<char*>(malloc(head + total + 1));
+    r.lens = reinterpret_cast<size_t*>(block);
+    char* data = block + head;
+    r.data = data;
+    for (int i = 0; i < n; i++) {
+      r.lens[i] = tl_operands[i].size();
+      if (r.lens[i] > 0) memcpy(data, tl_operands[i].data(), r.lens[i]);
+      data += r.lens[i];
+    }
+    r.found = 1;
+    r.n = n;
+  } else if (!s.IsNotFound()) {
+    r.err = copy_error(s.ToString());
+  }
+  for (auto& p : tl_operands) p.Reset();
+  return r;
 }
 
 }  // extern "C"

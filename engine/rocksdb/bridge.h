@@ -125,6 +125,32 @@ char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
 char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
                     const char* keys, size_t key_len, int32_t* sizes, int64_t* done_ns);
 
+// gdb_set_merge_operator installs the merge operator RocksDB's
+// MergeOperator::CreateFromString makes of name (a nickname such as
+// "uint64add" or a class name such as "UInt64AddOperator"), as db_bench
+// does for --merge_operator. It returns an error string or NULL.
+char* gdb_set_merge_operator(rocksdb_options_t* opts, const char* name);
+
+// gdb_merge_operands is the result of gdb_get_merge_operands: with found
+// set, n operands, oldest first, whose lengths are lens[0..n) and whose
+// bytes follow one another in data. lens and data live in one malloc'd
+// block starting at lens (free with free). err is an error other than
+// not-found (free with rocksdb_free).
+typedef struct {
+  int found;
+  int n;
+  size_t* lens;
+  const char* data;
+  char* err;
+} gdb_merge_operands;
+
+// gdb_get_merge_operands is DB::GetMergeOperands on the default column
+// family, asked again with room for all of them when the first call's
+// room (that of the calling thread's reused slices) was too small, as
+// db_bench's readrandomoperands does.
+gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                                          const char* k, size_t kl);
+
 #ifdef __cplusplus
 }
 #endif

@@ -192,6 +192,15 @@ func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 		C.rocksdb_options_set_hash_link_list_rep(opts, C.size_t(rep.param))
 	}
 
+	if o.MergeOperator != "" {
+		name := cString(o.MergeOperator)
+		err := cError(C.gdb_set_merge_operator(opts, name))
+		cFree(unsafe.Pointer(name))
+		if err != nil {
+			return fmt.Errorf("invalid merge operator[%s]: %w", o.MergeOperator, err)
+		}
+	}
+
 	// LSM shape and compaction.
 	C.rocksdb_options_set_num_levels(opts, C.int(o.NumLevels))
 	C.rocksdb_options_set_level0_file_num_compaction_trigger(opts, C.int(o.Level0FileNumCompactionTrigger))

@@ -39,6 +39,11 @@ func TestConformanceNoCacheZstdPerLevel(t *testing.T) {
 	enginetest.RunConformance(t, openWith(t, o))
 }
 
+// TestMerge runs the merge suite, GetMergeOperands included.
+func TestMerge(t *testing.T) {
+	enginetest.RunMerge(t, enginetest.MergeOpenWith(t, Opener{}, testOptions()), true)
+}
+
 func TestConcurrency(t *testing.T) {
 	enginetest.RunConcurrency(t, openWith(t, testOptions()))
 }
