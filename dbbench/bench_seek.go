@@ -67,12 +67,11 @@ func benchSeekRandom(r *runner, t *thread) error {
 			found++
 		}
 		for j := 0; j < nexts && valid; j++ {
+			k := it.Key()
 			v, err := it.Value()
 			if err != nil {
 				return fmt.Errorf("iterator value error: %v", err)
 			}
-			k := it.Key() // after Value, as in engine.Runs.Scan
-
 			nbytes += int64(len(k) + len(v))
 			if r.foldReads {
 				sum += foldKV(k, v)

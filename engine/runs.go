@@ -167,17 +167,13 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 		valid = step(it, o.Reverse)
 	}
 	for valid && count < n {
-		// Value before Key: the native engine's Value, when it merges a
-		// key's operands, steps the iterators under it, which moves the
-		// bytes of a Key taken before (package lsm's iterator; the
-		// contract wants both kept until the iterator moves).
+		k := it.Key()
 		var v []byte
 		if !o.KeysOnly {
 			if v, err = it.Value(); err != nil {
 				return count, bytes, false, &ValueError{err}
 			}
 		}
-		k := it.Key()
 		bytes += int64(len(k) + len(v))
 		if o.Entry != nil {
 			o.Entry(k, v)

@@ -136,8 +136,16 @@ func (it *Iterator) findForward(ok bool) bool {
 			ok = it.m.Next()
 			continue
 		}
-		if kind := it.m.Kind(); kind == base.KindSet || kind == base.KindMerge {
+		switch it.m.Kind() {
+		case base.KindSet:
 			it.key = key
+			it.valid = true
+			return true
+		case base.KindMerge:
+			// Value will merge by stepping the stream past this key, so
+			// the key handed out must not live in the stream's memory.
+			it.keyBuf = append(it.keyBuf[:0], key...)
+			it.key = it.keyBuf
 			it.valid = true
 			return true
 		}
@@ -351,8 +359,11 @@ func (it *Iterator) Value() ([]byte, error) {
 // tombstone or the key's last version, with the value if there is one. The
 // stream is left at the next key.
 func (it *Iterator) mergeValue() ([]byte, error) {
-	it.keyBuf = append(it.keyBuf[:0], it.key...)
-	it.key = it.keyBuf
+	if len(it.key) == 0 || len(it.keyBuf) == 0 || &it.key[0] != &it.keyBuf[0] {
+		// After a reverse step's reposition the key is the stream's.
+		it.keyBuf = append(it.keyBuf[:0], it.key...)
+		it.key = it.keyBuf
+	}
 	it.ops.reset()
 	ok := true
 	for ok && compareKeys(it.m.Key(), it.key) == 0 {

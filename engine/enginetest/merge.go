@@ -95,7 +95,7 @@ func applySteps(t *testing.T, db engine.DB, steps []mergeStep, batch bool) {
 }
 
 // expectMerged checks every key of want (absent: "" with ok false) by Get
-// and by one scan.
+// and by one scan, in which each key is read before its value.
 func expectMerged(t *testing.T, db engine.DB, what string, want map[string]string) {
 	t.Helper()
 	for k, v := range want {
@@ -108,10 +108,16 @@ func expectMerged(t *testing.T, db engine.DB, what string, want map[string]strin
 	defer closeIter(t, it)
 	seen := 0
 	for ok := it.First(); ok; ok = it.Next() {
-		k := string(it.Key())
+		keyBytes := it.Key()
+		k := string(keyBytes)
 		v, err := it.Value()
 		if err != nil {
 			t.Fatalf("%s: Value at %q: %v", what, k, err)
+		}
+		// Key stays valid until the iterator moves: loading a merged
+		// value must not change it.
+		if string(keyBytes) != k || string(it.Key()) != k {
+			t.Errorf("%s: the key %q read before Value became %q", what, k, keyBytes)
 		}
 		w, known := want[k]
 		if !known {
