@@ -48,7 +48,7 @@ func newFlagSet(argv0 string) (*gflags.FlagSet, *Flags) {
 	f := &Flags{}
 	fs.SetFile(sourceFile)
 	fs.StringVar(&f.Benchmarks, "benchmarks", "fillrandom", "Comma-separated benchmarks: fillrandom, fillseq, readrandom, readseq, readwrite, seqreadwrite")
-	fs.StringVar(&f.Memtablerep, "memtablerep", "skiplist", "Memtable implementation: skiplist, vector, hashskiplist, hashlinklist, or a registered factory name")
+	fs.StringVar(&f.Memtablerep, "memtablerep", "skiplist", repHelp())
 	fs.Int64Var(&f.BucketCount, "bucket_count", 1000000, "Buckets of the hash memtables")
 	fs.Int32Var(&f.HashskiplistHeight, "hashskiplist_height", 4, "Skip list height inside each hash skip list bucket")
 	fs.Int32Var(&f.HashskiplistBranchingFactor, "hashskiplist_branching_factor", 4, "Skip list branching factor inside each hash skip list bucket")

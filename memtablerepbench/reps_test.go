@@ -5,8 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
+	_ "github.com/godbbench/godbbench/memtable/badgerskl"
+	_ "github.com/godbbench/godbbench/memtable/cspp"
 	_ "github.com/godbbench/godbbench/memtable/hashrep"
+	_ "github.com/godbbench/godbbench/memtable/offsetskiplist"
+	_ "github.com/godbbench/godbbench/memtable/skiplist"
 	_ "github.com/godbbench/godbbench/memtable/vector"
 )
 
@@ -50,6 +55,39 @@ func TestBenchNewReps(t *testing.T) {
 		}
 		if !strings.Contains(out, "read hit%: 100\n") || !strings.Contains(out, "Running readseq\n") {
 			t.Errorf("%s: output\n%s", rep, out)
+		}
+	}
+}
+
+// TestRepHelpNamesRun: every name --memtablerep's help lists builds a
+// rep that takes an entry, so the help lists no rep that fails.
+func TestRepHelpNamesRun(t *testing.T) {
+	help := repHelp()
+	_, registered, _ := strings.Cut(help, "a registered name: ")
+	names := append([]string{"skiplist", "vector", "hashskiplist", "hashlinklist"}, strings.Split(registered, ", ")...)
+	for _, name := range names {
+		if !strings.Contains(help, name) {
+			t.Fatalf("help %q lacks %s", help, name)
+		}
+		f, code, done := parseFlags([]string{"--memtablerep=" + name}, &bytes.Buffer{}, &bytes.Buffer{})
+		if done {
+			t.Fatalf("%s: parseFlags exited with %d", name, code)
+		}
+		factory, cfg, err := lookupRep(f)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if cfg.PrefixSize == 0 {
+			cfg.PrefixSize = 8
+		}
+		rep, err := factory(cfg)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := rep.Add(1, base.KindSet, []byte("key-00000001"), []byte("v")); err != nil {
+			t.Errorf("%s: Add: %v", name, err)
 		}
 	}
 }
