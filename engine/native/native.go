@@ -141,7 +141,9 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if err != nil {
 		return nil, fmt.Errorf("invalid merge operator[%s]: %w", o.MergeOperator, err)
 	}
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: Version, MergeOperator: op})
+	// The LOG's version line reads "native-0.1.0", so that
+	// tools/benchmark.sh's version column tells the engines apart.
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op})
 	if err != nil {
 		return nil, err
 	}

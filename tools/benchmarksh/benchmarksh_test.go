@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/buildinfo"
 )
 
 // TestJobsReportNumbers runs benchmark.sh's jobs with our db_bench at a
@@ -75,6 +77,11 @@ func runJobs(t *testing.T, script, bin, engine string, jobs []string, numKeys st
 		}
 		if err := CheckRow(rows[i]); err != nil {
 			t.Error(err)
+		}
+		// The version column comes from the LOG's "RocksDB version:" line;
+		// the native engine's names itself.
+		if v := rows[i]["version"]; engine == "native" && v != "native-"+buildinfo.Version {
+			t.Errorf("row %d: version %q, want native-%s", i, v, buildinfo.Version)
 		}
 	}
 }
