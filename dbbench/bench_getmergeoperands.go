@@ -80,22 +80,30 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 
 	b.WriteString("--- GetMergeOperands API --- \n")
 	start = time.Now()
-	var operands [][]byte
-	var total int
+	// Each operand is searched as it arrives, until one holds the number,
+	// as db_bench searches its operand slices in turn; only the first four
+	// are kept, for the sample lines.
+	var samples [4][]byte
+	var count, total int
+	hit = false
+	parseErr = nil
 	if _, err := r.db.GetMergeOperands(key, func(v []byte) {
-		operands = append(operands, append([]byte(nil), v...))
+		if count < len(samples) {
+			samples[count] = append([]byte(nil), v...)
+		}
+		count++
 		total += len(v)
+		if hit || parseErr != nil {
+			return
+		}
+		if list, parseErr = parseSortList(list[:0], v); parseErr == nil {
+			hit = searchSorted(list, gmoLookup)
+		}
 	}); err != nil {
 		return fmt.Errorf("getmergeoperands: GetMergeOperands: %v", err)
 	}
-	hit = false
-	for _, op := range operands {
-		if list, err = parseSortList(list[:0], op); err != nil {
-			return fmt.Errorf("getmergeoperands: an operand of my_key is no sorted list (%v); db_bench aborts here: this benchmark needs --merge_operator=sortlist", err)
-		}
-		if hit = searchSorted(list, gmoLookup); hit {
-			break
-		}
+	if parseErr != nil {
+		return fmt.Errorf("getmergeoperands: an operand of my_key is no sorted list (%v); db_bench aborts here: this benchmark needs --merge_operator=sortlist", parseErr)
 	}
 	elapsed = time.Since(start)
 	fmt.Fprintf(&b, "Found key? %d\n", boolDigit(hit))
@@ -105,11 +113,11 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 	// empty when RocksDB pinned the operands in place instead of copying
 	// them (DBImpl::ShouldReferenceSuperVersion: at least 32 KiB in all,
 	// 256 bytes a piece on average), and for the slots past the last one.
-	pinned := total >= 32768 && total>>8 >= len(operands)
-	for i := 0; i < 4; i++ {
+	pinned := total >= 32768 && total>>8 >= count
+	for i, sample := range samples {
 		self := ""
-		if i < len(operands) && !pinned {
-			self = string(operands[i])
+		if i < count && !pinned {
+			self = string(sample)
 		}
 		fmt.Fprintf(&b, "List: %d : %s\n", i, self)
 	}
