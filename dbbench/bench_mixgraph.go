@@ -146,7 +146,7 @@ func benchMixGraph(r *runner, t *thread) error {
 			t.stats.finishedOps(1, opWrite)
 		case mixSeek:
 			scanLen := paretoCdfInversion(u, m.iterTheta, m.iterK, m.iterSig) % m.maxScanLen
-			n, found, b, s, err := mixSeekScan(r.db, key, scanLen, r.foldReads)
+			n, found, b, s, err := seekScan(r.db, key, scanLen, r.foldReads)
 			if err != nil {
 				return err
 			}
@@ -204,10 +204,11 @@ func checkMixGraph(r *runner) error {
 	return nil
 }
 
-// mixSeekScan is mixgraph's Seek query: a new iterator, a Seek to key
-// (found when it lands on key exactly), then up to scanLen entries, each
-// counting its key and value bytes.
-func mixSeekScan(db engine.DB, key []byte, scanLen int64, fold bool) (n int64, found bool, nbytes int64, sum uint64, err error) {
+// seekScan is the Seek query of mixgraph and YCSB's scan: a new iterator,
+// a Seek to key (found when it lands on key exactly), then up to scanLen
+// entries, each counting its key and value bytes (and folded into the read
+// checksum with fold).
+func seekScan(db engine.DB, key []byte, scanLen int64, fold bool) (n int64, found bool, nbytes int64, sum uint64, err error) {
 	it, err := db.NewIter(&engine.IterOptions{})
 	if err != nil {
 		return 0, false, 0, 0, fmt.Errorf("iterator error: %v", err)

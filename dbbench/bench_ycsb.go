@@ -1,13 +1,10 @@
 package dbbench
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/godbbench/godbbench/engine"
 )
 
 // ycsbConfig is YCSB's core workload, by YCSB's property names
@@ -241,7 +238,7 @@ func benchYCSBRun(r *runner, t *thread) error {
 			if scanZipf != nil {
 				length = c.minScanLength + scanZipf.next(src)
 			}
-			hit, b, s, err := r.ycsbScan(key, length)
+			_, hit, b, s, err := seekScan(r.db, key, length, r.foldReads)
 			if err != nil {
 				return err
 			}
@@ -261,32 +258,4 @@ func benchYCSBRun(r *runner, t *thread) error {
 	t.stats.addMessage(fmt.Sprintf("( reads:%d updates:%d inserts:%d scans:%d rmws:%d found:%d)",
 		reads, updates, inserts, scans, rmws, found))
 	return nil
-}
-
-// ycsbScan is a YCSB scan: a new iterator, a Seek to key (hit when it
-// lands on key), then up to length entries counted.
-func (r *runner) ycsbScan(key []byte, length int64) (hit bool, nbytes int64, sum uint64, err error) {
-	it, err := r.db.NewIter(&engine.IterOptions{})
-	if err != nil {
-		return false, 0, 0, fmt.Errorf("iterator error: %v", err)
-	}
-	defer it.Close()
-	valid := it.SeekGE(key)
-	hit = valid && bytes.Equal(it.Key(), key)
-	for i := int64(0); i < length && valid; i++ {
-		k := it.Key()
-		v, err := it.Value()
-		if err != nil {
-			return hit, nbytes, sum, fmt.Errorf("iterator value error: %v", err)
-		}
-		nbytes += int64(len(k) + len(v))
-		if r.foldReads {
-			sum += foldKV(k, v)
-		}
-		valid = it.Next()
-	}
-	if err := it.Error(); err != nil {
-		return hit, nbytes, sum, fmt.Errorf("iterator error: %v", err)
-	}
-	return hit, nbytes, sum, nil
 }
