@@ -32,7 +32,13 @@
 //     alone, and the trailers section when it asks for Seq or Kind: it
 //     never touches a value page.
 //
-// # Format, version 1
+// # Format, versions 1 and 2
+//
+// The two versions differ only in the trailers column (one kind bit in
+// version 1, two in version 2). A Writer writes version 2 for a table
+// whose trailers column holds a merge operand and version 1 otherwise, so
+// a table without merge operands has the same bytes in either; Open reads
+// both.
 //
 // All integers are little endian unless said otherwise; "uvarint" is the
 // unsigned LEB128 varint of encoding/binary; CRC is CRC32C (Castagnoli,
@@ -100,9 +106,14 @@
 // empty; a bottommost table whose entries all have sequence 0 and kind Set
 // stores nothing per entry. Otherwise the base trailer is the smallest
 // sequence number s0 with kind 0 (s0<<8), and the section is the packed
-// column of width TW of (seq - s0)<<1 | kind: version 1 holds the kinds
-// Delete (0) and Set (1) only, one bit, so an L0 table of 5M sequence
-// numbers takes 3 bytes an entry where seq<<8 | kind would take 4.
+// column of width TW of (seq - s0)<<k | kind, with k kind bits: version 1
+// holds the kinds Delete (0) and Set (1) only, k = 1, so an L0 table of 5M
+// sequence numbers takes 3 bytes an entry where seq<<8 | kind would take
+// 4; version 2 adds Merge (2), k = 2 (testdata/merge.hex: the trailers
+// 0a 01 04 are ("k1", seq 4, merge), ("k1", 2, set), ("k2", 3, delete)
+// over s0 = 2). A kind value that is not one of these is corruption. When
+// TW is 0 the base trailer's kind is the kind of every entry, merge
+// included, in either version.
 //
 // Value offsets section: empty when every value has the same length L
 // (value i is bytes iL .. (i+1)L of the value area). Otherwise: u64 per
@@ -141,7 +152,7 @@
 // Footer, 32 bytes at the end of the file:
 //
 //	 0  u64 meta offset   |  8  u32 meta length  | 12  u32 meta CRC
-//	16  u32 format version (1)
+//	16  u32 format version (1 or 2)
 //	20  u32 CRC of bytes 0..19
 //	24  u64 magic 0x3162747262626467 (the bytes "gdbbrtb1")
 //
@@ -216,7 +227,7 @@
 // measured Get. What is left to win is the value miss's TLB walk (huge
 // pages for the mapping), not the lookup.
 //
-// # Not done in version 1
+// # Not done yet
 //
 // Dictionary coding of values across entries (ValueSnappy compresses each
 // value alone, which finds db_bench's repetition inside a value but not

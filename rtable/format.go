@@ -8,9 +8,22 @@ import (
 	"github.com/godbbench/godbbench/sst"
 )
 
-// FormatVersion is the table format version this package writes. Open
-// rejects any other.
-const FormatVersion uint32 = 1
+// FormatVersion is the newest table format version this package writes
+// and reads. Version 1 keeps one kind bit per entry in the trailers column
+// (Delete and Set); version 2 keeps two (Delete, Set and Merge). A Writer
+// writes version 2 only for a table whose trailers column holds a merge
+// operand, so tables without one are byte for byte those of version 1.
+// Open reads both and rejects any other.
+const FormatVersion uint32 = 2
+
+// kindBits returns how many low bits of a trailers column entry hold the
+// kind in format version v.
+func kindBits(v uint32) uint64 {
+	if v >= 2 {
+		return 2
+	}
+	return 1
+}
 
 // tableMagic ends every table: the bytes "gdbbrtb1" read as little endian.
 const tableMagic uint64 = 0x3162747262626467
@@ -85,8 +98,8 @@ func decodeFooter(data []byte, name string) (footer, error) {
 	f.metaLen = binary.LittleEndian.Uint32(b[8:])
 	f.metaCRC = binary.LittleEndian.Uint32(b[12:])
 	f.version = binary.LittleEndian.Uint32(b[16:])
-	if f.version != FormatVersion {
-		return f, corruptf(name, off+16, "Corrupt or unsupported format_version: %d (this build reads %d)", f.version, FormatVersion)
+	if f.version < 1 || f.version > FormatVersion {
+		return f, corruptf(name, off+16, "Corrupt or unsupported format_version: %d (this build reads 1 to %d)", f.version, FormatVersion)
 	}
 	if f.metaLen > maxMetaLen || f.metaOffset > off || off-f.metaOffset != uint64(f.metaLen) {
 		return f, corruptf(name, off, "meta section (%d, %d) does not end at the footer", f.metaOffset, f.metaLen)

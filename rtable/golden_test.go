@@ -33,6 +33,12 @@ var goldenTables = []struct {
 		{[]byte("apple"), 5, base.KindDelete, nil},
 		{[]byte("apricot"), 9, base.KindSet, []byte("orange")},
 	}},
+	// A merge operand in the trailers column: format version 2.
+	{"merge.hex", WriterOptions{}, []entry{
+		{[]byte("k1"), 4, base.KindMerge, []byte("+1")},
+		{[]byte("k1"), 2, base.KindSet, []byte("10")},
+		{[]byte("k2"), 3, base.KindDelete, nil},
+	}},
 }
 
 func buildBytes(t testing.TB, es []entry, opts WriterOptions) []byte {

@@ -35,6 +35,9 @@ type Reader struct {
 	// Trailers: the column (nil when every trailer is m.baseTrailer).
 	trailers    []byte
 	trailerMask uint64
+	// kindBits and kindMask: the low bits of a trailers column entry that
+	// hold its kind (format version 1: one bit, 2: two).
+	kindBits, kindMask uint64
 	// Values: the value area; for values of varying length the group
 	// starts and the in-group end offsets.
 	values      []byte
@@ -127,15 +130,22 @@ func (r *Reader) init(verify bool) error {
 	}
 	if m.trailerWidth > 0 {
 		r.trailers, r.trailerMask = sec[secTrailers], widthMask(m.trailerWidth)
+		r.kindBits = kindBits(ft.version)
+		r.kindMask = 1<<r.kindBits - 1
 		if m.baseTrailer&0xff != 0 {
 			return bad(secTrailers, "base trailer %#x has a kind", m.baseTrailer)
 		}
 		for i := range n {
 			v := packedAt(r.trailers, i, m.trailerWidth, r.trailerMask)
-			if v>>1 > base.MaxSeq-m.baseTrailer>>8 {
-				return bad(secTrailers, "entry %d has sequence number %d + %d", i, m.baseTrailer>>8, v>>1)
+			if v>>r.kindBits > base.MaxSeq-m.baseTrailer>>8 {
+				return bad(secTrailers, "entry %d has sequence number %d + %d", i, m.baseTrailer>>8, v>>r.kindBits)
+			}
+			if !base.Kind(v & r.kindMask).Valid() {
+				return bad(secTrailers, "entry %d has unknown kind %d", i, v&r.kindMask)
 			}
 		}
+	} else if !base.Trailer(m.baseTrailer).Kind().Valid() {
+		return corruptf(r.name, ft.metaOffset, "meta section: base trailer %#x has unknown kind", m.baseTrailer)
 	}
 	r.values = r.data[:m.valueAreaBytes]
 	if m.valueLen > 0 {
@@ -210,7 +220,7 @@ func (r *Reader) trailer(i uint64) base.Trailer {
 		return base.Trailer(r.m.baseTrailer)
 	}
 	v := packedAt(r.trailers, i, r.m.trailerWidth, r.trailerMask)
-	return base.Trailer(r.m.baseTrailer + v>>1<<8 | v&1)
+	return base.Trailer(r.m.baseTrailer + v>>r.kindBits<<8 | v&r.kindMask)
 }
 
 // valueRange returns the bounds of value i in the value area.

@@ -86,7 +86,7 @@ var shapes = []struct {
 			for j := range v {
 				v[j] = byte(rng.IntN(256))
 			}
-			es = append(es, entry{dbBenchKey(rng.Uint64N(1<<40), 16), rng.Uint64N(1000), base.Kind(rng.IntN(2)), v})
+			es = append(es, entry{dbBenchKey(rng.Uint64N(1<<40), 16), rng.Uint64N(1000), base.Kind(rng.IntN(3)), v})
 		}
 		return es
 	}},
@@ -134,7 +134,7 @@ var shapes = []struct {
 			for j := range k {
 				k[j] = "abc\x00\xff"[rng.IntN(5)]
 			}
-			es = append(es, entry{append([]byte("user/"), k...), rng.Uint64N(50), base.Kind(rng.IntN(2)), fmt.Appendf(nil, "%d", rng.IntN(1e9))})
+			es = append(es, entry{append([]byte("user/"), k...), rng.Uint64N(50), base.Kind(rng.IntN(3)), fmt.Appendf(nil, "%d", rng.IntN(1e9))})
 		}
 		return es
 	}},

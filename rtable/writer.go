@@ -206,7 +206,8 @@ func (w *Writer) Finish() (Properties, error) {
 		}
 		sec[secKeys], sec[secIndex], hashes = w.variableKeys(len(m.prefix), withHashes)
 	}
-	m.trailerWidth, m.baseTrailer, sec[secTrailers] = w.trailerColumn()
+	var version uint32
+	m.trailerWidth, m.baseTrailer, sec[secTrailers], version = w.trailerColumn()
 	if w.valueEnds == nil {
 		m.valueLen = uint64(w.valueLen) + 1
 	} else {
@@ -227,7 +228,7 @@ func (w *Writer) Finish() (Properties, error) {
 		}
 	}
 	mb := m.encode(nil)
-	f := footer{metaOffset: w.off, metaLen: uint32(len(mb)), metaCRC: checksum(mb), version: FormatVersion}
+	f := footer{metaOffset: w.off, metaLen: uint32(len(mb)), metaCRC: checksum(mb), version: version}
 	if err := w.write(mb); err != nil {
 		return Properties{}, err
 	}
@@ -354,26 +355,33 @@ func (w *Writer) variableKeys(prefixLen int, withHashes bool) (keys, index []byt
 	return keys, index, hashes
 }
 
-// trailerColumn returns the trailer width, the base trailer and the
-// trailers section: per entry, its sequence number minus the smallest,
-// shifted left by one, or'ed with its kind (Add admits kinds 0 and 1 only).
-func (w *Writer) trailerColumn() (width, baseTrailer uint64, col []byte) {
+// trailerColumn returns the trailer width, the base trailer, the trailers
+// section and the format version it needs: per entry, its sequence number
+// minus the smallest, shifted left by the kind bits, or'ed with its kind.
+// The kind takes one bit (version 1) unless a merge operand needs two
+// (version 2).
+func (w *Writer) trailerColumn() (width, baseTrailer uint64, col []byte, version uint32) {
 	if w.trailers == nil {
 		if w.props.NumEntries == 0 {
-			return 0, uint64(base.MakeTrailer(0, base.KindSet)), nil
+			return 0, uint64(base.MakeTrailer(0, base.KindSet)), nil, 1
 		}
-		return 0, w.firstTrailer, nil
+		return 0, w.firstTrailer, nil, 1
 	}
 	lo, hi := w.trailers[0]>>8, w.trailers[0]>>8
+	version = 1
 	for _, t := range w.trailers {
 		lo, hi = min(lo, t>>8), max(hi, t>>8)
+		if base.Trailer(t).Kind() == base.KindMerge {
+			version = 2
+		}
 	}
-	wd := widthFor((hi-lo)<<1 | 1)
+	kb := kindBits(version)
+	wd := widthFor((hi-lo)<<kb | (1<<kb - 1))
 	col = make([]byte, 0, len(w.trailers)*wd+packPad)
 	for _, t := range w.trailers {
-		col = appendPacked(col, (t>>8-lo)<<1|t&1, wd)
+		col = appendPacked(col, (t>>8-lo)<<kb|t&0xff, wd)
 	}
-	return uint64(wd), uint64(base.MakeTrailer(lo, 0)), append(col, make([]byte, packPad)...)
+	return uint64(wd), uint64(base.MakeTrailer(lo, 0)), append(col, make([]byte, packPad)...), version
 }
 
 // offsetColumn returns the value offset width and the value offsets
