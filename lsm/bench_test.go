@@ -105,6 +105,15 @@ func mmapOptions() *options.Options {
 
 func BenchmarkReadRandomTablesMmap(b *testing.B) { benchmarkReadRandomWith(b, mmapOptions(), true) }
 
+// rtableOptions are benchOptions with TableFormat "rtable".
+func rtableOptions() *options.Options {
+	o := benchOptions()
+	o.TableFormat = TableFormatRTable
+	return o
+}
+
+func BenchmarkReadRandomTablesRTable(b *testing.B) { benchmarkReadRandomWith(b, rtableOptions(), true) }
+
 func benchmarkReadRandomWith(b *testing.B, o *options.Options, compact bool) {
 	db := openFilledWith(b, o, compact)
 	defer db.Close()
@@ -141,6 +150,9 @@ func BenchmarkScanMmapRaw(b *testing.B) {
 	benchmarkScanWith(b, o, false, false)
 }
 func BenchmarkScanReverseMmap(b *testing.B) { benchmarkScanWith(b, mmapOptions(), false, true) }
+
+func BenchmarkScanRTable(b *testing.B)         { benchmarkScanWith(b, rtableOptions(), false, false) }
+func BenchmarkScanKeysOnlyRTable(b *testing.B) { benchmarkScanWith(b, rtableOptions(), true, false) }
 
 func benchmarkScanWith(b *testing.B, o *options.Options, keysOnly, reverse bool) {
 	db := openFilledWith(b, o, true)
@@ -183,7 +195,12 @@ func TestHotPathAllocations(t *testing.T) {
 	}
 	raw := mmapOptions()
 	raw.CompressionType = "none"
-	for name, o := range map[string]*options.Options{"pread": benchOptions(), "mmap": mmapOptions(), "mmap-raw": raw} {
+	rawRTable := rtableOptions()
+	rawRTable.CompressionType = "none"
+	for name, o := range map[string]*options.Options{
+		"pread": benchOptions(), "mmap": mmapOptions(), "mmap-raw": raw,
+		"rtable": rtableOptions(), "rtable-raw": rawRTable,
+	} {
 		t.Run(name, func(t *testing.T) { hotPathAllocations(t, o) })
 	}
 }

@@ -77,9 +77,7 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.mu.stats.runningCompactions--
 				return err
 			}
-			it := r.NewIter()
-			it.SetFillCache(false)
-			iters = append(iters, &tableIter{it: it})
+			iters = append(iters, newTableIter(r, nil, false))
 			readIn += f.size
 		}
 	} else {

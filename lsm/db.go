@@ -15,6 +15,7 @@ import (
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
+	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -47,6 +48,14 @@ type DB struct {
 	repFactory  memtable.Factory
 	repConfig   memtable.Config
 	merge       mergeop.Operator // nil: no merge operator
+
+	// tableFormats is the format of new tables and rtableOpts the options
+	// of rtable ones, per output level (table.go).
+	tableFormats []tableFormat
+	rtableOpts   []rtable.WriterOptions
+	// rtablesOpened is set once an rtable table was opened: from then on
+	// Get guards its table reads against faults (fault.go).
+	rtablesOpened atomic.Bool
 
 	// bgCond is mu's condition variable, broadcast when a flush or
 	// compaction ends.
@@ -185,6 +194,9 @@ func (db *DB) prepareOptions() error {
 			Compression:          c,
 			CompressionLevel:     cl,
 		}
+	}
+	if err := db.chooseTableFormats(o); err != nil {
+		return err
 	}
 	if o.CacheSize > 0 {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)

@@ -3,6 +3,7 @@ package lsm
 import (
 	"runtime/debug"
 
+	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -23,6 +24,14 @@ import (
 // Get's callback runs inside that guard; a caller that keeps the value and
 // reads it after the callback returned (which the contract forbids) is
 // not protected.
+//
+// rtable tables are always mapped and read in place, Get and iterators
+// alike, so Get runs under the guard as soon as one is open
+// (DB.rtablesOpened), and opening any table runs under it. An iterator
+// over an rtable table is not guarded: a guard per move would cost more
+// than the move, so a table file truncated under a live iterator faults
+// the process, as a truncated mapped file does for any program reading
+// it through a mapping.
 
 // catchFault restores the goroutine's SetPanicOnFault setting prev and
 // turns a recovered fault inside a mapped table into *err. Any other panic
@@ -31,6 +40,9 @@ func catchFault(prev bool, err *error) {
 	debug.SetPanicOnFault(prev)
 	if p := recover(); p != nil {
 		ferr := sst.FaultError(p)
+		if ferr == nil {
+			ferr = rtable.FaultError(p)
+		}
 		if ferr == nil {
 			panic(p)
 		}

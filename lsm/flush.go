@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"time"
-
-	"github.com/godbbench/godbbench/sst"
 )
 
 // Flush switches the active memtable if it holds anything and waits until
@@ -139,7 +137,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 // table at a user-key boundary once a table reaches targetSize (0: one
 // table). It needs no lock: file numbers come from an atomic counter.
 func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (outs []*fileMeta, err error) {
-	var w *sst.Writer
+	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
 	var meta *fileMeta
@@ -157,7 +155,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		}
 	}()
 	finish := func() error {
-		props, err := w.Finish()
+		props, err := w.finish()
 		if err == nil {
 			err = bw.Flush()
 		}
@@ -172,11 +170,11 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 			db.fs.Remove(tableName(db.dir, meta.num))
 			return fmt.Errorf("write table %d: %w", meta.num, err)
 		}
-		meta.size = props.FileSize
-		meta.smallest = append([]byte(nil), props.SmallestKey...)
-		meta.largest = append([]byte(nil), props.LargestKey...)
-		meta.smallestSeq, meta.largestSeq = props.SmallestSeq, props.LargestSeq
-		meta.numEntries, meta.numDeletions = props.NumEntries, props.NumDeletions
+		meta.size = props.fileSize
+		meta.smallest = append([]byte(nil), props.smallestKey...)
+		meta.largest = append([]byte(nil), props.largestKey...)
+		meta.smallestSeq, meta.largestSeq = props.smallestSeq, props.largestSeq
+		meta.numEntries, meta.numDeletions = props.numEntries, props.numDeletions
 		outs = append(outs, meta)
 		return nil
 	}
@@ -195,7 +193,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 				return outs, fmt.Errorf("create table: %w", err)
 			}
 			bw = bufio.NewWriterSize(f, 256<<10)
-			w = sst.NewWriter(bw, db.tableOpts[level])
+			w = db.newTableWriter(bw, level)
 			meta = &fileMeta{num: num}
 		}
 		value, err := ci.Value()

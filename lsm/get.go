@@ -7,40 +7,56 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
-// tableReader returns the open reader of f, opening it on first use.
-func (db *DB) tableReader(f *fileMeta) (*sst.Reader, error) {
-	if r := f.reader.Load(); r != nil {
-		return r, nil
+// tableReader returns the open reader of f, opening it on first use in the
+// format its footer names.
+func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
+	if t := f.reader.Load(); t != nil {
+		return t, nil
 	}
 	f.openMu.Lock()
 	defer f.openMu.Unlock()
-	if db.opts.MmapRead {
-		// sst.Open turns a fault reading the new mapping into an error.
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	if t := f.reader.Load(); t != nil {
+		return t, nil
 	}
-	if r := f.reader.Load(); r != nil {
-		return r, nil
+	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num)
+	if err != nil {
+		return nil, err
 	}
-	name := tableName(db.dir, f.num)
+	f.reader.Store(t)
+	return t, nil
+}
+
+// openTableFile opens the table file name of size bytes in the format its
+// magic number names. A fault reading a new mapping is an error.
+func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, err error) {
+	defer catchFault(debug.SetPanicOnFault(true), &err)
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table: %w", err)
 	}
-	r, err := sst.Open(file, int64(f.size), sst.ReaderOptions{
+	if isRTable(file, size) {
+		r, err := rtable.Open(file, size, rtable.ReaderOptions{Name: name})
+		if err != nil {
+			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
+		}
+		db.rtablesOpened.Store(true)
+		return &openTable{tableReader: r, format: formatRTable}, nil
+	}
+	r, err := sst.Open(file, size, sst.ReaderOptions{
 		Cache:           db.cache,
 		Mmap:            db.opts.MmapRead,
 		VerifyChecksums: db.opts.VerifyChecksum,
-		FileNum:         f.num,
+		FileNum:         num,
 		Name:            name,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 	}
-	f.reader.Store(r)
-	return r, nil
+	return &openTable{tableReader: r, format: formatBlock}, nil
 }
 
 // getter carries one Get through the table callbacks. Getters are pooled
@@ -215,9 +231,10 @@ func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, er
 }
 
 // getFromTables searches L0 newest first, then one table per level. A
-// fault reading a mapped table is an error (see catchFault).
+// fault reading a mapped table is an error (see catchFault); rtable tables
+// are always mapped.
 func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bool, err error) {
-	if db.opts.MmapRead {
+	if db.opts.MmapRead || db.rtablesOpened.Load() {
 		defer catchFault(debug.SetPanicOnFault(true), &err)
 	}
 	for _, f := range v.levels[0] {
@@ -246,7 +263,7 @@ func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool
 	if err != nil {
 		return false, err
 	}
-	// Reader.Get consults the table's bloom filter before any block.
+	// Get consults the table's filter before any key or block.
 	found, err := r.Get(key, seq, g.cb)
 	// A merge operand: the older versions in this table come next.
 	for found && err == nil && g.kind == base.KindMerge && g.seq > 0 {

@@ -48,12 +48,15 @@ func (b *iterBundle) memIter(m *memTable) *memIter {
 	return mi
 }
 
-func (b *iterBundle) tableIter() *tableIter {
-	if b.nTables < len(b.tables) {
+// tableIter returns an iterator over t, a block-format one in the next
+// inline slot while there is one.
+func (b *iterBundle) tableIter(t *openTable) internalIter {
+	var slot *tableIter
+	if t.format == formatBlock && b.nTables < len(b.tables) {
+		slot = &b.tables[b.nTables]
 		b.nTables++
-		return &b.tables[b.nTables-1]
 	}
-	return new(tableIter)
+	return newTableIter(t, slot, true)
 }
 
 func (b *iterBundle) levelIter(db *DB, files []*fileMeta) *levelIter {

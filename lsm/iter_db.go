@@ -98,9 +98,7 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			rs.unref()
 			return nil, err
 		}
-		ti := b.tableIter()
-		ti.it = r.NewIter()
-		children = append(children, ti)
+		children = append(children, b.tableIter(r))
 	}
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {

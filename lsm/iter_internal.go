@@ -62,7 +62,8 @@ func (m *memIter) Value() ([]byte, error) { return m.it.Value(), nil }
 func (m *memIter) Error() error           { return nil }
 func (m *memIter) Close() error           { return nil }
 
-// tableIter adapts an sst.Iter.
+// tableIter adapts an sst.Iter. (An rtable.Iter is an internalIter as it
+// is.)
 type tableIter struct{ it *sst.Iter }
 
 func (t *tableIter) First() bool            { return t.it.First() }

@@ -13,12 +13,14 @@ import (
 type levelIter struct {
 	db    *DB
 	files []*fileMeta
-	idx   int        // current file, -1 or len(files) when exhausted
-	cur   *tableIter // iterator of files[idx]
+	idx   int          // current file, -1 or len(files) when exhausted
+	cur   internalIter // iterator of files[idx]
 	err   error
 	// noFill: the level's reads do not fill the block cache
 	// (sst.Iter.SetFillCache); set for compaction inputs.
 	noFill bool
+	// slot holds the adapter of a block-format table's iterator.
+	slot tableIter
 }
 
 // newCompactionLevelIter returns a levelIter over compaction inputs, whose
@@ -40,14 +42,12 @@ func (l *levelIter) open(i int) bool {
 	if i < 0 || i >= len(l.files) {
 		return false
 	}
-	r, err := l.db.tableReader(l.files[i])
+	t, err := l.db.tableReader(l.files[i])
 	if err != nil {
 		l.err = err
 		return false
 	}
-	it := r.NewIter()
-	it.SetFillCache(!l.noFill)
-	l.cur = &tableIter{it: it}
+	l.cur = newTableIter(t, &l.slot, !l.noFill)
 	return true
 }
 

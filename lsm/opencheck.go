@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/godbbench/godbbench/lsm/wal"
-	"github.com/godbbench/godbbench/sst"
 )
 
 // ErrCorruption is wrapped by Open's errors when the DB's files contradict
@@ -157,7 +156,7 @@ func (db *DB) verifyTable(manifest string, m *fileMeta) error {
 	if uint64(st.Size()) != m.size {
 		return fmt.Errorf("%w: %s is %d bytes, but %s records %d", ErrCorruption, filepath.Base(name), st.Size(), manifest, m.size)
 	}
-	if err := sst.CheckFooter(f, st.Size(), name); err != nil {
+	if err := checkTableFooter(f, st.Size(), name); err != nil {
 		return fmt.Errorf("%w: %s lists %s, whose footer is bad: %w", ErrCorruption, manifest, filepath.Base(name), err)
 	}
 	return nil
@@ -205,10 +204,10 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[ui
 		if !ok {
 			continue // does not decode: leave it
 		}
-		inWALs := walFirstSeq > 0 && props.SmallestSeq >= walFirstSeq && props.LargestSeq <= db.mu.lastSeq
-		if props.LargestSeq > manifestSeq && !inWALs {
+		inWALs := walFirstSeq > 0 && props.smallestSeq >= walFirstSeq && props.largestSeq <= db.mu.lastSeq
+		if props.largestSeq > manifestSeq && !inWALs {
 			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
-				ErrCorruption, n, props.SmallestSeq, props.LargestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
+				ErrCorruption, n, props.smallestSeq, props.largestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}
@@ -223,21 +222,21 @@ func walRange(first, last uint64) string {
 }
 
 // tableSeqs reads a table's properties; ok is false if it does not decode.
-func (db *DB) tableSeqs(name string) (props sst.Properties, ok bool) {
+func (db *DB) tableSeqs(name string) (props tableProps, ok bool) {
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
 		return props, false
 	}
 	st, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return props, false
-	}
-	r, err := sst.Open(file, st.Size(), sst.ReaderOptions{Name: name}) // closes file on error
+	file.Close()
 	if err != nil {
 		return props, false
 	}
-	props = *r.Properties()
-	r.Close()
+	t, err := db.openTableFile(name, st.Size(), 0)
+	if err != nil {
+		return props, false
+	}
+	props = t.props()
+	t.Close()
 	return props, true
 }

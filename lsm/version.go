@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/invariants"
-	"github.com/godbbench/godbbench/sst"
 )
 
 // compareKeys orders user keys bytewise.
@@ -28,7 +27,7 @@ type fileMeta struct {
 
 	// reader is the open table, opened on first use (the table cache: a
 	// pointer per file instead of a map lookup per read).
-	reader atomic.Pointer[sst.Reader]
+	reader atomic.Pointer[openTable]
 	openMu sync.Mutex
 }
 

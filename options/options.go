@@ -77,6 +77,12 @@ type Options struct {
 	TableCacheNumShardBits           int
 	OptimizeFiltersForHits           bool
 	PrefixSize                       int // prefix_size (fixed prefix extractor when > 0)
+	// TableFormat is the native engine's format for new tables: "block"
+	// (sst's block format, the default; "" means it too) or "rtable"
+	// (rtable's read-optimized format, for the levels below L0). Existing
+	// tables are read in whatever format they have. godbbench's
+	// --table_format; other engines accept only "block".
+	TableFormat string
 
 	// MergeOperator names the merge operator (db_bench --merge_operator,
 	// an OPTIONS file's merge_operator; "" none) as mergeop.Lookup and
@@ -167,6 +173,7 @@ func Default() *Options {
 		CacheType:                       "lru_cache",
 		BlockSize:                       4096,
 		BlockRestartInterval:            16,
+		TableFormat:                     "block",
 		IndexBlockRestartInterval:       1,
 		BloomBits:                       -1,
 		WholeKeyFiltering:               true,

@@ -82,12 +82,17 @@ func (f *footer) encode(dst []byte) []byte {
 // decodeFooter parses the footer at the end of data and checks that the
 // meta section it points to lies inside data before the footer.
 func decodeFooter(data []byte, name string) (footer, error) {
-	var f footer
 	if len(data) < footerLen {
-		return f, corruptf(name, 0, "file is %d bytes, shorter than the %d-byte footer", len(data), footerLen)
+		return footer{}, corruptf(name, 0, "file is %d bytes, shorter than the %d-byte footer", len(data), footerLen)
 	}
 	off := uint64(len(data) - footerLen)
-	b := data[off:]
+	return decodeFooterAt(data[off:], off, name)
+}
+
+// decodeFooterAt parses footer bytes b found at offset off of the file and
+// checks that the meta section it points to ends at the footer.
+func decodeFooterAt(b []byte, off uint64, name string) (footer, error) {
+	var f footer
 	if m := binary.LittleEndian.Uint64(b[24:]); m != tableMagic {
 		return f, corruptf(name, off+24, "Bad table magic number: expected %d, found %d", tableMagic, m)
 	}

@@ -83,6 +83,9 @@ func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("rtable: map %s: %w", r.name, err)
 	}
+	if r.mapped {
+		registerMapping(r)
+	}
 	if err := r.init(true); err != nil {
 		r.Close()
 		return nil, err
@@ -362,6 +365,7 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped {
+		unregisterMapping(r)
 		err = unmapFile(r.data)
 		r.mapped = false
 	}

@@ -1,0 +1,202 @@
+package lsm
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/options"
+	"github.com/godbbench/godbbench/rtable"
+	"github.com/godbbench/godbbench/sst"
+)
+
+// The table seam: the DB reads and writes tables of two formats, sst's
+// block format and rtable's read-optimized format, through the small
+// interfaces below. Which format a file has is decided by the magic number
+// at its end when it is opened, never by the options, so a DB whose tables
+// were written under another TableFormat opens and reads them all. Which
+// format a new table gets is the DB's per-level choice (tableFormatFor).
+//
+// A reader is resolved to its format once, when the file is opened; Get
+// is then one dynamic call on the interface, with no conversion or
+// allocation per call.
+
+// tableFormat names a table file format.
+type tableFormat uint8
+
+const (
+	formatBlock  tableFormat = iota // sst's block format
+	formatRTable                    // rtable's read-optimized format
+)
+
+// Names of the formats in options.Options.TableFormat.
+const (
+	TableFormatBlock  = "block"
+	TableFormatRTable = "rtable"
+)
+
+// parseTableFormat maps an options.Options.TableFormat value to a format;
+// the empty string is the block format.
+func parseTableFormat(name string) (tableFormat, error) {
+	switch name {
+	case "", TableFormatBlock:
+		return formatBlock, nil
+	case TableFormatRTable:
+		return formatRTable, nil
+	}
+	return 0, fmt.Errorf("lsm: unknown table format %q (want %q or %q)", name, TableFormatBlock, TableFormatRTable)
+}
+
+// chooseTableFormats sets the format and writer options of new tables per
+// level from o.TableFormat. With "rtable", tables of the levels below L0
+// are rtable tables and L0 keeps the block format: an L0 table is read
+// once by the compaction that consumes it, and its point reads are few
+// next to the sorted levels' (docs/BENCHMARKS.md, rtable in the engine).
+// rtable tables compress each value alone with snappy when the level's
+// compression is anything but none, and take the block format's bloom
+// bits per key.
+func (db *DB) chooseTableFormats(o *options.Options) error {
+	format, err := parseTableFormat(o.TableFormat)
+	if err != nil {
+		return err
+	}
+	db.tableFormats = make([]tableFormat, db.numLevels)
+	db.rtableOpts = make([]rtable.WriterOptions, db.numLevels)
+	for level := range db.numLevels {
+		if format == formatRTable && level > 0 {
+			db.tableFormats[level] = formatRTable
+		}
+		codec := rtable.ValueSnappy
+		if db.tableOpts[level].Compression == sst.CompressionNone {
+			codec = rtable.ValueRaw
+		}
+		db.rtableOpts[level] = rtable.WriterOptions{
+			BloomBitsPerKey:  db.tableOpts[level].BloomBitsPerKey,
+			ValueCompression: codec,
+		}
+	}
+	return nil
+}
+
+// tableReader is an open table of either format.
+type tableReader interface {
+	// Get finds the newest entry of userKey at or below snapshot and
+	// calls fn with it (value valid during fn); see sst.Reader.Get.
+	Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error)
+	Close() error
+}
+
+// openTable is the open reader of a table file, held by its fileMeta.
+type openTable struct {
+	tableReader
+	format tableFormat
+}
+
+// props returns the table's properties.
+func (t *openTable) props() tableProps {
+	switch r := t.tableReader.(type) {
+	case *rtable.Reader:
+		return rtableProps(r.Properties())
+	case *sst.Reader:
+		return blockProps(r.Properties())
+	}
+	panic(fmt.Sprintf("lsm: table reader of type %T", t.tableReader))
+}
+
+// isRTable reports whether the table file f of size bytes ends with
+// rtable's magic number. A file it cannot read is taken for the block
+// format, whose reader then reports the failure.
+func isRTable(f io.ReaderAt, size int64) bool {
+	var tail [rtable.MagicLen]byte
+	if size < rtable.MagicLen {
+		return false
+	}
+	if _, err := f.ReadAt(tail[:], size-rtable.MagicLen); err != nil {
+		return false
+	}
+	return rtable.HasMagic(tail[:])
+}
+
+// checkTableFooter checks the footer of the table file f of size bytes, in
+// the format its magic number names, without opening a reader.
+func checkTableFooter(f io.ReaderAt, size int64, name string) error {
+	if isRTable(f, size) {
+		return rtable.CheckFooter(f, size, name)
+	}
+	return sst.CheckFooter(f, size, name)
+}
+
+// tableProps are the properties of a table that the DB records in its
+// MANIFEST and checks at recovery.
+type tableProps struct {
+	fileSize                 uint64
+	smallestKey, largestKey  []byte
+	smallestSeq, largestSeq  uint64
+	numEntries, numDeletions uint64
+}
+
+func blockProps(p *sst.Properties) tableProps {
+	return tableProps{
+		fileSize: p.FileSize, smallestKey: p.SmallestKey, largestKey: p.LargestKey,
+		smallestSeq: p.SmallestSeq, largestSeq: p.LargestSeq,
+		numEntries: p.NumEntries, numDeletions: p.NumDeletions,
+	}
+}
+
+func rtableProps(p *rtable.Properties) tableProps {
+	return tableProps{
+		fileSize: p.FileSize, smallestKey: p.SmallestKey, largestKey: p.LargestKey,
+		smallestSeq: p.SmallestSeq, largestSeq: p.LargestSeq,
+		numEntries: p.NumEntries, numDeletions: p.NumDeletions,
+	}
+}
+
+// newTableIter returns an iterator over t. A block-format iterator is
+// placed in slot when slot is not nil (the iterator bundle's inline
+// storage); fillCache says whether its block reads fill the block cache
+// (rtable has no cache).
+func newTableIter(t *openTable, slot *tableIter, fillCache bool) internalIter {
+	switch r := t.tableReader.(type) {
+	case *rtable.Reader:
+		return r.NewIter()
+	case *sst.Reader:
+		if slot == nil {
+			slot = new(tableIter)
+		}
+		slot.it = r.NewIter()
+		slot.it.SetFillCache(fillCache)
+		return slot
+	}
+	panic(fmt.Sprintf("lsm: table reader of type %T", t.tableReader))
+}
+
+// tableWriter builds one table of either format.
+type tableWriter interface {
+	Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error
+	EstimatedSize() uint64
+	finish() (tableProps, error)
+}
+
+type blockWriter struct{ *sst.Writer }
+
+func (w blockWriter) finish() (tableProps, error) {
+	p, err := w.Finish()
+	return blockProps(&p), err
+}
+
+type rtableWriter struct{ *rtable.Writer }
+
+func (w rtableWriter) finish() (tableProps, error) {
+	p, err := w.Finish()
+	return rtableProps(&p), err
+}
+
+// newTableWriter returns a writer of a table for level, in the format the
+// DB chose for that level.
+func (db *DB) newTableWriter(bw *bufio.Writer, level int) tableWriter {
+	if db.tableFormats[level] == formatRTable {
+		return rtableWriter{rtable.NewWriter(bw, db.rtableOpts[level])}
+	}
+	return blockWriter{sst.NewWriter(bw, db.tableOpts[level])}
+}
