@@ -173,7 +173,7 @@ func Default() *Options {
 		CacheType:                       "lru_cache",
 		BlockSize:                       4096,
 		BlockRestartInterval:            16,
-		TableFormat:                     "block",
+		TableFormat:                     TableFormatBlock,
 		IndexBlockRestartInterval:       1,
 		BloomBits:                       -1,
 		WholeKeyFiltering:               true,

@@ -82,7 +82,9 @@ func parserError(line int, format string, args ...any) error {
 }
 
 // tableFactories are the table factory names RocksDB 7.8.3 has.
-var tableFactories = map[string]bool{"BlockBasedTable": true, "PlainTable": true, "CuckooTable": true}
+// RTable, the native engine's read-optimized table format, is this
+// project's (tableformat.go).
+var tableFactories = map[string]bool{"BlockBasedTable": true, "PlainTable": true, "CuckooTable": true, rtableFactory: true}
 
 // Section kinds of an OPTIONS file.
 const (

@@ -362,6 +362,8 @@ func sectionNames(s *OptionsSection) (known map[string]valueKind, settable bool)
 		return knownPlainTableOptions, false
 	case SectionTablePrefix + "CuckooTable":
 		return knownCuckooTableOptions, false
+	case SectionTablePrefix + rtableFactory:
+		return knownRTableOptions, false
 	}
 	return nil, false
 }

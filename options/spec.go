@@ -138,6 +138,8 @@ var fieldSpecs = []Spec{
 	// I/O.
 	dbOpt("use_direct_reads", setBool(func(o *Options) *bool { return &o.UseDirectReads })),
 	dbOpt("use_direct_io_for_flush_and_compaction", setBool(func(o *Options) *bool { return &o.UseDirectIOForFlushAndCompaction })),
+	cfOpt("table_factory", setTableFactory).
+		flag("table_format", setTableFormat),
 	dbOpt("allow_mmap_reads", setBool(func(o *Options) *bool { return &o.MmapRead })).
 		flag("mmap_read", nil),
 	dbOpt("allow_mmap_writes", setBool(func(o *Options) *bool { return &o.MmapWrite })).

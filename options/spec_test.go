@@ -13,6 +13,7 @@ var candidateValues = []string{
 	"kNoCompression", "kZSTD", "kZSTD:kNoCompression", "kCompactionStyleUniversal",
 	"kOldestLargestSeqFirst", "kAbsoluteConsistency", "kxxHash", "VectorRepFactory",
 	"rocksdb.FixedPrefix.4", "UInt64AddOperator", "bloomfilter:10:false", "bloomfilter:5:false", "2:3:4", "2,3,4,5,6,7,8",
+	"rtable", "RTable",
 }
 
 // testBase is db_bench's defaults with a bloom filter and a partitioned

@@ -378,6 +378,7 @@ type Flags struct {
 	ProfilesQueries           int64   // --profiles_queries
 	ProfilesFullCompact       bool    // --profiles_full_compact
 	WalRecoveryMode           int32   // --wal_recovery_mode
+	TableFormat               string  // --table_format
 	Recordcount               int64   // --recordcount
 	Operationcount            int64   // --operationcount
 	Readproportion            float64 // --readproportion

@@ -381,6 +381,7 @@ func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.Int64Var(&f.ProfilesQueries, "profiles_queries", -1, "Profiles workload: number of queries; -1 follows the reference rule")
 	fs.BoolVar(&f.ProfilesFullCompact, "profiles_full_compact", false, "Profiles workload: compact the whole database after loading")
 	fs.Int32Var(&f.WalRecoveryMode, "wal_recovery_mode", 2, "What damage in a WAL means at open, RocksDB's wal_recovery_mode (native and rocksdb engines): 0 tolerate a torn tail, 1 absolute consistency, 2 point in time (native fails when records follow the damage, RocksDB drops them), 3 skip damaged records")
+	fs.StringVar(&f.TableFormat, "table_format", "block", "Table format of the native engine's new tables below L0: block (sst's block format) or rtable (read-optimized: learned key index, values by ordinal, read through mmap); tables are read in whichever format they have. Other engines accept only block")
 	fs.Int64Var(&f.Recordcount, "recordcount", -1, "YCSB: records the load writes and the workloads draw from; -1 means --num")
 	fs.Int64Var(&f.Operationcount, "operationcount", -1, "YCSB: operations per thread of a workload; -1 means --reads")
 	fs.DoubleVar(&f.Readproportion, "readproportion", -1, "YCSB: share of reads; -1 keeps the workload's")

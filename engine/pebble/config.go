@@ -56,6 +56,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "compaction_readahead_size", Ignored: true, How: "Pebble sizes its own readahead"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "advise_random_on_open", Ignored: true, How: "Pebble advises per read pattern itself"},
+	{Key: "table_format", How: "block only (Pebble's sstables): any other table format is refused at open"},
 	{Key: "wal_recovery_mode", Ignored: true, How: "Pebble: the last WAL's torn tail ends it, other damage fails"},
 	{Key: "num_levels", How: "only 7 levels"},
 	{Key: "allow_concurrent_memtable_write", How: "memtable writes are always concurrent"},

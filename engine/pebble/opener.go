@@ -76,6 +76,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	if warn == nil {
 		warn = io.Discard
 	}
+	if err := options.CheckBlockTableFormat(opts, "pebble"); err != nil {
+		return nil, err
+	}
 	op, err := mergeop.Lookup(opts.MergeOperator)
 	if err != nil {
 		return nil, fmt.Errorf("invalid merge operator[%s]: %w", opts.MergeOperator, err)

@@ -48,6 +48,9 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 	if warn == nil {
 		warn = io.Discard
 	}
+	if err := options.CheckBlockTableFormat(opts, "rocksdb"); err != nil {
+		return nil, err
+	}
 	cfg, err := buildConfig(opts, warn)
 	if err != nil {
 		return nil, err
