@@ -108,7 +108,7 @@ func BenchmarkReadRandomTablesMmap(b *testing.B) { benchmarkReadRandomWith(b, mm
 // rtableOptions are benchOptions with TableFormat "rtable".
 func rtableOptions() *options.Options {
 	o := benchOptions()
-	o.TableFormat = TableFormatRTable
+	o.TableFormat = options.TableFormatRTable
 	return o
 }
 

@@ -30,22 +30,16 @@ const (
 	formatRTable                    // rtable's read-optimized format
 )
 
-// Names of the formats in options.Options.TableFormat.
-const (
-	TableFormatBlock  = "block"
-	TableFormatRTable = "rtable"
-)
-
 // parseTableFormat maps an options.Options.TableFormat value to a format;
 // the empty string is the block format.
 func parseTableFormat(name string) (tableFormat, error) {
 	switch name {
-	case "", TableFormatBlock:
+	case "", options.TableFormatBlock:
 		return formatBlock, nil
-	case TableFormatRTable:
+	case options.TableFormatRTable:
 		return formatRTable, nil
 	}
-	return 0, fmt.Errorf("lsm: unknown table format %q (want %q or %q)", name, TableFormatBlock, TableFormatRTable)
+	return 0, fmt.Errorf("lsm: %w", options.CheckTableFormat(name))
 }
 
 // chooseTableFormats sets the format and writer options of new tables per
