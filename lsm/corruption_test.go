@@ -43,8 +43,11 @@ func flipByte(t *testing.T, path string, off int) {
 	}
 }
 
-func fillDB(t *testing.T, dir string, flush bool) {
-	db := mustOpen(t, dir, testOptions())
+func fillDB(t *testing.T, dir string, flush bool) { fillDBAs(t, dir, flush, formatCases[0]) }
+
+// fillDBAs is fillDB writing tables in fc's format.
+func fillDBAs(t *testing.T, dir string, flush bool, fc formatCase) {
+	db := mustOpen(t, dir, fc.with(testOptions()))
 	for i := 0; i < 300; i++ {
 		put(t, db, fmt.Sprintf("key%05d", i), fmt.Sprintf("value%05d", i))
 	}
@@ -52,6 +55,8 @@ func fillDB(t *testing.T, dir string, flush bool) {
 		if err := db.Flush(); err != nil {
 			t.Fatal(err)
 		}
+		fc.settle(t, db)
+		fc.requireFormat(t, db)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -62,8 +67,14 @@ func fillDB(t *testing.T, dir string, flush bool) {
 // typ, at least one.
 func filledDir(t *testing.T, flush bool, typ fileType) (string, []string) {
 	t.Helper()
+	return filledDirAs(t, flush, typ, formatCases[0])
+}
+
+// filledDirAs is filledDir with tables in fc's format.
+func filledDirAs(t *testing.T, flush bool, typ fileType, fc formatCase) (string, []string) {
+	t.Helper()
 	dir := t.TempDir()
-	fillDB(t, dir, flush)
+	fillDBAs(t, dir, flush, fc)
 	files := filesOf(t, dir, typ)
 	if len(files) == 0 {
 		t.Fatalf("no file of type %d", typ)
@@ -100,22 +111,26 @@ func TestCorruptManifest(t *testing.T) {
 }
 
 func TestCorruptTable(t *testing.T) {
-	dir, tables := filledDir(t, true, fileTable)
-	flipByte(t, tables[0], 40)
-	db, err := Open(dir, testOptions(), Config{})
-	if err != nil {
-		if !errors.Is(err, sst.ErrCorruption) {
-			t.Fatalf("open: %v", err)
-		}
-		return
-	}
-	defer db.Close()
-	var readErr error
-	for i := 0; i < 300 && readErr == nil; i++ {
-		_, readErr = db.Get([]byte(fmt.Sprintf("key%05d", i)), nil)
-	}
-	if !errors.Is(readErr, sst.ErrCorruption) {
-		t.Fatalf("reading a corrupt table: %v", readErr)
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) {
+			dir, tables := filledDirAs(t, true, fileTable, fc)
+			flipByte(t, tables[0], 40)
+			db, err := Open(dir, fc.with(testOptions()), Config{})
+			if err != nil {
+				if !errors.Is(err, sst.ErrCorruption) {
+					t.Fatalf("open: %v", err)
+				}
+				return
+			}
+			defer db.Close()
+			var readErr error
+			for i := 0; i < 300 && readErr == nil; i++ {
+				_, readErr = db.Get([]byte(fmt.Sprintf("key%05d", i)), nil)
+			}
+			if !errors.Is(readErr, sst.ErrCorruption) {
+				t.Fatalf("reading a corrupt table: %v", readErr)
+			}
+		})
 	}
 }
 
@@ -128,9 +143,10 @@ type writeOp struct {
 // fillWithHistory writes 300 keys, rewrites every fifth and deletes every
 // seventh, flushing after each phase if flush is set (so that the newer
 // versions and the tombstones sit in other tables than the first values),
-// and returns the writes in order.
-func fillWithHistory(t *testing.T, dir string, flush bool) []writeOp {
-	db := mustOpen(t, dir, testOptions())
+// and returns the writes in order. Tables are in fc's format (settled
+// after each flush).
+func fillWithHistory(t *testing.T, dir string, flush bool, fc formatCase) []writeOp {
+	db := mustOpen(t, dir, fc.with(testOptions()))
 	var ops []writeOp
 	write := func(op writeOp) {
 		if op.deleted {
@@ -157,7 +173,11 @@ func fillWithHistory(t *testing.T, dir string, flush bool) []writeOp {
 			if err := db.Flush(); err != nil {
 				t.Fatal(err)
 			}
+			fc.settle(t, db)
 		}
+	}
+	if flush {
+		fc.requireFormat(t, db)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -244,9 +264,12 @@ func (rb *readBack) mismatch(state map[string]string) string {
 func TestRandomCorruptionNoPanic(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	opened := 0
-	for round := 0; round < 30; round++ {
+	for round := 0; round < 40; round++ {
 		dir := t.TempDir()
-		ops := fillWithHistory(t, dir, round%2 == 0)
+		// Rounds alternate flushing (tables) or not (WALs only), and the
+		// table format every other pair of rounds.
+		fc := formatCases[round/2%len(formatCases)]
+		ops := fillWithHistory(t, dir, round%2 == 0, fc)
 		var all []string
 		for _, typ := range []fileType{fileWAL, fileManifest, fileTable} {
 			all = append(all, filesOf(t, dir, typ)...)
@@ -258,7 +281,7 @@ func TestRandomCorruptionNoPanic(t *testing.T) {
 		}
 		off := rng.Intn(int(st.Size()))
 		flipByte(t, path, off)
-		db, err := Open(dir, testOptions(), Config{})
+		db, err := Open(dir, fc.with(testOptions()), Config{})
 		if err != nil {
 			continue
 		}
@@ -288,7 +311,7 @@ func TestRandomCorruptionNoPanic(t *testing.T) {
 			}
 		}
 		if why != "" {
-			t.Fatalf("round %d, byte %d of %s flipped: %s", round, off, filepath.Base(path), why)
+			t.Fatalf("round %d (%s tables), byte %d of %s flipped: %s", round, fc.name, off, filepath.Base(path), why)
 		}
 	}
 	if opened == 0 {

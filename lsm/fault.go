@@ -27,11 +27,14 @@ import (
 //
 // rtable tables are always mapped and read in place, Get and iterators
 // alike, so Get runs under the guard as soon as one is open
-// (DB.rtablesOpened), and opening any table runs under it. An iterator
-// over an rtable table is not guarded: a guard per move would cost more
-// than the move, so a table file truncated under a live iterator faults
-// the process, as a truncated mapped file does for any program reading
-// it through a mapping.
+// (DB.rtablesOpened), opening any table runs under it, and so does the
+// loop of a flush or compaction (writeTables), which fails with the
+// error and installs nothing. A DB iterator over an rtable table is not
+// guarded: it hands out keys and values in place in the mapping, which
+// the caller reads after the move returned, so no guard inside the
+// iterator could cover them; a table file truncated under a live
+// iterator faults the process, as a truncated mapped file does for any
+// program reading it through a mapping.
 
 // catchFault restores the goroutine's SetPanicOnFault setting prev and
 // turns a recovered fault inside a mapped table into *err. Any other panic

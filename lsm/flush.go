@@ -3,6 +3,7 @@ package lsm
 import (
 	"bufio"
 	"fmt"
+	"runtime/debug"
 	"time"
 )
 
@@ -154,6 +155,9 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 			db.fs.Remove(tableName(db.dir, m.num))
 		}
 	}()
+	// Compaction inputs may be mapped rtable tables, which the input
+	// iterators read in place: a fault fails the compaction (fault.go).
+	defer catchFault(debug.SetPanicOnFault(true), &err)
 	finish := func() error {
 		props, err := w.finish()
 		if err == nil {

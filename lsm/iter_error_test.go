@@ -203,8 +203,14 @@ func (c *scanChecker) check(it *Iterator, ok bool, i, step, n int, what string) 
 // seeks: every entry returned must be the model's next one, and a walk
 // that ends early must end invalid with an error that stays.
 func TestScanStopsAtDamagedTable(t *testing.T) {
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) { scanStopsAtDamagedTable(t, fc) })
+	}
+}
+
+func scanStopsAtDamagedTable(t *testing.T, fc formatCase) {
 	base := t.TempDir()
-	m := layeredDB(t, base)
+	m := layeredDBWith(t, base, fc.with(layeredOptions()))
 	keys := m.sortedKeys()
 	seeds := 60
 	if testing.Short() {
@@ -215,14 +221,14 @@ func TestScanStopsAtDamagedTable(t *testing.T) {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		dir := t.TempDir()
 		copyDir(t, base, dir)
-		o := layeredOptions()
+		o := fc.with(layeredOptions())
 		o.MmapRead = seed%3 == 2
 		db := mustOpen(t, dir, o)
 		// Damage a table after Open and before any read, so that the
 		// reads meet it (the readers open tables lazily).
 		tables := filesOf(t, dir, fileTable)
 		sort.Strings(tables)
-		label := fmt.Sprintf("seed %d (mmap %v): %s", seed, o.MmapRead, damageTable(t, rng, tables[rng.Intn(len(tables))]))
+		label := fmt.Sprintf("seed %d (%s, mmap %v): %s", seed, fc.name, o.MmapRead, damageTable(t, rng, tables[rng.Intn(len(tables))]))
 		c := &scanChecker{t: t, keys: keys, m: m, label: label}
 		it, err := db.NewIter(nil)
 		if err != nil {
@@ -264,55 +270,68 @@ func TestScanStopsAtDamagedTable(t *testing.T) {
 // bad block to fail with the error and install nothing: the version still
 // names the input tables and no output table is left in the directory.
 func TestCompactionStopsAtDamagedTable(t *testing.T) {
-	for _, mmap := range []bool{false, true} {
-		t.Run(fmt.Sprintf("mmap=%v", mmap), func(t *testing.T) {
-			base := t.TempDir()
-			m := layeredDB(t, base)
-			o := layeredOptions()
-			o.MmapRead = mmap
-			db := mustOpen(t, base, o)
-			defer db.Close()
-			before := filesOf(t, base, fileTable)
-			// The newer L0 table: flip a byte of its first data block.
-			l0 := db.mu.vs.current.levels[0]
-			newest := l0[0]
-			for _, f := range l0 {
-				if f.num > newest.num {
-					newest = f
-				}
-			}
-			flipByte(t, tableName(base, newest.num), 100)
-			err := db.Compact(nil, nil, -1)
-			if err == nil {
-				t.Fatal("compaction over a damaged table succeeded")
-			}
-			after := filesOf(t, base, fileTable)
-			if fmt.Sprint(after) != fmt.Sprint(before) {
-				t.Fatalf("tables before %v, after the failed compaction %v", before, after)
-			}
-			found := false
-			for _, f := range db.mu.vs.current.levels[0] {
-				found = found || f.num == newest.num
-			}
-			if !found {
-				t.Fatalf("the damaged input left the version after a failed compaction (%v)", err)
-			}
-			// Point reads of keys in other tables still answer correctly.
-			var checked int
-			for k, v := range m {
-				if checked == 50 {
-					break
-				}
-				var got string
-				found, err := db.Get([]byte(k), func(b []byte) { got = string(b) })
-				if err != nil {
-					continue
-				}
-				if !found || got != v {
-					t.Fatalf("Get %q = %q, %v; want %q", k, got, found, v)
-				}
-				checked++
-			}
-		})
+	for _, fc := range formatCases {
+		for _, mmap := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/mmap=%v", fc.name, mmap), func(t *testing.T) {
+				compactionStopsAtDamagedTable(t, fc, mmap)
+			})
+		}
+	}
+}
+
+// compactionStopsAtDamagedTable damages a byte near the start of the newer
+// L0 table (block) or of the first L1 table (rtable: the level below L0
+// is written in the case's format) and compacts L0 into L1.
+func compactionStopsAtDamagedTable(t *testing.T, fc formatCase, mmap bool) {
+	base := t.TempDir()
+	m := layeredDBWith(t, base, fc.with(layeredOptions()))
+	o := fc.with(layeredOptions())
+	o.MmapRead = mmap
+	db := mustOpen(t, base, o)
+	defer db.Close()
+	fc.requireFormat(t, db)
+	before := filesOf(t, base, fileTable)
+	level := 0
+	if fc.format == options.TableFormatRTable {
+		level = 1
+	}
+	files := db.mu.vs.current.levels[level]
+	victim := files[0]
+	for _, f := range files {
+		if level == 0 && f.num > victim.num {
+			victim = f
+		}
+	}
+	flipByte(t, tableName(base, victim.num), 100)
+	err := db.Compact(nil, nil, -1)
+	if err == nil {
+		t.Fatal("compaction over a damaged table succeeded")
+	}
+	after := filesOf(t, base, fileTable)
+	if fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("tables before %v, after the failed compaction %v", before, after)
+	}
+	found := false
+	for _, f := range db.mu.vs.current.levels[level] {
+		found = found || f.num == victim.num
+	}
+	if !found {
+		t.Fatalf("the damaged input left the version after a failed compaction (%v)", err)
+	}
+	// Point reads of keys in other tables still answer correctly.
+	var checked int
+	for k, v := range m {
+		if checked == 50 {
+			break
+		}
+		var got string
+		found, err := db.Get([]byte(k), func(b []byte) { got = string(b) })
+		if err != nil {
+			continue
+		}
+		if !found || got != v {
+			t.Fatalf("Get %q = %q, %v; want %q", k, got, found, v)
+		}
+		checked++
 	}
 }

@@ -195,49 +195,51 @@ func randomOperand(rng *rand.Rand, spec string, op int) string {
 
 // TestRandomizedMergeModel mixes puts, deletes and merges with flushes,
 // compactions, snapshots and reopens, and checks reads, scans both ways
-// and snapshot reads against a map.
+// and snapshot reads against a map, over both table formats.
 func TestRandomizedMergeModel(t *testing.T) {
-	for i, spec := range []string{"uint64add", "stringappend", "stringappendtest", "uint64add"} {
-		seed := int64(i + 1)
-		t.Run(fmt.Sprint(spec, "/seed=", seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(seed))
-			dir := t.TempDir()
-			o := modelOptions(seed)
-			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return openWithMerge(t, dir, o, spec) }}
-			run.db = run.open()
-			m := run.m
-			for op := 0; op < 3000; op++ {
-				db := run.db
-				k := fmt.Sprintf("k%04d", rng.Intn(150))
-				switch r := rng.Intn(100); {
-				case r < 25:
-					v := randomOperand(rng, spec, op)
-					put(t, db, k, v)
-					m[k] = v
-				case r < 32:
-					del(t, db, k)
-					delete(m, k)
-				case r < 75:
-					v := randomOperand(rng, spec, op)
-					merge(t, db, k, v)
-					mergeModel(spec, m, k, v)
-				case r < 80:
-					b := NewBatch()
-					for j := rng.Intn(6); j >= 0; j-- {
-						k := fmt.Sprintf("k%04d", rng.Intn(150))
+	for _, fc := range formatCases {
+		for i, spec := range []string{"uint64add", "stringappend", "stringappendtest", "uint64add"} {
+			seed := int64(i + 1)
+			t.Run(fmt.Sprint(fc.name, "/", spec, "/seed=", seed), func(t *testing.T) {
+				rng := rand.New(rand.NewSource(seed))
+				dir := t.TempDir()
+				o := fc.with(modelOptions(seed))
+				run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return openWithMerge(t, dir, o, spec) }, format: &fc}
+				run.db = run.open()
+				m := run.m
+				for op := 0; op < 3000; op++ {
+					db := run.db
+					k := fmt.Sprintf("k%04d", rng.Intn(150))
+					switch r := rng.Intn(100); {
+					case r < 25:
 						v := randomOperand(rng, spec, op)
-						b.Merge([]byte(k), []byte(v))
+						put(t, db, k, v)
+						m[k] = v
+					case r < 32:
+						del(t, db, k)
+						delete(m, k)
+					case r < 75:
+						v := randomOperand(rng, spec, op)
+						merge(t, db, k, v)
 						mergeModel(spec, m, k, v)
+					case r < 80:
+						b := NewBatch()
+						for j := rng.Intn(6); j >= 0; j-- {
+							k := fmt.Sprintf("k%04d", rng.Intn(150))
+							v := randomOperand(rng, spec, op)
+							b.Merge([]byte(k), []byte(v))
+							mergeModel(spec, m, k, v)
+						}
+						if err := db.Write(b, WriteOptions{}); err != nil {
+							t.Fatal(err)
+						}
+					default:
+						run.maintain(op)
 					}
-					if err := db.Write(b, WriteOptions{}); err != nil {
-						t.Fatal(err)
-					}
-				default:
-					run.maintain(op)
 				}
-			}
-			run.finish()
-		})
+				run.finish()
+			})
+		}
 	}
 }
 

@@ -131,6 +131,9 @@ type modelRun struct {
 	m     model
 	snaps []snapModel
 	open  func() *DB // opens the DB again after a Close
+	// format, when set, is the table format whose tables the final
+	// version must hold.
+	format *formatCase
 }
 
 // maintain does one step of what the randomized tests mix with their
@@ -194,6 +197,9 @@ func (r *modelRun) finish() {
 	for _, s := range r.snaps {
 		checkDB(r.t, r.db, s.state, s.snap, r.rng, "final snapshot")
 	}
+	if r.format != nil {
+		r.format.requireFormat(r.t, r.db)
+	}
 	if err := r.db.Close(); err != nil {
 		r.t.Fatal(err)
 	}
@@ -215,48 +221,52 @@ func modelOptions(seed int64) *options.Options {
 	return o
 }
 
+// TestRandomizedModel runs over both table formats (the rtable runs write
+// the levels below L0 as rtable tables and keep L0 in the block format).
 func TestRandomizedModel(t *testing.T) {
-	for seed := int64(1); seed <= 4; seed++ {
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(seed))
-			dir := t.TempDir()
-			o := modelOptions(seed)
-			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }}
-			run.db = run.open()
-			m := run.m
-			for op := 0; op < 3000; op++ {
-				db := run.db
-				switch r := rng.Intn(100); {
-				case r < 55:
-					k := fmt.Sprintf("k%04d", rng.Intn(600))
-					v := fmt.Sprintf("v%d-%s", op, make([]byte, rng.Intn(40)))
-					put(t, db, k, v)
-					m[k] = v
-				case r < 70:
-					k := fmt.Sprintf("k%04d", rng.Intn(600))
-					del(t, db, k)
-					delete(m, k)
-				case r < 78:
-					b := NewBatch()
-					for j := rng.Intn(10); j >= 0; j-- {
+	for _, fc := range formatCases {
+		for seed := int64(1); seed <= 4; seed++ {
+			t.Run(fmt.Sprint(fc.name, "/seed=", seed), func(t *testing.T) {
+				rng := rand.New(rand.NewSource(seed))
+				dir := t.TempDir()
+				o := fc.with(modelOptions(seed))
+				run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }, format: &fc}
+				run.db = run.open()
+				m := run.m
+				for op := 0; op < 3000; op++ {
+					db := run.db
+					switch r := rng.Intn(100); {
+					case r < 55:
 						k := fmt.Sprintf("k%04d", rng.Intn(600))
-						if rng.Intn(3) == 0 {
-							b.Delete([]byte(k))
-							delete(m, k)
-						} else {
-							v := fmt.Sprint("b", op, j)
-							b.Put([]byte(k), []byte(v))
-							m[k] = v
+						v := fmt.Sprintf("v%d-%s", op, make([]byte, rng.Intn(40)))
+						put(t, db, k, v)
+						m[k] = v
+					case r < 70:
+						k := fmt.Sprintf("k%04d", rng.Intn(600))
+						del(t, db, k)
+						delete(m, k)
+					case r < 78:
+						b := NewBatch()
+						for j := rng.Intn(10); j >= 0; j-- {
+							k := fmt.Sprintf("k%04d", rng.Intn(600))
+							if rng.Intn(3) == 0 {
+								b.Delete([]byte(k))
+								delete(m, k)
+							} else {
+								v := fmt.Sprint("b", op, j)
+								b.Put([]byte(k), []byte(v))
+								m[k] = v
+							}
 						}
+						if err := db.Write(b, WriteOptions{Sync: rng.Intn(10) == 0}); err != nil {
+							t.Fatal(err)
+						}
+					default:
+						run.maintain(op)
 					}
-					if err := db.Write(b, WriteOptions{Sync: rng.Intn(10) == 0}); err != nil {
-						t.Fatal(err)
-					}
-				default:
-					run.maintain(op)
 				}
-			}
-			run.finish()
-		})
+				run.finish()
+			})
+		}
 	}
 }

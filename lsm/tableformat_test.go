@@ -1,0 +1,144 @@
+package lsm
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+// formatCase is a table format that the table tests run over.
+type formatCase struct {
+	name   string
+	format string // options.Options.TableFormat
+}
+
+var formatCases = []formatCase{
+	{"block", options.TableFormatBlock},
+	{"rtable", options.TableFormatRTable},
+}
+
+// with sets the case's table format on o and returns o.
+func (c formatCase) with(o *options.Options) *options.Options {
+	o.TableFormat = c.format
+	return o
+}
+
+// settle moves what a flush wrote to L0 down to where the format writes
+// tables: a no-op for block, a full compaction for rtable (which L0 does
+// not take).
+func (c formatCase) settle(t testing.TB, db *DB) {
+	t.Helper()
+	if c.format == options.TableFormatBlock {
+		return
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tableFormatCounts opens every table of db's current version and counts
+// them by the format their files have.
+func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
+	t.Helper()
+	db.mu.Lock()
+	v := db.mu.vs.current
+	db.mu.Unlock()
+	counts := map[tableFormat]int{}
+	for _, files := range v.levels {
+		for _, f := range files {
+			tr, err := db.tableReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts[tr.format]++
+		}
+	}
+	return counts
+}
+
+// requireFormat fails unless db holds a table of the case's format, so
+// that a test meant for it cannot pass over the other one.
+func (c formatCase) requireFormat(t testing.TB, db *DB) {
+	t.Helper()
+	want := formatBlock
+	if c.format == options.TableFormatRTable {
+		want = formatRTable
+	}
+	if counts := tableFormatCounts(t, db); counts[want] == 0 {
+		t.Fatalf("no %s table in the DB (tables by format: %v)", c.name, counts)
+	}
+}
+
+// TestMixedTableFormats writes a DB with block tables, reopens it with
+// rtable selected and writes and compacts part of it (so both formats sit
+// side by side), then reopens it with block selected and compacts again:
+// every reopen reads back exactly what was written, and the format of each
+// table is its file's, whatever the options say.
+func TestMixedTableFormats(t *testing.T) {
+	dir := t.TempDir()
+	m := model{}
+	o := layeredOptions()
+	write := func(db *DB, from, to int, tag string) {
+		for i := from; i < to; i++ {
+			k, v := fmt.Sprintf("key%05d", i), fmt.Sprintf("%s-%d", tag, i)
+			put(t, db, k, v)
+			m[k] = v
+		}
+		for i := from; i < to; i += 7 {
+			k := fmt.Sprintf("key%05d", i)
+			del(t, db, k)
+			delete(m, k)
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(db *DB, label string) {
+		t.Helper()
+		checkDB(t, db, m, nil, rand.New(rand.NewSource(1)), label)
+	}
+	reopen := func(db *DB, format string) *DB {
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		o.TableFormat = format
+		return mustOpen(t, dir, o)
+	}
+
+	db := mustOpen(t, dir, formatCases[0].with(o))
+	write(db, 0, 2000, "a")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if c := tableFormatCounts(t, db); c[formatRTable] != 0 || c[formatBlock] == 0 {
+		t.Fatalf("block DB: tables by format %v", c)
+	}
+
+	db = reopen(db, options.TableFormatRTable)
+	check(db, "block tables read with rtable selected")
+	write(db, 1500, 3000, "b")
+	if err := db.Compact([]byte("key02500"), nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if c := tableFormatCounts(t, db); c[formatRTable] == 0 || c[formatBlock] == 0 {
+		t.Fatalf("mixed DB: tables by format %v", c)
+	}
+	check(db, "mixed DB")
+
+	db = reopen(db, options.TableFormatBlock)
+	check(db, "mixed DB reopened with block selected")
+	write(db, 2500, 3500, "c")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if c := tableFormatCounts(t, db); c[formatRTable] != 0 {
+		t.Fatalf("after a full compaction with block selected: tables by format %v", c)
+	}
+	db = reopen(db, options.TableFormatBlock)
+	check(db, "compacted back to block")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
