@@ -1,7 +1,8 @@
 // Package lsm is the native engine: a leveled log-structured merge tree with
 // RocksDB's option names and semantics, built on package memtable (the
-// in-memory reps), package sst (the table format) and package wal (the record
-// log used for WALs and the MANIFEST).
+// in-memory reps), packages sst and rtable (the block and read-optimized
+// table formats, table.go) and package wal (the record log used for WALs
+// and the MANIFEST).
 //
 // # Contract
 //
@@ -22,7 +23,12 @@
 //     input fails installs nothing.
 //   - With Options.MmapRead a table file that shrinks after it was mapped
 //     gives sst.ErrCorruption errors, not SIGBUS, from Get, iterators and
-//     compactions (fault.go).
+//     compactions (fault.go). rtable tables are always mapped; one that
+//     shrinks gives those errors from Get and compactions, while an
+//     iterator over it, which hands out bytes in place, faults.
+//   - Options.TableFormat chooses the format of new tables below L0
+//     ("block", the default, or "rtable"); a table is always read in the
+//     format its file has, so a DB may hold both.
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").

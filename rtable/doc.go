@@ -241,11 +241,13 @@
 // turns read-around off to observe that), and a cold Get reads far more
 // than its value.
 //
-// The engine does not write this format yet; to drop it in, lsm needs: a
-// table-format choice per level (flag --table_format and the OPTIONS
-// file's table factory section), opening readers by format (the footer
-// magic tells them apart), the FaultError registry for mapped reads that
-// sst has (mmap_fault.go), MayContain for its level filtering, and its
-// compaction iterator over Iter (which has sst.Iter's methods and
-// semantics; SetFillCache has no meaning here).
+// # In the engine
+//
+// The native engine writes this format for the levels below L0 when its
+// options say TableFormat "rtable" (--table_format=rtable, or
+// table_factory=RTable in an OPTIONS file), and opens every table in the
+// format its footer's magic number names (HasMagic), so one DB may hold
+// both formats. It guards Get, opens and compactions against faults in a
+// mapping (FaultError) but not iterators, which hand out bytes in place;
+// docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
 package rtable
