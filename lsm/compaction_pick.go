@@ -125,7 +125,11 @@ func (db *DB) newCompaction(v *version, level, outputLevel int, inputs []*fileMe
 			break
 		}
 	}
-	c.trivialMove = outputLevel != level && len(next) == 0 && disjoint(inputs)
+	// A move keeps a table's format: where the output level takes another
+	// format than the input level (rtable below L0), the tables are
+	// rewritten.
+	c.trivialMove = outputLevel != level && len(next) == 0 && disjoint(inputs) &&
+		db.levelFormat(level) == db.levelFormat(outputLevel)
 	return c
 }
 

@@ -186,10 +186,19 @@ func (w rtableWriter) finish() (tableProps, error) {
 	return rtableProps(&p), err
 }
 
+// levelFormat returns the format of new tables for level (the block
+// format for a DB built without options, as some tests build one).
+func (db *DB) levelFormat(level int) tableFormat {
+	if level < len(db.tableFormats) {
+		return db.tableFormats[level]
+	}
+	return formatBlock
+}
+
 // newTableWriter returns a writer of a table for level, in the format the
 // DB chose for that level.
 func (db *DB) newTableWriter(bw *bufio.Writer, level int) tableWriter {
-	if db.tableFormats[level] == formatRTable {
+	if db.levelFormat(level) == formatRTable {
 		return rtableWriter{rtable.NewWriter(bw, db.rtableOpts[level])}
 	}
 	return blockWriter{sst.NewWriter(bw, db.tableOpts[level])}

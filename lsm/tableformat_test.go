@@ -142,3 +142,42 @@ func TestMixedTableFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRTableBelowL0AfterSequentialFill fills keys in order, whose L0 tables
+// never overlap and would move down unchanged: with rtable selected they
+// must be rewritten instead, so that every table below L0 is an rtable
+// table.
+func TestRTableBelowL0AfterSequentialFill(t *testing.T) {
+	o := formatCases[1].with(testOptions())
+	o.WriteBufferSize = 64 << 10
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for i := range 20000 {
+		put(t, db, fmt.Sprintf("key%06d", i), fmt.Sprintf("value%06d", i))
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WaitForCompactions(); err != nil {
+		t.Fatal(err)
+	}
+	db.mu.Lock()
+	v := db.mu.vs.current
+	db.mu.Unlock()
+	below := 0
+	for level := 1; level < len(v.levels); level++ {
+		for _, f := range v.levels[level] {
+			tr, err := db.tableReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.format != formatRTable {
+				t.Fatalf("table %d at L%d is in the block format", f.num, level)
+			}
+			below++
+		}
+	}
+	if below == 0 {
+		t.Fatal("no table below L0")
+	}
+}
