@@ -238,6 +238,9 @@ func hotPathAllocations(t *testing.T, o *options.Options) {
 	if err := db.Compact(nil, nil, -1); err != nil {
 		t.Fatal(err)
 	}
+	if o.TableFormat == options.TableFormatRTable {
+		formatCases[1].requireFormat(t, db)
+	}
 	get()
 	if a := testing.AllocsPerRun(1000, get); a > 0 {
 		t.Errorf("Get from tables: %v allocations", a)

@@ -114,17 +114,38 @@ func TestOpenCurrentNamesMissingManifest(t *testing.T) {
 }
 
 func TestOpenTableMissingOrShort(t *testing.T) {
-	dir, tables := filledDir(t, true, fileTable)
-	data, err := os.ReadFile(tables[0])
-	if err != nil {
-		t.Fatal(err)
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) {
+			dir, tables := filledDirAs(t, true, fileTable, fc)
+			data, err := os.ReadFile(tables[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(tables[0], data[:len(data)/2], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := fc.with(testOptions())
+			openRefused(t, dir, o, ErrCorruption, filepath.Base(tables[0]), fmt.Sprintf("is %d bytes", len(data)/2), fmt.Sprintf("records %d", len(data)))
+			os.Remove(tables[0])
+			openRefused(t, dir, o, ErrCorruption, filepath.Base(tables[0]), "cannot be opened")
+		})
 	}
-	if err := os.WriteFile(tables[0], data[:len(data)/2], 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// TestOpenTableBadFooter flips a byte of a listed table's footer (its last
+// bytes) in either format: the open is refused, naming the table.
+func TestOpenTableBadFooter(t *testing.T) {
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) {
+			dir, tables := filledDirAs(t, true, fileTable, fc)
+			st, err := os.Stat(tables[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			flipByte(t, tables[0], int(st.Size())-12)
+			openRefused(t, dir, fc.with(testOptions()), ErrCorruption, filepath.Base(tables[0]), "footer is bad")
+		})
 	}
-	openRefused(t, dir, testOptions(), ErrCorruption, filepath.Base(tables[0]), fmt.Sprintf("is %d bytes", len(data)/2), fmt.Sprintf("records %d", len(data)))
-	os.Remove(tables[0])
-	openRefused(t, dir, testOptions(), ErrCorruption, filepath.Base(tables[0]), "cannot be opened")
 }
 
 // TestOpenTruncatedManifest cuts a MANIFEST of many edits at 150 lengths:
