@@ -36,14 +36,9 @@ func compactLevel(t *testing.T, db *DB, level int) {
 	}
 }
 
-// layeredDB writes a DB in dir whose versions are spread over L5, L1, two
-// L0 tables and the WAL, each round overwriting and deleting keys that older
-// rounds wrote, and returns what a reader must see.
-func layeredDB(t *testing.T, dir string) model {
-	return layeredDBWith(t, dir, layeredOptions())
-}
-
-// layeredDBWith is layeredDB with options o.
+// layeredDBWith writes a DB in dir with options o whose versions are
+// spread over L5, L1, two L0 tables and the WAL, each round overwriting and
+// deleting keys that older rounds wrote, and returns what a reader must see.
 func layeredDBWith(t *testing.T, dir string, o *options.Options) model {
 	db := mustOpen(t, dir, o)
 	m := model{}
