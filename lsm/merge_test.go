@@ -200,6 +200,9 @@ func TestRandomizedMergeModel(t *testing.T) {
 	for _, fc := range formatCases {
 		for i, spec := range []string{"uint64add", "stringappend", "stringappendtest", "uint64add"} {
 			seed := int64(i + 1)
+			if fc.skipInShort(i) {
+				continue
+			}
 			t.Run(fmt.Sprint(fc.name, "/", spec, "/seed=", seed), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(seed))
 				dir := t.TempDir()

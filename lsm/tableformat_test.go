@@ -25,6 +25,13 @@ func (c formatCase) with(o *options.Options) *options.Options {
 	return o
 }
 
+// skipInShort reports whether run i of a randomized test is skipped for
+// this case under -short: the rtable case runs the first two (the race
+// build's lsm tests run near their time limit on a loaded machine).
+func (c formatCase) skipInShort(i int) bool {
+	return testing.Short() && c.format != options.TableFormatBlock && i >= 2
+}
+
 // settle moves what a flush wrote to L0 down to where the format writes
 // tables: a no-op for block, a full compaction for rtable (which L0 does
 // not take).
