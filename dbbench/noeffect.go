@@ -75,7 +75,7 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"report_file_operations", "show_table_properties", "use_stderr_info_logger",
+		"report_file_operations", "use_stderr_info_logger",
 	}},
 	{"read options: user timestamps", []string{
 		"read_with_latest_user_timestamp",
