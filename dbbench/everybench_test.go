@@ -18,8 +18,11 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	// Its keys come from the DB, which must exist before the run.
+	"readtorowcache": {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
 }
 
+// truthDB stands for a DB filled beforehand (fillseq, the same --num).
 const truthDB = "TRUTH_DB"
 
 // inChildProcess are the benchmarks run in a child process, as C++
