@@ -18,6 +18,13 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	"randomtransaction":      {"--transaction_db=1", "--threads=4"},
+}
+
+// everyBenchmarkWants is a line a benchmark's stdout must hold: the
+// benchmark's own check passing.
+var everyBenchmarkWants = map[string]string{
+	"randomtransaction": "RandomTransactionVerify Success.\n",
 }
 
 const truthDB = "TRUTH_DB"
@@ -90,7 +97,8 @@ func TestEveryBenchmarkOnEveryEngine(t *testing.T) {
 				}
 				continue
 			}
-			if code != 0 || unexpectedFailedProperty(stdout, propertyGaps[row.Name+"/"+eng]) != "" {
+			if code != 0 || unexpectedFailedProperty(stdout, propertyGaps[row.Name+"/"+eng]) != "" ||
+				!strings.Contains(stdout, everyBenchmarkWants[row.Name]) {
 				t.Errorf("%s on %s: exit %d\nstdout:\n%s\nstderr:\n%s", row.Name, eng, code, stdout, stderr)
 			}
 		}
