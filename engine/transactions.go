@@ -22,19 +22,24 @@ import (
 type TransactionOptions struct {
 	// LockTimeout is how long a pessimistic transaction waits for a key's
 	// lock before failing with ErrLockTimeout (--transaction_lock_timeout,
-	// in milliseconds there); 0 fails at once, a negative value waits for
-	// ever. Optimistic transactions take no locks.
+	// in milliseconds there); 0 fails at once, a negative value means the
+	// default of RocksDB's TransactionDBOptions::transaction_lock_timeout,
+	// DefaultLockTimeout. Optimistic transactions take no locks.
 	LockTimeout time.Duration
 	// SetSnapshot takes the transaction's snapshot as it begins
 	// (--transaction_set_snapshot), as Transaction.SetSnapshot does later.
 	SetSnapshot bool
 }
 
+// DefaultLockTimeout is the lock timeout of a transaction whose
+// LockTimeout is negative (RocksDB's transaction_lock_timeout default).
+const DefaultLockTimeout = time.Second
+
 // TransactionDB begins transactions.
 type TransactionDB interface {
 	// NewTransaction returns a transaction object for one goroutine,
 	// reused for every transaction it runs (Begin), so that running one
-	// does not allocate.
+	// does not allocate. It must be closed before the DB.
 	NewTransaction() (Transaction, error)
 }
 
@@ -61,9 +66,6 @@ type Transaction interface {
 	// transaction locks the key first.
 	Put(key, value []byte) error
 	Delete(key []byte) error
-	// Prepare is the first phase of a two-phase commit (RocksDB's
-	// Transaction::Prepare); engines without one return nil.
-	Prepare() error
 	// Commit applies the staged writes atomically and ends the
 	// transaction, which on failure is rolled back.
 	Commit() error

@@ -44,8 +44,8 @@ func (s *slotTable) slot(key []byte) uint32 {
 	return uint32(maphash.Bytes(s.seed, key)) & (lockSlots - 1)
 }
 
-// lock takes slot i's lock, waiting at most timeout (0: not at all,
-// negative: for ever); timer is the caller's stopped timer, left stopped.
+// lock takes slot i's lock, waiting at most timeout (0: not at all);
+// timer is the caller's stopped timer, left stopped.
 func (s *slotTable) lock(i uint32, timeout time.Duration, timer *time.Timer) error {
 	ch := s.locks[i]
 	select {
@@ -53,12 +53,8 @@ func (s *slotTable) lock(i uint32, timeout time.Duration, timer *time.Timer) err
 		return nil
 	default:
 	}
-	switch {
-	case timeout == 0:
+	if timeout == 0 {
 		return engine.ErrLockTimeout
-	case timeout < 0:
-		ch <- struct{}{}
-		return nil
 	}
 	timer.Reset(timeout)
 	select {

@@ -145,7 +145,11 @@ func (t *transaction) claim(key []byte) error {
 		return nil
 	}
 	if t.d.mode == Pessimistic {
-		if err := s.lock(i, t.opts.LockTimeout, t.timer); err != nil {
+		timeout := t.opts.LockTimeout
+		if timeout < 0 {
+			timeout = engine.DefaultLockTimeout
+		}
+		if err := s.lock(i, timeout, t.timer); err != nil {
 			return err
 		}
 		if t.hasSnapshot && s.changedSince(i, t.snapshot) {
@@ -154,15 +158,6 @@ func (t *transaction) claim(key []byte) error {
 		}
 	}
 	t.slots = append(t.slots, i)
-	return nil
-}
-
-// Prepare implements engine.Transaction: there is no two-phase commit
-// here, so it only checks that a transaction is open.
-func (t *transaction) Prepare() error {
-	if !t.active {
-		return errNotBegun
-	}
 	return nil
 }
 
