@@ -21,12 +21,13 @@ func (discardDB) Get(_ []byte, fn func([]byte)) (bool, error) {
 
 var storedValue = []byte("42")
 
-func (b *discardBatch) Put(_, _ []byte)   { b.n++ }
-func (b *discardBatch) Delete(_ []byte)   { b.n++ }
-func (b *discardBatch) Merge(_, _ []byte) { b.n++ }
-func (b *discardBatch) Count() int        { return b.n }
-func (b *discardBatch) Reset()            { b.n = 0 }
-func (b *discardBatch) Close()            {}
+func (b *discardBatch) Put(_, _ []byte)         { b.n++ }
+func (b *discardBatch) Delete(_ []byte)         { b.n++ }
+func (b *discardBatch) Merge(_, _ []byte)       { b.n++ }
+func (b *discardBatch) DeleteRange(_, _ []byte) { b.n++ }
+func (b *discardBatch) Count() int              { return b.n }
+func (b *discardBatch) Reset()                  { b.n = 0 }
+func (b *discardBatch) Close()                  {}
 
 // TestTransactionDoesNotAllocate: once a transaction object's buffers have
 // grown, a transaction of randomtransaction's shape (snapshot, reads for
