@@ -66,6 +66,10 @@ type Transaction interface {
 	// transaction locks the key first.
 	Put(key, value []byte) error
 	Delete(key []byte) error
+	// SingleDelete stages RocksDB's SingleDelete of key (see
+	// DB.SingleDelete); an engine without single deletes in its batches
+	// stages a Delete.
+	SingleDelete(key []byte) error
 	// Commit applies the staged writes atomically and ends the
 	// transaction, which on failure is rolled back.
 	Commit() error

@@ -122,6 +122,11 @@ func (t *transaction) Delete(key []byte) error {
 	return nil
 }
 
+// SingleDelete implements engine.Transaction with a Delete: engine.Batch
+// has no single deletes, and a Delete leaves the same contents whenever a
+// single delete's condition holds.
+func (t *transaction) SingleDelete(key []byte) error { return t.Delete(key) }
+
 // stage claims key for a write and records its slot as written.
 func (t *transaction) stage(key []byte) error {
 	if !t.active {

@@ -17,7 +17,7 @@ import (
 type TransactionOpenFunc func(dir string, pessimistic bool) (engine.DB, engine.TransactionDB)
 
 // RunTransactions checks engine.TransactionDB in both modes: staged
-// writes seen by their transaction only and applied at once at Commit,
+// writes (single deletes too) seen by their transaction only and applied at once at Commit,
 // Rollback dropping them, a pessimistic lock wait that times out with
 // engine.ErrLockTimeout, a write conflict with a snapshot failing with
 // engine.ErrBusy (pessimistic at lock time, optimistic at commit), and
@@ -80,6 +80,7 @@ func testTxnStaged(t *testing.T, open TransactionOpenFunc, pessimistic bool) {
 	db, tdb := openTxnDB(t, open, pessimistic)
 	wo := &engine.WriteOptions{}
 	mustDo(t, "put", db.Put([]byte("a"), []byte("old"), wo))
+	mustDo(t, "put", db.Put([]byte("d"), []byte("single"), wo))
 
 	tx := newTxn(t, tdb)
 	mustDo(t, "begin", tx.Begin(&engine.TransactionOptions{LockTimeout: time.Second}, wo))
@@ -87,6 +88,11 @@ func testTxnStaged(t *testing.T, open TransactionOpenFunc, pessimistic bool) {
 	mustDo(t, "put b", tx.Put([]byte("b"), []byte("1")))
 	mustDo(t, "delete b", tx.Delete([]byte("b")))
 	mustDo(t, "put c", tx.Put([]byte("c"), []byte("2")))
+	mustDo(t, "single delete d", tx.SingleDelete([]byte("d")))
+	if _, found, err := txnGet(t, tx, "d", false); err != nil || found {
+		t.Fatalf("transaction reads d found=%v err=%v, want its own single delete", found, err)
+	}
+	expectGet(t, db, []byte("d"), "single", true)
 	if v, found, err := txnGet(t, tx, "a", false); err != nil || !found || v != "new" {
 		t.Fatalf("transaction reads a = %q %v %v, want its own write \"new\"", v, found, err)
 	}
@@ -99,6 +105,7 @@ func testTxnStaged(t *testing.T, open TransactionOpenFunc, pessimistic bool) {
 	expectGet(t, db, []byte("a"), "new", true)
 	expectGet(t, db, []byte("b"), "", false)
 	expectGet(t, db, []byte("c"), "2", true)
+	expectGet(t, db, []byte("d"), "", false)
 
 	mustDo(t, "begin", tx.Begin(&engine.TransactionOptions{LockTimeout: time.Second}, wo))
 	mustDo(t, "put a", tx.Put([]byte("a"), []byte("dropped")))

@@ -23,6 +23,8 @@ package rocksdb
 #cgo nocallback gdb_txn_put
 #cgo noescape gdb_txn_delete
 #cgo nocallback gdb_txn_delete
+#cgo noescape gdb_txn_single_delete
+#cgo nocallback gdb_txn_single_delete
 */
 import "C"
 
@@ -119,6 +121,12 @@ func (t *transaction) get(forUpdate C.int, key []byte, fn func(value []byte)) (b
 	}
 	fn(unsafe.Slice((*byte)(unsafe.Pointer(r.value)), int(r.value_len)))
 	return true, nil
+}
+
+// SingleDelete implements engine.Transaction with RocksDB's
+// Transaction::SingleDelete.
+func (t *transaction) SingleDelete(key []byte) error {
+	return transactionError(C.gdb_txn_single_delete(t.t, bytesPtr(key), C.size_t(len(key))))
 }
 
 // Put implements engine.Transaction.

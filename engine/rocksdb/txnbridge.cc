@@ -182,6 +182,10 @@ gdb_txn_result gdb_txn_delete(gdb_txn_t* t, const char* key, size_t key_len) {
   return result_of(t->txn->Delete(Slice(key, key_len)));
 }
 
+gdb_txn_result gdb_txn_single_delete(gdb_txn_t* t, const char* key, size_t key_len) {
+  return result_of(t->txn->SingleDelete(Slice(key, key_len)));
+}
+
 gdb_txn_result gdb_txn_commit(gdb_txn_t* t) { return result_of(t->txn->Commit()); }
 
 gdb_txn_result gdb_txn_rollback(gdb_txn_t* t) { return result_of(t->txn->Rollback()); }

@@ -76,10 +76,11 @@ int gdb_txn_has_snapshot(gdb_txn_t* t);
 // gdb_txn_get is Transaction::Get, or GetForUpdate when for_update != 0.
 gdb_txn_result gdb_txn_get(gdb_txn_t* t, int for_update, const char* key, size_t key_len);
 
-// gdb_txn_put and gdb_txn_delete stage a write.
+// gdb_txn_put, gdb_txn_delete and gdb_txn_single_delete stage a write.
 gdb_txn_result gdb_txn_put(gdb_txn_t* t, const char* key, size_t key_len, const char* value,
                            size_t value_len);
 gdb_txn_result gdb_txn_delete(gdb_txn_t* t, const char* key, size_t key_len);
+gdb_txn_result gdb_txn_single_delete(gdb_txn_t* t, const char* key, size_t key_len);
 
 // gdb_txn_commit and gdb_txn_rollback end the transaction.
 gdb_txn_result gdb_txn_commit(gdb_txn_t* t);
