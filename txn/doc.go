@@ -13,18 +13,20 @@
 //     the conflict checks.
 //   - Writes are staged in the transaction (Get and GetForUpdate see them)
 //     and applied at Commit as one engine.Batch, so a transaction's writes
-//     become visible all at once or not at all.
+//     become visible all at once or not at all. SingleDelete stages a
+//     Delete (engine.Batch has no single deletes).
 //   - Keys are locked and checked by slot: a hash of the user key picks one
 //     of lockSlots slots. Two keys in one slot conflict as if they were one
 //     key, which can only add waits and aborts, never lose an update.
-//   - Pessimistic: GetForUpdate, Put and Delete take the key's slot lock,
-//     waiting at most the transaction's LockTimeout, and fail with
+//   - Pessimistic: GetForUpdate and the writes take the key's slot lock,
+//     waiting at most the transaction's LockTimeout (a negative one is
+//     engine.DefaultLockTimeout, 0 does not wait), and fail with
 //     engine.ErrLockTimeout after that; the locks are held until Commit or
 //     Rollback. No deadlock detection: a cycle of waiters ends when their
 //     timeouts expire. With a snapshot (SetSnapshot, or
 //     TransactionOptions.SetSnapshot), locking a slot that a transaction
 //     committed after the snapshot fails with engine.ErrBusy.
-//   - Optimistic: no locks. GetForUpdate, Put and Delete track the key's
+//   - Optimistic: no locks. GetForUpdate and the writes track the key's
 //     slot; Commit, under one commit lock for the whole DB, fails with
 //     engine.ErrBusy when a tracked slot was committed since the
 //     transaction's snapshot, or since it began when it has none.
