@@ -18,7 +18,9 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
-	"randomtransaction":      {"--transaction_db=1", "--threads=4"},
+	// Its keys come from the DB, which must exist before the run.
+	"readtorowcache":    {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
+	"randomtransaction": {"--transaction_db=1", "--threads=4"},
 }
 
 // everyBenchmarkWants is a line a benchmark's stdout must hold: the
@@ -27,6 +29,7 @@ var everyBenchmarkWants = map[string]string{
 	"randomtransaction": "RandomTransactionVerify Success.\n",
 }
 
+// truthDB stands for a DB filled beforehand (fillseq, the same --num).
 const truthDB = "TRUTH_DB"
 
 // inChildProcess are the benchmarks run in a child process, as C++

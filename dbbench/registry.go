@@ -127,12 +127,14 @@ func init() {
 		"compress":    {fn: benchCompress},
 		"uncompress":  {fn: benchUncompress},
 
+		"readtorowcache": {fn: benchReadToRowCache, setup: setupReadToRowCache},
+
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"readtorowcache", "approximatesizerandom",
+		"approximatesizerandom",
 		"backup",
 		"restore", "compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
