@@ -72,6 +72,7 @@ type config struct {
 	numDistinct              int64   // randomreplacekeys: keys replaced
 	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
 	useSingleDeletes         bool
+	transactions             transactionConfig
 
 	// The header's inputs.
 	compressionType      string
@@ -165,6 +166,11 @@ var configFlags = []struct {
 	{"perf_level", func(c *config) any { return &c.perfLevel }},
 	{"disable_auto_compactions", func(c *config) any { return &c.disableAutoCompactions }},
 	{"merge_operator", func(c *config) any { return &c.mergeOperator }},
+	{"transaction_db", func(c *config) any { return &c.transactions.pessimistic }},
+	{"optimistic_transaction_db", func(c *config) any { return &c.transactions.optimistic }},
+	{"transaction_sets", func(c *config) any { return &c.transactions.sets }},
+	{"transaction_lock_timeout", func(c *config) any { return &c.transactions.lockTimeoutMs }},
+	{"transaction_set_snapshot", func(c *config) any { return &c.transactions.setSnapshot }},
 	{"merge_keys", func(c *config) any { return &c.mergeKeys }},
 	{"mergereadpercent", func(c *config) any { return &c.mergeReadPercent }},
 	{"seed", func(c *config) any { return &c.seed }},
