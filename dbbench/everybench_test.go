@@ -18,6 +18,7 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	"verifyfilechecksums":    {"--file_checksum"},
 }
 
 const truthDB = "TRUTH_DB"
