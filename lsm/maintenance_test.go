@@ -1,0 +1,105 @@
+package lsm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestCompactFilesAndApproximateSize(t *testing.T) {
+	o := testOptions()
+	o.DisableAutoCompactions = true
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	key := func(i int) string { return fmt.Sprintf("key%06d", i) }
+	for i := 0; i < 1000; i++ {
+		put(t, db, key(i), "old")
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	for i := 500; i < 1500; i++ {
+		put(t, db, key(i), "new")
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	levelFiles := func() (l0 []uint64, deeper int) {
+		files, err := db.LiveFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if f.Level == 0 {
+				l0 = append(l0, f.Num)
+			} else {
+				deeper++
+			}
+		}
+		return l0, deeper
+	}
+	l0, deeper := levelFiles()
+	if len(l0) == 0 || deeper == 0 {
+		t.Fatalf("before CompactFiles: %d L0 tables, %d deeper; want some of both", len(l0), deeper)
+	}
+
+	whole, err := db.ApproximateSize([]byte("a"), []byte("z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	half, err := db.ApproximateSize([]byte(key(0)), []byte(key(500)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if half == 0 || half >= whole {
+		t.Errorf("size of the first 500 keys %d, of everything %d: want 0 < part < whole", half, whole)
+	}
+	if n, _ := db.ApproximateSize([]byte(key(7)), []byte(key(7))); n != 0 {
+		t.Errorf("size of an empty range: %d", n)
+	}
+	if n, _ := db.ApproximateSize([]byte(key(9)), []byte(key(3))); n != 0 {
+		t.Errorf("size of an inverted range: %d", n)
+	}
+
+	if err := db.CompactFiles([]uint64{1 << 40}, 1); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("CompactFiles of an unknown table: %v", err)
+	}
+	if err := db.CompactFiles(l0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if l0, _ := levelFiles(); len(l0) != 0 {
+		t.Errorf("after CompactFiles of every L0 table into L1, L0 holds %v", l0)
+	}
+	for _, i := range []int{0, 499, 500, 999, 1000, 1499} {
+		want := "old"
+		if i >= 500 {
+			want = "new"
+		}
+		if v, ok := getString(t, db, key(i)); !ok || v != want {
+			t.Errorf("%s = %q, %v after CompactFiles; want %q", key(i), v, ok, want)
+		}
+	}
+	if err := db.VerifyChecksum(); err != nil {
+		t.Errorf("VerifyChecksum of an intact DB: %v", err)
+	}
+}
+
+func TestVerifyFileChecksumsNeedsAGenerator(t *testing.T) {
+	o := testOptions()
+	db := mustOpen(t, t.TempDir(), o)
+	put(t, db, "k", "v")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.VerifyFileChecksums(); !errors.Is(err, ErrNoFileChecksumGen) {
+		t.Errorf("without a generator: %v, want ErrNoFileChecksumGen", err)
+	}
+	db.Close()
+	o.Extra = map[string]string{"file_checksum_gen_factory": "FileChecksumGenCrc32cFactory"}
+	db = mustOpen(t, db.dir, o)
+	defer db.Close()
+	if err := db.VerifyFileChecksums(); err != nil {
+		t.Errorf("with a generator, tables without a recorded checksum are skipped; got %v", err)
+	}
+}
