@@ -88,6 +88,8 @@ type config struct {
 	mix                 mixgraphConfig
 	timeseries          timeseriesConfig
 	uniqueShape         uniqueShapeConfig
+	rangeDeletes        rangeDeleteConfig
+	sineWrite           sineWriteConfig
 	ycsb                ycsbConfig
 }
 
@@ -180,6 +182,13 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"sine_write_rate", func(c *config) any { return &c.sineWrite.on }},
+	{"sine_write_rate_interval_milliseconds", func(c *config) any { return &c.sineWrite.intervalMs }},
+	{"writes_before_delete_range", func(c *config) any { return &c.rangeDeletes.before }},
+	{"writes_per_range_tombstone", func(c *config) any { return &c.rangeDeletes.every }},
+	{"range_tombstone_width", func(c *config) any { return &c.rangeDeletes.width }},
+	{"max_num_range_tombstones", func(c *config) any { return &c.rangeDeletes.max }},
+	{"expand_range_tombstones", func(c *config) any { return &c.rangeDeletes.expand }},
 	{"recordcount", func(c *config) any { return &c.ycsb.recordCount }},
 	{"operationcount", func(c *config) any { return &c.ycsb.operationCount }},
 	{"readproportion", func(c *config) any { return &c.ycsb.readProp }},

@@ -187,6 +187,7 @@ func (r *runner) openWillFail() bool {
 // open opens the engine, printing db_bench's Open messages; a failure prints
 // "open error: ..." on stderr.
 func (r *runner) open() error {
+	r.applySineWriteRate()
 	// Open failures go to stderr while the "Initializing" lines still sit in
 	// the stdout buffer, so a 2>&1 capture shows the error first, as with
 	// db_bench, which exits before flushing stdout.

@@ -27,13 +27,6 @@ var noEffectGroups = []struct {
 	{"mixgraph's total accesses: db_bench 7.8.3 reads the flag nowhere either", []string{
 		"mix_accesses",
 	}},
-	{"sine-wave write rate: the fill benchmarks keep a fixed rate", []string{
-		"sine_write_rate", "sine_write_rate_interval_milliseconds",
-	}},
-	{"range deletions: DeleteRange is not built", []string{
-		"expand_range_tombstones", "max_num_range_tombstones", "range_tombstone_width",
-		"writes_before_delete_range", "writes_per_range_tombstone",
-	}},
 	{"caches beyond the block cache", []string{
 		"cache_high_pri_pool_ratio", "cache_low_pri_pool_ratio", "compressed_cache_size",
 		"compressed_secondary_cache_compress_format_version",

@@ -24,6 +24,9 @@
 //     database, including an empty one.
 //   - Runs of operations (engine.Runs, over the engine's engine.Runner where
 //     it has one) give what loops of single calls give.
+//   - Range deletions are optional: an engine may refuse DeleteRange and
+//     batches holding one with an error wrapping engine.ErrNoRangeDeletions;
+//     the DeleteRange subtest then skips.
 //   - The empty key is optional: an engine may refuse it with an error from
 //     Put, Delete and Apply; the EmptyKey subtest then skips. The random
 //     key space avoids it but contains "\x00", "\xff" and keys that are
@@ -50,6 +53,7 @@ func RunConformance(t *testing.T, open func(dir string) engine.DB) {
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
 	t.Run("EmptyKey", func(t *testing.T) { testEmptyKey(t, open) })
 	t.Run("Runs", func(t *testing.T) { testRuns(t, open) })
+	t.Run("DeleteRange", func(t *testing.T) { testDeleteRange(t, open) })
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("Random/seed=%d", seed), func(t *testing.T) {
 			ops := 3000
