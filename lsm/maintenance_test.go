@@ -103,3 +103,26 @@ func TestVerifyFileChecksumsNeedsAGenerator(t *testing.T) {
 		t.Errorf("with a generator, tables without a recorded checksum are skipped; got %v", err)
 	}
 }
+
+// TestApproximateSizeAllocatesNothing: approximatesizerandom calls
+// ApproximateSize once per range, millions of times.
+func TestApproximateSizeAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	for i := 0; i < 2000; i++ {
+		put(t, db, fmt.Sprintf("key%06d", i), "value")
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	start, limit := []byte("key000100"), []byte("key001500")
+	if _, err := db.ApproximateSize(start, limit); err != nil { // opens the tables
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { db.ApproximateSize(start, limit) }); n != 0 {
+		t.Errorf("ApproximateSize allocates %.1f times per call", n)
+	}
+}
