@@ -3,6 +3,8 @@ package lsm
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 )
 
 // LiveFile is one table of the current version: RocksDB's
@@ -67,6 +69,11 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 		level = l
 		inputs = append(inputs, f)
 	}
+	if level == 0 {
+		if err := olderL0Left(v.levels[0], inputs); err != nil {
+			return err
+		}
+	}
 	if outputLevel < level || outputLevel >= db.numLevels {
 		return fmt.Errorf("Invalid argument: Output level %d is not valid for input level %d (levels 0 to %d)", outputLevel, level, db.numLevels-1)
 	}
@@ -83,6 +90,24 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 	db.bgCond.Broadcast()
 	db.maybeScheduleCompaction()
 	return err
+}
+
+// olderL0Left refuses a set of L0 inputs that leaves out an L0 table
+// older than one of them with keys in their range: the output, below L0,
+// would then be shadowed by that older table's versions of its keys.
+func olderL0Left(l0, inputs []*fileMeta) error {
+	var newest uint64
+	for _, f := range inputs {
+		newest = max(newest, f.largestSeq)
+	}
+	smallest, largest := keyRange(inputs)
+	for _, f := range l0 {
+		if slices.Contains(inputs, f) || f.smallestSeq > newest || !f.overlaps(smallest, largest) {
+			continue
+		}
+		return fmt.Errorf("Invalid argument: Cannot compact these L0 tables without the older L0 table %s, which overlaps them", filepath.Base(tableName("", f.num)))
+	}
+	return nil
 }
 
 // find returns the table numbered num and its level, or nil.

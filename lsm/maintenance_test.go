@@ -126,3 +126,36 @@ func TestApproximateSizeAllocatesNothing(t *testing.T) {
 		t.Errorf("ApproximateSize allocates %.1f times per call", n)
 	}
 }
+
+// TestCompactFilesRefusesToLeaveAnOlderL0Table: moving the newer of two
+// overlapping L0 tables below L0 would let the older one shadow it.
+func TestCompactFilesRefusesToLeaveAnOlderL0Table(t *testing.T) {
+	o := testOptions()
+	o.DisableAutoCompactions = true
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for _, v := range []string{"older", "newer"} {
+		put(t, db, "k", v)
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := db.LiveFiles()
+	if err != nil || len(files) != 2 {
+		t.Fatalf("live files %v, %v; want two L0 tables", files, err)
+	}
+	newer := max(files[0].Num, files[1].Num)
+	if err := db.CompactFiles([]uint64{newer}, 1); err == nil || !strings.Contains(err.Error(), "older L0 table") {
+		t.Errorf("CompactFiles of the newer L0 table alone: %v, want a refusal", err)
+	}
+	if v, _ := getString(t, db, "k"); v != "newer" {
+		t.Errorf("k = %q after the refused compaction", v)
+	}
+	older := min(files[0].Num, files[1].Num)
+	if err := db.CompactFiles([]uint64{older}, 1); err != nil {
+		t.Errorf("CompactFiles of the older L0 table alone: %v", err)
+	}
+	if v, _ := getString(t, db, "k"); v != "newer" {
+		t.Errorf("k = %q after compacting the older table", v)
+	}
+}
