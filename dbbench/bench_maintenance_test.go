@@ -43,3 +43,20 @@ func TestVerifyChecksumFindsDamage(t *testing.T) {
 		})
 	}
 }
+
+// TestMaintenanceNeedsTheEngineInterface: on an engine without
+// engine.Maintainer (the test engine "null") each maintenance benchmark
+// exits 1 naming the engine, and block_cache_entry_stats, a property,
+// prints "(failed)" as db_bench prints a property the DB lacks.
+func TestMaintenanceNeedsTheEngineInterface(t *testing.T) {
+	for _, bench := range []string{"approximatesizerandom", "verifychecksum", "verifyfilechecksums", "compact0", "compact1", "stats_history"} {
+		code, _, stderr := runMain(t, "--engine=null", "--db="+filepath.Join(t.TempDir(), "db"), "--num=10", "--benchmarks="+bench)
+		if code != 1 || !strings.Contains(stderr, "the null engine lacks RocksDB's maintenance calls") {
+			t.Errorf("%s on the null engine: exit %d, want 1 naming the engine\n%s", bench, code, stderr)
+		}
+	}
+	code, stdout, _ := runMain(t, "--engine=null", "--db="+filepath.Join(t.TempDir(), "db"), "--num=10", "--benchmarks=block_cache_entry_stats")
+	if code != 0 || !strings.Contains(stdout, "\n(failed)\n") {
+		t.Errorf("block_cache_entry_stats on the null engine: exit %d\n%s", code, stdout)
+	}
+}
