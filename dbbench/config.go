@@ -90,6 +90,10 @@ type config struct {
 	uniqueShape         uniqueShapeConfig
 	rangeDeletes        rangeDeleteConfig
 	sineWrite           sineWriteConfig
+	existingKeys        bool // --use_existing_keys (existingkeys.go)
+	buildInfo           bool
+	printMallocStats    bool
+	reportOpenTiming    bool
 	ycsb                ycsbConfig
 }
 
@@ -182,6 +186,10 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"use_existing_keys", func(c *config) any { return &c.existingKeys }},
+	{"build_info", func(c *config) any { return &c.buildInfo }},
+	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},
+	{"report_open_timing", func(c *config) any { return &c.reportOpenTiming }},
 	{"sine_write_rate", func(c *config) any { return &c.sineWrite.on }},
 	{"sine_write_rate_interval_milliseconds", func(c *config) any { return &c.sineWrite.intervalMs }},
 	{"writes_before_delete_range", func(c *config) any { return &c.rangeDeletes.before }},

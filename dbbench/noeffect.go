@@ -79,15 +79,14 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"build_info", "print_malloc_stats", "report_file_operations",
-		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
+		"report_file_operations", "show_table_properties", "use_stderr_info_logger",
 	}},
 	{"read options", []string{
 		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
 		"total_order_seek", "use_tailing_iterator",
 	}},
-	{"workload shapes of benchmarks not built", []string{
-		"use_existing_keys", "use_keep_filter", "use_uint64_comparator",
+	{"a compaction filter that keeps every key, and a uint64 comparator", []string{
+		"use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -25,9 +25,10 @@ func (nullEngine) Destroy(string, *options.Options) error                      {
 
 type nullDB struct{}
 
-func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error   { return nil }
-func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error   { return nil }
-func (nullDB) Merge(k, v []byte, _ *engine.WriteOptions) error { return nil }
+func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error       { return nil }
+func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error       { return nil }
+func (nullDB) Merge(k, v []byte, _ *engine.WriteOptions) error     { return nil }
+func (nullDB) SingleDelete(k []byte, _ *engine.WriteOptions) error { return nil }
 func (nullDB) DeleteRange(s, e []byte, _ *engine.WriteOptions) error {
 	return nil
 }

@@ -94,6 +94,12 @@ type DB interface {
 	// key is read, with results equal byte for byte to RocksDB's. Without
 	// a merge operator it fails with ErrNoMergeOperator.
 	Merge(key, value []byte, wo *WriteOptions) error
+	// SingleDelete is RocksDB's DB::SingleDelete: it deletes key, which
+	// must have been written by one Put since it was last deleted (or
+	// never been); otherwise the result is undefined, as in RocksDB. An
+	// engine without single deletes writes a Delete, which leaves the same
+	// contents whenever that holds.
+	SingleDelete(key []byte, wo *WriteOptions) error
 	// DeleteRange deletes every key in [start, end) in one write (RocksDB's
 	// DB::DeleteRange): reads after it see none of those keys, and later
 	// writes to them are seen again. An engine without range deletions

@@ -98,6 +98,9 @@ func (d *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 }
 
 func (d *memDB) NewBatch() engine.Batch { return nil }
+func (d *memDB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	return d.Delete(key, wo)
+}
 func (d *memDB) DeleteRange([]byte, []byte, *engine.WriteOptions) error {
 	return errUnsupported
 }

@@ -71,6 +71,8 @@ func (m *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 	return nil
 }
 
+func (m *memDB) SingleDelete(key []byte, wo *engine.WriteOptions) error { return m.Delete(key, wo) }
+
 func (m *memDB) DeleteRange(start, end []byte, _ *engine.WriteOptions) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

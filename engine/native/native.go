@@ -196,6 +196,13 @@ func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return err
 }
 
+// SingleDelete writes a Delete: package lsm has no single-delete kind,
+// and a Delete leaves the same contents whenever SingleDelete's
+// precondition (one Put since the last delete) holds.
+func (db *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	return db.Delete(key, wo)
+}
+
 // batch is a reusable engine.Batch. merges counts the merge operands
 // added since the last Reset: package lsm takes them without a merge
 // operator (reads then fail), where RocksDB refuses the write, as Apply
