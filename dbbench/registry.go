@@ -12,6 +12,9 @@ type benchDef struct {
 	// the key, ...), and makes db_bench's refusals; it may mark the item
 	// skipped. It runs after the counts are reset, before anything else.
 	setup func(r *runner, s *benchSpec) error
+	// post, when set, runs in the main goroutine after the item's runs
+	// have been reported (db_bench's post_process_method).
+	post func(r *runner) error
 	// meta, when set, is an operation on the open DB run in the main
 	// goroutine (flush, compactall, stats, ...) instead of threads.
 	meta func(r *runner) error
@@ -95,7 +98,10 @@ func init() {
 		"mergerandom":           {fn: benchMergeRandom, setup: refuseWithoutMergeOperator},
 		"readrandommergerandom": {fn: benchReadRandomMergeRandom, setup: refuseWithoutMergeOperator},
 		"getmergeoperands":      {fn: benchGetMergeOperands},
-		"readrandomoperands":    {fn: benchReadRandom, setup: setupReadRandomOperands},
+
+		// Transactions (engine.TransactionDB), checked after the run.
+		"randomtransaction":  {fn: benchRandomTransaction, setup: setupRandomTransaction, post: (*runner).verifyRandomTransaction},
+		"readrandomoperands": {fn: benchReadRandom, setup: setupReadRandomOperands},
 
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
@@ -130,12 +136,14 @@ func init() {
 		"compress":    {fn: benchCompress},
 		"uncompress":  {fn: benchUncompress},
 
+		"readtorowcache": {fn: benchReadToRowCache, setup: setupReadToRowCache},
+
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"readtorowcache", "randomtransaction", "backup", "restore", "replay",
+		"backup", "restore", "replay",
 	} {
 		if _, dup := benchmarks[name]; dup {
 			panic("dbbench: benchmark " + name + " registered twice")
