@@ -18,6 +18,7 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	"verifyfilechecksums":    {"--file_checksum"},
 	// Its keys come from the DB, which must exist before the run.
 	"readtorowcache":    {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
 	"randomtransaction": {"--transaction_db=1", "--threads=4"},

@@ -118,6 +118,15 @@ func init() {
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
 		"verify":            {meta: (*runner).metaVerify},
 
+		// Maintenance calls (bench_maintenance.go).
+		"approximatesizerandom":   {fn: benchApproximateSizeRandom, setup: setupApproximateSizeRandom},
+		"verifychecksum":          {fn: benchVerifyChecksum},
+		"verifyfilechecksums":     {fn: benchVerifyFileChecksums},
+		"compact0":                {meta: func(r *runner) error { return r.metaCompactLevel(0) }},
+		"compact1":                {meta: func(r *runner) error { return r.metaCompactLevel(1) }},
+		"block_cache_entry_stats": {meta: printPropertyMeta("rocksdb.block-cache-entry-stats")},
+		"stats_history":           {meta: (*runner).metaStatsHistory},
+
 		// CPU benchmarks that touch no DB.
 		"crc32c":      {fn: benchCrc32c},
 		"xxhash":      {fn: benchXXHash},
@@ -134,10 +143,7 @@ func init() {
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"approximatesizerandom",
-		"backup",
-		"restore", "compact0", "compact1", "block_cache_entry_stats",
-		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
+		"backup", "restore", "replay",
 	} {
 		if _, dup := benchmarks[name]; dup {
 			panic("dbbench: benchmark " + name + " registered twice")

@@ -72,6 +72,9 @@ type DB struct {
 	// warnedWAL and warnedTarget make the per-call warnings print once.
 	warnedWAL, warnedTarget atomic.Bool
 
+	// maint is what engine.Maintainer's calls need (maintenance.go).
+	maint maintenanceState
+
 	// statsMu guards the snapshot the interval figures of rocksdb.stats are
 	// measured from.
 	statsMu   sync.Mutex
