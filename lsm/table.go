@@ -78,6 +78,9 @@ type tableReader interface {
 	// Get finds the newest entry of userKey at or below snapshot and
 	// calls fn with it (value valid during fn); see sst.Reader.Get.
 	Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error)
+	// ApproximateOffsetOf is the file offset where the entries of key
+	// would start (approxsize.go).
+	ApproximateOffsetOf(key []byte) uint64
 	Close() error
 }
 

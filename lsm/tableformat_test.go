@@ -3,6 +3,7 @@ package lsm
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/options"
@@ -186,5 +187,51 @@ func TestRTableBelowL0AfterSequentialFill(t *testing.T) {
 	}
 	if below == 0 {
 		t.Fatal("no table below L0")
+	}
+}
+
+// TestMaintenanceOverBothFormats checks VerifyChecksum and ApproximateSize
+// over tables of either format: an intact DB verifies, a flipped value
+// byte is "Corruption: ...", and a range's approximate size grows with
+// the range and costs no allocation.
+func TestMaintenanceOverBothFormats(t *testing.T) {
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := mustOpen(t, dir, fc.with(testOptions()))
+			defer db.Close()
+			for i := range 2000 {
+				put(t, db, fmt.Sprintf("key%06d", i), fmt.Sprintf("value%06d", i))
+			}
+			if err := db.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			fc.settle(t, db)
+			fc.requireFormat(t, db)
+			if err := db.VerifyChecksum(); err != nil {
+				t.Fatalf("intact DB: %v", err)
+			}
+			small, err := db.ApproximateSize([]byte("key000100"), []byte("key000200"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, limit := []byte("key000100"), []byte("key001500")
+			large, err := db.ApproximateSize(start, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if large <= small {
+				t.Fatalf("ApproximateSize: %d for 1400 keys, %d for 100", large, small)
+			}
+			if !raceEnabled {
+				if n := testing.AllocsPerRun(100, func() { db.ApproximateSize(start, limit) }); n != 0 {
+					t.Errorf("ApproximateSize allocates %.1f times per call", n)
+				}
+			}
+			flipByte(t, filesOf(t, dir, fileTable)[0], 40)
+			if err := db.VerifyChecksum(); err == nil || !strings.HasPrefix(err.Error(), "Corruption: ") {
+				t.Fatalf("damaged table: %v", err)
+			}
+		})
 	}
 }

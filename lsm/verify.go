@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -11,7 +12,9 @@ import (
 // version, as RocksDB's DB::VerifyChecksum does: each table is opened anew
 // (no block cache, no mapping), which checks its footer and its
 // properties, index and filter blocks, and then every data block is read
-// from the file and checked (sst.Reader.VerifyBlocks). Memtables and WALs
+// from the file and checked (sst.Reader.VerifyBlocks); an rtable table is
+// opened (every section checked) and its value groups checked
+// (rtable.Reader.VerifyValues). Memtables and WALs
 // are not checked (RocksDB does not check them either). The first damage
 // found is returned in RocksDB's words, "Corruption: ...", naming the file
 // and the offset of the block.
@@ -39,6 +42,19 @@ func (db *DB) checkTableChecksums(f *fileMeta) error {
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
 		return fmt.Errorf("IO error: While open a file for random read: %s: %w", name, err)
+	}
+	if isRTable(file, int64(f.size)) {
+		// Open checks every section but the values; VerifyValues checks
+		// those.
+		r, err := rtable.Open(file, int64(f.size), rtable.ReaderOptions{Name: name})
+		if err != nil {
+			return err
+		}
+		err = r.VerifyValues()
+		if cerr := r.Close(); err == nil {
+			err = cerr
+		}
+		return err
 	}
 	r, err := sst.Open(file, int64(f.size), sst.ReaderOptions{VerifyChecksums: true, FileNum: f.num, Name: name})
 	if err != nil {
