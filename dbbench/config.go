@@ -72,6 +72,9 @@ type config struct {
 	numDistinct              int64   // randomreplacekeys: keys replaced
 	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
 	useSingleDeletes         bool
+	traceFile                string  // --trace_file: record each benchmark's operations, or replay's input
+	traceReplayFastForward   float64 // replay: the trace's clock runs this much faster
+	traceReplayThreads       int32   // replay: goroutines executing the records
 
 	// The header's inputs.
 	compressionType      string
@@ -133,6 +136,9 @@ var configFlags = []struct {
 	{"numdistinct", func(c *config) any { return &c.numDistinct }},
 	{"stddev", func(c *config) any { return &c.replaceKeysStddev }},
 	{"use_single_deletes", func(c *config) any { return &c.useSingleDeletes }},
+	{"trace_file", func(c *config) any { return &c.traceFile }},
+	{"trace_replay_fast_forward", func(c *config) any { return &c.traceReplayFastForward }},
+	{"trace_replay_threads", func(c *config) any { return &c.traceReplayThreads }},
 	{"ops_between_duration_checks", func(c *config) any { return &c.opsBetweenDurationChecks }},
 	{"user_timestamp_size", func(c *config) any { return &c.userTimestampSize }},
 	{"finish_after_writes", func(c *config) any { return &c.finishAfterWrites }},

@@ -18,9 +18,14 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	// The fill before it records the trace replay replays.
+	"replay": {"--trace_file=" + tempPath},
 }
 
 const truthDB = "TRUTH_DB"
+
+// tempPath stands for a path in a fresh temporary directory.
+const tempPath = "TEMP_PATH"
 
 // inChildProcess are the benchmarks run in a child process, as C++
 // db_bench runs, and why.
@@ -72,6 +77,9 @@ func TestEveryBenchmarkOnEveryEngine(t *testing.T) {
 						t.Fatalf("filling the truth DB on %s: %s", eng, stderr)
 					}
 					f = strings.TrimSuffix(f, truthDB) + truth
+				}
+				if strings.HasSuffix(f, tempPath) {
+					f = strings.TrimSuffix(f, tempPath) + filepath.Join(t.TempDir(), "path")
 				}
 				extra = append(extra, f)
 			}

@@ -97,6 +97,9 @@ func init() {
 		"getmergeoperands":      {fn: benchGetMergeOperands},
 		"readrandomoperands":    {fn: benchReadRandom, setup: setupReadRandomOperands},
 
+		// Replay of a --trace_file trace (bench_replay.go).
+		"replay": {fn: benchReplay, setup: setupReplay},
+
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
 
@@ -130,7 +133,7 @@ func init() {
 		"randomtransaction",
 		"backup",
 		"restore", "compact0", "compact1", "block_cache_entry_stats",
-		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
+		"stats_history", "verifychecksum", "verifyfilechecksums",
 	} {
 		if _, dup := benchmarks[name]; dup {
 			panic("dbbench: benchmark " + name + " registered twice")

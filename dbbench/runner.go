@@ -210,7 +210,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 			}
-			tc, hasContext := r.db.(engine.ThreadContext)
+			tc, hasContext := untraced(r.db).(engine.ThreadContext)
 			if hasContext {
 				tc.StartThread(r.cfg.perfLevel)
 			}
