@@ -20,6 +20,9 @@ var everyBenchmarkFlags = map[string][]string{
 	"verify":                 {"--truth_db=" + truthDB},
 	// The fill before it records the trace replay replays.
 	"replay": {"--trace_file=" + tempPath},
+	// restore needs a backup first (a later --benchmarks wins).
+	"backup":  {"--backup_dir=" + tempPath},
+	"restore": {"--benchmarks=fillseq,backup,restore", "--backup_dir=" + tempPath, "--restore_dir=" + tempPath},
 }
 
 const truthDB = "TRUTH_DB"

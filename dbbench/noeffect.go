@@ -58,9 +58,6 @@ var noEffectGroups = []struct {
 	{"rate limiter", []string{
 		"rate_limit_auto_wal_flush", "rate_limit_user_ops",
 	}},
-	{"backup and restore: the benchmarks are not built", []string{
-		"backup_dir", "backup_rate_limit", "restore_dir", "restore_rate_limit",
-	}},
 	{"block cache tracing", []string{
 		"block_cache_trace_file", "block_cache_trace_max_trace_file_size_in_bytes",
 		"block_cache_trace_sampling_frequency",

@@ -100,6 +100,10 @@ func init() {
 		// Replay of a --trace_file trace (bench_replay.go).
 		"replay": {fn: benchReplay, setup: setupReplay},
 
+		// Backups (bench_backup.go).
+		"backup":  {fn: benchBackup},
+		"restore": {fn: benchRestore},
+
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
 
@@ -131,8 +135,7 @@ func init() {
 	for _, name := range []string{
 		"readtorowcache", "approximatesizerandom",
 		"randomtransaction",
-		"backup",
-		"restore", "compact0", "compact1", "block_cache_entry_stats",
+		"compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "verifychecksum", "verifyfilechecksums",
 	} {
 		if _, dup := benchmarks[name]; dup {
