@@ -40,6 +40,9 @@ type runner struct {
 	// the hash is skipped and a scan touches no more bytes than db_bench's
 	// (readseq on RocksDB: the fold is ~15 ns of a ~400 ns entry).
 	foldReads bool
+	// engineTrace is the engine's own tracer while it records the
+	// running benchmark into --trace_file (trace.go); nil otherwise.
+	engineTrace engine.Tracer
 	// warnedPerfLevel: the --perf_level warning for an engine without a
 	// perf context has been printed.
 	warnedPerfLevel bool

@@ -11,9 +11,11 @@ import (
 
 // Tracing (--trace_file) records every benchmark's reads and writes in
 // RocksDB's query trace format (internal/tracefmt), as C++ db_bench's
-// DB::StartTrace does, on every engine: the driver wraps the DB of the
-// benchmark in a tracedDB for the benchmark's run and unwraps it after, so
-// a run without --trace_file calls the engine directly and pays nothing.
+// DB::StartTrace does, on every engine. An engine that traces itself
+// (engine.Tracer: RocksDB's own tracer, on the rocksdb engine) is asked
+// to; for the others the driver wraps the DB of the benchmark in a
+// tracedDB for the benchmark's run and unwraps it after. Either way a run
+// without --trace_file calls the engine directly and pays nothing.
 // What is recorded, as RocksDB records it: a write per Put, Delete, Merge
 // and batch (a WriteBatch of its entries, sequence number 0), a get per
 // Get, a Seek or SeekForPrev per iterator SeekGE or SeekLE with the
@@ -217,24 +219,38 @@ func (r *runner) beginTrace(name string) error {
 	if r.cfg.traceFile == "" || name == "replay" {
 		return nil
 	}
-	rec, err := startTrace(r.cfg.traceFile)
+	var err error
+	if tr, ok := r.db.(engine.Tracer); ok {
+		if err = tr.StartTrace(r.cfg.traceFile); err == nil {
+			r.engineTrace = tr
+		}
+	} else {
+		var rec *traceRecorder
+		if rec, err = startTrace(r.cfg.traceFile); err == nil {
+			r.db = &tracedDB{DB: r.db, rec: rec}
+		}
+	}
 	if err != nil {
 		r.out.Flush()
 		r.errf("Encountered an error starting a trace, %s\n", err)
 		return errExit{"trace start"}
 	}
-	r.db = &tracedDB{DB: r.db, rec: rec}
 	r.outf("Tracing the workload to: [%s]\n", r.cfg.traceFile)
 	return nil
 }
 
 func (r *runner) endTrace() {
-	t, ok := r.db.(*tracedDB)
-	if !ok {
+	var err error
+	if r.engineTrace != nil {
+		err = r.engineTrace.EndTrace()
+		r.engineTrace = nil
+	} else if t, ok := r.db.(*tracedDB); ok {
+		r.db = t.DB
+		err = t.rec.end()
+	} else {
 		return
 	}
-	r.db = t.DB
-	if err := t.rec.end(); err != nil {
+	if err != nil {
 		r.out.Flush()
 		r.errf("Encountered an error ending the trace, %s\n", err)
 	}

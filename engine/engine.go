@@ -17,7 +17,8 @@
 // An engine may implement two optional interfaces: Runner (runner.go), runs
 // of operations in one call for engines whose calls cross into C, and
 // ThreadContext, per-OS-thread state. Backups use two more
-// (checkpoint.go): Checkpointer on a DB, BackupEngine on an Opener. The driver reaches runs only through
+// (checkpoint.go): Checkpointer on a DB, BackupEngine on an Opener; and
+// --trace_file one (trace.go): Tracer on a DB. The driver reaches runs only through
 // Runs (runs.go), which uses the engine's Runner where it has one and loops
 // of single calls otherwise, so it has one loop per benchmark for every
 // engine.
