@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 // rocksdb engine uses RocksDB's BackupEngine (engine.BackupEngine); the
 // others a checkpoint (engine.Checkpointer) copied into the layout of
 // backupdir.go, whose files restore checks against their CRC-32Cs before
-// it writes anything. A failure prints its error and exits 1 (C++
+// it writes anything. Restore deletes no file: RocksDB's deletes every
+// file of --restore_dir first, so on the rocksdb engine it refuses a
+// directory holding any file (C++ db_bench restores over it). A failure prints its error and exits 1 (C++
 // db_bench asserts).
 
 // printBackupPaths prints the lines db_bench prints after "DB path" for
@@ -115,6 +118,11 @@ func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) err
 
 func benchRestore(r *runner, _ *thread) error {
 	if be, ok := r.opener.(engine.BackupEngine); ok {
+		// RocksDB's restore deletes every file of the directory first;
+		// here it may only write into one without files.
+		if err := refuseAnyFile(r.cfg.restoreDir); err != nil {
+			return fmt.Errorf("restore: %v", err)
+		}
 		if err := be.Restore(r.cfg.backupDir, r.cfg.restoreDir, r.cfg.restoreRateLimit); err != nil {
 			return fmt.Errorf("restore: %v", err)
 		}
@@ -178,6 +186,23 @@ func checkBackupFile(path string, want backupFile) error {
 	}
 	if crc != want.crc {
 		return fmt.Errorf("Corruption: File corrupted: %s has CRC-32C %08x, the backup's meta file records %08x", path, crc, want.crc)
+	}
+	return nil
+}
+
+// refuseAnyFile fails when dir holds a file (a missing dir holds none).
+func refuseAnyFile(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			return fmt.Errorf("Invalid argument: %s holds %s: the engine's restore would delete every file there, so restore writes only into a directory without files", dir, e.Name())
+		}
 	}
 	return nil
 }
