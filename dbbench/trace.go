@@ -16,8 +16,8 @@ import (
 // to; for the others the driver wraps the DB of the benchmark in a
 // tracedDB for the benchmark's run and unwraps it after. Either way a run
 // without --trace_file calls the engine directly and pays nothing.
-// What is recorded, as RocksDB records it: a write per Put, Delete, Merge
-// and batch (a WriteBatch of its entries, sequence number 0), a get per
+// What is recorded, as RocksDB records it: a write per Put, Delete,
+// SingleDelete, DeleteRange, Merge and batch (a WriteBatch of its entries, sequence number 0), a get per
 // Get, a Seek or SeekForPrev per iterator SeekGE or SeekLE with the
 // iterator's bounds. Not recorded, as in RocksDB: iterator steps, First
 // and Last, GetMergeOperands. Every lookup is a get record: the engine
@@ -70,8 +70,8 @@ func (t *traceRecorder) keep(err error) {
 	}
 }
 
-// single records a write of one entry: op is tracefmt.EntryPut,
-// EntryDelete or EntryMerge.
+// single records a write of one entry of kind op (for EntryDeleteRange,
+// key and value are the range's start and end).
 func (t *traceRecorder) single(op tracefmt.EntryKind, key, value []byte) {
 	t.mu.Lock()
 	t.one.Reset()
@@ -80,6 +80,10 @@ func (t *traceRecorder) single(op tracefmt.EntryKind, key, value []byte) {
 		t.one.Put(key, value)
 	case tracefmt.EntryMerge:
 		t.one.Merge(key, value)
+	case tracefmt.EntrySingleDelete:
+		t.one.SingleDelete(key)
+	case tracefmt.EntryDeleteRange:
+		t.one.DeleteRange(key, value)
 	default:
 		t.one.Delete(key)
 	}
@@ -132,6 +136,16 @@ func (d *tracedDB) Delete(key []byte, wo *engine.WriteOptions) error {
 func (d *tracedDB) Merge(key, value []byte, wo *engine.WriteOptions) error {
 	d.rec.single(tracefmt.EntryMerge, key, value)
 	return d.DB.Merge(key, value, wo)
+}
+
+func (d *tracedDB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	d.rec.single(tracefmt.EntrySingleDelete, key, nil)
+	return d.DB.SingleDelete(key, wo)
+}
+
+func (d *tracedDB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	d.rec.single(tracefmt.EntryDeleteRange, start, end)
+	return d.DB.DeleteRange(start, end, wo)
 }
 
 func (d *tracedDB) NewBatch() engine.Batch {
@@ -187,6 +201,11 @@ func (b *tracedBatch) Delete(key []byte) {
 func (b *tracedBatch) Merge(key, value []byte) {
 	b.rep.Merge(key, value)
 	b.Batch.Merge(key, value)
+}
+
+func (b *tracedBatch) DeleteRange(start, end []byte) {
+	b.rep.DeleteRange(start, end)
+	b.Batch.DeleteRange(start, end)
 }
 
 func (b *tracedBatch) Reset() {

@@ -145,3 +145,65 @@ func ldbScan(t *testing.T, db string) []byte {
 	}
 	return out
 }
+
+// TestTraceReplayRangeDeletes: a fill with range tombstones is recorded
+// (DeleteRange entries in its batches) and replays into a DB equal to the
+// filled one, on every engine with range deletions.
+func TestTraceReplayRangeDeletes(t *testing.T) {
+	for _, eng := range oracleEngines() {
+		dir := t.TempDir()
+		trace, filled := filepath.Join(dir, "fill.trace"), filepath.Join(dir, "filled")
+		common := []string{"--engine=" + eng, "--num=2000", "--seed=3"}
+		code, _, stderr := runMain(t, append(common, "--db="+filled, "--benchmarks=fillrandom", "--trace_file="+trace,
+			"--writes_per_range_tombstone=10", "--range_tombstone_width=20", "--max_num_range_tombstones=50")...)
+		if code != 0 {
+			if strings.Contains(stderr, "has no range deletions") {
+				t.Logf("%s refuses range deletions; skipped", eng)
+				continue
+			}
+			t.Fatalf("%s: fill exited %d\n%s", eng, code, stderr)
+		}
+		f, err := os.Open(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tracefmt.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranges := 0
+		count := func(e *tracefmt.Entry) error {
+			if e.Kind == tracefmt.EntryDeleteRange {
+				ranges++
+			}
+			return nil
+		}
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Type == tracefmt.TypeWrite {
+				batch, err := tracefmt.DecodeWrite(r.Version(), rec.Payload)
+				if err == nil {
+					err = tracefmt.BatchEntries(batch, count)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		f.Close()
+		if ranges != 50 {
+			t.Fatalf("%s: %d range deletions in the trace, want 50", eng, ranges)
+		}
+		code, stdout, stderr := runMain(t, append(common, "--db="+filepath.Join(dir, "replayed"), "--benchmarks=replay,verify",
+			"--trace_file="+trace, "--truth_db="+filled)...)
+		if code != 0 || !strings.Contains(stdout, "Replay completed") {
+			t.Fatalf("%s: replay exited %d\nstdout:\n%s\nstderr:\n%s", eng, code, stdout, stderr)
+		}
+	}
+}
