@@ -2,6 +2,7 @@ package dbbench_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -130,5 +131,37 @@ func restoreDamaged(t *testing.T, eng string, args []string, backups string, sna
 	}
 	if after := snapshot(); after != before {
 		t.Fatalf("%s: files changed:\nbefore %v\nafter  %v", eng, before, after)
+	}
+}
+
+// TestOracleBackupBothWays: the rocksdb engine's backup and restore are
+// RocksDB's BackupEngine, so a backup C++ db_bench makes restores here,
+// and one made here restores in C++ db_bench, each holding the DB's
+// contents (ldb scan).
+func TestOracleBackupBothWays(t *testing.T) {
+	requireRocksDBOracle(t)
+	if _, err := exec.LookPath("ldb"); err != nil {
+		t.Skip("RocksDB's ldb (Debian rocksdb-tools, beside db_bench) is not on PATH; skipped")
+	}
+	dir := t.TempDir()
+	fill := []string{"--benchmarks=fillrandom,backup", "--num=1000", "--seed=4"}
+
+	cxxDB, cxxBackups, oursRestored := filepath.Join(dir, "cxx"), filepath.Join(dir, "cxx-backups"), filepath.Join(dir, "ours-restored")
+	runOracleIn(t, cxxDB, append(fill, "--backup_dir="+cxxBackups))
+	if code, _, stderr := runMain(t, "--engine=rocksdb", "--db="+filepath.Join(dir, "ours-scratch"), "--benchmarks=restore",
+		"--backup_dir="+cxxBackups, "--restore_dir="+oursRestored); code != 0 {
+		t.Fatalf("restore of C++'s backup: %s", stderr)
+	}
+	if got, want := ldbScan(t, oursRestored), ldbScan(t, cxxDB); string(got) != string(want) || len(want) == 0 {
+		t.Fatalf("C++'s backup restored here scans %d bytes, C++'s DB %d; they differ", len(got), len(want))
+	}
+
+	oursDB, oursBackups, cxxRestored := filepath.Join(dir, "ours"), filepath.Join(dir, "ours-backups"), filepath.Join(dir, "cxx-restored")
+	if code, _, stderr := runMain(t, append(fill, "--engine=rocksdb", "--db="+oursDB, "--backup_dir="+oursBackups)...); code != 0 {
+		t.Fatalf("our backup: %s", stderr)
+	}
+	runOracleIn(t, filepath.Join(dir, "cxx-scratch"), []string{"--benchmarks=restore", "--backup_dir=" + oursBackups, "--restore_dir=" + cxxRestored})
+	if got, want := ldbScan(t, cxxRestored), ldbScan(t, cxxDB); string(got) != string(want) {
+		t.Fatalf("our backup restored by C++ scans %d bytes, C++'s DB %d; they differ", len(got), len(want))
 	}
 }
