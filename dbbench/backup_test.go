@@ -165,3 +165,32 @@ func TestOracleBackupBothWays(t *testing.T) {
 		t.Fatalf("our backup restored by C++ scans %d bytes, C++'s DB %d; they differ", len(got), len(want))
 	}
 }
+
+// TestBackupKeepsFilesItDidNotWrite: a stranger's file in a backup's
+// directory stops the next backup with exit 1 before it deletes anything
+// of the old backup, which still restores.
+func TestBackupKeepsFilesItDidNotWrite(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"--num=300", "--db=" + filepath.Join(dir, "db"), "--backup_dir=" + filepath.Join(dir, "backups")}
+	if code, _, stderr := runMain(t, append(args, "--benchmarks=fillrandom,backup")...); code != 0 {
+		t.Fatal(stderr)
+	}
+	stranger := filepath.Join(dir, "backups", "private", "1", "notes.txt")
+	if err := os.WriteFile(stranger, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runMain(t, append(args, "--use_existing_db", "--benchmarks=backup")...)
+	if code != 1 || !strings.Contains(stderr, "holds notes.txt, which its backup's meta file does not name; not deleting old backups") {
+		t.Fatalf("backup over a backup holding a stranger's file: exit %d\n%s", code, stderr)
+	}
+	if got, err := os.ReadFile(stranger); err != nil || string(got) != "mine" {
+		t.Fatalf("the stranger's file: %q, %v", got, err)
+	}
+	restored := filepath.Join(dir, "restored")
+	if code, _, stderr := runMain(t, append(args, "--use_existing_db", "--benchmarks=restore", "--restore_dir="+restored)...); code != 0 {
+		t.Fatalf("the old backup no longer restores: %s", stderr)
+	}
+	if code, _, stderr := runMain(t, "--db="+restored, "--use_existing_db", "--benchmarks=verify", "--truth_db="+filepath.Join(dir, "db")); code != 0 {
+		t.Fatalf("the old backup restores unequal: %s", stderr)
+	}
+}

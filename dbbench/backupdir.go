@@ -43,8 +43,9 @@ import (
 //
 // Data safety: making a backup deletes the older backups (db_bench's
 // destroy_old_data) but only the files their meta files name, then their
-// emptied directories; a meta file this format does not describe stops
-// the backup with an error, deleting nothing. A restore never deletes a
+// emptied directories; a meta file this format does not describe, or a
+// backup directory holding a file its meta file does not name, stops the
+// backup with an error before it deletes anything of that backup. A restore never deletes a
 // file: it refuses a --restore_dir that holds any DB file (CURRENT,
 // MANIFEST-*, OPTIONS-*, *.sst, *.log, or a name the backup holds).
 
@@ -166,13 +167,16 @@ func removeOldBackups(dir string) error {
 		if err != nil {
 			return fmt.Errorf("%v; not deleting old backups", err)
 		}
+		if err := onlyNamedFiles(backupFilesDir(dir, n), files); err != nil {
+			return err
+		}
 		for _, f := range files {
 			if err := os.Remove(filepath.Join(backupFilesDir(dir, n), f.name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 		}
 		if err := os.Remove(backupFilesDir(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("IO error: %v (files this db_bench did not write are left there)", err)
+			return err
 		}
 		if err := os.Remove(backupMetaPath(dir, n)); err != nil {
 			return err
@@ -180,6 +184,28 @@ func removeOldBackups(dir string) error {
 	}
 	if err := os.Remove(filepath.Join(dir, "LATEST")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
+	}
+	return nil
+}
+
+// onlyNamedFiles fails, before anything is deleted, when dir holds an
+// entry that files does not name.
+func onlyNamedFiles(dir string, files []backupFile) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	named := make(map[string]bool, len(files))
+	for _, f := range files {
+		named[f.name] = true
+	}
+	for _, e := range ents {
+		if !named[e.Name()] {
+			return fmt.Errorf("Invalid argument: %s holds %s, which its backup's meta file does not name; not deleting old backups", dir, e.Name())
+		}
 	}
 	return nil
 }
