@@ -98,6 +98,8 @@ type config struct {
 	rangeDeletes        rangeDeleteConfig
 	sineWrite           sineWriteConfig
 	existingKeys        bool // --use_existing_keys (existingkeys.go)
+	tailingIterator     bool
+	showTableProperties bool
 	buildInfo           bool
 	printMallocStats    bool
 	reportOpenTiming    bool
@@ -200,6 +202,8 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"show_table_properties", func(c *config) any { return &c.showTableProperties }},
+	{"use_tailing_iterator", func(c *config) any { return &c.tailingIterator }},
 	{"use_existing_keys", func(c *config) any { return &c.existingKeys }},
 	{"build_info", func(c *config) any { return &c.buildInfo }},
 	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},

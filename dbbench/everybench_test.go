@@ -23,8 +23,11 @@ var everyBenchmarkFlags = map[string][]string{
 	// restore needs a backup first (a later --benchmarks wins).
 	"backup":  {"--backup_dir=" + tempPath},
 	"restore": {"--benchmarks=fillseq,backup,restore", "--backup_dir=" + tempPath, "--restore_dir=" + tempPath},
+	// Its keys come from the DB, which must exist before the run.
+	"readtorowcache": {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
 }
 
+// truthDB stands for a DB filled beforehand (fillseq, the same --num).
 const truthDB = "TRUTH_DB"
 
 // tempPath stands for a path in a fresh temporary directory.

@@ -48,9 +48,6 @@ var noEffectGroups = []struct {
 		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
 		"use_plain_table",
 	}},
-	{"rate limiter", []string{
-		"rate_limit_auto_wal_flush", "rate_limit_user_ops",
-	}},
 	{"block cache tracing", []string{
 		"block_cache_trace_file", "block_cache_trace_max_trace_file_size_in_bytes",
 		"block_cache_trace_sampling_frequency",
@@ -60,8 +57,7 @@ var noEffectGroups = []struct {
 		"num_high_pri_threads", "num_low_pri_threads",
 	}},
 	{"readahead and I/O paths", []string{
-		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
-		"optimize_multiget_for_io", "readahead_size",
+		"io_uring_enabled", "multiread_batched",
 	}},
 	{"write path details", []string{
 		"write_batch_protection_bytes_per_key",
@@ -75,11 +71,10 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"report_file_operations", "show_table_properties", "use_stderr_info_logger",
+		"report_file_operations", "use_stderr_info_logger",
 	}},
-	{"read options", []string{
-		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
-		"total_order_seek", "use_tailing_iterator",
+	{"read options: user timestamps", []string{
+		"read_with_latest_user_timestamp",
 	}},
 	{"a compaction filter that keeps every key, and a uint64 comparator", []string{
 		"use_keep_filter", "use_uint64_comparator",

@@ -128,12 +128,14 @@ func init() {
 		"compress":    {fn: benchCompress},
 		"uncompress":  {fn: benchUncompress},
 
+		"readtorowcache": {fn: benchReadToRowCache, setup: setupReadToRowCache},
+
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"readtorowcache", "approximatesizerandom",
+		"approximatesizerandom",
 		"randomtransaction",
 		"compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "verifychecksum", "verifyfilechecksums",

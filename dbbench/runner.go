@@ -47,7 +47,10 @@ type runner struct {
 	// warnedPerfLevel: the --perf_level warning for an engine without a
 	// perf context has been printed.
 	warnedPerfLevel bool
-	prof            *profiler
+	// warnedTableProperties: --show_table_properties found no table
+	// properties on this engine and said so.
+	warnedTableProperties bool
+	prof                  *profiler
 
 	// readOperands is db_bench's read_operands_: set by
 	// readrandomoperands and never cleared, so every ReadRandom after it

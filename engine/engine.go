@@ -47,6 +47,11 @@ type IterOptions struct {
 	// KeysOnly hints that Value will not be called (db_bench --scan_omit_value),
 	// so an engine with lazy values can skip loading them.
 	KeysOnly bool
+	// Tailing asks for a tailing iterator (RocksDB's ReadOptions::tailing,
+	// db_bench --use_tailing_iterator): each First, Last, SeekGE and SeekLE
+	// sees every write made before it, not only those made before NewIter.
+	// An engine without one uses NewTailingIter.
+	Tailing bool
 }
 
 // Batch accumulates writes applied atomically by DB.Apply. Reset makes it

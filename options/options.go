@@ -94,8 +94,12 @@ type Options struct {
 	UseFsync                         bool
 	CompactionReadaheadSize          int
 	VerifyChecksum                   bool
-	WALDir                           string
-	MaxTotalWALSize                  uint64
+	// Read is db_bench's read options, which set RocksDB's ReadOptions
+	// (and rate_limit_auto_wal_flush its WriteOptions): no OPTIONS-file
+	// statement sets them.
+	Read            ReadOptions
+	WALDir          string
+	MaxTotalWALSize uint64
 	// DisableWAL mirrors db_bench --disable_wal for engines where the WAL is a
 	// database-level switch (Pebble); per-write engines use WriteOptions.
 	DisableWAL bool
@@ -175,6 +179,7 @@ func Default() *Options {
 		OpenFiles:                       -1,
 		TableCacheNumShardBits:          4,
 		VerifyChecksum:                  true,
+		Read:                            ReadOptions{OptimizeMultigetForIO: true},
 		ParanoidChecks:                  true,
 		WALRecoveryMode:                 WALPointInTimeRecovery,
 		AdviseRandomOnOpen:              true,

@@ -328,6 +328,10 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if err := d.fs.failed(); err != nil {
 		return nil, err
 	}
+	if o != nil && o.Tailing {
+		view := o.ViewOptions()
+		return engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view) }), nil
+	}
 	return newIterator(d.db, o)
 }
 

@@ -375,4 +375,20 @@ gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptio
   return r;
 }
 
+void gdb_readoptions_set_db_bench(rocksdb_readoptions_t* ro, unsigned char adaptive_readahead,
+                                  unsigned char async_io, unsigned char optimize_multiget_for_io,
+                                  unsigned char auto_prefix_mode, unsigned char io_user) {
+  ro->rep.adaptive_readahead = adaptive_readahead;
+  ro->rep.async_io = async_io;
+  ro->rep.optimize_multiget_for_io = optimize_multiget_for_io;
+  ro->rep.auto_prefix_mode = auto_prefix_mode;
+  ro->rep.rate_limiter_priority =
+      io_user ? ROCKSDB_NAMESPACE::Env::IO_USER : ROCKSDB_NAMESPACE::Env::IO_TOTAL;
+}
+
+void gdb_writeoptions_set_io_user(rocksdb_writeoptions_t* wo, unsigned char io_user) {
+  wo->rep.rate_limiter_priority =
+      io_user ? ROCKSDB_NAMESPACE::Env::IO_USER : ROCKSDB_NAMESPACE::Env::IO_TOTAL;
+}
+
 }  // extern "C"

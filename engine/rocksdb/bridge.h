@@ -151,6 +151,18 @@ typedef struct {
 gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptions_t* ro,
                                           const char* k, size_t kl);
 
+// gdb_readoptions_set_db_bench sets the ReadOptions members db_bench sets
+// from flags that the C API has no setter for: adaptive_readahead,
+// async_io, optimize_multiget_for_io, auto_prefix_mode, and
+// rate_limiter_priority (IO_USER when io_user, else IO_TOTAL).
+void gdb_readoptions_set_db_bench(rocksdb_readoptions_t* ro, unsigned char adaptive_readahead,
+                                  unsigned char async_io, unsigned char optimize_multiget_for_io,
+                                  unsigned char auto_prefix_mode, unsigned char io_user);
+
+// gdb_writeoptions_set_io_user sets WriteOptions::rate_limiter_priority to
+// IO_USER (db_bench --rate_limit_auto_wal_flush), else IO_TOTAL.
+void gdb_writeoptions_set_io_user(rocksdb_writeoptions_t* wo, unsigned char io_user);
+
 #ifdef __cplusplus
 }
 #endif
