@@ -79,6 +79,7 @@ type config struct {
 	restoreDir               string  // restore: where the DB is restored (default DB/restore)
 	backupRateLimit          uint64  // backup: bytes per second copied, 0 unlimited
 	restoreRateLimit         uint64  // restore: bytes per second copied, 0 unlimited
+	transactions             transactionConfig
 
 	// The header's inputs.
 	compressionType      string
@@ -179,6 +180,11 @@ var configFlags = []struct {
 	{"perf_level", func(c *config) any { return &c.perfLevel }},
 	{"disable_auto_compactions", func(c *config) any { return &c.disableAutoCompactions }},
 	{"merge_operator", func(c *config) any { return &c.mergeOperator }},
+	{"transaction_db", func(c *config) any { return &c.transactions.pessimistic }},
+	{"optimistic_transaction_db", func(c *config) any { return &c.transactions.optimistic }},
+	{"transaction_sets", func(c *config) any { return &c.transactions.sets }},
+	{"transaction_lock_timeout", func(c *config) any { return &c.transactions.lockTimeoutMs }},
+	{"transaction_set_snapshot", func(c *config) any { return &c.transactions.setSnapshot }},
 	{"merge_keys", func(c *config) any { return &c.mergeKeys }},
 	{"mergereadpercent", func(c *config) any { return &c.mergeReadPercent }},
 	{"seed", func(c *config) any { return &c.seed }},

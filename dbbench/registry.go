@@ -12,6 +12,9 @@ type benchDef struct {
 	// the key, ...), and makes db_bench's refusals; it may mark the item
 	// skipped. It runs after the counts are reset, before anything else.
 	setup func(r *runner, s *benchSpec) error
+	// post, when set, runs in the main goroutine after the item's runs
+	// have been reported (db_bench's post_process_method).
+	post func(r *runner) error
 	// meta, when set, is an operation on the open DB run in the main
 	// goroutine (flush, compactall, stats, ...) instead of threads.
 	meta func(r *runner) error
@@ -95,7 +98,10 @@ func init() {
 		"mergerandom":           {fn: benchMergeRandom, setup: refuseWithoutMergeOperator},
 		"readrandommergerandom": {fn: benchReadRandomMergeRandom, setup: refuseWithoutMergeOperator},
 		"getmergeoperands":      {fn: benchGetMergeOperands},
-		"readrandomoperands":    {fn: benchReadRandom, setup: setupReadRandomOperands},
+
+		// Transactions (engine.TransactionDB), checked after the run.
+		"randomtransaction":  {fn: benchRandomTransaction, setup: setupRandomTransaction, post: (*runner).verifyRandomTransaction},
+		"readrandomoperands": {fn: benchReadRandom, setup: setupReadRandomOperands},
 
 		// Replay of a --trace_file trace (bench_replay.go).
 		"replay": {fn: benchReplay, setup: setupReplay},
@@ -136,7 +142,6 @@ func init() {
 	}
 	for _, name := range []string{
 		"approximatesizerandom",
-		"randomtransaction",
 		"compact0", "compact1", "block_cache_entry_stats",
 		"stats_history", "verifychecksum", "verifyfilechecksums",
 	} {

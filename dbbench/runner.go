@@ -57,6 +57,11 @@ type runner struct {
 	// in the run reads with GetMergeOperands.
 	readOperands bool
 
+	// transactionDB runs randomtransaction's transactions on transactionOf,
+	// the open DB it was made for (bench_transaction.go).
+	transactionDB engine.TransactionDB
+	transactionOf engine.DB
+
 	// Per-benchmark state, reset for each item of --benchmarks.
 	num             int64
 	reads           int64

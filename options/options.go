@@ -116,6 +116,12 @@ type Options struct {
 	// fails when there is no database and writes no file, and every write
 	// fails with engine.ErrReadOnly's words.
 	ReadOnly bool // --readonly
+	// TransactionDB opens a pessimistic transaction database (RocksDB's
+	// TransactionDB, --transaction_db) and OptimisticTransactionDB an
+	// optimistic one (--optimistic_transaction_db, which wins when both
+	// are set); see engine.TransactionDB.
+	TransactionDB           bool
+	OptimisticTransactionDB bool
 
 	// Background I/O rate limit and the row cache.
 	RateLimiterBytesPerSec    uint64 // rate_limiter_bytes_per_sec (0: no rate limiter)

@@ -165,6 +165,8 @@ var fieldSpecs = []Spec{
 		flag("wal_recovery_mode", setInt(func(o *Options) *int { return &o.WALRecoveryMode })),
 	dbOpt("advise_random_on_open", setBool(func(o *Options) *bool { return &o.AdviseRandomOnOpen })),
 	flagOpt("readonly", setBool(func(o *Options) *bool { return &o.ReadOnly })),
+	flagOpt("transaction_db", setBool(func(o *Options) *bool { return &o.TransactionDB })),
+	flagOpt("optimistic_transaction_db", setBool(func(o *Options) *bool { return &o.OptimisticTransactionDB })),
 
 	// Rate limiter and row cache.
 	flagOpt("rate_limiter_bytes_per_sec", setUint64(func(o *Options) *uint64 { return &o.RateLimiterBytesPerSec })),

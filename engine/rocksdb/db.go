@@ -7,6 +7,7 @@ package rocksdb
 #include <rocksdb/c.h>
 #include "bridge.h"
 #include "shim.h"
+#include "txnbridge.h"
 
 static char* gdb_flush(rocksdb_t* db) {
 	char* err = NULL;
@@ -67,6 +68,9 @@ type DB struct {
 	defaultWO       int                 // index into wo used for a nil *engine.WriteOptions
 	closeOnce       sync.Once
 	mget            sync.Pool // *multiGetScratch
+	// txnDB is the transaction side of a database opened as a
+	// TransactionDB or OptimisticTransactionDB (txn.go), else nil.
+	txnDB *C.gdb_txndb_t
 }
 
 var (
@@ -109,7 +113,11 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 	}
 	// RocksDB's read-only open replays the WAL into memory, writes nothing,
 	// and fails writes with NotSupported.
-	if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
+	if wantsTransactions(o) {
+		if err := d.openTransactionDB(path, o); err != nil {
+			return nil, err
+		}
+	} else if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
 		return nil, err
 	}
 	d.ro = d.newReadOptions()
@@ -418,6 +426,7 @@ func (d *DB) ResetStats() error {
 func (d *DB) Close() error {
 	d.closeOnce.Do(func() {
 		C.rocksdb_column_family_handle_destroy(d.cf)
+		d.closeTransactionDB()
 		C.rocksdb_close(d.db)
 		C.rocksdb_readoptions_destroy(d.ro)
 		for _, w := range d.wo {
