@@ -329,3 +329,7 @@ func (db *DB) WaitForCompactions() error { return db.d.WaitForCompactions() }
 
 // Close closes the database.
 func (db *DB) Close() error { return db.d.Close() }
+
+// Checkpoint is engine.Checkpointer: lsm's Checkpoint, a flush then hard
+// links of the live tables and a MANIFEST of their version.
+func (db *DB) Checkpoint(dir string) error { return db.d.Checkpoint(dir) }
