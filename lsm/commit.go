@@ -343,7 +343,7 @@ func (db *DB) delayWrite(size int) {
 	db.mu.Unlock()
 	time.Sleep(d)
 	db.mu.Lock()
-	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.recordStall(time.Since(start))
 }
 
 // waitForBackground blocks a stalled writer until a flush or compaction ends.
@@ -352,5 +352,5 @@ func (db *DB) waitForBackground() {
 	db.maybeScheduleFlush()
 	db.maybeScheduleCompaction()
 	db.bgCond.Wait()
-	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.recordStall(time.Since(start))
 }

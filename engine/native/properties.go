@@ -18,6 +18,8 @@ func (db *DB) Property(name string) (string, bool) {
 		return db.rocksdbStats()
 	case "rocksdb.sstables":
 		return db.sstables()
+	case StatisticsProperty:
+		return db.statisticsBlock()
 	}
 	m, err := db.d.Metrics()
 	if err != nil {
