@@ -40,9 +40,10 @@ func HistogramCounts(block string) map[string]uint64 {
 // RunStatistics checks the counts of a database opened with statistics at
 // RocksDB's default level after a known workload: n keys written one Put
 // each, n found and n missing Gets, and one scan of every key; every write
-// and read is counted as RocksDB counts it. Then Get and Put must not
-// allocate while they are counted.
-func RunStatistics(t *testing.T, open func(dir string) engine.DB) {
+// and read is counted as RocksDB counts it. Then counting must add no
+// allocation: a Get of a flushed key may allocate tableGetAllocs times (the
+// engine's own cost, without statistics), a Put nothing.
+func RunStatistics(t *testing.T, open func(dir string) engine.DB, tableGetAllocs float64) {
 	db := open(t.TempDir())
 	defer mustClose(t, db)
 	const n, valueLen = 500, 50
@@ -116,7 +117,7 @@ func RunStatistics(t *testing.T, open func(dir string) engine.DB) {
 	}
 	key := []byte("key000007")
 	fn := func([]byte) {}
-	if a := testing.AllocsPerRun(200, func() { db.Get(key, fn) }); a != 0 {
+	if a := testing.AllocsPerRun(200, func() { db.Get(key, fn) }); a > tableGetAllocs {
 		t.Errorf("%v allocations per counted Get", a)
 	}
 	if a := testing.AllocsPerRun(200, func() { db.Put(key, value, nil) }); a != 0 {

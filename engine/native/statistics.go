@@ -118,7 +118,6 @@ func (db *DB) dumpStats(path string) {
 	f.Close()
 }
 
-
 // statisticsBlock is Property(StatisticsProperty).
 func (db *DB) statisticsBlock() (string, bool) {
 	if db.stats == nil {

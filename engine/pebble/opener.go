@@ -95,7 +95,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 		mergeOp:         op,
+		stats:           openStatistics(opts),
 	}
+	d.rec = d.stats.Recorder()
 	d.wal = &walSyncFS{FS: d.fs}
 	cfg.opts.FS = d.wal
 	if opts.ReadOnly {

@@ -15,6 +15,8 @@ func (d *DB) Property(name string) (string, bool) {
 		return "", false
 	}
 	switch name {
+	case StatisticsProperty:
+		return d.statisticsBlock()
 	case "rocksdb.stats":
 		m := d.db.Metrics()
 		return m.String() + d.rocksdbStats(m), true

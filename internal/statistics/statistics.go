@@ -50,6 +50,9 @@ type Statistics struct {
 	histograms bool // level records histograms and timers
 	shards     []shard
 	shift      uint // the top 64-shift bits of a stack hash pick the shard
+	// kept are counts an engine keeps itself and sets whole (Set), added
+	// to the shards' sums.
+	kept [numTickers]atomic.Uint64
 }
 
 // shard is one share of every counter, padded so that neighbouring
@@ -159,9 +162,13 @@ func (s *Statistics) Since(k HistogramKind, start time.Time) {
 	s.Record(k, uint64(time.Since(start).Microseconds()))
 }
 
+// Set sets the count of t kept outside the shards to n: for an engine
+// whose own metrics hold a cumulative count, copied in before a read.
+func (s *Statistics) Set(t Ticker, n uint64) { s.kept[t].Store(n) }
+
 // Ticker returns the count of t, summed over the shards.
 func (s *Statistics) Ticker(t Ticker) uint64 {
-	var sum uint64
+	sum := s.kept[t].Load()
 	for i := range s.shards {
 		sum += s.shards[i].tickers[t].Load()
 	}

@@ -53,6 +53,17 @@ func TestStringLists(t *testing.T) {
 	}
 }
 
+// TestSet: a count set whole adds to the shards' counts.
+func TestSet(t *testing.T) {
+	s := New(ExceptDetailedTimers)
+	s.Add(WALBytes, 5)
+	s.Set(WALBytes, 100)
+	s.Set(WALBytes, 200)
+	if got := s.Ticker(WALBytes); got != 205 {
+		t.Errorf("wal bytes %d, want 205", got)
+	}
+}
+
 // TestLevels: level 0 records nothing, level 1 tickers only, level 2 and
 // up histograms too.
 func TestLevels(t *testing.T) {
