@@ -15,6 +15,10 @@ import (
 // rocksdb.db.seek.micros). Engines use these wrappers only while their
 // statistics record something, so that the calls cost nothing otherwise.
 
+// StatisticsProperty is the property whose value is the STATISTICS block
+// (RocksDB's Statistics::ToString), on every engine with --statistics.
+const StatisticsProperty = "rocksdb.options-statistics"
+
 // PointGetter is the Get of an engine's database.
 type PointGetter interface {
 	Get(key []byte, fn func(value []byte)) (bool, error)

@@ -9,10 +9,6 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// StatisticsProperty names the STATISTICS block among an engine's
-// properties.
-const StatisticsProperty = "rocksdb.options-statistics"
-
 // tickerLine is a ticker's line of the STATISTICS block.
 var tickerLine = regexp.MustCompile(`(?m)^(rocksdb\.[a-z0-9._-]+) COUNT : (\d+)$`)
 
@@ -72,7 +68,7 @@ func RunStatistics(t *testing.T, open func(dir string) engine.DB, tableGetAllocs
 	if err := it.Close(); err != nil {
 		t.Fatal(err)
 	}
-	block, ok := db.Property(StatisticsProperty)
+	block, ok := db.Property(engine.StatisticsProperty)
 	if !ok {
 		t.Fatal("no STATISTICS block")
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/rocksfmt"
 	"github.com/godbbench/godbbench/lsm"
 )
@@ -18,7 +19,7 @@ func (db *DB) Property(name string) (string, bool) {
 		return db.rocksdbStats()
 	case "rocksdb.sstables":
 		return db.sstables()
-	case StatisticsProperty:
+	case engine.StatisticsProperty:
 		return db.statisticsBlock()
 	}
 	m, err := db.d.Metrics()

@@ -26,10 +26,6 @@ import (
 //     "------- DUMPING STATS -------", the DB stats and the column family
 //     stats, and "STATISTICS:" with the block when statistics are on.
 
-// StatisticsProperty is the property naming the STATISTICS block, as on
-// the rocksdb engine.
-const StatisticsProperty = "rocksdb.options-statistics"
-
 // defaultStatsDumpPeriod is RocksDB's Options::stats_dump_period_sec.
 const defaultStatsDumpPeriod = 600 * time.Second
 
@@ -118,7 +114,7 @@ func (db *DB) dumpStats(path string) {
 	f.Close()
 }
 
-// statisticsBlock is Property(StatisticsProperty).
+// statisticsBlock is Property(engine.StatisticsProperty).
 func (db *DB) statisticsBlock() (string, bool) {
 	if db.stats == nil {
 		return "", false

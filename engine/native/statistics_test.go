@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -58,5 +59,33 @@ func TestDumpStatsToLOG(t *testing.T) {
 	}
 	if !strings.HasPrefix(text, time.Now().Format("2006/01/02")) {
 		t.Errorf("LOG does not start with its version line's date:\n%.200s", text)
+	}
+}
+
+// TestStatsLevels: --stats_level 1 counts tickers but no histograms or
+// timers; 0 counts nothing, yet the block still lists every name.
+func TestStatsLevels(t *testing.T) {
+	for level, want := range map[int][2]string{
+		0: {"rocksdb.number.keys.read COUNT : 0\n", "rocksdb.db.get.micros P50 : 0.000000 P95 : 0.000000 P99 : 0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n"},
+		1: {"rocksdb.number.keys.read COUNT : 1\n", "rocksdb.db.get.micros P50 : 0.000000 P95 : 0.000000 P99 : 0.000000 P100 : 0.000000 COUNT : 0 SUM : 0\n"},
+		2: {"rocksdb.number.keys.read COUNT : 1\n", "rocksdb.bytes.per.read P50 : 1.000000 P95 : 1.000000 P99 : 1.000000 P100 : 1.000000 COUNT : 1 SUM : 1\n"},
+	} {
+		db := openWith(t, func(o *options.Options) { o.Statistics, o.StatsLevel = true, level })(t.TempDir())
+		if err := db.Put([]byte("k"), []byte("v"), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Get([]byte("k"), nil); err != nil {
+			t.Fatal(err)
+		}
+		block, ok := db.Property(engine.StatisticsProperty)
+		db.Close()
+		if !ok {
+			t.Fatalf("level %d: no STATISTICS block", level)
+		}
+		for _, line := range want {
+			if !strings.Contains(block, line) {
+				t.Errorf("level %d: the block lacks %q", level, line)
+			}
+		}
 	}
 }

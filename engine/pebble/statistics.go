@@ -28,10 +28,6 @@ import (
 // Memtable hits, per-level hits and write grouping are Pebble's inside
 // and print as zero.
 
-// StatisticsProperty is the property naming the STATISTICS block, as on
-// the rocksdb engine.
-const StatisticsProperty = "rocksdb.options-statistics"
-
 // openStatistics returns the statistics o asks for, nil without them.
 func openStatistics(o *options.Options) *statistics.Statistics {
 	if !o.Statistics {
@@ -68,7 +64,7 @@ func (d *DB) countWriteStats(keys, bytes int64, durable bool, start time.Time) {
 	s.Since(statistics.DBWriteMicros, start)
 }
 
-// statisticsBlock is Property(StatisticsProperty), with Pebble's metrics
+// statisticsBlock is Property(engine.StatisticsProperty), with Pebble's metrics
 // copied in.
 func (d *DB) statisticsBlock() (string, bool) {
 	if d.stats == nil {
