@@ -12,7 +12,9 @@
 //
 // Property answers RocksDB's property names from lsm's plain figures
 // (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
-// 7.8.3's layout (properties.go, stats.go); the package links in the
+// 7.8.3's layout (properties.go, stats.go). With Options.Statistics the
+// engine keeps RocksDB's tickers and histograms and dumps stats into LOG
+// every stats_dump_period_sec (statistics.go). The package links in the
 // memtable reps --memtablerep can name (reps.go).
 package native
 

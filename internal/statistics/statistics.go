@@ -117,10 +117,9 @@ func (s *Statistics) Timed() bool { return s != nil && s.histograms }
 // shard returns the calling goroutine's shard.
 func (s *Statistics) shard() *shard {
 	var probe byte
+	// Fibonacci hashing: the product's top bits mix every bit of the
+	// stack address above stackGrain.
 	h := uint64(uintptr(unsafe.Pointer(&probe))>>stackGrain) * 0x9E3779B97F4A7C15
-	if s.shift == 64 {
-		return &s.shards[0]
-	}
 	return &s.shards[h>>s.shift]
 }
 
