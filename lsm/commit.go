@@ -198,6 +198,7 @@ func (db *DB) lead(w *writer) error {
 	if err == nil && !w.flush {
 		db.visibleSeq.Store(lastSeq)
 		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
+		db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
 	}
 	for i := 1; i < n; i++ {
 		f := db.mu.writers.at(i)

@@ -63,7 +63,6 @@ func (s *dbStats) init(numLevels int) {
 // recordGroup counts one commit group of n writes carrying keys keys and
 // bytes bytes.
 func (s *dbStats) recordGroup(n, keys, bytes int, logged, synced bool) {
-	s.countGroup(n, keys, bytes, logged, synced)
 	w := &s.writes
 	w.Writes += uint64(n)
 	w.Keys += uint64(keys)
