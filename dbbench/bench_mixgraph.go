@@ -252,7 +252,7 @@ func (r *runner) mixShareLimiters(s *sharedState) {
 // value.
 func (r *runner) mixSineRate(x float64) float64 {
 	m := &r.cfg.mix
-	rate := m.sineA*math.Sin(m.sineB*x+m.sineC) + m.sineD
+	rate := m.sineRate(x)
 	if m.sineMixRateNoise < 0 || m.sineMixRateNoise > 1 {
 		return rate
 	}
@@ -262,6 +262,11 @@ func (r *runner) mixSineRate(x float64) float64 {
 		return rate
 	}
 	return rate + delta
+}
+
+// sineRate is db_bench's SineRate: sine_a*sin(sine_b*x+sine_c)+sine_d.
+func (m *mixgraphConfig) sineRate(x float64) float64 {
+	return m.sineA*math.Sin(m.sineB*x+m.sineC) + m.sineD
 }
 
 // libcRandState is the process's rand(), as db_bench calls it.

@@ -25,8 +25,9 @@ type uniqueShapeConfig struct {
 
 // shaped reports whether a unique-random fill takes writeUniqueShaped's
 // path, and refuses, in db_bench's words, the combinations DoWrite
-// refuses for any write mode.
-func (c *uniqueShapeConfig) shaped(mode writeMode) (bool, error) {
+// refuses for any write mode; rangeDeletes is whether the fill issues
+// range deletions.
+func (c *uniqueShapeConfig) shaped(mode writeMode, rangeDeletes bool) (bool, error) {
 	p := min(c.overwriteProbability, 1)
 	if p > 0 && mode == writeUniqueRandom && c.overwriteWindow == 0 {
 		return false, errors.New("Overwrite_window_size must be  strictly greater than 0.")
@@ -37,7 +38,7 @@ func (c *uniqueShapeConfig) shaped(mode writeMode) (bool, error) {
 			// SIGFPE on the first entry.
 			return false, fmt.Errorf("--persistent_entries_batch_size=%d needs a --disposable_entries_batch_size above 0", c.persistentBatch)
 		}
-		if mode != writeUniqueRandom || p > 0 {
+		if mode != writeUniqueRandom || rangeDeletes || p > 0 {
 			return false, errors.New("Disposable/persistent deletes are not compatible with overwrites and DeleteRanges; and are only supported in filluniquerandom.")
 		}
 		if c.disposableValueSize < 0 || c.persistentValueSize < 0 {
@@ -93,6 +94,7 @@ func (r *runner) writeUniqueShaped(t *thread, d *duration, keys *writeKeys) (int
 	defer batch.Close()
 	key := r.keys.NewBuf()
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
+	rd := newRangeDeleter(r)
 	var bytes int64
 	fetch := func(i uint64) (int64, error) {
 		if i >= uint64(len(keys.perm)) {
@@ -177,6 +179,9 @@ func (r *runner) writeUniqueShaped(t *thread, d *duration, keys *writeKeys) (int
 			batchBytes += int64(len(val)) + entryOverhead
 			bytes += int64(len(val)) + entryOverhead
 			numWritten++
+			if rd.c.due(numWritten) {
+				rd.addTo(r, batch, keys.next())
+			}
 			if group > 0 && disposable && disposableIndex%group == 0 {
 				queue = append(queue, disposableJob{atUs: nowMicros() + c.disposableDelayUs, first: disposableIndex - group})
 			}
@@ -196,6 +201,7 @@ func (r *runner) writeUniqueShaped(t *thread, d *duration, keys *writeKeys) (int
 	} else {
 		r.outf("Number of unique keys inserted (disposable+persistent): %d.\nNumber of 'disposable entry delete': %d\n", numWritten, numDeletes)
 	}
+	rd.report(r)
 	return bytes, nil
 }
 

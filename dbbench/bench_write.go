@@ -29,7 +29,9 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 		numOps = r.num
 	}
 	d := r.newDuration(seconds, numOps)
-	keyNum := r.num
+	// db_bench's key generator draws from --num plus
+	// --max_num_range_tombstones keys, range deletions or not.
+	keyNum := r.num + r.cfg.rangeDeletes.max
 	var perm []uint64
 	if mode == writeUniqueRandom {
 		perm = make([]uint64, keyNum)
@@ -38,7 +40,7 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 		}
 		cxxrand.Shuffle(perm, uint32(r.seedBase))
 	}
-	shaped, err := r.cfg.uniqueShape.shaped(mode)
+	shaped, err := r.cfg.uniqueShape.shaped(mode, r.cfg.rangeDeletes.on())
 	if err != nil {
 		return err
 	}
@@ -57,13 +59,16 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 	key := r.keys.NewBuf()
 	var bytes int64
 	perBatch := r.entriesPerBatch
-	if perBatch == 1 && keyNum != 0 {
+	if perBatch == 1 && keyNum != 0 && !r.cfg.rangeDeletes.on() && !r.cfg.sineWrite.on {
 		// A one-entry batch is a Put: same effect, no batch encoding.
 		bytes, err := r.writeRuns(t, &d, keySrc, gen)
 		t.stats.addBytes(bytes)
 		return err
 	}
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
+	rd := newRangeDeleter(r)
+	var written int64
+	lastSine := t.stats.start
 	for keyNum != 0 && !d.done(perBatch) {
 		t.rand.Next() // DB selection draw
 		var batchBytes int64
@@ -73,6 +78,10 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 			val := gen.Generate()
 			batch.Put(key, val)
 			batchBytes += int64(len(val)) + entryOverhead
+			written++
+			if rd.c.due(written) {
+				rd.addTo(r, batch, keySrc.next())
+			}
 		}
 		if lim := t.shared.writeLimiter; lim != nil {
 			lim.request(batchBytes)
@@ -83,7 +92,11 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 		}
 		bytes += batchBytes
 		t.stats.finishedOps(perBatch, opWrite)
+		if r.cfg.sineWrite.on {
+			r.followSineWriteRate(t, &lastSine)
+		}
 	}
+	rd.report(r)
 	t.stats.addBytes(bytes)
 	return nil
 }
@@ -172,6 +185,7 @@ func (r *runner) bgWrites(t *thread, merge bool) error {
 	key := r.keys.NewBuf()
 	var bytes, written int64
 	hinted := false
+	rd := newRangeDeleter(r)
 	for {
 		t.rand.Next() // DB selection draw
 		if r.cfg.finishAfterWrites && written == r.writes {
@@ -204,7 +218,14 @@ func (r *runner) bgWrites(t *thread, merge bool) error {
 		if lim != nil {
 			lim.request(int64(len(key) + len(val)))
 		}
+		if rd.c.due(written) {
+			if err := rd.write(r, int64(t.rand.Next()%uint64(r.cfg.num))); err != nil {
+				return err
+			}
+			t.stats.finishedOps(1, opWrite)
+		}
 	}
+	rd.report(r)
 	t.stats.addBytes(bytes)
 	return nil
 }

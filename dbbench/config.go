@@ -88,6 +88,12 @@ type config struct {
 	mix                 mixgraphConfig
 	timeseries          timeseriesConfig
 	uniqueShape         uniqueShapeConfig
+	rangeDeletes        rangeDeleteConfig
+	sineWrite           sineWriteConfig
+	existingKeys        bool // --use_existing_keys (existingkeys.go)
+	buildInfo           bool
+	printMallocStats    bool
+	reportOpenTiming    bool
 	ycsb                ycsbConfig
 }
 
@@ -180,6 +186,17 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"use_existing_keys", func(c *config) any { return &c.existingKeys }},
+	{"build_info", func(c *config) any { return &c.buildInfo }},
+	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},
+	{"report_open_timing", func(c *config) any { return &c.reportOpenTiming }},
+	{"sine_write_rate", func(c *config) any { return &c.sineWrite.on }},
+	{"sine_write_rate_interval_milliseconds", func(c *config) any { return &c.sineWrite.intervalMs }},
+	{"writes_before_delete_range", func(c *config) any { return &c.rangeDeletes.before }},
+	{"writes_per_range_tombstone", func(c *config) any { return &c.rangeDeletes.every }},
+	{"range_tombstone_width", func(c *config) any { return &c.rangeDeletes.width }},
+	{"max_num_range_tombstones", func(c *config) any { return &c.rangeDeletes.max }},
+	{"expand_range_tombstones", func(c *config) any { return &c.rangeDeletes.expand }},
 	{"recordcount", func(c *config) any { return &c.ycsb.recordCount }},
 	{"operationcount", func(c *config) any { return &c.ycsb.operationCount }},
 	{"readproportion", func(c *config) any { return &c.ycsb.readProp }},

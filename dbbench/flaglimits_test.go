@@ -147,6 +147,9 @@ func init() {
 		"YCSB's properties: negative means the workload's; ycsbPlan refuses what cannot run": "recordcount " +
 			"operationcount readproportion updateproportion insertproportion scanproportion readmodifywriteproportion " +
 			"minscanlength maxscanlength fieldcount fieldlength",
+		"the sine-wave write rate's interval: 0 moves the rate after every batch": "sine_write_rate_interval_milliseconds",
+		"range deletions: a non-positive period means none, a negative start at once": "writes_per_range_tombstone " +
+			"writes_before_delete_range",
 		"read by the unique-random fills, which refuse in db_bench's words what it refuses": "overwrite_probability " +
 			"overwrite_window_size disposable_entries_batch_size disposable_entries_delete_delay " +
 			"disposable_entries_value_size persistent_entries_batch_size persistent_entries_value_size",

@@ -18,6 +18,9 @@ type KeyGen struct {
 	prefixSize    int
 	keysPerPrefix int64
 	num           int64
+	// existing holds the keys --use_existing_keys loaded, keySize bytes
+	// each, back to back; key v is the v-th of them (existingkeys.go).
+	existing []byte
 }
 
 // NewBuf returns a key buffer with the constant padding already in place.
@@ -31,11 +34,26 @@ func (g *KeyGen) NewBuf() []byte {
 
 // Fill writes key v into b (len(b) == keySize, made by NewBuf or padded).
 func (g *KeyGen) Fill(b []byte, v int64) {
-	if g.keysPerPrefix == 0 && len(b) >= 8 {
+	if g.keysPerPrefix == 0 && g.existing == nil && len(b) >= 8 {
 		// db_bench's common layout, in word stores: a fill of a 16-byte
 		// key took 230 instructions byte by byte and takes 20 this way.
 		binary.BigEndian.PutUint64(b, uint64(v))
 		padWithZeroDigits(b[8:])
+		return
+	}
+	if g.existing != nil {
+		// Inline word copies keep Fill free of calls: a call here
+		// would cost the common path above a stack frame.
+		ks := len(b)
+		i := int(uint64(v) % uint64(len(g.existing)/ks))
+		src := g.existing[i*ks : (i+1)*ks]
+		for len(b) >= 8 {
+			binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(src))
+			b, src = b[8:], src[8:]
+		}
+		for j := range b {
+			b[j] = src[j]
+		}
 		return
 	}
 	pos := 0
@@ -80,7 +98,7 @@ func padWithZeroDigits(b []byte) {
 // FillFast writes v into a buffer that already holds a key made by Fill with
 // the same layout; without prefixes only the leading value bytes change.
 func (g *KeyGen) FillFast(b []byte, v int64) {
-	if g.keysPerPrefix > 0 || len(b) < 8 {
+	if g.keysPerPrefix > 0 || len(b) < 8 || g.existing != nil {
 		g.Fill(b, v)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"time"
@@ -57,6 +58,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		printStartupError(out, errw, err, toStdout)
 		return 1
+	}
+	if cfg.buildInfo {
+		// As with --version, nothing else is done.
+		fmt.Fprint(out, buildInfoText(engine.Names()))
+		return 0
 	}
 	var seedBase int64
 	if cfg.seed == 0 {
@@ -146,6 +152,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if cfg.statistics {
 		r.printStatistics()
 	}
+	if cfg.printMallocStats {
+		r.printMallocStats()
+	}
 	out.Flush()
 	db := r.db
 	r.db = nil
@@ -187,6 +196,7 @@ func (r *runner) openWillFail() bool {
 // open opens the engine, printing db_bench's Open messages; a failure prints
 // "open error: ..." on stderr.
 func (r *runner) open() error {
+	r.applySineWriteRate()
 	// Open failures go to stderr while the "Initializing" lines still sit in
 	// the stdout buffer, so a 2>&1 capture shows the error first, as with
 	// db_bench, which exits before flushing stdout.
@@ -227,7 +237,11 @@ func (r *runner) open() error {
 	if r.openLog != nil {
 		log = r.openLog
 	}
+	openStart := time.Now()
 	db, err := r.opener.Open(r.cfg.db, r.opts, log)
+	if r.cfg.reportOpenTiming {
+		r.outf("OpenDb:     %s milliseconds\n", strconv.FormatFloat(float64(time.Since(openStart).Nanoseconds())/1e6, 'g', 6, 64))
+	}
 	if err != nil {
 		if r.openLog != nil {
 			r.openLog.release()
@@ -243,6 +257,16 @@ func (r *runner) open() error {
 	}
 	// Warnings are reported once per process, not at every fresh-DB re-open.
 	r.opts.Explicit = map[string]bool{}
+	if r.cfg.existingKeys {
+		if err := r.loadExistingKeys(); err != nil {
+			r.errf("%v\n", err)
+			if cerr := r.db.Close(); cerr != nil {
+				r.errf("close error: %v\n", cerr)
+			}
+			r.db = nil
+			return errExit{"use_existing_keys"}
+		}
+	}
 	return nil
 }
 

@@ -27,13 +27,6 @@ var noEffectGroups = []struct {
 	{"mixgraph's total accesses: db_bench 7.8.3 reads the flag nowhere either", []string{
 		"mix_accesses",
 	}},
-	{"sine-wave write rate: the fill benchmarks keep a fixed rate", []string{
-		"sine_write_rate", "sine_write_rate_interval_milliseconds",
-	}},
-	{"range deletions: DeleteRange is not built", []string{
-		"expand_range_tombstones", "max_num_range_tombstones", "range_tombstone_width",
-		"writes_before_delete_range", "writes_per_range_tombstone",
-	}},
 	{"caches beyond the block cache", []string{
 		"cache_high_pri_pool_ratio", "cache_low_pri_pool_ratio", "compressed_cache_size",
 		"compressed_secondary_cache_compress_format_version",
@@ -86,15 +79,14 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"build_info", "print_malloc_stats", "report_file_operations",
-		"report_open_timing", "show_table_properties", "use_stderr_info_logger",
+		"report_file_operations", "show_table_properties", "use_stderr_info_logger",
 	}},
 	{"read options", []string{
 		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
 		"total_order_seek", "use_tailing_iterator",
 	}},
-	{"workload shapes of benchmarks not built", []string{
-		"use_existing_keys", "use_keep_filter", "use_uint64_comparator",
+	{"a compaction filter that keeps every key, and a uint64 comparator", []string{
+		"use_keep_filter", "use_uint64_comparator",
 	}},
 	{"compaction and file checks", []string{
 		"delete_obsolete_files_period_micros", "disable_seek_compaction",

@@ -25,10 +25,14 @@ func (nullEngine) Destroy(string, *options.Options) error                      {
 
 type nullDB struct{}
 
-func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error   { return nil }
-func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error   { return nil }
-func (nullDB) Merge(k, v []byte, _ *engine.WriteOptions) error { return nil }
-func (nullDB) NewBatch() engine.Batch                          { return &nullBatch{} }
+func (nullDB) Put(k, v []byte, _ *engine.WriteOptions) error       { return nil }
+func (nullDB) Delete(k []byte, _ *engine.WriteOptions) error       { return nil }
+func (nullDB) Merge(k, v []byte, _ *engine.WriteOptions) error     { return nil }
+func (nullDB) SingleDelete(k []byte, _ *engine.WriteOptions) error { return nil }
+func (nullDB) DeleteRange(s, e []byte, _ *engine.WriteOptions) error {
+	return nil
+}
+func (nullDB) NewBatch() engine.Batch { return &nullBatch{} }
 func (nullDB) Apply(engine.Batch, *engine.WriteOptions) error {
 	return nil
 }
@@ -49,12 +53,13 @@ func (nullDB) Close() error                      { return nil }
 
 type nullBatch struct{ n int }
 
-func (b *nullBatch) Put(k, v []byte)   { b.n++ }
-func (b *nullBatch) Delete(k []byte)   { b.n++ }
-func (b *nullBatch) Merge(k, v []byte) { b.n++ }
-func (b *nullBatch) Count() int        { return b.n }
-func (b *nullBatch) Reset()            { b.n = 0 }
-func (b *nullBatch) Close()            {}
+func (b *nullBatch) Put(k, v []byte)         { b.n++ }
+func (b *nullBatch) Delete(k []byte)         { b.n++ }
+func (b *nullBatch) Merge(k, v []byte)       { b.n++ }
+func (b *nullBatch) DeleteRange(s, e []byte) { b.n++ }
+func (b *nullBatch) Count() int              { return b.n }
+func (b *nullBatch) Reset()                  { b.n = 0 }
+func (b *nullBatch) Close()                  {}
 
 // nullIter walks 1,000,000 synthetic entries.
 type nullIter struct {

@@ -37,6 +37,12 @@ func TestOracleReadModifyWrite(t *testing.T) { compareListsWithOracle(t, rmwList
 // lists leave (see TestOracleReadModifyWrite).
 func compareListsWithOracle(t *testing.T, lists [][]string) {
 	t.Helper()
+	compareListsWithOracleOn(t, lists, oracleEngines())
+}
+
+// compareListsWithOracleOn is compareListsWithOracle on the engines named.
+func compareListsWithOracleOn(t *testing.T, lists [][]string, engines []string) {
+	t.Helper()
 	requireOracle(t)
 	_, rocksdbErr := engine.Lookup("rocksdb")
 	for i, list := range lists {
@@ -52,7 +58,7 @@ func compareListsWithOracle(t *testing.T, lists [][]string) {
 		} else {
 			t.Logf("rocksdb engine not built in (-tags rocksdb): engines are compared with each other, not with the C++ DB")
 		}
-		for _, eng := range oracleEngines() {
+		for _, eng := range engines {
 			dir := filepath.Join(t.TempDir(), eng)
 			var out, errb bytes.Buffer
 			if code := dbbench.Main(append([]string{"--engine=" + eng, "--db=" + dir}, args...), &out, &errb); code != 0 {

@@ -62,9 +62,14 @@ func (l *rateLimiter) request(n int64) {
 }
 
 // setRate changes the rate from the next refill on (RocksDB's
-// RateLimiter::SetBytesPerSecond).
+// RateLimiter::SetBytesPerSecond). Quota left is cut to one period's worth
+// of the new rate, which a limiter made with an infinite rate (no limit
+// yet) needs.
 func (l *rateLimiter) setRate(rate float64) {
 	l.mu.Lock()
 	l.rate = rate
+	if most := rate * rateRefillPeriod.Seconds(); l.available > most {
+		l.available = most
+	}
 	l.mu.Unlock()
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -168,6 +169,9 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	shared := &sharedState{total: n}
 	if r.cfg.writeRateLimit > 0 {
 		shared.writeLimiter = newRateLimiter(float64(r.cfg.writeRateLimit))
+	} else if r.cfg.sineWrite.on {
+		// No limit until the wave first turns positive (sinewrite.go).
+		shared.writeLimiter = newRateLimiter(math.Inf(1))
 	}
 	if r.cfg.readRateLimit > 0 {
 		shared.readLimiter = newRateLimiter(float64(r.cfg.readRateLimit))

@@ -56,6 +56,10 @@ type Batch interface {
 	// WriteBatch::Merge). Apply fails with ErrBatchMergeNoOperator when
 	// the DB was opened without a merge operator.
 	Merge(key, value []byte)
+	// DeleteRange deletes every key in [start, end) (RocksDB's
+	// WriteBatch::DeleteRange). An engine without range deletions fails
+	// the batch's Apply with ErrNoRangeDeletions.
+	DeleteRange(start, end []byte)
 	Count() int
 	Reset()
 	Close() // releases engine resources; the batch is unusable afterwards
@@ -89,6 +93,17 @@ type DB interface {
 	// key is read, with results equal byte for byte to RocksDB's. Without
 	// a merge operator it fails with ErrNoMergeOperator.
 	Merge(key, value []byte, wo *WriteOptions) error
+	// SingleDelete is RocksDB's DB::SingleDelete: it deletes key, which
+	// must have been written by one Put since it was last deleted (or
+	// never been); otherwise the result is undefined, as in RocksDB. An
+	// engine without single deletes writes a Delete, which leaves the same
+	// contents whenever that holds.
+	SingleDelete(key []byte, wo *WriteOptions) error
+	// DeleteRange deletes every key in [start, end) in one write (RocksDB's
+	// DB::DeleteRange): reads after it see none of those keys, and later
+	// writes to them are seen again. An engine without range deletions
+	// returns an error wrapping ErrNoRangeDeletions.
+	DeleteRange(start, end []byte, wo *WriteOptions) error
 	NewBatch() Batch
 	Apply(b Batch, wo *WriteOptions) error
 	// Get looks key up; when found, fn is called with the value, which is valid
@@ -145,6 +160,11 @@ var ErrNoMergeOperator = errors.New("Not implemented: Provide a merge_operator w
 // ErrBatchMergeNoOperator is the error of applying a batch holding a merge
 // to a database opened without a merge operator, in RocksDB's words.
 var ErrBatchMergeNoOperator = errors.New("Invalid argument: Merge requires `ColumnFamilyOptions::merge_operator != nullptr`")
+
+// ErrNoRangeDeletions is wrapped by the error of a range deletion on an
+// engine that has none, in RocksDB's words for an unsupported operation;
+// the wrapping error names the engine.
+var ErrNoRangeDeletions = errors.New("Not implemented: DeleteRange")
 
 // Info describes an engine for the header lines.
 type Info struct {

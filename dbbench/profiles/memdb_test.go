@@ -97,7 +97,13 @@ func (d *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 	return nil
 }
 
-func (d *memDB) NewBatch() engine.Batch                           { return nil }
+func (d *memDB) NewBatch() engine.Batch { return nil }
+func (d *memDB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	return d.Delete(key, wo)
+}
+func (d *memDB) DeleteRange([]byte, []byte, *engine.WriteOptions) error {
+	return errUnsupported
+}
 func (d *memDB) Merge([]byte, []byte, *engine.WriteOptions) error { return errUnsupported }
 func (d *memDB) GetMergeOperands([]byte, func([]byte)) (bool, error) {
 	return false, errUnsupported

@@ -24,6 +24,9 @@
 //     database, including an empty one.
 //   - Runs of operations (engine.Runs, over the engine's engine.Runner where
 //     it has one) give what loops of single calls give.
+//   - Range deletions are optional: an engine may refuse DeleteRange and
+//     batches holding one with an error wrapping engine.ErrNoRangeDeletions;
+//     the DeleteRange subtest then skips.
 //   - The empty key is optional: an engine may refuse it with an error from
 //     Put, Delete and Apply; the EmptyKey subtest then skips. The random
 //     key space avoids it but contains "\x00", "\xff" and keys that are
@@ -50,6 +53,8 @@ func RunConformance(t *testing.T, open func(dir string) engine.DB) {
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
 	t.Run("EmptyKey", func(t *testing.T) { testEmptyKey(t, open) })
 	t.Run("Runs", func(t *testing.T) { testRuns(t, open) })
+	t.Run("SingleDelete", func(t *testing.T) { testSingleDelete(t, open) })
+	t.Run("DeleteRange", func(t *testing.T) { testDeleteRange(t, open) })
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("Random/seed=%d", seed), func(t *testing.T) {
 			ops := 3000
@@ -186,6 +191,48 @@ func testBatch(t *testing.T, open OpenFunc) {
 	if err := db.Apply(b, noSyncWrite); err != nil {
 		t.Fatalf("Apply of an empty batch: %v", err)
 	}
+}
+
+// testSingleDelete checks SingleDelete of keys written once, in the
+// memtable and in a table, and a key written again after it.
+func testSingleDelete(t *testing.T, open OpenFunc) {
+	dir := t.TempDir()
+	db := open(dir)
+	for _, k := range []string{"a", "b", "c"} {
+		if err := db.Put([]byte(k), []byte("v"+k), noSyncWrite); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	if err := db.Put([]byte("d"), []byte("vd"), noSyncWrite); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	for _, k := range []string{"a", "d", "c"} {
+		if err := db.SingleDelete([]byte(k), noSyncWrite); err != nil {
+			t.Fatalf("SingleDelete(%s): %v", k, err)
+		}
+	}
+	if err := db.Put([]byte("c"), []byte("again"), noSyncWrite); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	check := func() {
+		t.Helper()
+		expectGet(t, db, []byte("a"), "", false)
+		expectGet(t, db, []byte("b"), "vb", true)
+		expectGet(t, db, []byte("c"), "again", true)
+		expectGet(t, db, []byte("d"), "", false)
+	}
+	check()
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatalf("Compact: %v", err)
+	}
+	check()
+	mustClose(t, db)
+	db = open(dir)
+	defer mustClose(t, db)
+	check()
 }
 
 // testEmptyKey checks the empty key, which RocksDB allows, where the engine

@@ -71,6 +71,23 @@ func (m *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 	return nil
 }
 
+func (m *memDB) SingleDelete(key []byte, wo *engine.WriteOptions) error { return m.Delete(key, wo) }
+
+func (m *memDB) DeleteRange(start, end []byte, _ *engine.WriteOptions) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.deleteRange(string(start), string(end))
+	return nil
+}
+
+func (m *memDB) deleteRange(start, end string) {
+	for k := range m.kv {
+		if k >= start && k < end {
+			m.delete(k)
+		}
+	}
+}
+
 func (m *memDB) delete(key string) {
 	delete(m.kv, key)
 	delete(m.operands, key)
@@ -108,7 +125,7 @@ func (m *memDB) GetMergeOperands(key []byte, fn func([]byte)) (bool, error) {
 
 type memOp struct {
 	key, value string
-	kind       byte // 'p' put, 'd' delete, 'm' merge
+	kind       byte // 'p' put, 'd' delete, 'm' merge, 'r' range delete [key, value)
 }
 
 type memBatch struct{ ops []memOp }
@@ -118,6 +135,9 @@ func (b *memBatch) Put(key, value []byte) {
 }
 func (b *memBatch) Merge(key, value []byte) {
 	b.ops = append(b.ops, memOp{string(key), string(value), 'm'})
+}
+func (b *memBatch) DeleteRange(start, end []byte) {
+	b.ops = append(b.ops, memOp{string(start), string(end), 'r'})
 }
 func (b *memBatch) Delete(key []byte) { b.ops = append(b.ops, memOp{key: string(key), kind: 'd'}) }
 func (b *memBatch) Count() int        { return len(b.ops) }
@@ -139,6 +159,8 @@ func (m *memDB) Apply(b engine.Batch, _ *engine.WriteOptions) error {
 		switch op.kind {
 		case 'd':
 			m.delete(op.key)
+		case 'r':
+			m.deleteRange(op.key, op.value)
 		case 'm':
 			if err := m.merge(op.key, op.value); err != nil {
 				return err

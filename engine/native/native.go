@@ -209,13 +209,33 @@ func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return err
 }
 
+// SingleDelete writes a Delete: package lsm has no single-delete kind,
+// and a Delete leaves the same contents whenever SingleDelete's
+// precondition (one Put since the last delete) holds.
+func (db *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	return db.Delete(key, wo)
+}
+
 // batch is a reusable engine.Batch. merges counts the merge operands
 // added since the last Reset: package lsm takes them without a merge
 // operator (reads then fail), where RocksDB refuses the write, as Apply
-// does.
+// does. rangeDeletes counts range deletions, which Apply refuses.
 type batch struct {
 	*lsm.Batch
-	merges int
+	merges       int
+	rangeDeletes int
+}
+
+// errNoRangeDeletions is the native engine's refusal of DeleteRange.
+var errNoRangeDeletions = fmt.Errorf("%w: the native engine has no range deletions", engine.ErrNoRangeDeletions)
+
+// DeleteRange is counted for Apply to refuse: package lsm has no range
+// tombstones.
+func (b *batch) DeleteRange(start, end []byte) { b.rangeDeletes++ }
+
+// DeleteRange is refused: package lsm has no range tombstones.
+func (db *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	return errNoRangeDeletions
 }
 
 // Merge adds a merge operand.
@@ -227,7 +247,7 @@ func (b *batch) Merge(key, value []byte) {
 // Reset empties the batch.
 func (b *batch) Reset() {
 	b.Batch.Reset()
-	b.merges = 0
+	b.merges, b.rangeDeletes = 0, 0
 }
 
 func (*batch) Close() {}
@@ -243,6 +263,9 @@ func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	}
 	if nb.merges > 0 && !db.merges {
 		return engine.ErrBatchMergeNoOperator
+	}
+	if nb.rangeDeletes > 0 {
+		return errNoRangeDeletions
 	}
 	return db.write(nb.Batch, wo)
 }

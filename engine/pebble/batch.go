@@ -40,6 +40,11 @@ func (b *batch) Merge(key, value []byte) {
 	_ = b.b.Merge(key, value, nil)
 }
 
+// DeleteRange adds a range tombstone over [start, end).
+func (b *batch) DeleteRange(start, end []byte) {
+	_ = b.b.DeleteRange(start, end, nil)
+}
+
 func (b *batch) Count() int { return int(b.b.Count()) }
 
 // Reset empties the batch, keeping its buffer for the next writes (Pebble

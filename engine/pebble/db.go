@@ -169,6 +169,47 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return nil
 }
 
+// SingleDelete writes Pebble's single delete of key.
+func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
+	if d.closed.Load() {
+		return errClosed
+	}
+	if err := d.writable(); err != nil {
+		return err
+	}
+	if len(key) == 0 {
+		return errEmptyKey
+	}
+	po, durable := d.writeOptions(wo)
+	err := d.db.SingleDelete(key, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
+		return err
+	}
+	d.countWrite(1, int64(len(key)), durable, start)
+	return nil
+}
+
+// DeleteRange deletes every key in [start, end) with one range tombstone.
+func (d *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	began := d.rec.Start()
+	if d.closed.Load() {
+		return errClosed
+	}
+	if err := d.writable(); err != nil {
+		return err
+	}
+	po, durable := d.writeOptions(wo)
+	err := d.db.DeleteRange(start, end, po)
+	d.writeDone(durable)
+	if err = d.writeResult(err); err != nil {
+		return err
+	}
+	d.countWrite(1, int64(len(start)+len(end)), durable, began)
+	return nil
+}
+
 // Merge writes value as a merge operand of key (merger.go). Without a
 // merge operator it fails as RocksDB's DB::Merge does.
 func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {

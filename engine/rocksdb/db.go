@@ -147,6 +147,16 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	return cError(C.gdb_delete_one(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key))))
 }
 
+// SingleDelete implements engine.DB with the C API's rocksdb_singledelete.
+func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	if d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_singledelete(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key)), &cerr)
+	return cError(cerr)
+}
+
 // Get implements engine.DB in one cgo call: RocksDB pins the value (block
 // cache or memtable) in the calling OS thread's reused PinnableSlice, the
 // call copies it into a pooled Go buffer and releases the pin, and fn reads

@@ -49,9 +49,12 @@ func (b *recBatch) Put(k, v []byte) {
 }
 func (b *recBatch) Delete(k []byte)   { b.ops = append(b.ops, [2][]byte{append([]byte{}, k...), nil}) }
 func (b *recBatch) Merge(k, v []byte) { panic("recBatch: the reliability checks write no merges") }
-func (b *recBatch) Count() int        { return len(b.ops) }
-func (b *recBatch) Reset()            { b.ops = nil }
-func (b *recBatch) Close()            {}
+func (b *recBatch) DeleteRange(s, e []byte) {
+	panic("recBatch: the reliability checks write no range deletions")
+}
+func (b *recBatch) Count() int { return len(b.ops) }
+func (b *recBatch) Reset()     { b.ops = nil }
+func (b *recBatch) Close()     {}
 
 func (d *laggingDB) NewBatch() engine.Batch { return &recBatch{} }
 

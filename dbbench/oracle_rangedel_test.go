@@ -1,0 +1,48 @@
+package dbbench_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/godbbench/godbbench/dbbench"
+)
+
+// rangeDeleteLists: range deletions in the fills (random, sequential,
+// unique random with overwrites, batches).
+var rangeDeleteLists = [][]string{
+	{"--benchmarks=fillrandom,readseq,readrandom", "--num=5000", "--seed=1",
+		"--writes_per_range_tombstone=10", "--max_num_range_tombstones=100",
+		"--range_tombstone_width=20", "--writes_before_delete_range=50"},
+	{"--benchmarks=fillseq,readseq,readrandom", "--num=3000", "--seed=2",
+		"--writes_per_range_tombstone=7", "--max_num_range_tombstones=40", "--batch_size=4"},
+	{"--benchmarks=filluniquerandom,readseq", "--num=4000", "--seed=3",
+		"--writes_per_range_tombstone=25", "--max_num_range_tombstones=30",
+		"--overwrite_probability=0.3", "--overwrite_window_size=10"},
+}
+
+// pointDeleteLists are range deletions expanded into point deletions and
+// the key generator widened without range deletions, which every engine
+// runs.
+var pointDeleteLists = [][]string{
+	{"--benchmarks=fillrandom,readseq,readrandom", "--num=3000", "--seed=4",
+		"--writes_per_range_tombstone=9", "--max_num_range_tombstones=20",
+		"--range_tombstone_width=5", "--expand_range_tombstones=true"},
+	{"--benchmarks=fillrandom,readrandom", "--num=3000", "--seed=5", "--max_num_range_tombstones=500"},
+}
+
+// TestOracleRangeDeletions compares the "Number of range deletions" lines,
+// result lines and contents with C++ db_bench's on the engines with range
+// deletions, and checks that the native engine refuses them, exit 1,
+// naming itself.
+func TestOracleRangeDeletions(t *testing.T) {
+	engines := slices.DeleteFunc(oracleEngines(), func(e string) bool { return e == "native" })
+	compareListsWithOracleOn(t, rangeDeleteLists, engines)
+	compareListsWithOracle(t, pointDeleteLists)
+	var out, errb bytes.Buffer
+	args := append([]string{"--engine=native", "--db=" + t.TempDir()}, rangeDeleteLists[0]...)
+	if code := dbbench.Main(args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "put error: Not implemented: DeleteRange: the native engine has no range deletions") {
+		t.Fatalf("native with range deletions: exit %d, stderr %q", code, errb.String())
+	}
+}
