@@ -155,7 +155,10 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 		return nil, err
 	}
 	db := &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil, stats: stats, rec: stats.Recorder()}
-	db.startStatsDumper(dir, period)
+	if !o.ReadOnly {
+		// A read-only open changes no file, LOG included.
+		db.startStatsDumper(dir, period)
+	}
 	return db, nil
 }
 

@@ -22,7 +22,8 @@ import (
 //     the write timer here). Property("rocksdb.options-statistics") is the
 //     STATISTICS block.
 //   - --stats_dump_period_sec (RocksDB's default 600; 0 turns it off)
-//     appends to LOG, every period, what RocksDB's DumpStats appends:
+//     appends to LOG, every period unless the DB is open read-only, what
+//     RocksDB's DumpStats appends:
 //     "------- DUMPING STATS -------", the DB stats and the column family
 //     stats, and "STATISTICS:" with the block when statistics are on.
 

@@ -89,3 +89,21 @@ func TestStatsLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestNoStatsDumpsReadOnly: a read-only DB changes no file, so it starts
+// no dumps into LOG; a writable one does.
+func TestNoStatsDumpsReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	db := openWith(t, func(*options.Options) {})(dir).(*DB)
+	if db.dumper == nil {
+		t.Error("a writable DB started no stats dumps")
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro := openWith(t, func(o *options.Options) { o.ReadOnly = true })(dir).(*DB)
+	defer ro.Close()
+	if ro.dumper != nil {
+		t.Error("a read-only DB dumps stats into LOG")
+	}
+}
