@@ -8,16 +8,22 @@ import (
 )
 
 // benchSeekRandom is db_bench's SeekRandom: per op one key draw (no
-// DB-selection draw with one DB), Seek (SeekForPrev with
+// DB-selection draw with one DB), a new iterator, Seek (SeekForPrev with
 // --reverse_iterator), then --seek_nexts steps each counting key + value
-// bytes. found = the iterator landed exactly on the target. With
-// --max_scan_distance the iterator is bounded and so re-created per seek.
+// bytes. found = the iterator landed exactly on the target. As in
+// db_bench, every seek makes its own iterator, so it sees the writes made
+// before it (the *whilewriting variants) and its cost includes the
+// iterator's creation; with --use_tailing_iterator one tailing iterator,
+// made before the first seek, serves them all. --max_scan_distance bounds
+// each seek's iterator; --auto_prefix_mode with a --prefix_size bounds it
+// at the next prefix (forward only), as db_bench does.
 func benchSeekRandom(r *runner, t *thread) error {
 	opts := r.iterOptions()
 	var it engine.Iterator
 	var err error
-	bounded := r.cfg.maxScanDistance != 0
-	if !bounded {
+	tailing := r.cfg.tailingIterator
+	if tailing {
+		opts.Tailing = true
 		if it, err = r.db.NewIter(opts); err != nil {
 			return fmt.Errorf("iterator error: %v", err)
 		}
@@ -35,20 +41,28 @@ func benchSeekRandom(r *runner, t *thread) error {
 	reverse := r.cfg.reverseIterator
 	nexts := int(r.cfg.seekNexts)
 	lim := t.shared.readLimiter
+	prefixBound := r.opts.Read.AutoPrefixMode && r.cfg.prefixSize > 0 && !reverse
 	for !d.done(1) {
 		pos := int64(t.rand.Next() % uint64(r.cfg.num))
 		r.keys.Fill(key, pos)
 		if r.cfg.seekMissingPrefix && len(key) > 8 {
 			key[8] = '1'
 		}
-		if bounded {
-			if reverse {
-				r.keys.Fill(bound, max(0, pos-r.cfg.maxScanDistance))
-				opts.LowerBound, opts.UpperBound = bound, nil
-			} else {
-				r.keys.Fill(bound, min(r.cfg.num, pos+r.cfg.maxScanDistance))
-				opts.LowerBound, opts.UpperBound = nil, bound
-			}
+		switch {
+		case r.cfg.maxScanDistance != 0 && reverse:
+			r.keys.Fill(bound, max(0, pos-r.cfg.maxScanDistance))
+			opts.LowerBound = bound
+		case r.cfg.maxScanDistance != 0:
+			r.keys.Fill(bound, min(r.cfg.num, pos+r.cfg.maxScanDistance))
+			opts.UpperBound = bound
+		case prefixBound:
+			// The next prefix: the key's prefix with its last byte
+			// incremented (wrapping, as db_bench's char does).
+			n := copy(bound, key[:r.cfg.prefixSize])
+			bound[n-1]++
+			opts.UpperBound = bound[:n]
+		}
+		if !tailing {
 			if it != nil {
 				it.Close()
 			}

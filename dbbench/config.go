@@ -72,6 +72,7 @@ type config struct {
 	numDistinct              int64   // randomreplacekeys: keys replaced
 	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
 	useSingleDeletes         bool
+	transactions             transactionConfig
 
 	// The header's inputs.
 	compressionType      string
@@ -91,6 +92,8 @@ type config struct {
 	rangeDeletes        rangeDeleteConfig
 	sineWrite           sineWriteConfig
 	existingKeys        bool // --use_existing_keys (existingkeys.go)
+	tailingIterator     bool
+	showTableProperties bool
 	buildInfo           bool
 	printMallocStats    bool
 	reportOpenTiming    bool
@@ -163,6 +166,11 @@ var configFlags = []struct {
 	{"perf_level", func(c *config) any { return &c.perfLevel }},
 	{"disable_auto_compactions", func(c *config) any { return &c.disableAutoCompactions }},
 	{"merge_operator", func(c *config) any { return &c.mergeOperator }},
+	{"transaction_db", func(c *config) any { return &c.transactions.pessimistic }},
+	{"optimistic_transaction_db", func(c *config) any { return &c.transactions.optimistic }},
+	{"transaction_sets", func(c *config) any { return &c.transactions.sets }},
+	{"transaction_lock_timeout", func(c *config) any { return &c.transactions.lockTimeoutMs }},
+	{"transaction_set_snapshot", func(c *config) any { return &c.transactions.setSnapshot }},
 	{"merge_keys", func(c *config) any { return &c.mergeKeys }},
 	{"mergereadpercent", func(c *config) any { return &c.mergeReadPercent }},
 	{"seed", func(c *config) any { return &c.seed }},
@@ -186,6 +194,8 @@ var configFlags = []struct {
 	{"disposable_entries_value_size", func(c *config) any { return &c.uniqueShape.disposableValueSize }},
 	{"persistent_entries_batch_size", func(c *config) any { return &c.uniqueShape.persistentBatch }},
 	{"persistent_entries_value_size", func(c *config) any { return &c.uniqueShape.persistentValueSize }},
+	{"show_table_properties", func(c *config) any { return &c.showTableProperties }},
+	{"use_tailing_iterator", func(c *config) any { return &c.tailingIterator }},
 	{"use_existing_keys", func(c *config) any { return &c.existingKeys }},
 	{"build_info", func(c *config) any { return &c.buildInfo }},
 	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},

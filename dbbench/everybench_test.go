@@ -18,8 +18,19 @@ var everyBenchmarkFlags = map[string][]string{
 	"readrandomoperands":     {"--merge_operator=put"},
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
+	"verifyfilechecksums":    {"--file_checksum"},
+	// Its keys come from the DB, which must exist before the run.
+	"readtorowcache":    {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
+	"randomtransaction": {"--transaction_db=1", "--threads=4"},
 }
 
+// everyBenchmarkWants is a line a benchmark's stdout must hold: the
+// benchmark's own check passing.
+var everyBenchmarkWants = map[string]string{
+	"randomtransaction": "RandomTransactionVerify Success.\n",
+}
+
+// truthDB stands for a DB filled beforehand (fillseq, the same --num).
 const truthDB = "TRUTH_DB"
 
 // inChildProcess are the benchmarks run in a child process, as C++
@@ -90,7 +101,8 @@ func TestEveryBenchmarkOnEveryEngine(t *testing.T) {
 				}
 				continue
 			}
-			if code != 0 || unexpectedFailedProperty(stdout, propertyGaps[row.Name+"/"+eng]) != "" {
+			if code != 0 || unexpectedFailedProperty(stdout, propertyGaps[row.Name+"/"+eng]) != "" ||
+				!strings.Contains(stdout, everyBenchmarkWants[row.Name]) {
 				t.Errorf("%s on %s: exit %d\nstdout:\n%s\nstderr:\n%s", row.Name, eng, code, stdout, stderr)
 			}
 		}

@@ -56,6 +56,7 @@ var flagLimits = []flagLimit{
 	{"keys_per_prefix", 0, inf, ""},
 	{"max_num_range_tombstones", 0, inf, ""}, // added to --num as a uint64 key count
 	{"range_tombstone_width", 0, inf, ""},    // a range deletion's end key before its start
+	{"readahead_size", 0, inf, ""},           // read as size_t
 	// Enums db_bench casts without a check.
 	{"compaction_style", 0, 3, ""}, // assertion in ColumnFamilyOptions::Dump
 	{"compaction_pri", 0, 4, ""},   // the same assertion

@@ -148,6 +148,8 @@ func init() {
 			"operationcount readproportion updateproportion insertproportion scanproportion readmodifywriteproportion " +
 			"minscanlength maxscanlength fieldcount fieldlength",
 		"the sine-wave write rate's interval: 0 moves the rate after every batch": "sine_write_rate_interval_milliseconds",
+		"read by randomtransaction, which refuses the set counts db_bench refuses (0 or over 9999 as a " +
+			"uint16); any lock timeout is one (unsigned)": "transaction_sets transaction_lock_timeout",
 		"range deletions: a non-positive period means none, a negative start at once": "writes_per_range_tombstone " +
 			"writes_before_delete_range",
 		"read by the unique-random fills, which refuse in db_bench's words what it refuses": "overwrite_probability " +

@@ -183,6 +183,11 @@ func (r *runner) runItem(item string) error {
 	if repeat > 1 {
 		combined.reportFinal(r.out, name)
 	}
+	if def.post != nil {
+		if err := def.post(r); err != nil {
+			return r.benchError(err)
+		}
+	}
 	r.out.Flush()
 	r.benchIndex++
 	return nil

@@ -101,7 +101,30 @@ func (r *runner) printIntervalStats() {
 	if n, ok := r.db.Property("rocksdb.num-running-flushes"); ok {
 		fmt.Fprintf(&b, "num-running-flushes: %s\n\n", n)
 	}
+	if r.cfg.showTableProperties {
+		r.appendTableProperties(&b)
+	}
 	r.errf("%s", b.String())
+}
+
+// appendTableProperties is --show_table_properties in the interval dump:
+// "Level[N]: PROPS" for each level up to --num_levels whose
+// rocksdb.aggregated-table-properties-at-levelN holds entries, as db_bench
+// prints them. An engine without the property is said once.
+func (r *runner) appendTableProperties(b *strings.Builder) {
+	for level := 0; level < r.opts.NumLevels; level++ {
+		v, ok := r.db.Property(fmt.Sprintf("rocksdb.aggregated-table-properties-at-level%d", level))
+		if !ok {
+			if level == 0 && !r.warnedTableProperties {
+				r.warnedTableProperties = true
+				fmt.Fprintf(b, "WARNING: --show_table_properties: the %s engine has no rocksdb.aggregated-table-properties-at-level<N> property\n", r.opener.Info().Name)
+			}
+			return
+		}
+		if !strings.Contains(v, "# entries=0") {
+			fmt.Fprintf(b, "Level[%d]: %s\n", level, v)
+		}
+	}
 }
 
 // compactErrorIgnored reports a failed CompactRange that the run goes on

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/options"
 )
 
 // propDB answers Property from a map; no other method is called.
@@ -39,6 +40,37 @@ func TestIntervalStatsDump(t *testing.T) {
 		t.Fatalf("an engine without the properties printed %q", errBuf.String())
 	}
 }
+
+// TestIntervalTableProperties: --show_table_properties adds the levels
+// whose aggregated table properties hold entries to the interval dump, as
+// db_bench does, and an engine without the property is said once.
+func TestIntervalTableProperties(t *testing.T) {
+	var errBuf bytes.Buffer
+	r := &runner{errw: &lockedWriter{w: &errBuf}, opts: &options.Options{NumLevels: 3}, opener: nullOpener{}}
+	r.cfg.showTableProperties = true
+	r.db = propDB{props: map[string]string{
+		"rocksdb.aggregated-table-properties-at-level0": "# data blocks=0; # entries=0; raw key size=0",
+		"rocksdb.aggregated-table-properties-at-level1": "# data blocks=3; # entries=120; raw key size=1920",
+		"rocksdb.aggregated-table-properties-at-level2": "# data blocks=1; # entries=7; raw key size=112",
+	}}
+	r.printIntervalStats()
+	want := "Level[1]: # data blocks=3; # entries=120; raw key size=1920\nLevel[2]: # data blocks=1; # entries=7; raw key size=112\n"
+	if errBuf.String() != want {
+		t.Fatalf("got  %q\nwant %q", errBuf.String(), want)
+	}
+	errBuf.Reset()
+	r.db = propDB{}
+	r.printIntervalStats()
+	r.printIntervalStats()
+	if got := errBuf.String(); got != "WARNING: --show_table_properties: the null engine has no rocksdb.aggregated-table-properties-at-level<N> property\n" {
+		t.Fatalf("an engine without the property: %q", got)
+	}
+}
+
+// nullOpener names an engine for warnings; nothing else is called.
+type nullOpener struct{ engine.Opener }
+
+func (nullOpener) Info() engine.Info { return engine.Info{Name: "null"} }
 
 func TestPropertyDumps(t *testing.T) {
 	var out bytes.Buffer

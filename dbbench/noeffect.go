@@ -20,9 +20,8 @@ var noEffectGroups = []struct {
 	{"FIFO compaction by age: the TTL is not applied", []string{
 		"fifo_compaction_ttl",
 	}},
-	{"transactions: randomtransaction is not built", []string{
-		"optimistic_transaction_db", "transaction_db", "transaction_lock_timeout",
-		"transaction_set_snapshot", "transaction_sets", "transaction_sleep",
+	{"randomtransaction's pause: db_bench 7.8.3 reads the flag nowhere either", []string{
+		"transaction_sleep",
 	}},
 	{"mixgraph's total accesses: db_bench 7.8.3 reads the flag nowhere either", []string{
 		"mix_accesses",
@@ -48,9 +47,6 @@ var noEffectGroups = []struct {
 		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
 		"use_plain_table",
 	}},
-	{"rate limiter", []string{
-		"rate_limit_auto_wal_flush", "rate_limit_user_ops",
-	}},
 	{"backup and restore: the benchmarks are not built", []string{
 		"backup_dir", "backup_rate_limit", "restore_dir", "restore_rate_limit",
 	}},
@@ -64,8 +60,7 @@ var noEffectGroups = []struct {
 		"num_high_pri_threads", "num_low_pri_threads",
 	}},
 	{"readahead and I/O paths", []string{
-		"adaptive_readahead", "async_io", "io_uring_enabled", "multiread_batched",
-		"optimize_multiget_for_io", "readahead_size",
+		"io_uring_enabled", "multiread_batched",
 	}},
 	{"write path details", []string{
 		"write_batch_protection_bytes_per_key",
@@ -79,11 +74,10 @@ var noEffectGroups = []struct {
 		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
 	}},
 	{"statistics dumps and reporting", []string{
-		"report_file_operations", "show_table_properties", "use_stderr_info_logger",
+		"report_file_operations", "use_stderr_info_logger",
 	}},
-	{"read options", []string{
-		"auto_prefix_mode", "prefix_same_as_start", "read_with_latest_user_timestamp",
-		"total_order_seek", "use_tailing_iterator",
+	{"read options: user timestamps", []string{
+		"read_with_latest_user_timestamp",
 	}},
 	{"a compaction filter that keeps every key, and a uint64 comparator", []string{
 		"use_keep_filter", "use_uint64_comparator",

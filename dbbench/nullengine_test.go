@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/godbbench/godbbench/dbbench"
@@ -41,9 +42,17 @@ func (nullDB) GetMergeOperands(k []byte, fn func([]byte)) (bool, error) {
 	fn(nullValue)
 	return true, nil
 }
+
+// NewIter hands out pooled iterators, as engines do, since seekrandom
+// makes one per seek.
 func (nullDB) NewIter(*engine.IterOptions) (engine.Iterator, error) {
-	return &nullIter{}, nil
+	it := nullIters.Get().(*nullIter)
+	*it = nullIter{}
+	return it, nil
 }
+
+var nullIters = sync.Pool{New: func() any { return new(nullIter) }}
+
 func (nullDB) Flush() error                      { return nil }
 func (nullDB) Compact([]byte, []byte, int) error { return nil }
 func (nullDB) WaitForCompactions() error         { return nil }
@@ -77,7 +86,7 @@ func (it *nullIter) Valid() bool            { return it.i >= 0 && it.i < 1000000
 func (it *nullIter) Key() []byte            { return it.key[:] }
 func (it *nullIter) Value() ([]byte, error) { return nullValue, nil }
 func (it *nullIter) Error() error           { return nil }
-func (it *nullIter) Close() error           { return nil }
+func (it *nullIter) Close() error           { nullIters.Put(it); return nil }
 
 func init() { engine.Register("null", nullEngine{}) }
 

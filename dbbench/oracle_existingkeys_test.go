@@ -13,17 +13,18 @@ import (
 // it with --use_existing_keys and a --num the keys do not reach: key
 // numbers index the DB's own keys, --num becomes their count for the key
 // ranges while the op counts stay as --num made them, and every read
-// finds its key. The result lines of the second run must be C++
-// db_bench's, on every engine.
+// finds its key; readtorowcache reads every existing key in order. The
+// result lines of the second run must be C++ db_bench's, on every engine.
 func TestOracleUseExistingKeys(t *testing.T) {
 	requireOracle(t)
 	fill := []string{"--benchmarks=fillrandom", "--num=1000", "--seed=1", "--compression_type=none", "--progress_reports=false"}
-	read := []string{"--benchmarks=readrandom,seekrandom,readseq", "--num=50000", "--seed=2", "--use_existing_db=true",
-		"--use_existing_keys=true", "--compression_type=none", "--progress_reports=false"}
+	read := []string{"--benchmarks=readrandom,seekrandom,readseq,readtorowcache", "--num=50000", "--seed=2",
+		"--use_existing_db=true", "--use_existing_keys=true", "--row_cache_size=1048576",
+		"--compression_type=none", "--progress_reports=false"}
 	cppDir := filepath.Join(t.TempDir(), "cpp")
 	runOracleIn(t, cppDir, fill)
 	want := summarize(runOracleIn(t, cppDir, read))
-	if len(want) != 3 || !strings.Contains(want[0], "found)") {
+	if len(want) != 4 || !strings.Contains(want[0], "found)") || !strings.HasPrefix(want[3], "readtorowcache ") {
 		t.Fatalf("unexpected oracle lines %q", want)
 	}
 	for _, eng := range oracleEngines() {
@@ -57,6 +58,7 @@ func TestUseExistingKeysRefusals(t *testing.T) {
 		words string
 	}{
 		{[]string{"--benchmarks=readrandom", "--use_existing_keys"}, "`-use_existing_db` must be true for `-use_existing_keys` to be settable"},
+		{[]string{"--benchmarks=readtorowcache", "--row_cache_size=1000"}, "Please set use_existing_keys to true and specify a row cache size in readtorowcache benchmark\n"},
 		{[]string{"--benchmarks=fillseq", "--num=0"}, ""},
 		{[]string{"--benchmarks=readrandom", "--use_existing_db", "--use_existing_keys"}, "--use_existing_keys: the DB in " + dir + " holds no keys"},
 		{[]string{"--benchmarks=fillseq", "--num=10", "--key_size=12"}, ""},

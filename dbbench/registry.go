@@ -12,6 +12,9 @@ type benchDef struct {
 	// the key, ...), and makes db_bench's refusals; it may mark the item
 	// skipped. It runs after the counts are reset, before anything else.
 	setup func(r *runner, s *benchSpec) error
+	// post, when set, runs in the main goroutine after the item's runs
+	// have been reported (db_bench's post_process_method).
+	post func(r *runner) error
 	// meta, when set, is an operation on the open DB run in the main
 	// goroutine (flush, compactall, stats, ...) instead of threads.
 	meta func(r *runner) error
@@ -95,7 +98,10 @@ func init() {
 		"mergerandom":           {fn: benchMergeRandom, setup: refuseWithoutMergeOperator},
 		"readrandommergerandom": {fn: benchReadRandomMergeRandom, setup: refuseWithoutMergeOperator},
 		"getmergeoperands":      {fn: benchGetMergeOperands},
-		"readrandomoperands":    {fn: benchReadRandom, setup: setupReadRandomOperands},
+
+		// Transactions (engine.TransactionDB), checked after the run.
+		"randomtransaction":  {fn: benchRandomTransaction, setup: setupRandomTransaction, post: (*runner).verifyRandomTransaction},
+		"readrandomoperands": {fn: benchReadRandom, setup: setupReadRandomOperands},
 
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
@@ -112,6 +118,15 @@ func init() {
 		"memstats":          {meta: func(r *runner) error { r.printMemStats(); return nil }},
 		"verify":            {meta: (*runner).metaVerify},
 
+		// Maintenance calls (bench_maintenance.go).
+		"approximatesizerandom":   {fn: benchApproximateSizeRandom, setup: setupApproximateSizeRandom},
+		"verifychecksum":          {fn: benchVerifyChecksum},
+		"verifyfilechecksums":     {fn: benchVerifyFileChecksums},
+		"compact0":                {meta: func(r *runner) error { return r.metaCompactLevel(0) }},
+		"compact1":                {meta: func(r *runner) error { return r.metaCompactLevel(1) }},
+		"block_cache_entry_stats": {meta: printPropertyMeta("rocksdb.block-cache-entry-stats")},
+		"stats_history":           {meta: (*runner).metaStatsHistory},
+
 		// CPU benchmarks that touch no DB.
 		"crc32c":      {fn: benchCrc32c},
 		"xxhash":      {fn: benchXXHash},
@@ -121,16 +136,14 @@ func init() {
 		"compress":    {fn: benchCompress},
 		"uncompress":  {fn: benchUncompress},
 
+		"readtorowcache": {fn: benchReadToRowCache, setup: setupReadToRowCache},
+
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
 	}
 	for _, name := range []string{
-		"readtorowcache", "approximatesizerandom",
-		"randomtransaction",
-		"backup",
-		"restore", "compact0", "compact1", "block_cache_entry_stats",
-		"stats_history", "replay", "verifychecksum", "verifyfilechecksums",
+		"backup", "restore", "replay",
 	} {
 		if _, dup := benchmarks[name]; dup {
 			panic("dbbench: benchmark " + name + " registered twice")

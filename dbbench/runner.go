@@ -44,12 +44,20 @@ type runner struct {
 	// warnedPerfLevel: the --perf_level warning for an engine without a
 	// perf context has been printed.
 	warnedPerfLevel bool
-	prof            *profiler
+	// warnedTableProperties: --show_table_properties found no table
+	// properties on this engine and said so.
+	warnedTableProperties bool
+	prof                  *profiler
 
 	// readOperands is db_bench's read_operands_: set by
 	// readrandomoperands and never cleared, so every ReadRandom after it
 	// in the run reads with GetMergeOperands.
 	readOperands bool
+
+	// transactionDB runs randomtransaction's transactions on transactionOf,
+	// the open DB it was made for (bench_transaction.go).
+	transactionDB engine.TransactionDB
+	transactionOf engine.DB
 
 	// Per-benchmark state, reset for each item of --benchmarks.
 	num             int64

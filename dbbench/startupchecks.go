@@ -26,7 +26,9 @@ import (
 //     --memtablerep of prefix_hash or hash_linkedlist needs --prefix_size;
 //   - inside the first Open, after the "Initializing RocksDB Options" lines
 //     (checkAtOpen): the --max_bytes_for_level_multiplier_additional count,
-//     the --merge_operator name, --user_timestamp_size (0 or 8), then the --blob_compression_type name.
+//     the --merge_operator name, --user_timestamp_size (0 or 8), the
+//     --blob_compression_type name, then --readonly or --use_secondary_db
+//     with a transaction database.
 //
 // The first failing check is the one reported; the exit code is 1.
 
@@ -102,6 +104,12 @@ func checkAtOpen(f *flags.Flags) error {
 	}
 	if _, ok := compressionNames[strings.ToLower(f.BlobCompressionType)]; !ok {
 		return fmt.Errorf("Cannot parse compression type '%s'", f.BlobCompressionType)
+	}
+	if f.Readonly && f.TransactionDb {
+		return fmt.Errorf("Cannot use readonly flag with transaction_db")
+	}
+	if f.UseSecondaryDb && (f.TransactionDb || f.OptimisticTransactionDb) {
+		return fmt.Errorf("Cannot use use_secondary_db flag with transaction_db")
 	}
 	return nil
 }

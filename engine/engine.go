@@ -14,12 +14,14 @@
 // Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
 // the driver calls them millions of times per second per thread.
 //
-// An engine may implement two optional interfaces: Runner (runner.go), runs
-// of operations in one call for engines whose calls cross into C, and
-// ThreadContext, per-OS-thread state. The driver reaches runs only through
-// Runs (runs.go), which uses the engine's Runner where it has one and loops
-// of single calls otherwise, so it has one loop per benchmark for every
-// engine.
+// An engine may implement four optional interfaces: Runner (runner.go),
+// runs of operations in one call for engines whose calls cross into C,
+// ThreadContext, per-OS-thread state, TransactionDB (transactions.go), and
+// Maintainer (maintenance.go), RocksDB's maintenance calls, which only a
+// few benchmarks make. The
+// driver reaches runs only through Runs (runs.go), which uses the engine's
+// Runner where it has one and loops of single calls otherwise, so it has
+// one loop per benchmark for every engine.
 package engine
 
 import (
@@ -45,6 +47,11 @@ type IterOptions struct {
 	// KeysOnly hints that Value will not be called (db_bench --scan_omit_value),
 	// so an engine with lazy values can skip loading them.
 	KeysOnly bool
+	// Tailing asks for a tailing iterator (RocksDB's ReadOptions::tailing,
+	// db_bench --use_tailing_iterator): each First, Last, SeekGE and SeekLE
+	// sees every write made before it, not only those made before NewIter.
+	// An engine without one uses NewTailingIter.
+	Tailing bool
 }
 
 // Batch accumulates writes applied atomically by DB.Apply. Reset makes it

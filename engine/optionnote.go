@@ -55,3 +55,18 @@ var RateLimiterAndRowCacheNotes = []OptionNote{
 	{Key: "rate_limit_bg_reads", Ignored: true, How: "no rate limiter"},
 	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
 }
+
+// ReadOptionNotes are the notes on db_bench's read options
+// (options.ReadOptions) for an engine with no prefix extractor, no
+// readahead knob, no asynchronous reads and no rate limiter.
+var ReadOptionNotes = []OptionNote{
+	{Key: "total_order_seek", Ignored: true, How: "no prefix filters: every seek is in total order"},
+	{Key: "prefix_same_as_start", Ignored: true, How: "no prefix extractor"},
+	{Key: "auto_prefix_mode", How: "no prefix filters; the driver's next-prefix bound of seekrandom applies"},
+	{Key: "readahead_size", Ignored: true, How: "no iterator readahead knob"},
+	{Key: "adaptive_readahead", Ignored: true, How: "no iterator readahead knob"},
+	{Key: "async_io", Ignored: true, How: "no asynchronous reads"},
+	{Key: "optimize_multiget_for_io", Ignored: true, How: "MultiGet reads one key at a time"},
+	{Key: "rate_limit_user_ops", Ignored: true, How: "no rate limiter"},
+	{Key: "rate_limit_auto_wal_flush", Ignored: true, How: "no rate limiter"},
+}

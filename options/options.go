@@ -94,8 +94,12 @@ type Options struct {
 	UseFsync                         bool
 	CompactionReadaheadSize          int
 	VerifyChecksum                   bool
-	WALDir                           string
-	MaxTotalWALSize                  uint64
+	// Read is db_bench's read options, which set RocksDB's ReadOptions
+	// (and rate_limit_auto_wal_flush its WriteOptions): no OPTIONS-file
+	// statement sets them.
+	Read            ReadOptions
+	WALDir          string
+	MaxTotalWALSize uint64
 	// DisableWAL mirrors db_bench --disable_wal for engines where the WAL is a
 	// database-level switch (Pebble); per-write engines use WriteOptions.
 	DisableWAL bool
@@ -112,6 +116,12 @@ type Options struct {
 	// fails when there is no database and writes no file, and every write
 	// fails with engine.ErrReadOnly's words.
 	ReadOnly bool // --readonly
+	// TransactionDB opens a pessimistic transaction database (RocksDB's
+	// TransactionDB, --transaction_db) and OptimisticTransactionDB an
+	// optimistic one (--optimistic_transaction_db, which wins when both
+	// are set); see engine.TransactionDB.
+	TransactionDB           bool
+	OptimisticTransactionDB bool
 
 	// Background I/O rate limit and the row cache.
 	RateLimiterBytesPerSec    uint64 // rate_limiter_bytes_per_sec (0: no rate limiter)
@@ -175,6 +185,7 @@ func Default() *Options {
 		OpenFiles:                       -1,
 		TableCacheNumShardBits:          4,
 		VerifyChecksum:                  true,
+		Read:                            ReadOptions{OptimizeMultigetForIO: true},
 		ParanoidChecks:                  true,
 		WALRecoveryMode:                 WALPointInTimeRecovery,
 		AdviseRandomOnOpen:              true,

@@ -53,6 +53,7 @@ func RunConformance(t *testing.T, open func(dir string) engine.DB) {
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
 	t.Run("EmptyKey", func(t *testing.T) { testEmptyKey(t, open) })
 	t.Run("Runs", func(t *testing.T) { testRuns(t, open) })
+	t.Run("Tailing", func(t *testing.T) { testTailing(t, open) })
 	t.Run("SingleDelete", func(t *testing.T) { testSingleDelete(t, open) })
 	t.Run("DeleteRange", func(t *testing.T) { testDeleteRange(t, open) })
 	for _, seed := range []uint64{1, 2, 3} {
@@ -190,6 +191,55 @@ func testBatch(t *testing.T, open OpenFunc) {
 	b.Reset()
 	if err := db.Apply(b, noSyncWrite); err != nil {
 		t.Fatalf("Apply of an empty batch: %v", err)
+	}
+}
+
+// testTailing checks that a tailing iterator's seeks see writes made after
+// it was created, where a plain iterator keeps its view.
+func testTailing(t *testing.T, open OpenFunc) {
+	db := open(t.TempDir())
+	defer mustClose(t, db)
+	if err := db.Put([]byte("a"), []byte("1"), noSyncWrite); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	lower := []byte("a")
+	tail, err := db.NewIter(&engine.IterOptions{Tailing: true, LowerBound: lower})
+	if err != nil {
+		t.Fatalf("NewIter(Tailing): %v", err)
+	}
+	defer closeIter(t, tail)
+	plain, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatalf("NewIter: %v", err)
+	}
+	defer closeIter(t, plain)
+	lower[0] = 'z' // the caller may reuse its bound once NewIter returns
+	if tail.SeekGE([]byte("b")) {
+		t.Fatalf("tailing SeekGE(b) found %q before b was written", tail.Key())
+	}
+	if err := db.Put([]byte("b"), []byte("2"), noSyncWrite); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	if err := db.Put([]byte("c"), []byte("3"), noSyncWrite); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	if !tail.SeekGE([]byte("b")) || string(tail.Key()) != "b" {
+		t.Fatalf("tailing SeekGE(b) after b was written: valid %v", tail.Valid())
+	}
+	if v, err := tail.Value(); err != nil || string(v) != "2" {
+		t.Fatalf("tailing Value = %q, %v", v, err)
+	}
+	if !tail.Next() || string(tail.Key()) != "c" || tail.Next() {
+		t.Fatalf("tailing Next did not walk b, c and stop")
+	}
+	if !tail.First() || string(tail.Key()) != "a" {
+		t.Fatalf("tailing First is not a (its lower bound must be the one given at NewIter)")
+	}
+	if plain.SeekGE([]byte("b")) {
+		t.Fatalf("a plain iterator saw %q, written after it was made", plain.Key())
+	}
+	if err := tail.Error(); err != nil {
+		t.Fatalf("tailing Error: %v", err)
 	}
 }
 

@@ -183,6 +183,10 @@ func (m *memDB) Get(key []byte, fn func([]byte)) (bool, error) {
 }
 
 func (m *memDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
+	if o != nil && o.Tailing {
+		v := o.ViewOptions()
+		return engine.NewTailingIter(func() (engine.Iterator, error) { return m.NewIter(v) }), nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	it := &memIter{pos: -1}

@@ -89,7 +89,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
 	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"))
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -332,12 +332,22 @@ func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 // NewIter returns a lazy-value iterator.
 func (db *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	var lo *lsm.IterOptions
-	if o != nil {
-		lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
-	}
-	it, err := db.d.NewIter(lo)
-	if err != nil {
-		return nil, err
+	var it engine.Iterator
+	switch {
+	case o != nil && o.Tailing:
+		// lsm's iterators are point-in-time views.
+		v := o.ViewOptions()
+		lo = &lsm.IterOptions{LowerBound: v.LowerBound, UpperBound: v.UpperBound, KeysOnly: v.KeysOnly}
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return db.d.NewIter(lo) })
+	default:
+		if o != nil {
+			lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
+		}
+		li, err := db.d.NewIter(lo)
+		if err != nil {
+			return nil, err
+		}
+		it = li
 	}
 	if db.rec != nil {
 		return engine.NewCountedIter(db.rec, it), nil

@@ -19,6 +19,8 @@ func (db *DB) Property(name string) (string, bool) {
 		return db.rocksdbStats()
 	case "rocksdb.sstables":
 		return db.sstables()
+	case "rocksdb.block-cache-entry-stats":
+		return db.blockCacheEntryStats()
 	case engine.StatisticsProperty:
 		return db.statisticsBlock()
 	}

@@ -68,7 +68,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"))
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"))
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)

@@ -76,6 +76,8 @@ type DB struct {
 	// stats are the statistics of --statistics, nil without; rec is stats
 	// when its level records anything, else nil (statistics.go).
 	stats, rec *statistics.Statistics
+	// maint is what engine.Maintainer's calls need (maintenance.go).
+	maint maintenanceState
 
 	// statsMu guards the snapshot the interval figures of rocksdb.stats are
 	// measured from.
@@ -350,9 +352,16 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if err := d.fs.failed(); err != nil {
 		return nil, err
 	}
-	it, err := newIterator(d.db, o)
-	if err != nil {
-		return nil, err
+	var it engine.Iterator
+	if o != nil && o.Tailing {
+		view := o.ViewOptions()
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view) })
+	} else {
+		pi, err := newIterator(d.db, o)
+		if err != nil {
+			return nil, err
+		}
+		it = pi
 	}
 	if d.rec != nil {
 		return engine.NewCountedIter(d.rec, it), nil

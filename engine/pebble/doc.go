@@ -83,4 +83,11 @@
 //   - The memtable entry counts ("rocksdb.num-entries-active-mem-table",
 //     "rocksdb.num-entries-imm-mem-tables") are not exposed by Pebble; those two
 //     properties report not supported.
+//   - The maintenance calls (engine.Maintainer, maintenance.go): Pebble has
+//     no CompactFiles, so compacting named tables compacts their key range
+//     down to the last level holding it, with a warning; it records no
+//     whole-file checksums; it keeps no statistics history; and its block
+//     cache does not tell data, index and filter blocks apart, so
+//     "rocksdb.block-cache-entry-stats" lists all of them as RocksDB's
+//     Misc role.
 package pebble

@@ -29,6 +29,8 @@ func (d *DB) Property(name string) (string, bool) {
 			return "error: " + err.Error() + "\n", true
 		}
 		return s, true
+	case "rocksdb.block-cache-entry-stats":
+		return d.blockCacheEntryStats()
 	}
 	m := d.db.Metrics()
 	bg := d.background(m)

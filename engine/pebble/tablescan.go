@@ -21,19 +21,9 @@ var errIncompleteTable = errors.New("not a complete table")
 // MANIFEST check calls it only for tables the MANIFEST does not name, which
 // a clean database does not have.
 func scanTable(fsys vfs.FS, path string, visit func(key []byte, seq uint64) error) (err error) {
-	f, err := fsys.Open(path)
+	reader, err := openTable(fsys, path)
 	if err != nil {
 		return err
-	}
-	readable, err := sstable.NewSimpleReadable(f)
-	if err != nil {
-		f.Close()
-		return err
-	}
-	reader, err := sstable.NewReader(context.Background(), readable, sstable.ReaderOptions{})
-	if err != nil {
-		readable.Close()
-		return fmt.Errorf("%w: %v", errIncompleteTable, err)
 	}
 	defer reader.Close()
 	defer func() {
@@ -94,3 +84,24 @@ func scanTable(fsys vfs.FS, path string, visit func(key []byte, seq uint64) erro
 // cannot be named here: the span iterators of scanTable are of a type
 // in a Pebble-internal package.
 func pair[T any](a, b T) [2]T { return [2]T{a, b} }
+
+// openTable opens the table at path with Pebble's own sstable reader. A
+// file that does not decode as a table gives an error wrapping
+// errIncompleteTable.
+func openTable(fsys vfs.FS, path string) (*sstable.Reader, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	readable, err := sstable.NewSimpleReadable(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	reader, err := sstable.NewReader(context.Background(), readable, sstable.ReaderOptions{})
+	if err != nil {
+		readable.Close()
+		return nil, fmt.Errorf("%w: %v", errIncompleteTable, err)
+	}
+	return reader, nil
+}

@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <ctime>
 #include <memory>
 #include <string>
@@ -27,6 +28,7 @@
 #include <rocksdb/perf_level.h>
 #include <rocksdb/rate_limiter.h>
 #include <rocksdb/statistics.h>
+#include <rocksdb/stats_history.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/version.h>
@@ -375,4 +377,81 @@ gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptio
   return r;
 }
 
+void gdb_readoptions_set_db_bench(rocksdb_readoptions_t* ro, unsigned char adaptive_readahead,
+                                  unsigned char async_io, unsigned char optimize_multiget_for_io,
+                                  unsigned char auto_prefix_mode, unsigned char io_user) {
+  ro->rep.adaptive_readahead = adaptive_readahead;
+  ro->rep.async_io = async_io;
+  ro->rep.optimize_multiget_for_io = optimize_multiget_for_io;
+  ro->rep.auto_prefix_mode = auto_prefix_mode;
+  ro->rep.rate_limiter_priority =
+      io_user ? ROCKSDB_NAMESPACE::Env::IO_USER : ROCKSDB_NAMESPACE::Env::IO_TOTAL;
+}
+
+void gdb_writeoptions_set_io_user(rocksdb_writeoptions_t* wo, unsigned char io_user) {
+  wo->rep.rate_limiter_priority =
+      io_user ? ROCKSDB_NAMESPACE::Env::IO_USER : ROCKSDB_NAMESPACE::Env::IO_TOTAL;
+}
+
 }  // extern "C"
+
+char* gdb_approximate_sizes(rocksdb_t* db, size_t n, const char* starts,
+                            const size_t* start_lens, const char* limits,
+                            const size_t* limit_lens, uint64_t* sizes) {
+  std::vector<ROCKSDB_NAMESPACE::Range> ranges;
+  ranges.reserve(n);
+  for (size_t i = 0; i < n; i++) {
+    ranges.emplace_back(ROCKSDB_NAMESPACE::Slice(starts, start_lens[i]),
+                        ROCKSDB_NAMESPACE::Slice(limits, limit_lens[i]));
+    starts += start_lens[i];
+    limits += limit_lens[i];
+  }
+  ROCKSDB_NAMESPACE::Status s = db->rep->GetApproximateSizes(
+      ranges.data(), static_cast<int>(n), sizes);
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+char* gdb_verify_checksum(rocksdb_t* db) {
+  ROCKSDB_NAMESPACE::Status s =
+      db->rep->VerifyChecksum(ROCKSDB_NAMESPACE::ReadOptions());
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+char* gdb_verify_file_checksums(rocksdb_t* db) {
+  ROCKSDB_NAMESPACE::Status s =
+      db->rep->VerifyFileChecksums(ROCKSDB_NAMESPACE::ReadOptions());
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+char* gdb_compact_files(rocksdb_t* db, const char* const* names, size_t n,
+                        int output_level) {
+  std::vector<std::string> files(names, names + n);
+  ROCKSDB_NAMESPACE::CompactionOptions co;
+  co.compression = ROCKSDB_NAMESPACE::kDisableCompressionOption;
+  ROCKSDB_NAMESPACE::ColumnFamilyDescriptor desc;
+  db->rep->DefaultColumnFamily()->GetDescriptor(&desc);
+  co.output_file_size_limit = desc.options.target_file_size_base;
+  ROCKSDB_NAMESPACE::Status s = db->rep->CompactFiles(co, files, output_level);
+  if (!s.ok()) return copy_error(s.ToString());
+  return nullptr;
+}
+
+char* gdb_stats_history(rocksdb_t* db, char** out) {
+  *out = nullptr;
+  std::unique_ptr<ROCKSDB_NAMESPACE::StatsHistoryIterator> it;
+  ROCKSDB_NAMESPACE::Status s = db->rep->GetStatsHistory(
+      0, std::numeric_limits<uint64_t>::max(), &it);
+  if (!s.ok()) return copy_error(s.ToString());
+  std::string text;
+  for (; it->Valid(); it->Next()) {
+    const std::string t = std::to_string(it->GetStatsTime());
+    for (const auto& e : it->GetStatsMap()) {
+      text += t + " " + std::to_string(e.second) + " " + e.first + "\n";
+    }
+  }
+  *out = copy_error(text);  // copy_error copies any string
+  return nullptr;
+}

@@ -151,6 +151,47 @@ typedef struct {
 gdb_merge_operands gdb_get_merge_operands(rocksdb_t* db, const rocksdb_readoptions_t* ro,
                                           const char* k, size_t kl);
 
+// gdb_approximate_sizes is DB::GetApproximateSizes on the default column
+// family with its defaults (files, not memtables) for n ranges whose start
+// and limit keys lie back to back in starts and limits, key i being
+// start_lens[i] (limit_lens[i]) bytes long. It returns an error string or
+// NULL.
+char* gdb_approximate_sizes(rocksdb_t* db, size_t n, const char* starts,
+                            const size_t* start_lens, const char* limits,
+                            const size_t* limit_lens, uint64_t* sizes);
+
+// gdb_verify_checksum is DB::VerifyChecksum with default ReadOptions and
+// gdb_verify_file_checksums DB::VerifyFileChecksums; each returns an error
+// string or NULL.
+char* gdb_verify_checksum(rocksdb_t* db);
+char* gdb_verify_file_checksums(rocksdb_t* db);
+
+// gdb_compact_files is db_bench's CompactFiles call in CompactLevel:
+// DB::CompactFiles of the n named files into output_level, with the
+// configured compression of that level (kDisableCompressionOption) and
+// output files of the column family's target_file_size_base. It returns
+// an error string or NULL.
+char* gdb_compact_files(rocksdb_t* db, const char* const* names, size_t n,
+                        int output_level);
+
+// gdb_stats_history is DB::GetStatsHistory over all time, written as text
+// into *out (malloc'ed, the caller frees it): one line per statistic,
+// "<unix seconds> <value> <name>\n", oldest snapshot first. It returns an
+// error string or NULL.
+char* gdb_stats_history(rocksdb_t* db, char** out);
+
+// gdb_readoptions_set_db_bench sets the ReadOptions members db_bench sets
+// from flags that the C API has no setter for: adaptive_readahead,
+// async_io, optimize_multiget_for_io, auto_prefix_mode, and
+// rate_limiter_priority (IO_USER when io_user, else IO_TOTAL).
+void gdb_readoptions_set_db_bench(rocksdb_readoptions_t* ro, unsigned char adaptive_readahead,
+                                  unsigned char async_io, unsigned char optimize_multiget_for_io,
+                                  unsigned char auto_prefix_mode, unsigned char io_user);
+
+// gdb_writeoptions_set_io_user sets WriteOptions::rate_limiter_priority to
+// IO_USER (db_bench --rate_limit_auto_wal_flush), else IO_TOTAL.
+void gdb_writeoptions_set_io_user(rocksdb_writeoptions_t* wo, unsigned char io_user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@ package rocksdb
 #include <rocksdb/c.h>
 #include "bridge.h"
 #include "shim.h"
+#include "txnbridge.h"
 
 static char* gdb_flush(rocksdb_t* db) {
 	char* err = NULL;
@@ -63,9 +64,13 @@ type DB struct {
 	wo [4]*C.rocksdb_writeoptions_t
 
 	verifyChecksums bool
-	defaultWO       int // index into wo used for a nil *engine.WriteOptions
+	read            options.ReadOptions // db_bench's read options, for every ReadOptions made
+	defaultWO       int                 // index into wo used for a nil *engine.WriteOptions
 	closeOnce       sync.Once
 	mget            sync.Pool // *multiGetScratch
+	// txnDB is the transaction side of a database opened as a
+	// TransactionDB or OptimisticTransactionDB (txn.go), else nil.
+	txnDB *C.gdb_txndb_t
 }
 
 var (
@@ -103,11 +108,16 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 	d := &DB{
 		cfg:             cfg,
 		verifyChecksums: o.VerifyChecksum,
+		read:            o.Read,
 		defaultWO:       writeOptionsIndex(&engine.WriteOptions{Sync: o.Sync, DisableWAL: o.DisableWAL}),
 	}
 	// RocksDB's read-only open replays the WAL into memory, writes nothing,
 	// and fails writes with NotSupported.
-	if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
+	if wantsTransactions(o) {
+		if err := d.openTransactionDB(path, o); err != nil {
+			return nil, err
+		}
+	} else if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
 		return nil, err
 	}
 	d.ro = d.newReadOptions()
@@ -115,6 +125,7 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		w := C.rocksdb_writeoptions_create()
 		C.rocksdb_writeoptions_set_sync(w, boolByte(i&1 != 0))
 		C.rocksdb_writeoptions_disable_WAL(w, C.int(i>>1))
+		C.gdb_writeoptions_set_io_user(w, boolByte(o.Read.RateLimitAutoWALFlush))
 		d.wo[i] = w
 	}
 	return d, nil
@@ -123,6 +134,13 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 func (d *DB) newReadOptions() *C.rocksdb_readoptions_t {
 	ro := C.rocksdb_readoptions_create()
 	C.rocksdb_readoptions_set_verify_checksums(ro, boolByte(d.verifyChecksums))
+	// db_bench's read options from flags (options.ReadOptions).
+	r := &d.read
+	C.rocksdb_readoptions_set_total_order_seek(ro, boolByte(r.TotalOrderSeek))
+	C.rocksdb_readoptions_set_prefix_same_as_start(ro, boolByte(r.PrefixSameAsStart))
+	C.rocksdb_readoptions_set_readahead_size(ro, C.size_t(max(r.ReadaheadSize, 0)))
+	C.gdb_readoptions_set_db_bench(ro, boolByte(r.AdaptiveReadahead), boolByte(r.AsyncIO),
+		boolByte(r.OptimizeMultigetForIO), boolByte(r.AutoPrefixMode), boolByte(r.RateLimitUserOps))
 	return ro
 }
 
@@ -408,6 +426,7 @@ func (d *DB) ResetStats() error {
 func (d *DB) Close() error {
 	d.closeOnce.Do(func() {
 		C.rocksdb_column_family_handle_destroy(d.cf)
+		d.closeTransactionDB()
 		C.rocksdb_close(d.db)
 		C.rocksdb_readoptions_destroy(d.ro)
 		for _, w := range d.wo {

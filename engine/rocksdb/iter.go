@@ -66,6 +66,9 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 		if o.KeysOnly {
 			it.withValue = 0
 		}
+		if o.Tailing {
+			C.rocksdb_readoptions_set_tailing(it.ro, 1)
+		}
 		// rocksdb_readoptions_set_iterate_*_bound keeps a Slice pointing at
 		// the bytes, so they live in C memory until Close.
 		if o.LowerBound != nil {

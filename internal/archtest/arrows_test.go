@@ -26,6 +26,7 @@ var forbidden = []struct {
 	{"internal", []string{"dbbench", "engine", "lsm", "sst", "memtable", "tools", "cmd"}, "shared helpers depend on nothing of ours"},
 	{"engine", []string{"dbbench", "tools", "cmd"}, "engines are driven, they do not drive"},
 	{"dbbench", []string{"lsm", "sst", "memtable", "tools", "cmd"}, "the driver reaches engines only through package engine"},
+	{"txn", []string{"dbbench", "engine/native", "engine/pebble", "engine/rocksdb", "lsm", "sst", "memtable", "tools", "cmd"}, "transactions sit on the engine contract alone"},
 	{"tools", []string{"cmd", "dbbench$"}, "tools read the driver's records (dbbench/jsonrecord), not the driver"},
 	{"memtablerepbench", []string{"dbbench", "engine", "lsm", "sst", "tools", "cmd"}, "memtablerep_bench drives memtables only"},
 }

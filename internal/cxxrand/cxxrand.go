@@ -17,6 +17,8 @@
 // construction.
 package cxxrand
 
+import "math/bits"
+
 const (
 	mt64N        = 312
 	mt64M        = 156
@@ -84,6 +86,24 @@ func (r *MT64) Next() uint64 {
 	x ^= x >> 43
 	return x
 }
+
+// Uniform draws from [0, n) (n > 0) as Random64::Uniform does:
+// std::uniform_int_distribution<uint64_t>(0, n-1) over std::mt19937_64,
+// which libstdc++ 11+ computes with Lemire's multiply-shift in 128 bits,
+// rejecting draws whose low half falls below 2^64 mod n.
+func (r *MT64) Uniform(n uint64) uint64 {
+	hi, lo := bits.Mul64(r.Next(), n)
+	if lo < n {
+		threshold := -n % n
+		for lo < threshold {
+			hi, lo = bits.Mul64(r.Next(), n)
+		}
+	}
+	return hi
+}
+
+// OneIn is Random64::OneIn: true about once in n draws (Uniform(n) == 0).
+func (r *MT64) OneIn(n uint64) bool { return r.Uniform(n) == 0 }
 
 // MT32 is std::mt19937.
 type MT32 struct {

@@ -200,3 +200,19 @@ func TestLibcRandMatchesGlibc(t *testing.T) {
 		t.Fatalf("srand(7): %d %d", a, b)
 	}
 }
+
+// TestMT64UniformMatchesLibstdcxx: draws of
+// std::uniform_int_distribution<uint64_t>(0, n-1) over std::mt19937_64(42)
+// from g++ 12 (libstdc++), for n = 2, 10, 20, 1000003, 2^63+5, 2^64-1,
+// twice over.
+func TestMT64UniformMatchesLibstdcxx(t *testing.T) {
+	ns := []uint64{2, 10, 20, 1000003, 1<<63 + 5, ^uint64(0)}
+	want := []uint64{1, 6, 15, 136273, 5299475676119306770, 6878563960102566143,
+		0, 3, 0, 523707, 7623575904737143658, 17445057953250372391}
+	r := NewMT64(42)
+	for i, w := range want {
+		if got := r.Uniform(ns[i%len(ns)]); got != w {
+			t.Fatalf("draw %d: Uniform(%d) = %d, want %d", i, ns[i%len(ns)], got, w)
+		}
+	}
+}
