@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/godbbench/godbbench/lsm"
 )
 
 // A backup directory (--backup_dir) of the engines without a backup
@@ -130,7 +128,17 @@ func writeFileAtomic(path, content string) error {
 }
 
 // syncDir fsyncs dir, as the native engine does its own.
-func syncDir(dir string) error { return lsm.DefaultFS.SyncDir(dir) }
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // latestBackup reads LATEST.
 func latestBackup(dir string) (int, error) {
