@@ -72,6 +72,13 @@ type config struct {
 	numDistinct              int64   // randomreplacekeys: keys replaced
 	replaceKeysStddev        float64 // randomreplacekeys: spread of the key choice
 	useSingleDeletes         bool
+	traceFile                string  // --trace_file: record each benchmark's operations, or replay's input
+	traceReplayFastForward   float64 // replay: the trace's clock runs this much faster
+	traceReplayThreads       int32   // replay: goroutines executing the records
+	backupDir                string  // backup and restore: the backups (default DB/backup)
+	restoreDir               string  // restore: where the DB is restored (default DB/restore)
+	backupRateLimit          uint64  // backup: bytes per second copied, 0 unlimited
+	restoreRateLimit         uint64  // restore: bytes per second copied, 0 unlimited
 	transactions             transactionConfig
 
 	// The header's inputs.
@@ -142,6 +149,13 @@ var configFlags = []struct {
 	{"numdistinct", func(c *config) any { return &c.numDistinct }},
 	{"stddev", func(c *config) any { return &c.replaceKeysStddev }},
 	{"use_single_deletes", func(c *config) any { return &c.useSingleDeletes }},
+	{"trace_file", func(c *config) any { return &c.traceFile }},
+	{"trace_replay_fast_forward", func(c *config) any { return &c.traceReplayFastForward }},
+	{"trace_replay_threads", func(c *config) any { return &c.traceReplayThreads }},
+	{"backup_dir", func(c *config) any { return &c.backupDir }},
+	{"restore_dir", func(c *config) any { return &c.restoreDir }},
+	{"backup_rate_limit", func(c *config) any { return &c.backupRateLimit }},
+	{"restore_rate_limit", func(c *config) any { return &c.restoreRateLimit }},
 	{"ops_between_duration_checks", func(c *config) any { return &c.opsBetweenDurationChecks }},
 	{"user_timestamp_size", func(c *config) any { return &c.userTimestampSize }},
 	{"finish_after_writes", func(c *config) any { return &c.finishAfterWrites }},
@@ -351,6 +365,13 @@ func makeConfig(fs *gflags.FlagSet) (c config, toStdout bool, err error) {
 			return c, false, fmt.Errorf("cannot create %s: %v", base, err)
 		}
 		c.db = base + "/dbbench"
+	}
+	// db_bench's defaults of the backup paths, under the DB.
+	if c.backupDir == "" {
+		c.backupDir = c.db + "/backup"
+	}
+	if c.restoreDir == "" {
+		c.restoreDir = c.db + "/restore"
 	}
 	if statisticsFlag && c.statisticsString != "" {
 		return c, false, fmt.Errorf("Cannot provide both --statistics and --statistics_string.")

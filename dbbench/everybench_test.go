@@ -19,6 +19,11 @@ var everyBenchmarkFlags = map[string][]string{
 	"getmergeoperands":       {"--merge_operator=sortlist"},
 	"verify":                 {"--truth_db=" + truthDB},
 	"verifyfilechecksums":    {"--file_checksum"},
+	// The fill before it records the trace replay replays.
+	"replay": {"--trace_file=" + tempPath},
+	// restore needs a backup first (a later --benchmarks wins).
+	"backup":  {"--backup_dir=" + tempPath},
+	"restore": {"--benchmarks=fillseq,backup,restore", "--backup_dir=" + tempPath, "--restore_dir=" + tempPath},
 	// Its keys come from the DB, which must exist before the run.
 	"readtorowcache":    {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
 	"randomtransaction": {"--transaction_db=1", "--threads=4"},
@@ -32,6 +37,9 @@ var everyBenchmarkWants = map[string]string{
 
 // truthDB stands for a DB filled beforehand (fillseq, the same --num).
 const truthDB = "TRUTH_DB"
+
+// tempPath stands for a path in a fresh temporary directory.
+const tempPath = "TEMP_PATH"
 
 // inChildProcess are the benchmarks run in a child process, as C++
 // db_bench runs, and why.
@@ -83,6 +91,9 @@ func TestEveryBenchmarkOnEveryEngine(t *testing.T) {
 						t.Fatalf("filling the truth DB on %s: %s", eng, stderr)
 					}
 					f = strings.TrimSuffix(f, truthDB) + truth
+				}
+				if strings.HasSuffix(f, tempPath) {
+					f = strings.TrimSuffix(f, tempPath) + filepath.Join(t.TempDir(), "path")
 				}
 				extra = append(extra, f)
 			}

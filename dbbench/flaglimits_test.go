@@ -120,7 +120,8 @@ func init() {
 	for reason, names := range map[string]string{
 		"unsigned: gflags refuses a negative value": "rate_limiter_bytes_per_sec benchmark_read_rate_limit benchmark_write_rate_limit " +
 			"bytes_per_sync delayed_write_rate hard_pending_compaction_bytes_limit max_bytes_for_level_base " +
-			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync",
+			"max_compaction_bytes max_total_wal_size slow_usecs soft_pending_compaction_bytes_limit wal_bytes_per_sync " +
+			"backup_rate_limit restore_rate_limit",
 		"db_bench's own validator (flags/validators.go)": "cache_numshardbits prefix_size readwritepercent deletepercent " +
 			"table_cache_numshardbits subcompactions",
 		"checked with db_bench's words (startupchecks.go)":     "key_size compression_ratio perf_level user_timestamp_size",
@@ -147,6 +148,8 @@ func init() {
 		"YCSB's properties: negative means the workload's; ycsbPlan refuses what cannot run": "recordcount " +
 			"operationcount readproportion updateproportion insertproportion scanproportion readmodifywriteproportion " +
 			"minscanlength maxscanlength fieldcount fieldlength",
+		"read by replay, which refuses a non-positive fast forward in RocksDB's words and, as RocksDB, replays " +
+			"in one thread for --trace_replay_threads <= 1": "trace_replay_fast_forward trace_replay_threads",
 		"the sine-wave write rate's interval: 0 moves the rate after every batch": "sine_write_rate_interval_milliseconds",
 		"read by randomtransaction, which refuses the set counts db_bench refuses (0 or over 9999 as a " +
 			"uint16); any lock timeout is one (unsigned)": "transaction_sets transaction_lock_timeout",

@@ -156,6 +156,11 @@ func (r *runner) runItem(item string) error {
 		return errExit{"no prefixes"}
 	}
 	r.outf("DB path: [%s]\n", r.cfg.db)
+	r.printBackupPaths(name)
+	if err := r.beginTrace(name); err != nil {
+		return err
+	}
+	defer r.endTrace()
 	if warmup > 0 {
 		r.outf("Warming up benchmark by running %d times\n", warmup)
 	}

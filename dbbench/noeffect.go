@@ -47,13 +47,9 @@ var noEffectGroups = []struct {
 		"cuckoo_hash_ratio", "hash_bucket_count", "identity_as_first_hash", "use_cuckoo_table",
 		"use_plain_table",
 	}},
-	{"backup and restore: the benchmarks are not built", []string{
-		"backup_dir", "backup_rate_limit", "restore_dir", "restore_rate_limit",
-	}},
-	{"tracing and replay", []string{
+	{"block cache tracing", []string{
 		"block_cache_trace_file", "block_cache_trace_max_trace_file_size_in_bytes",
-		"block_cache_trace_sampling_frequency", "trace_file", "trace_replay_fast_forward",
-		"trace_replay_threads",
+		"block_cache_trace_sampling_frequency",
 	}},
 	{"thread pools and priorities", []string{
 		"enable_cpu_prio", "enable_io_prio", "enable_numa", "num_bottom_pri_threads",

@@ -96,21 +96,26 @@ func init() { engine.Register("null", nullEngine{}) }
 // nothing per operation.
 func TestDriverAllocatesNothingPerOp(t *testing.T) {
 	for _, b := range []string{"fillseq", "fillrandom", "readrandom", "readseq", "seekrandom", "updaterandom", "readrandomwriterandom", "deleterandom", "xorupdaterandom", "appendrandom", "randomreplacekeys"} {
-		var out, errb bytes.Buffer
 		args := []string{"--engine=null", "--db=" + t.TempDir(), "--seed=1", "--num=200000", "--progress_reports=false",
 			"--benchmarks=" + b, "--seek_nexts=2"}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if code := dbbench.Main(args, &out, &errb); code != 0 {
-			t.Fatalf("%s: exit %d: %s", b, code, errb.String())
-		}
-		runtime.ReadMemStats(&after)
-		allocs := after.Mallocs - before.Mallocs
-		if per := float64(allocs) / 200000; per > 0.01 {
-			t.Errorf("%s: %d allocations for 200000 ops (%.3f per op)", b, allocs, per)
+		if allocs := mainAllocs(t, args); float64(allocs)/200000 > 0.01 {
+			t.Errorf("%s: %d allocations for 200000 ops (%.3f per op)", b, allocs, float64(allocs)/200000)
 		}
 	}
+}
+
+// mainAllocs runs Main with args and returns the allocations it made.
+func mainAllocs(t *testing.T, args []string) uint64 {
+	t.Helper()
+	var out, errb bytes.Buffer
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if code := dbbench.Main(args, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
 }
 
 // BenchmarkDriverOverhead measures the driver's own cost per readrandom op.
@@ -139,4 +144,34 @@ func itoa(n int) string {
 		}
 	}
 	return string(buf[i:])
+}
+
+// TestTracingAllocatesNothingPerOp is TestDriverAllocatesNothingPerOp with
+// --trace_file: recording each operation allocates nothing either.
+func TestTracingAllocatesNothingPerOp(t *testing.T) {
+	for _, b := range []string{"fillseq", "fillrandom", "readrandom", "seekrandom", "updaterandom", "deleterandom"} {
+		dir := t.TempDir()
+		args := []string{"--engine=null", "--db=" + dir + "/db", "--seed=1", "--num=200000", "--progress_reports=false",
+			"--benchmarks=" + b, "--batch_size=4", "--trace_file=" + dir + "/trace"}
+		if allocs := mainAllocs(t, args); float64(allocs)/200000 > 0.01 {
+			t.Errorf("%s traced: %d allocations for 200000 ops (%.3f per op)", b, allocs, float64(allocs)/200000)
+		}
+	}
+}
+
+// BenchmarkTracingOverhead is BenchmarkDriverOverhead with --trace_file:
+// the difference is the cost of recording an operation.
+func BenchmarkTracingOverhead(b *testing.B) {
+	for _, bench := range []string{"fillrandom", "readrandom"} {
+		b.Run(bench, func(b *testing.B) {
+			var out, errb bytes.Buffer
+			dir := b.TempDir()
+			args := []string{"--engine=null", "--db=" + dir + "/db", "--seed=1", "--num=" + itoa(b.N), "--progress_reports=false",
+				"--benchmarks=" + bench, "--trace_file=" + dir + "/trace"}
+			b.ResetTimer()
+			if code := dbbench.Main(args, &out, &errb); code != 0 {
+				b.Fatal(errb.String())
+			}
+		})
+	}
 }

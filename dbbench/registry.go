@@ -103,6 +103,13 @@ func init() {
 		"randomtransaction":  {fn: benchRandomTransaction, setup: setupRandomTransaction, post: (*runner).verifyRandomTransaction},
 		"readrandomoperands": {fn: benchReadRandom, setup: setupReadRandomOperands},
 
+		// Replay of a --trace_file trace (bench_replay.go).
+		"replay": {fn: benchReplay, setup: setupReplay},
+
+		// Backups (bench_backup.go).
+		"backup":  {fn: benchBackup},
+		"restore": {fn: benchRestore},
+
 		// Compaction as a timed benchmark.
 		"compact": {fn: benchCompact},
 
@@ -141,14 +148,6 @@ func init() {
 		// Not built here, with db_bench's refusals that come first.
 		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
 		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
-	}
-	for _, name := range []string{
-		"backup", "restore", "replay",
-	} {
-		if _, dup := benchmarks[name]; dup {
-			panic("dbbench: benchmark " + name + " registered twice")
-		}
-		benchmarks[name] = benchDef{notBuilt: true}
 	}
 }
 

@@ -41,6 +41,9 @@ type runner struct {
 	// the hash is skipped and a scan touches no more bytes than db_bench's
 	// (readseq on RocksDB: the fold is ~15 ns of a ~400 ns entry).
 	foldReads bool
+	// engineTrace is the engine's own tracer while it records the
+	// running benchmark into --trace_file (trace.go); nil otherwise.
+	engineTrace engine.Tracer
 	// warnedPerfLevel: the --perf_level warning for an engine without a
 	// perf context has been printed.
 	warnedPerfLevel bool
@@ -222,7 +225,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 			}
-			tc, hasContext := r.db.(engine.ThreadContext)
+			tc, hasContext := untraced(r.db).(engine.ThreadContext)
 			if hasContext {
 				tc.StartThread(r.cfg.perfLevel)
 			}

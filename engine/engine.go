@@ -14,14 +14,16 @@
 // Hot paths (Get, Put, Apply, iterator steps) must not allocate in steady state:
 // the driver calls them millions of times per second per thread.
 //
-// An engine may implement four optional interfaces: Runner (runner.go),
-// runs of operations in one call for engines whose calls cross into C,
-// ThreadContext, per-OS-thread state, TransactionDB (transactions.go), and
+// An engine may implement these optional interfaces: Runner (runner.go),
+// runs of operations in one call for engines whose calls cross into C;
+// ThreadContext, per-OS-thread state; TransactionDB (transactions.go);
 // Maintainer (maintenance.go), RocksDB's maintenance calls, which only a
-// few benchmarks make. The
-// driver reaches runs only through Runs (runs.go), which uses the engine's
-// Runner where it has one and loops of single calls otherwise, so it has
-// one loop per benchmark for every engine.
+// few benchmarks make; for backups Checkpointer on a DB and BackupEngine
+// on an Opener (checkpoint.go); and for --trace_file Tracer on a DB
+// (trace.go). None is on a hot path but Runner's. The driver reaches
+// runs only through Runs (runs.go), which uses the engine's Runner where
+// it has one and loops of single calls otherwise, so it has one loop per
+// benchmark for every engine.
 package engine
 
 import (

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/godbbench/godbbench/options"
+import (
+	"slices"
+
+	"github.com/godbbench/godbbench/options"
+)
 
 // OptionNote says what an engine does with one engine option (named by its
 // options.Spec key, the db_bench flag) where that is not "applied as
@@ -30,12 +34,14 @@ func IgnoredKeys(notes []OptionNote) []string {
 
 // ByNameNotes marks every option set by name only (options.ByNameKeys) as
 // ignored, for an engine without RocksDB's option-string parser; how says
-// why.
-func ByNameNotes(how string) []OptionNote {
-	keys := options.ByNameKeys()
-	notes := make([]OptionNote, len(keys))
-	for i, k := range keys {
-		notes[i] = OptionNote{Key: k, Ignored: true, How: how}
+// why. The honoured keys, which the engine reads from Options.Extra
+// itself, are left out.
+func ByNameNotes(how string, honoured ...string) []OptionNote {
+	var notes []OptionNote
+	for _, k := range options.ByNameKeys() {
+		if !slices.Contains(honoured, k) {
+			notes = append(notes, OptionNote{Key: k, Ignored: true, How: how})
+		}
 	}
 	return notes
 }

@@ -198,6 +198,7 @@ func (db *DB) lead(w *writer) error {
 	if err == nil && !w.flush {
 		db.visibleSeq.Store(lastSeq)
 		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
+		db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
 	}
 	for i := 1; i < n; i++ {
 		f := db.mu.writers.at(i)
@@ -343,7 +344,7 @@ func (db *DB) delayWrite(size int) {
 	db.mu.Unlock()
 	time.Sleep(d)
 	db.mu.Lock()
-	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.recordStall(time.Since(start))
 }
 
 // waitForBackground blocks a stalled writer until a flush or compaction ends.
@@ -352,5 +353,5 @@ func (db *DB) waitForBackground() {
 	db.maybeScheduleFlush()
 	db.maybeScheduleCompaction()
 	db.bgCond.Wait()
-	db.mu.stats.stallMicros += uint64(time.Since(start).Microseconds())
+	db.mu.stats.recordStall(time.Since(start))
 }

@@ -124,6 +124,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	st.micros += uint64(elapsed.Microseconds())
 	st.keyIn += ci.keyIn
 	st.keyDrop += ci.keyDrop
+	db.mu.stats.countCompaction(readIn+readOut, written, elapsed)
 	return nil
 }
 

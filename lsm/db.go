@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/mergeop"
@@ -31,6 +32,9 @@ type Config struct {
 	// flushes and compactions. Without one, DB.Merge fails and reading a
 	// key that holds operands fails (RocksDB's words for both; merge.go).
 	MergeOperator mergeop.Operator
+	// Statistics, when it records anything, counts the DB's work in
+	// RocksDB's tickers and histograms (statistics.go).
+	Statistics *statistics.Statistics
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -47,7 +51,8 @@ type DB struct {
 	tableOpts   []sst.WriterOptions // per output level
 	repFactory  memtable.Factory
 	repConfig   memtable.Config
-	merge       mergeop.Operator // nil: no merge operator
+	merge       mergeop.Operator       // nil: no merge operator
+	tickers     *statistics.Statistics // nil: statistics off
 
 	// tableFormats is the format of new tables and rtableOpts the options
 	// of rtable ones, per output level (table.go).
@@ -110,7 +115,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
-	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator}
+	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder()}
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}
@@ -123,6 +128,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.bgCond = sync.NewCond(&db.mu)
 	db.mu.vs.db = db
 	db.mu.compactPointer = make([][]byte, db.numLevels)
+	db.mu.stats.tickers = db.tickers
 	db.mu.stats.init(db.numLevels)
 	if opts.ReadOnly {
 		return db.openReadOnly()

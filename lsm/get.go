@@ -52,6 +52,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		VerifyChecksums: db.opts.VerifyChecksum,
 		FileNum:         num,
 		Name:            name,
+		Statistics:      db.tickers,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
@@ -126,6 +127,7 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
 		v, kind, ok = rs.imm[i].rep.Get(key, seq)
 	}
+	db.countMemtableLookup(ok && kind != base.KindMerge)
 	if ok && kind != base.KindMerge {
 		return deliver(v, kind, fn)
 	}
@@ -242,6 +244,7 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 			continue
 		}
 		if found, err := db.getFromTable(f, key, seq, g); found || err != nil {
+			db.countLevelHit(0, found)
 			return found, err
 		}
 	}
@@ -252,6 +255,7 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 			continue
 		}
 		if found, err := db.getFromTable(files[i], key, seq, g); found || err != nil {
+			db.countLevelHit(level, found)
 			return found, err
 		}
 	}

@@ -1,6 +1,10 @@
 package lsm
 
-import "time"
+import (
+	"time"
+
+	"github.com/godbbench/godbbench/internal/statistics"
+)
 
 // Stall counters, indexes of dbStats.stalls.
 const (
@@ -46,10 +50,13 @@ type dbStats struct {
 	flushes            levelStats   // the flushes alone
 	runningFlushes     int
 	runningCompactions int
+	// tickers are RocksDB's statistics (statistics.go), kept by init: they
+	// cover the DB's life.
+	tickers *statistics.Statistics
 }
 
 func (s *dbStats) init(numLevels int) {
-	*s = dbStats{levels: make([]levelStats, numLevels)}
+	*s = dbStats{levels: make([]levelStats, numLevels), tickers: s.tickers}
 	s.start = time.Now()
 }
 
@@ -71,6 +78,7 @@ func (s *dbStats) recordGroup(n, keys, bytes int, logged, synced bool) {
 }
 
 func (s *dbStats) recordFlush(bytes uint64, d time.Duration) {
+	s.countFlush(bytes, d)
 	for _, st := range []*levelStats{&s.levels[0], &s.flushes} {
 		st.writeBytes += bytes
 		st.micros += uint64(d.Microseconds())

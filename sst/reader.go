@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/statistics"
 )
 
 // ReaderOptions configure Open.
@@ -21,6 +22,8 @@ type ReaderOptions struct {
 	VerifyChecksums bool   // verify every block read, not only the first read of each mapped block
 	FileNum         uint64 // cache key namespace: must be unique among tables sharing a Cache
 	Name            string // for error messages (default: the file name)
+	// Statistics counts cache and filter work (statistics.go); nil: none.
+	Statistics *statistics.Statistics
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -392,8 +395,10 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	}
 	if r.cache != nil {
 		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			r.countCacheLookup(true, len(b))
 			return b, h, nil
 		}
+		r.countCacheLookup(false, 0)
 	}
 	var raw []byte
 	var err error
@@ -427,8 +432,10 @@ func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, ow
 	// A raw mapped block is used in place: no cache lookup, no copy.
 	if Compression(raw[n]) != CompressionNone && r.cache != nil {
 		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
+			r.countCacheLookup(true, len(b))
 			return b, h, nil
 		}
+		r.countCacheLookup(false, 0)
 	}
 	word, mask := bit/64, uint64(1)<<(bit%64)
 	if r.opts.VerifyChecksums || r.verified[word].Load()&mask == 0 {
@@ -463,6 +470,7 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}
 			r.cache.publish(h, &r.hints[bit])
+			r.countCacheAdd(size)
 			return b, h, nil
 		}
 	}
@@ -569,7 +577,7 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
-	if r.hasFilter && !r.filter.mayContain(hashKey(userKey)) {
+	if r.hasFilter && !r.countFilter(r.filter.mayContain(hashKey(userKey))) {
 		return false, nil
 	}
 	i := r.findBlock(userKey)
@@ -579,6 +587,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	st := r.getState.Get().(*getState)
 	st.pair.reset()
 	found, err = r.get(st, i, userKey, snapshot, fn)
+	r.countFilterFound(found)
 	r.getState.Put(st)
 	return found, err
 }

@@ -12,7 +12,9 @@
 //
 // Property answers RocksDB's property names from lsm's plain figures
 // (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
-// 7.8.3's layout (properties.go, stats.go); the package links in the
+// 7.8.3's layout (properties.go, stats.go). With Options.Statistics the
+// engine keeps RocksDB's tickers and histograms and dumps stats into LOG
+// every stats_dump_period_sec (statistics.go). The package links in the
 // memtable reps --memtablerep can name (reps.go).
 package native
 
@@ -24,6 +26,7 @@ import (
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/buildinfo"
+	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/lsm"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
@@ -82,12 +85,11 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "use_fsync", Ignored: true, How: "syncs use fdatasync"},
 	{Key: "compaction_readahead_size", Ignored: true, How: "compactions read tables sequentially without a readahead knob"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
-	{Key: "statistics", Ignored: true, How: "no RocksDB tickers; the driver says so at the end of the run"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
 	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have"))
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -143,11 +145,21 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	// The LOG's version line reads "native-0.1.0", so that
 	// tools/benchmark.sh's version column tells the engines apart.
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op})
+	period, err := statsDumpPeriod(o)
 	if err != nil {
 		return nil, err
 	}
-	return &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil}, nil
+	stats := openStatistics(o)
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats})
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil, stats: stats, rec: stats.Recorder()}
+	if !o.ReadOnly {
+		// A read-only open changes no file, LOG included.
+		db.startStatsDumper(dir, period)
+	}
+	return db, nil
 }
 
 // Destroy deletes the database in dir and its WAL files: only the files
@@ -160,6 +172,10 @@ type DB struct {
 	sync, noWAL   bool // database-wide --sync / --disable_wal
 	merges        bool // opened with a merge operator
 	statsBaseline statsBaseline
+	// stats are the statistics of --statistics, nil without; rec is stats
+	// when its level records anything, else nil (statistics.go).
+	stats, rec *statistics.Statistics
+	dumper     *statsDumper // nil: no periodic dumps to LOG
 }
 
 // LSM returns the underlying database.
@@ -181,7 +197,7 @@ func (db *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	b := batchPool.Get().(*lsm.Batch)
 	b.Reset()
 	b.Put(key, value)
-	err := db.d.Write(b, db.writeOptions(wo))
+	err := db.write(b, wo)
 	batchPool.Put(b)
 	return err
 }
@@ -191,7 +207,7 @@ func (db *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	b := batchPool.Get().(*lsm.Batch)
 	b.Reset()
 	b.Delete(key)
-	err := db.d.Write(b, db.writeOptions(wo))
+	err := db.write(b, wo)
 	batchPool.Put(b)
 	return err
 }
@@ -254,12 +270,23 @@ func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if nb.rangeDeletes > 0 {
 		return errNoRangeDeletions
 	}
-	return db.d.Write(nb.Batch, db.writeOptions(wo))
+	return db.write(nb.Batch, wo)
+}
+
+// write commits b, timed when statistics record.
+func (db *DB) write(b *lsm.Batch, wo *engine.WriteOptions) error {
+	if db.rec != nil {
+		return db.timedWrite(b, db.writeOptions(wo))
+	}
+	return db.d.Write(b, db.writeOptions(wo))
 }
 
 // Merge writes a merge operand (lsm merge.go); without a merge operator
 // it fails with RocksDB's words, engine.ErrNoMergeOperator's.
 func (db *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	if db.rec != nil {
+		return db.timedMerge(key, value, db.writeOptions(wo))
+	}
 	return db.d.Merge(key, value, db.writeOptions(wo))
 }
 
@@ -295,23 +322,35 @@ func (a *operandAdapter) call(operands [][]byte) {
 }
 
 // Get is zero-copy: fn sees the value where it lives.
-func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) { return db.d.Get(key, fn) }
+func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
+	if db.rec != nil {
+		return db.countedGet(key, fn)
+	}
+	return db.d.Get(key, fn)
+}
 
 // NewIter returns a lazy-value iterator.
 func (db *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	var lo *lsm.IterOptions
-	if o != nil {
-		if o.Tailing {
-			// lsm's iterators are point-in-time views.
-			v := o.ViewOptions()
-			lo = &lsm.IterOptions{LowerBound: v.LowerBound, UpperBound: v.UpperBound, KeysOnly: v.KeysOnly}
-			return engine.NewTailingIter(func() (engine.Iterator, error) { return db.d.NewIter(lo) }), nil
+	var it engine.Iterator
+	switch {
+	case o != nil && o.Tailing:
+		// lsm's iterators are point-in-time views.
+		v := o.ViewOptions()
+		lo = &lsm.IterOptions{LowerBound: v.LowerBound, UpperBound: v.UpperBound, KeysOnly: v.KeysOnly}
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return db.d.NewIter(lo) })
+	default:
+		if o != nil {
+			lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
 		}
-		lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
+		li, err := db.d.NewIter(lo)
+		if err != nil {
+			return nil, err
+		}
+		it = li
 	}
-	it, err := db.d.NewIter(lo)
-	if err != nil {
-		return nil, err
+	if db.rec != nil {
+		return engine.NewCountedIter(db.rec, it), nil
 	}
 	return it, nil
 }
@@ -328,4 +367,11 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 func (db *DB) WaitForCompactions() error { return db.d.WaitForCompactions() }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.d.Close() }
+func (db *DB) Close() error {
+	db.stopStatsDumper()
+	return db.d.Close()
+}
+
+// Checkpoint is engine.Checkpointer: lsm's Checkpoint, a flush then hard
+// links of the live tables and a MANIFEST of their version.
+func (db *DB) Checkpoint(dir string) error { return db.d.Checkpoint(dir) }

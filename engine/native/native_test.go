@@ -62,3 +62,12 @@ func TestWarnings(t *testing.T) {
 type stringWriter []byte
 
 func (s *stringWriter) Write(p []byte) (int, error) { *s = append(*s, p...); return len(p), nil }
+
+func TestStatistics(t *testing.T) {
+	enginetest.RunStatistics(t, openWith(t, func(o *options.Options) { o.Statistics = true }), 0)
+}
+
+// TestConcurrencyWithStatistics: counting adds no race (run with -race).
+func TestConcurrencyWithStatistics(t *testing.T) {
+	enginetest.RunConcurrency(t, openWith(t, func(o *options.Options) { o.Statistics = true }))
+}

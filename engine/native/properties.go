@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/rocksfmt"
 	"github.com/godbbench/godbbench/lsm"
 )
@@ -20,6 +21,8 @@ func (db *DB) Property(name string) (string, bool) {
 		return db.sstables()
 	case "rocksdb.block-cache-entry-stats":
 		return db.blockCacheEntryStats()
+	case engine.StatisticsProperty:
+		return db.statisticsBlock()
 	}
 	m, err := db.d.Metrics()
 	if err != nil {

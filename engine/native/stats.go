@@ -28,7 +28,12 @@ type statsBaseline struct {
 }
 
 // rocksdbStats renders rocksdb.stats and starts a new interval.
-func (db *DB) rocksdbStats() (string, bool) {
+func (db *DB) rocksdbStats() (string, bool) { return db.renderStats(false) }
+
+// renderStats renders the column family stats and the DB stats, the DB
+// stats first when dbFirst (RocksDB's DumpStats order), and starts a new
+// interval.
+func (db *DB) renderStats(dbFirst bool) (string, bool) {
 	b := &db.statsBaseline
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -38,8 +43,13 @@ func (db *DB) rocksdbStats() (string, bool) {
 	}
 	cf := columnFamilyStats(&m)
 	var s strings.Builder
+	if dbFirst {
+		b.db = rocksfmt.WriteDBStats(&s, m.Uptime, writeCounters(&m), b.db)
+	}
 	b.cf = rocksfmt.WriteColumnFamilyStats(&s, &cf, b.cf)
-	b.db = rocksfmt.WriteDBStats(&s, m.Uptime, writeCounters(&m), b.db)
+	if !dbFirst {
+		b.db = rocksfmt.WriteDBStats(&s, m.Uptime, writeCounters(&m), b.db)
+	}
 	return s.String(), true
 }
 

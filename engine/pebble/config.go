@@ -20,8 +20,7 @@ const pebbleLevels = 7
 // OptionNotes are the options Pebble has no knob for (Ignored; each set
 // away from its default is reported once at Open) and the ones it honours
 // only for its built-in value (checked one by one in partlyHonoured).
-// statistics and stats_level are left to the driver, which reports an
-// engine without RocksDB tickers itself.
+// statistics and stats_level are honoured (statistics.go).
 var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "min_write_buffer_number_to_merge", Ignored: true, How: "Pebble flushes every full memtable on its own"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget"},

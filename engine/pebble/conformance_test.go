@@ -53,3 +53,19 @@ func TestConcurrency(t *testing.T) {
 func TestMerge(t *testing.T) {
 	enginetest.RunMerge(t, enginetest.MergeOpenWith(t, Opener{}, testOptions()), false)
 }
+
+// TestStatistics checks the counts of the STATISTICS block after a known
+// workload, and that counting allocates nothing per Get or Put.
+func TestStatistics(t *testing.T) {
+	o := testOptions()
+	o.Statistics = true
+	// Pebble's table Get allocates once itself (alloc_test.go).
+	enginetest.RunStatistics(t, openTest(t, o), 1)
+}
+
+// TestConcurrencyWithStatistics: counting adds no race (run with -race).
+func TestConcurrencyWithStatistics(t *testing.T) {
+	o := testOptions()
+	o.Statistics = true
+	enginetest.RunConcurrency(t, openTest(t, o))
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/mergeop"
 )
 
@@ -72,6 +73,9 @@ type DB struct {
 	// warnedWAL and warnedTarget make the per-call warnings print once.
 	warnedWAL, warnedTarget atomic.Bool
 
+	// stats are the statistics of --statistics, nil without; rec is stats
+	// when its level records anything, else nil (statistics.go).
+	stats, rec *statistics.Statistics
 	// maint is what engine.Maintainer's calls need (maintenance.go).
 	maint maintenanceState
 
@@ -125,6 +129,7 @@ func (d *DB) writeDone(durable bool) {
 
 // Put sets key to value.
 func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -140,12 +145,13 @@ func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(1, int64(len(key)+len(value)))
+	d.countWrite(1, int64(len(key)+len(value)), durable, start)
 	return nil
 }
 
 // Delete removes key.
 func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -161,12 +167,13 @@ func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(1, int64(len(key)))
+	d.countWrite(1, int64(len(key)), durable, start)
 	return nil
 }
 
 // SingleDelete writes Pebble's single delete of key.
 func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -182,12 +189,13 @@ func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(1, int64(len(key)))
+	d.countWrite(1, int64(len(key)), durable, start)
 	return nil
 }
 
 // DeleteRange deletes every key in [start, end) with one range tombstone.
 func (d *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	began := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -200,13 +208,14 @@ func (d *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(1, int64(len(start)+len(end)))
+	d.countWrite(1, int64(len(start)+len(end)), durable, began)
 	return nil
 }
 
 // Merge writes value as a merge operand of key (merger.go). Without a
 // merge operator it fails as RocksDB's DB::Merge does.
 func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -225,7 +234,7 @@ func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(1, int64(len(key)+len(value)))
+	d.countWrite(1, int64(len(key)+len(value)), durable, start)
 	return nil
 }
 
@@ -257,10 +266,13 @@ func (d *DB) writeResult(err error) error {
 	return err
 }
 
-func (d *DB) countWrite(keys, bytes int64) {
+func (d *DB) countWrite(keys, bytes int64, durable bool, start time.Time) {
 	d.writes.Add(1)
 	d.keys.Add(keys)
 	d.bytesIn.Add(bytes)
+	if d.rec != nil {
+		d.countWriteStats(keys, bytes, durable, start)
+	}
 }
 
 // NewBatch returns an empty batch for Apply.
@@ -270,6 +282,7 @@ func (d *DB) NewBatch() engine.Batch {
 
 // Apply commits b atomically. b must come from this DB's NewBatch.
 func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
+	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
 	}
@@ -299,13 +312,21 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	if err = d.writeResult(err); err != nil {
 		return err
 	}
-	d.countWrite(int64(n), int64(pb.b.Len()))
+	d.countWrite(int64(n), int64(pb.b.Len()), durable, start)
 	return nil
 }
 
 // Get calls fn with key's value, which aliases Pebble's memtable or block
 // cache memory and is valid only during the call.
 func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
+	if d.rec != nil {
+		return d.countedGet(key, fn)
+	}
+	return d.get(key, fn)
+}
+
+// get is Get without statistics.
+func (d *DB) get(key []byte, fn func(value []byte)) (bool, error) {
 	if d.closed.Load() {
 		return false, errClosed
 	}
@@ -331,11 +352,21 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if err := d.fs.failed(); err != nil {
 		return nil, err
 	}
+	var it engine.Iterator
 	if o != nil && o.Tailing {
 		view := o.ViewOptions()
-		return engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view) }), nil
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view) })
+	} else {
+		pi, err := newIterator(d.db, o)
+		if err != nil {
+			return nil, err
+		}
+		it = pi
 	}
-	return newIterator(d.db, o)
+	if d.rec != nil {
+		return engine.NewCountedIter(d.rec, it), nil
+	}
+	return it, nil
 }
 
 // ResetStats restarts the interval figures of rocksdb.stats. Pebble's own

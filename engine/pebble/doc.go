@@ -35,6 +35,10 @@
 //   - "rocksdb.stats" is Pebble's own metrics table followed by the DB-stats
 //     and compaction summary lines tools/benchmark.sh greps, synthesized from
 //     Pebble's metrics and from counters kept by this package.
+//   - With Options.Statistics, "rocksdb.options-statistics" is RocksDB's
+//     STATISTICS block from this package's own counts and Pebble's metrics
+//     (statistics.go); what Pebble keeps inside prints as zero. Pebble
+//     writes no LOG, so stats_dump_period_sec has nowhere to dump.
 //   - The empty key is refused with an error: Pebble v2.1.7 panics in a
 //     background flush when a columnar data block holds only the empty key.
 //     db_bench never writes one.

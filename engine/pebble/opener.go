@@ -99,7 +99,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		opened:          time.Now(),
 		mergeOp:         op,
 		maint:           maintenanceState{dir: dir, fileChecksums: opts.FileChecksums(), cache: cfg.cache, cacheBudget: cfg.cacheBudget},
+		stats:           openStatistics(opts),
 	}
+	d.rec = d.stats.Recorder()
 	d.wal = &walSyncFS{FS: d.fs}
 	cfg.opts.FS = d.wal
 	if opts.ReadOnly {

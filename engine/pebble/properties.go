@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/rocksfmt"
 )
 
@@ -15,6 +16,8 @@ func (d *DB) Property(name string) (string, bool) {
 		return "", false
 	}
 	switch name {
+	case engine.StatisticsProperty:
+		return d.statisticsBlock()
 	case "rocksdb.stats":
 		m := d.db.Metrics()
 		return m.String() + d.rocksdbStats(m), true

@@ -1,4 +1,4 @@
-package dbbench
+package histogram
 
 import (
 	"strings"
@@ -33,7 +33,7 @@ func TestBucketMapping(t *testing.T) {
 
 func TestPercentileExample(t *testing.T) {
 	// §5: 17460 of 20000 samples in [0,1] gives P50 = 10000/17460.
-	h := NewHistogram()
+	h := New()
 	for i := 0; i < 17460; i++ {
 		h.Add(uint64(i % 2)) // 0 and 1 both fall in [0,1]
 	}
@@ -46,7 +46,7 @@ func TestPercentileExample(t *testing.T) {
 }
 
 func TestHistogramText(t *testing.T) {
-	h := NewHistogram()
+	h := New()
 	for _, v := range []uint64{3, 4, 4, 5, 9333} {
 		h.Add(v)
 	}
@@ -67,11 +67,11 @@ func TestHistogramText(t *testing.T) {
 	if lines[5] != "(       3,       4 ]        2  40.000%  60.000% ########" {
 		t.Fatalf("row: %q", lines[5])
 	}
-	e := NewHistogram().String()
+	e := New().String()
 	if !strings.HasPrefix(e, "Count: 0 Average: 0.0000  StdDev: 0.00\nMin: 0  Median: 0.0000  Max: 0\n") {
 		t.Fatalf("empty: %q", e)
 	}
-	z := NewHistogram()
+	z := New()
 	z.Add(0)
 	if !strings.Contains(z.String(), "[       0,       1 ]        1 100.000% 100.000% ####################\n") {
 		t.Fatalf("bucket 0 row: %q", z.String())

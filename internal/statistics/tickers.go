@@ -1,0 +1,95 @@
+package statistics
+
+// Ticker is a counter the engines keep, one of RocksDB's tickers. Only the
+// tickers some engine counts are here; the others print as zero.
+type Ticker uint8
+
+// The tickers kept, with RocksDB's names in tickerNames.
+const (
+	BlockCacheMiss Ticker = iota
+	BlockCacheHit
+	BlockCacheAdd
+	BlockCacheDataMiss
+	BlockCacheDataHit
+	BlockCacheDataAdd
+	BlockCacheDataBytesInsert
+	BlockCacheBytesRead
+	BlockCacheBytesWrite
+	BloomFilterUseful
+	BloomFilterFullPositive
+	BloomFilterFullTruePositive
+	MemtableHit
+	MemtableMiss
+	GetHitL0
+	GetHitL1
+	GetHitL2AndUp
+	KeysWritten
+	KeysRead
+	BytesWritten
+	BytesRead
+	DBSeek
+	DBNext
+	DBPrev
+	DBSeekFound
+	DBNextFound
+	DBPrevFound
+	IterBytesRead
+	StallMicros
+	WALSynced
+	WALBytes
+	WriteDoneBySelf
+	WriteDoneByOther
+	WriteWithWAL
+	CompactReadBytes
+	CompactWriteBytes
+	FlushWriteBytes
+	IteratorsCreated
+	IteratorsDeleted
+	numTickers
+)
+
+// tickerNames are RocksDB's names of the tickers kept.
+var tickerNames = [numTickers]string{
+	BlockCacheMiss:              "rocksdb.block.cache.miss",
+	BlockCacheHit:               "rocksdb.block.cache.hit",
+	BlockCacheAdd:               "rocksdb.block.cache.add",
+	BlockCacheDataMiss:          "rocksdb.block.cache.data.miss",
+	BlockCacheDataHit:           "rocksdb.block.cache.data.hit",
+	BlockCacheDataAdd:           "rocksdb.block.cache.data.add",
+	BlockCacheDataBytesInsert:   "rocksdb.block.cache.data.bytes.insert",
+	BlockCacheBytesRead:         "rocksdb.block.cache.bytes.read",
+	BlockCacheBytesWrite:        "rocksdb.block.cache.bytes.write",
+	BloomFilterUseful:           "rocksdb.bloom.filter.useful",
+	BloomFilterFullPositive:     "rocksdb.bloom.filter.full.positive",
+	BloomFilterFullTruePositive: "rocksdb.bloom.filter.full.true.positive",
+	MemtableHit:                 "rocksdb.memtable.hit",
+	MemtableMiss:                "rocksdb.memtable.miss",
+	GetHitL0:                    "rocksdb.l0.hit",
+	GetHitL1:                    "rocksdb.l1.hit",
+	GetHitL2AndUp:               "rocksdb.l2andup.hit",
+	KeysWritten:                 "rocksdb.number.keys.written",
+	KeysRead:                    "rocksdb.number.keys.read",
+	BytesWritten:                "rocksdb.bytes.written",
+	BytesRead:                   "rocksdb.bytes.read",
+	DBSeek:                      "rocksdb.number.db.seek",
+	DBNext:                      "rocksdb.number.db.next",
+	DBPrev:                      "rocksdb.number.db.prev",
+	DBSeekFound:                 "rocksdb.number.db.seek.found",
+	DBNextFound:                 "rocksdb.number.db.next.found",
+	DBPrevFound:                 "rocksdb.number.db.prev.found",
+	IterBytesRead:               "rocksdb.db.iter.bytes.read",
+	StallMicros:                 "rocksdb.stall.micros",
+	WALSynced:                   "rocksdb.wal.synced",
+	WALBytes:                    "rocksdb.wal.bytes",
+	WriteDoneBySelf:             "rocksdb.write.self",
+	WriteDoneByOther:            "rocksdb.write.other",
+	WriteWithWAL:                "rocksdb.write.wal",
+	CompactReadBytes:            "rocksdb.compact.read.bytes",
+	CompactWriteBytes:           "rocksdb.compact.write.bytes",
+	FlushWriteBytes:             "rocksdb.flush.write.bytes",
+	IteratorsCreated:            "rocksdb.num.iterator.created",
+	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+}
+
+// String is the ticker's RocksDB name.
+func (t Ticker) String() string { return tickerNames[t] }
