@@ -43,15 +43,24 @@ func (nullDB) GetMergeOperands(k []byte, fn func([]byte)) (bool, error) {
 	return true, nil
 }
 
-// NewIter hands out pooled iterators, as engines do, since seekrandom
-// makes one per seek.
+// NewIter hands out recycled iterators, since seekrandom makes one per
+// seek, from a free list (a sync.Pool is emptied by collections).
 func (nullDB) NewIter(*engine.IterOptions) (engine.Iterator, error) {
-	it := nullIters.Get().(*nullIter)
-	*it = nullIter{}
-	return it, nil
+	nullIters.Lock()
+	defer nullIters.Unlock()
+	if n := len(nullIters.free); n > 0 {
+		it := nullIters.free[n-1]
+		nullIters.free = nullIters.free[:n-1]
+		*it = nullIter{}
+		return it, nil
+	}
+	return new(nullIter), nil
 }
 
-var nullIters = sync.Pool{New: func() any { return new(nullIter) }}
+var nullIters struct {
+	sync.Mutex
+	free []*nullIter
+}
 
 func (nullDB) Flush() error                      { return nil }
 func (nullDB) Compact([]byte, []byte, int) error { return nil }
@@ -86,7 +95,12 @@ func (it *nullIter) Valid() bool            { return it.i >= 0 && it.i < 1000000
 func (it *nullIter) Key() []byte            { return it.key[:] }
 func (it *nullIter) Value() ([]byte, error) { return nullValue, nil }
 func (it *nullIter) Error() error           { return nil }
-func (it *nullIter) Close() error           { nullIters.Put(it); return nil }
+func (it *nullIter) Close() error {
+	nullIters.Lock()
+	nullIters.free = append(nullIters.free, it)
+	nullIters.Unlock()
+	return nil
+}
 
 func init() { engine.Register("null", nullEngine{}) }
 

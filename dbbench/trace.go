@@ -174,7 +174,7 @@ func (d *tracedDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := tracedIters.Get().(*tracedIter)
+	t := tracedIters.get()
 	*t = tracedIter{Iterator: it, rec: d.rec}
 	if o != nil {
 		t.lower, t.upper = o.LowerBound, o.UpperBound
@@ -183,8 +183,33 @@ func (d *tracedDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 }
 
 // tracedIters recycles tracedIters, so that a benchmark making an
-// iterator per seek (seekrandom) allocates none for the wrapper.
-var tracedIters = sync.Pool{New: func() any { return new(tracedIter) }}
+// iterator per seek (seekrandom) allocates none for the wrapper. A
+// sync.Pool would not do: the collector empties it, and seekrandom's
+// engines allocate enough per iterator to make collections frequent.
+var tracedIters tracedIterFreeList
+
+// tracedIterFreeList is a free list of closed wrappers.
+type tracedIterFreeList struct {
+	mu   sync.Mutex
+	free []*tracedIter
+}
+
+func (l *tracedIterFreeList) get() *tracedIter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.free); n > 0 {
+		it := l.free[n-1]
+		l.free = l.free[:n-1]
+		return it
+	}
+	return new(tracedIter)
+}
+
+func (l *tracedIterFreeList) put(it *tracedIter) {
+	l.mu.Lock()
+	l.free = append(l.free, it)
+	l.mu.Unlock()
+}
 
 // tracedBatch keeps the WriteBatch representation of the engine batch's
 // entries beside it.
@@ -230,7 +255,7 @@ type tracedIter struct {
 func (it *tracedIter) Close() error {
 	err := it.Iterator.Close()
 	*it = tracedIter{}
-	tracedIters.Put(it)
+	tracedIters.put(it)
 	return err
 }
 
