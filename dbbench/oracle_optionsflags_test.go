@@ -103,7 +103,14 @@ var optionFlagsNotInFile = map[string]string{
 	"stats_level":                   "the same",
 	"rate_limiter_refill_period_us": "the rate limiter is not serialized (its bytes_per_sync default is: rate_limiter_bytes_per_sec)",
 	"rate_limiter_auto_tuned":       "the same", "rate_limit_bg_reads": "the same",
-	"row_cache_size": "the row cache is not serialized (TestRowCacheServesRepeatedGets)",
+	"row_cache_size":       "the row cache is not serialized (TestRowCacheServesRepeatedGets)",
+	"table_format":         "this project's extension flag (the native engine's table format)",
+	"total_order_seek":     "a read option (options.ReadOptions), which OPTIONS files do not hold",
+	"prefix_same_as_start": "the same", "auto_prefix_mode": "the same", "readahead_size": "the same",
+	"adaptive_readahead": "the same", "async_io": "the same", "optimize_multiget_for_io": "the same",
+	"rate_limit_user_ops": "the same", "rate_limit_auto_wal_flush": "a write option, the same",
+	"transaction_db":            "how the DB is opened (TransactionDB), which OPTIONS files do not hold",
+	"optimistic_transaction_db": "the same",
 }
 
 // optionRounds is how many times every option flag is drawn, each time into
