@@ -127,94 +127,47 @@ func (d *DB) writeDone(durable bool) {
 	}
 }
 
+// writeKind is which single write writeOne makes.
+type writeKind uint8
+
+const (
+	writeSet writeKind = iota
+	writeDelete
+	writeSingleDelete
+	writeDeleteRange // key is the range's start, value its end
+	writeMerge
+)
+
 // Put sets key to value.
 func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
-	start := d.rec.Start()
-	if d.closed.Load() {
-		return errClosed
-	}
-	if err := d.writable(); err != nil {
-		return err
-	}
-	if len(key) == 0 {
-		return errEmptyKey
-	}
-	po, durable := d.writeOptions(wo)
-	err := d.db.Set(key, value, po)
-	d.writeDone(durable)
-	if err = d.writeResult(err); err != nil {
-		return err
-	}
-	d.countWrite(1, int64(len(key)+len(value)), durable, start)
-	return nil
+	return d.writeOne(writeSet, key, value, wo)
 }
 
 // Delete removes key.
 func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
-	start := d.rec.Start()
-	if d.closed.Load() {
-		return errClosed
-	}
-	if err := d.writable(); err != nil {
-		return err
-	}
-	if len(key) == 0 {
-		return errEmptyKey
-	}
-	po, durable := d.writeOptions(wo)
-	err := d.db.Delete(key, po)
-	d.writeDone(durable)
-	if err = d.writeResult(err); err != nil {
-		return err
-	}
-	d.countWrite(1, int64(len(key)), durable, start)
-	return nil
+	return d.writeOne(writeDelete, key, nil, wo)
 }
 
 // SingleDelete writes Pebble's single delete of key.
 func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
-	start := d.rec.Start()
-	if d.closed.Load() {
-		return errClosed
-	}
-	if err := d.writable(); err != nil {
-		return err
-	}
-	if len(key) == 0 {
-		return errEmptyKey
-	}
-	po, durable := d.writeOptions(wo)
-	err := d.db.SingleDelete(key, po)
-	d.writeDone(durable)
-	if err = d.writeResult(err); err != nil {
-		return err
-	}
-	d.countWrite(1, int64(len(key)), durable, start)
-	return nil
+	return d.writeOne(writeSingleDelete, key, nil, wo)
 }
 
 // DeleteRange deletes every key in [start, end) with one range tombstone.
 func (d *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
-	began := d.rec.Start()
-	if d.closed.Load() {
-		return errClosed
-	}
-	if err := d.writable(); err != nil {
-		return err
-	}
-	po, durable := d.writeOptions(wo)
-	err := d.db.DeleteRange(start, end, po)
-	d.writeDone(durable)
-	if err = d.writeResult(err); err != nil {
-		return err
-	}
-	d.countWrite(1, int64(len(start)+len(end)), durable, began)
-	return nil
+	return d.writeOne(writeDeleteRange, start, end, wo)
 }
 
 // Merge writes value as a merge operand of key (merger.go). Without a
 // merge operator it fails as RocksDB's DB::Merge does.
 func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	return d.writeOne(writeMerge, key, value, wo)
+}
+
+// writeOne makes one single write: the checks every write passes (closed,
+// a write failure, the merge operator, the empty key, which a range's
+// start may be), the durability bookkeeping and the counters.
+func (d *DB) writeOne(kind writeKind, key, value []byte, wo *engine.WriteOptions) error {
 	start := d.rec.Start()
 	if d.closed.Load() {
 		return errClosed
@@ -222,14 +175,26 @@ func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
 	if err := d.writable(); err != nil {
 		return err
 	}
-	if d.mergeOp == nil {
+	if kind == writeMerge && d.mergeOp == nil {
 		return engine.ErrNoMergeOperator
 	}
-	if len(key) == 0 {
+	if len(key) == 0 && kind != writeDeleteRange {
 		return errEmptyKey
 	}
 	po, durable := d.writeOptions(wo)
-	err := d.db.Merge(key, value, po)
+	var err error
+	switch kind {
+	case writeSet:
+		err = d.db.Set(key, value, po)
+	case writeDelete:
+		err = d.db.Delete(key, po)
+	case writeSingleDelete:
+		err = d.db.SingleDelete(key, po)
+	case writeDeleteRange:
+		err = d.db.DeleteRange(key, value, po)
+	case writeMerge:
+		err = d.db.Merge(key, value, po)
+	}
 	d.writeDone(durable)
 	if err = d.writeResult(err); err != nil {
 		return err
