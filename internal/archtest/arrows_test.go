@@ -20,6 +20,7 @@ var forbidden = []struct {
 }{
 	{"lsm", []string{"dbbench", "engine", "tools", "cmd"}, "the native engine knows nothing of drivers or engine wrappers"},
 	{"sst", []string{"lsm", "memtable", "dbbench", "engine", "tools", "cmd"}, "the table format stands alone"},
+	{"blob", []string{"lsm", "memtable", "dbbench", "engine", "tools", "cmd"}, "the blob file format stands alone"},
 	{"rtable", []string{"lsm", "memtable", "dbbench", "engine", "tools", "cmd"}, "the table format stands alone"},
 	{"memtable", []string{"lsm", "sst", "dbbench", "engine", "tools", "cmd"}, "memtables are engine parts"},
 	{"options", []string{"dbbench", "engine", "lsm", "sst", "memtable", "tools", "cmd"}, "options are plain data"},
