@@ -61,6 +61,10 @@ func (db *DB) runCompaction(c *compaction) error {
 		return nil
 	}
 	snaps := db.mu.snaps.seqs()
+	var blobs *blobSink
+	if v := db.mu.vs.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
+		blobs = db.newBlobSink(v, c.outputLevel, true)
+	}
 	db.mu.stats.runningCompactions++
 	db.mu.Unlock()
 	start := time.Now()
@@ -77,7 +81,7 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.mu.stats.runningCompactions--
 				return err
 			}
-			iters = append(iters, newTableIter(r, nil, false))
+			iters = append(iters, newTableIter(r, nil, false, nil))
 			readIn += f.size
 		}
 	} else {
@@ -89,10 +93,13 @@ func (db *DB) runCompaction(c *compaction) error {
 		readOut = levelBytes(c.inputs[1])
 	}
 	src := newMergingIter(iters)
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, blobs: blobs}
 	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
 	if cerr := src.Close(); err == nil {
 		err = cerr
+	}
+	if blobs != nil {
+		err = db.finishBlobs(blobs, e, outs, err)
 	}
 	elapsed := time.Since(start)
 	db.mu.Lock()

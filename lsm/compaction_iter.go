@@ -20,6 +20,7 @@ type compactionIter struct {
 	snapshots      []uint64 // ascending
 	dropTombstones bool
 	merge          mergeop.Operator // nil: operands pass through
+	blobs          *blobSink        // nil: no blob files in or out
 
 	queue mergeQueue   // a merge run's output, when active
 	ops   operandStack // a merge run's operands
@@ -56,6 +57,10 @@ func (c *compactionIter) keep() bool {
 	key, seq := c.src.Key(), c.src.Seq()
 	if invariants.Enabled {
 		c.checkOrder(key, seq)
+	}
+	if c.blobs != nil && c.src.Kind() == base.KindBlobIndex {
+		v, err := c.src.Value()
+		c.blobs.noteInput(key, v, err)
 	}
 	s := c.stripe(seq)
 	if c.haveLast && compareKeys(key, c.lastKey) == 0 {

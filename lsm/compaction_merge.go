@@ -94,6 +94,12 @@ func (c *compactionIter) mergeRun() bool {
 		case base.KindSet:
 			ops.setBase(value)
 			terminal = true
+		case base.KindBlobIndex:
+			if err := c.resolveBlobBase(q.key, value); err != nil {
+				c.err = err
+				return false
+			}
+			terminal = true
 		default:
 			terminal = true
 		}

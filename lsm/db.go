@@ -76,6 +76,10 @@ type DB struct {
 	visibleSeq atomic.Uint64
 	reads      readStateHolder
 	bgWG       sync.WaitGroup
+	// blobs finds blob files by number for reads (blob_file.go).
+	blobs blobRegistry
+	// blobOpts are the key-value separation options (blob_options.go).
+	blobOpts blobOptions
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -183,6 +187,9 @@ func (db *DB) prepareOptions() error {
 		mcfg.PrefixSize = o.PrefixSize
 	}
 	db.repFactory, db.repConfig = f, mcfg
+	if db.blobOpts, err = parseBlobOptions(o); err != nil {
+		return err
+	}
 	db.tableOpts = make([]sst.WriterOptions, db.numLevels)
 	for level := range db.numLevels {
 		c, err := sst.ParseCompression(o.LevelCompression(level))
@@ -264,10 +271,14 @@ func (db *DB) recover() error {
 	return nil
 }
 
-// removeTables deletes the tables of an edit that no MANIFEST names.
+// removeTables deletes the tables and blob files of an edit that no
+// MANIFEST names.
 func (db *DB) removeTables(edit *versionEdit) {
 	for _, a := range edit.added {
 		db.fs.Remove(tableName(db.dir, a.meta.num))
+	}
+	for _, f := range edit.blobAdded {
+		db.fs.Remove(blobName(db.dir, f.num))
 	}
 }
 
@@ -309,8 +320,8 @@ func (db *DB) switchLog(logNum uint64) error {
 	return nil
 }
 
-// deleteObsoleteFiles removes the tables recovery proved obsolete (see
-// obsoleteTables), WALs already flushed, old MANIFESTs and temporary files
+// deleteObsoleteFiles removes the tables and blob files recovery proved
+// obsolete (see obsoleteTables), WALs already flushed, old MANIFESTs and temporary files
 // (DB.mu held).
 func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 	dirs := []string{db.dir}
@@ -326,7 +337,7 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 			t, num := parseFileName(n)
 			del := false
 			switch t {
-			case fileTable:
+			case fileTable, fileBlob:
 				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
 				del = num < db.mu.vs.logNumber && num != db.mu.logNum
@@ -355,6 +366,7 @@ func (db *DB) releaseVersion(v *version) {
 			}
 		}
 	}
+	db.unrefBlobs(v)
 }
 
 // writeInfoLog writes the LOG file whose version line tools/benchmark.sh
@@ -430,6 +442,7 @@ func (db *DB) Close() error {
 				}
 			}
 		}
+		closeBlobReaders(v)
 	}
 	db.closeFiles()
 	return err

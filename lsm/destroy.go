@@ -16,7 +16,7 @@ import (
 //     ErrLocked and reads "IO error: While lock file: <dir>/LOCK: Resource
 //     temporarily unavailable", RocksDB's words.
 //   - In dir it unlinks only the names isDBFileName accepts: CURRENT,
-//     MANIFEST-<n>, <n>.log, <n>.sst, <n>.dbtmp, OPTIONS-<n>, LOG,
+//     MANIFEST-<n>, <n>.log, <n>.sst, <n>.blob, <n>.dbtmp, OPTIONS-<n>, LOG,
 //     LOG.old.<n>, and LOCK last. Unrelated files, sub-directories and a
 //     directory that happens to carry a DB file's name stay.
 //   - A symbolic link with a DB file's name is unlinked itself; its target

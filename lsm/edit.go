@@ -47,6 +47,7 @@ type versionEdit struct {
 	lastSeq                                  uint64
 	deleted                                  []deletedFileEntry
 	added                                    []newFileEntry
+	blobEdit                                 // blob_edit.go
 }
 
 func (e *versionEdit) setLogNumber(n uint64)   { e.hasLogNumber, e.logNumber = true, n }
@@ -88,7 +89,7 @@ func (e *versionEdit) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, m.smallestSeq)
 		b = binary.AppendUvarint(b, m.largestSeq)
 	}
-	return b
+	return e.encodeBlobs(b)
 }
 
 // editDecoder reads fields of an encoded edit.
@@ -164,6 +165,8 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 				d.err = fmt.Errorf("%w: table %d has smallest key above largest", ErrCorruptManifest, m.num)
 			}
 			e.added = append(e.added, newFileEntry{level: lvl, meta: m})
+		case tagBlobFileAddition, tagBlobFileGarbage:
+			e.decodeBlobField(tag, &d)
 		default:
 			return nil, fmt.Errorf("%w: unknown tag %d", ErrCorruptManifest, tag)
 		}

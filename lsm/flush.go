@@ -66,14 +66,11 @@ func (db *DB) flushLoop() {
 		db.mu.stats.runningFlushes++
 		db.mu.Unlock()
 		start := time.Now()
-		meta, err := db.writeLevel0(mems, snaps)
+		e := &versionEdit{}
+		err := db.writeLevel0(mems, snaps, e)
 		db.mu.Lock()
 		db.mu.stats.runningFlushes--
 		if err == nil {
-			e := &versionEdit{}
-			if meta != nil {
-				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
-			}
 			next := db.mu.mem.logNum
 			if len(db.mu.imm) > len(mems) {
 				next = db.mu.imm[len(mems)].logNum
@@ -92,8 +89,8 @@ func (db *DB) flushLoop() {
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
-		if meta != nil {
-			db.mu.stats.recordFlush(meta.size, time.Since(start))
+		if len(e.added) > 0 {
+			db.mu.stats.recordFlush(e.added[0].meta.size, time.Since(start))
 		}
 		db.deleteObsoleteWALs()
 		db.maybeScheduleCompaction()
@@ -116,10 +113,10 @@ func (db *DB) deleteObsoleteWALs() {
 	db.mu.liveWALs = keep
 }
 
-// writeLevel0 writes the merged contents of mems to one new table and
-// returns its metadata, or nil when nothing survived. DB.mu is not held
-// except during recovery, when nothing runs concurrently.
-func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
+// writeLevel0 writes the merged contents of mems to one new table (and
+// blob files) and adds them to e; nothing when nothing survived. DB.mu is
+// not held except during recovery, when nothing runs concurrently.
+func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, e *versionEdit) error {
 	iters := make([]internalIter, len(mems))
 	for i, m := range mems {
 		iters[i] = newMemIter(m.rep)
@@ -127,11 +124,20 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 	src := newMergingIter(iters)
 	defer src.Close()
 	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
-	outs, err := db.writeTables(&ci, 0, 0)
-	if err != nil || len(outs) == 0 {
-		return nil, err
+	if db.blobOpts.writesBlobs(0) {
+		ci.blobs = db.newBlobSink(nil, 0, false)
 	}
-	return outs[0], nil
+	outs, err := db.writeTables(&ci, 0, 0)
+	if ci.blobs != nil {
+		err = db.finishBlobs(ci.blobs, e, outs, err)
+	}
+	if err != nil {
+		return err
+	}
+	for _, m := range outs {
+		e.added = append(e.added, newFileEntry{level: 0, meta: m})
+	}
+	return nil
 }
 
 // writeTables writes the entries of ci to tables for level, starting a new
@@ -204,7 +210,13 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		if err != nil {
 			return outs, err
 		}
-		if err := w.Add(key, ci.Seq(), ci.Kind(), value); err != nil {
+		kind := ci.Kind()
+		if ci.blobs != nil {
+			if kind, value, err = ci.blobs.add(key, kind, value); err != nil {
+				return outs, err
+			}
+		}
+		if err := w.Add(key, ci.Seq(), kind, value); err != nil {
 			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
 		}
 		lastKey = append(lastKey[:0], key...)

@@ -123,6 +123,7 @@ const (
 	fileWAL
 	fileManifest
 	fileTemp
+	fileBlob
 )
 
 func parseFileName(name string) (fileType, uint64) {
@@ -147,6 +148,8 @@ func parseFileName(name string) (fileType, uint64) {
 		return fileWAL, num
 	case "dbtmp":
 		return fileTemp, num
+	case "blob":
+		return fileBlob, num
 	}
 	return fileOther, 0
 }

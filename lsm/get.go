@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/rtable"
@@ -74,6 +75,11 @@ type getter struct {
 	merging bool      // an operand was met, or operands were asked for
 	ops     operandStack
 	cb      func(value []byte, kind base.Kind, seq uint64)
+	// db, key, blobBuf and err resolve blob indexes (blob_read.go).
+	db      *DB
+	key     []byte
+	blobBuf blob.Buffer
+	err     error
 }
 
 var getterPool = sync.Pool{New: func() any {
@@ -83,6 +89,9 @@ var getterPool = sync.Pool{New: func() any {
 }}
 
 func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
+	if kind == base.KindBlobIndex {
+		value, kind = g.resolveBlob(value)
+	}
 	g.kind, g.seq = kind, seq
 	switch {
 	case kind == base.KindMerge:
@@ -99,6 +108,7 @@ func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
 // release returns g to the pool.
 func (g *getter) release() {
 	g.fn, g.merging = nil, false
+	g.db, g.key, g.err = nil, nil, nil
 	g.ops.reset()
 	getterPool.Put(g)
 }
@@ -133,7 +143,7 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	}
 	g := getterPool.Get().(*getter)
 	defer g.release()
-	g.fn = fn
+	g.fn, g.db, g.key = fn, db, key
 	found := false
 	var err error
 	if ok {
@@ -142,6 +152,9 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	}
 	if !found {
 		found, err = db.getFromTables(rs.v, key, seq, g)
+	}
+	if err == nil {
+		err = g.err
 	}
 	if err != nil {
 		return false, err
@@ -211,11 +224,14 @@ func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, er
 	seq := db.visibleSeq.Load()
 	g := getterPool.Get().(*getter)
 	defer g.release()
-	g.merging = true
+	g.merging, g.db, g.key = true, db, key
 	found := collectFromMemTables(rs, key, seq, g)
 	if !found {
 		var err error
-		if _, err = db.getFromTables(rs.v, key, seq, g); err != nil {
+		if _, err = db.getFromTables(rs.v, key, seq, g); err == nil {
+			err = g.err
+		}
+		if err != nil {
 			return false, err
 		}
 	}

@@ -48,15 +48,15 @@ func (b *iterBundle) memIter(m *memTable) *memIter {
 	return mi
 }
 
-// tableIter returns an iterator over t, a block-format one in the next
-// inline slot while there is one.
-func (b *iterBundle) tableIter(t *openTable) internalIter {
+// tableIter returns an iterator over t resolving blob indexes through db,
+// a block-format one in the next inline slot while there is one.
+func (b *iterBundle) tableIter(db *DB, t *openTable) internalIter {
 	var slot *tableIter
 	if t.format == formatBlock && b.nTables < len(b.tables) {
 		slot = &b.tables[b.nTables]
 		b.nTables++
 	}
-	return newTableIter(t, slot, true)
+	return newTableIter(t, slot, true, db)
 }
 
 func (b *iterBundle) levelIter(db *DB, files []*fileMeta) *levelIter {

@@ -98,7 +98,7 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			rs.unref()
 			return nil, err
 		}
-		children = append(children, b.tableIter(r))
+		children = append(children, b.tableIter(db, r))
 	}
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {

@@ -64,7 +64,10 @@ func (m *memIter) Close() error           { return nil }
 
 // tableIter adapts an sst.Iter. (An rtable.Iter is an internalIter as it
 // is.)
-type tableIter struct{ it *sst.Iter }
+type tableIter struct {
+	it    *sst.Iter
+	blobs blobResolver
+}
 
 func (t *tableIter) First() bool            { return t.it.First() }
 func (t *tableIter) Last() bool             { return t.it.Last() }
@@ -74,7 +77,10 @@ func (t *tableIter) Next() bool             { return t.it.Next() }
 func (t *tableIter) Prev() bool             { return t.it.Prev() }
 func (t *tableIter) Key() []byte            { return t.it.Key() }
 func (t *tableIter) Seq() uint64            { return t.it.Seq() }
-func (t *tableIter) Kind() base.Kind        { return base.Kind(t.it.Kind()) }
-func (t *tableIter) Value() ([]byte, error) { return t.it.Value() }
+func (t *tableIter) Kind() base.Kind        { return t.blobs.kind(base.Kind(t.it.Kind())) }
+func (t *tableIter) Value() ([]byte, error) {
+	v, err := t.it.Value()
+	return t.blobs.value(t.it.Key(), base.Kind(t.it.Kind()), v, err)
+}
 func (t *tableIter) Error() error           { return t.it.Error() }
 func (t *tableIter) Close() error           { t.it.Close(); return nil }

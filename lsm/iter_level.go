@@ -17,7 +17,8 @@ type levelIter struct {
 	cur   internalIter // iterator of files[idx]
 	err   error
 	// noFill: the level's reads do not fill the block cache
-	// (sst.Iter.SetFillCache); set for compaction inputs.
+	// (sst.Iter.SetFillCache) and blob indexes are handed out as they
+	// are; set for compaction inputs.
 	noFill bool
 	// slot holds the adapter of a block-format table's iterator.
 	slot tableIter
@@ -47,7 +48,11 @@ func (l *levelIter) open(i int) bool {
 		l.err = err
 		return false
 	}
-	l.cur = newTableIter(t, &l.slot, !l.noFill)
+	var blobs *DB
+	if !l.noFill {
+		blobs = l.db // a read's level: resolve blob indexes
+	}
+	l.cur = newTableIter(t, &l.slot, !l.noFill, blobs)
 	return true
 }
 

@@ -74,7 +74,7 @@ func (db *DB) checkNoCurrent(f dbFiles) error {
 	var found []string
 	for _, n := range f.dbNames {
 		switch t, _ := parseFileName(n); t {
-		case fileTable:
+		case fileTable, fileBlob:
 			found = append(found, n)
 		case fileManifest:
 			if db.manifestListsTables(n) {
@@ -139,7 +139,7 @@ func (db *DB) verifyTables() error {
 			}
 		}
 	}
-	return nil
+	return db.verifyBlobFiles(manifest)
 }
 
 func (db *DB) verifyTable(manifest string, m *fileMeta) error {
@@ -202,6 +202,7 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[ui
 		}
 		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
 		if !ok {
+			obsolete[keepBlobFiles] = true
 			continue // does not decode: leave it
 		}
 		inWALs := walFirstSeq > 0 && props.smallestSeq >= walFirstSeq && props.largestSeq <= db.mu.lastSeq
@@ -211,6 +212,7 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[ui
 		}
 		obsolete[num] = true
 	}
+	db.obsoleteBlobFiles(f, obsolete)
 	return obsolete, nil
 }
 

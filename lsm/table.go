@@ -152,8 +152,9 @@ func rtableProps(p *rtable.Properties) tableProps {
 // newTableIter returns an iterator over t. A block-format iterator is
 // placed in slot when slot is not nil (the iterator bundle's inline
 // storage); fillCache says whether its block reads fill the block cache
-// (rtable has no cache).
-func newTableIter(t *openTable, slot *tableIter, fillCache bool) internalIter {
+// (rtable has no cache). With blobs set, the iterator resolves blob
+// indexes to their values (blob_read.go); compactions pass nil to see them.
+func newTableIter(t *openTable, slot *tableIter, fillCache bool, blobs *DB) internalIter {
 	switch r := t.tableReader.(type) {
 	case *rtable.Reader:
 		return r.NewIter()
@@ -163,6 +164,7 @@ func newTableIter(t *openTable, slot *tableIter, fillCache bool) internalIter {
 		}
 		slot.it = r.NewIter()
 		slot.it.SetFillCache(fillCache)
+		slot.blobs.db = blobs
 		return slot
 	}
 	panic(fmt.Sprintf("lsm: table reader of type %T", t.tableReader))

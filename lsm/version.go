@@ -56,6 +56,9 @@ func (f *fileMeta) overlaps(start, end []byte) bool {
 // with disjoint key ranges.
 type version struct {
 	levels [][]*fileMeta
+	// blobs are the live blob files by number (blob_file.go); never
+	// changed once the version is built.
+	blobs map[uint64]blobFileState
 	num    uint64 // version number, shown by the sstables property
 	refs   atomic.Int32
 	// release is called once when refs drops to zero.
@@ -212,6 +215,11 @@ func (v *version) apply(e *versionEdit, numLevels int) (*version, error) {
 		}
 		nv.levels[level] = files
 	}
+	blobs, err := v.applyBlobs(e)
+	if err != nil {
+		return nil, err
+	}
+	nv.blobs = blobs
 	for _, a := range e.added {
 		if a.level >= numLevels {
 			return nil, fmt.Errorf("%w: table %d in level %d beyond num_levels %d", ErrCorruptManifest, a.meta.num, a.level, numLevels)

@@ -50,6 +50,7 @@ func (vs *versionSet) install(v *version) {
 			f.refs.Add(1)
 		}
 	}
+	vs.db.refBlobs(v)
 	v.ref()
 	old := vs.current
 	vs.current = v
@@ -168,6 +169,7 @@ func (vs *versionSet) createManifest() error {
 				snap.added = append(snap.added, newFileEntry{level: level, meta: m})
 			}
 		}
+		vs.current.snapshotBlobs(snap)
 	}
 	w.AddRecord(snap.encode(nil))
 	if err := w.Flush(); err != nil {
@@ -242,8 +244,8 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	vs.manifestBuf = e.encode(vs.manifestBuf[:0])
 	db.mu.Unlock()
 	// The MANIFEST writer is only used under manifestBusy.
-	if len(e.added) > 0 {
-		// The new tables' directory entries must be durable before the
+	if len(e.added) > 0 || len(e.blobAdded) > 0 {
+		// The new tables' and blob files' directory entries must be durable before the
 		// edit that names them.
 		if err = db.fs.SyncDir(db.dir); err != nil {
 			err = fmt.Errorf("lsm: sync DB dir: %w", err)

@@ -249,12 +249,8 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 		if mem == nil || mem.empty() {
 			return nil
 		}
-		meta, err := db.writeLevel0([]*memTable{mem}, nil)
-		if err != nil {
+		if err := db.writeLevel0([]*memTable{mem}, nil, edit); err != nil {
 			return err
-		}
-		if meta != nil {
-			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
 		}
 		mem.unref()
 		mem, err = db.newMemTable(num)

@@ -14,6 +14,11 @@ const (
 	// value is applied by the DB's merge operator to the older versions of
 	// its key.
 	KindMerge Kind = 2
+	// KindBlobIndex marks a value kept in a blob file (RocksDB
+	// kTypeBlobIndex): the entry's value is a blob index naming the file,
+	// offset, size and compression of the value (package lsm's
+	// blob_index.go). Only tables hold it; reads resolve it to the value.
+	KindBlobIndex Kind = 0x11
 	// KindMax is the largest kind number a trailer can hold. A search
 	// trailer for "every version at or below seq" uses it (SeekTrailer):
 	// it sorts before every real kind of the same sequence.
@@ -21,4 +26,6 @@ const (
 )
 
 // Valid reports whether k is a kind entries are written with.
-func (k Kind) Valid() bool { return k == KindDelete || k == KindSet || k == KindMerge }
+func (k Kind) Valid() bool {
+	return k == KindDelete || k == KindSet || k == KindMerge || k == KindBlobIndex
+}
