@@ -3,7 +3,6 @@ package lsm
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -89,16 +88,7 @@ func checkBlobFilesOnDisk(t *testing.T, db *DB, dir string) {
 		live = append(live, filepath.Base(blobName(dir, num)))
 	}
 	db.mu.Unlock()
-	names, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var onDisk []string
-	for _, e := range names {
-		if filepath.Ext(e.Name()) == ".blob" {
-			onDisk = append(onDisk, e.Name())
-		}
-	}
+	onDisk := blobFilesIn(t, dir)
 	slices.Sort(live)
 	slices.Sort(onDisk)
 	for _, n := range live {

@@ -1,8 +1,8 @@
 package lsm
 
 import (
-	"cmp"
 	"bufio"
+	"cmp"
 	"fmt"
 	"slices"
 

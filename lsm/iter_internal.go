@@ -82,5 +82,5 @@ func (t *tableIter) Value() ([]byte, error) {
 	v, err := t.it.Value()
 	return t.blobs.value(t.it.Key(), base.Kind(t.it.Kind()), v, err)
 }
-func (t *tableIter) Error() error           { return t.it.Error() }
-func (t *tableIter) Close() error           { t.it.Close(); return nil }
+func (t *tableIter) Error() error { return t.it.Error() }
+func (t *tableIter) Close() error { t.it.Close(); return nil }

@@ -21,6 +21,7 @@ package native
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 
@@ -89,7 +90,12 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
 	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"))
+	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
+	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
+	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
+	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
+	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -122,6 +128,13 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 		return to
 	}
 	c.CompressionType = fix(o.CompressionType)
+	if name, ok := o.Extra["blob_compression_type"]; ok {
+		if dbName, err := options.CompressionFromRocksDB(name); err == nil {
+			name = dbName
+		}
+		c.Extra = maps.Clone(o.Extra)
+		c.Extra["blob_compression_type"] = fix(name)
+	}
 	if len(o.CompressionPerLevel) > 0 {
 		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))
 		for i, n := range o.CompressionPerLevel {
