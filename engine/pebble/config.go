@@ -69,7 +69,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"))
+}, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes,
+	engine.ByNameNotes("a RocksDB feature Pebble does not have", valueSeparationHonoured...))
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
@@ -200,6 +201,7 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 	cache := pebble.NewCache(cacheSize)
 	p.Cache = cache
 
+	applyValueSeparation(p, o)
 	conc := compactionConcurrency(o)
 	p.CompactionConcurrencyRange = func() (int, int) { return conc, conc }
 	return &config{opts: p, cache: cache, cacheBudget: budget, concurrency: conc}, nil
