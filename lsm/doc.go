@@ -74,6 +74,8 @@
 //	                  MmapWrite, zeros up to a 4 MiB multiple follow the
 //	                  records until the WAL is closed
 //	<n>.sst           a table (format in package sst)
+//	<n>.blob          a blob file: values kept out of the tables (format
+//	                  in package blob; blob_file.go has the rules)
 //	LOCK              flock target
 //	LOG               a text log whose first line ends in "RocksDB version: <v>",
 //	                  the line tools/benchmark.sh reads
@@ -118,6 +120,7 @@
 //	tag 5  new table        level, file number, file size (uvarints),
 //	                        smallest key, largest key (byte strings),
 //	                        smallest sequence, largest sequence (uvarints)
+//	tag 400 blob file addition, tag 401 blob file garbage (blob_edit.go)
 //
 // Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record
 // of every MANIFEST is a full snapshot (all live tables); later records are
