@@ -52,7 +52,7 @@ import (
 // backup directory holding a file its meta file does not name, stops the
 // backup with an error before it deletes anything of that backup. A restore never deletes a
 // file: it refuses a --restore_dir that holds any DB file (CURRENT,
-// MANIFEST-*, OPTIONS-*, *.sst, *.log, or a name the backup holds).
+// MANIFEST-*, OPTIONS-*, *.sst, *.blob, *.log, or a name the backup holds).
 
 const backupLockName = "LOCK"
 
@@ -312,5 +312,6 @@ func streamChecked(src io.Reader, dst io.Writer, limiter *rateLimiter, chunk int
 // any engine here: one a restore must not overwrite.
 func isDBFileName(name string) bool {
 	return name == "CURRENT" || strings.HasPrefix(name, "MANIFEST-") || strings.HasPrefix(name, "OPTIONS-") ||
-		strings.HasSuffix(name, ".sst") || strings.HasSuffix(name, ".log") || strings.HasPrefix(name, "marker.")
+		strings.HasSuffix(name, ".sst") || strings.HasSuffix(name, ".blob") || strings.HasSuffix(name, ".log") ||
+		strings.HasPrefix(name, "marker.")
 }

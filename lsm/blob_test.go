@@ -326,3 +326,22 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBlobCheckpoint: a checkpoint carries the blob files and opens with
+// every value.
+func TestBlobCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, blobTestOptions(nil))
+	defer db.Close()
+	writeGeneration(t, db, 60, 1)
+	cp := filepath.Join(t.TempDir(), "cp")
+	if err := db.Checkpoint(cp); err != nil {
+		t.Fatal(err)
+	}
+	if len(blobFilesIn(t, cp)) == 0 {
+		t.Fatalf("no blob file in the checkpoint")
+	}
+	copied := mustOpen(t, cp, blobTestOptions(nil))
+	defer copied.Close()
+	checkGeneration(t, copied, 60, 1)
+}

@@ -18,10 +18,12 @@ import (
 // the memtables first (so no WAL is needed), then, holding a reference on
 // the current version so that no table of it is deleted meanwhile:
 //
-//   - every table of the version is hard-linked into dir, or copied where
-//     a link is impossible (another file system, a DB on a non-OS FS);
+//   - every table and blob file of the version is hard-linked into dir, or
+//     copied where a link is impossible (another file system, a DB on a
+//     non-OS FS);
 //   - a new MANIFEST in dir holds one edit, the version as a snapshot (its
-//     log number, next file number, last sequence and tables), and CURRENT
+//     log number, next file number, last sequence, tables and blob files
+//     with their garbage), and CURRENT
 //     names it;
 //   - the WAL the snapshot's log number names is created empty in dir
 //     (writes after the flush are not in the copy, and the MANIFEST's log
@@ -59,6 +61,7 @@ func (db *DB) Checkpoint(dir string) error {
 			snap.added = append(snap.added, newFileEntry{level: level, meta: m})
 		}
 	}
+	v.snapshotBlobs(snap)
 	db.mu.Unlock()
 	defer v.unref()
 
@@ -71,6 +74,11 @@ func (db *DB) Checkpoint(dir string) error {
 			if err := db.linkOrCopy(tableName(db.dir, m.num), tableName(dir, m.num)); err != nil {
 				return err
 			}
+		}
+	}
+	for num := range v.blobs {
+		if err := db.linkOrCopy(blobName(db.dir, num), blobName(dir, num)); err != nil {
+			return err
 		}
 	}
 	if err := writeEmptyWAL(fs, dir, snap.logNumber); err != nil {
