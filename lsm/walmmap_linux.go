@@ -23,8 +23,11 @@ import (
 // The file grows by mmapExtent at a time: fallocate first, so that running
 // out of space is an error from Write and never a SIGBUS on a store, then
 // a mapping of the new extent with MAP_POPULATE (one call instead of a page
-// fault per 4 KiB). Close unmaps and truncates the file to what was
-// written. A process killed before Close leaves the file at its allocated
+// fault per 4 KiB). An extent is unmapped as soon as the writes have
+// filled it: its pages stay in the page cache, dirty until written back
+// (or until the next Sync's fdatasync), but leave the process's resident
+// set, so a WAL of any length keeps at most two extents mapped. Close
+// unmaps and truncates the file to what was written. A process killed before Close leaves the file at its allocated
 // size with a zero tail, which the WAL reader takes for the end of the log
 // (wal.Reader: "a torn or preallocated tail"). A file system without
 // fallocate gets the write(2) path.
@@ -35,7 +38,7 @@ const mmapExtent = 4 << 20
 // mmapLog is a WritableFile that writes through mappings of f.
 type mmapLog struct {
 	f       *os.File
-	extents [][]byte // mappings of consecutive mmapExtent pieces of f
+	extents [][]byte // mappings of consecutive mmapExtent pieces of f; nil once filled and unmapped
 	size    int64    // bytes written
 	synced  int64    // bytes covered by the last Sync
 	err     error    // sticky
@@ -84,16 +87,34 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 	}
 	n := 0
 	for len(p) > 0 {
-		c := copy(m.extents[m.size/mmapExtent][m.size%mmapExtent:], p)
+		i := m.size / mmapExtent
+		c := copy(m.extents[i][m.size%mmapExtent:], p)
 		p = p[c:]
 		n += c
 		m.size += int64(c)
+		if m.size%mmapExtent == 0 {
+			if err := m.release(int(i)); err != nil {
+				return n, err
+			}
+		}
 	}
 	return n, nil
 }
 
+// release unmaps extent i, which the writes have filled.
+func (m *mmapLog) release(i int) error {
+	if err := syscall.Munmap(m.extents[i]); err != nil {
+		m.err = fmt.Errorf("munmap WAL: %w", err)
+		return m.err
+	}
+	m.extents[i] = nil
+	return nil
+}
+
 // Sync makes what was written since the last Sync durable: msync of the
-// pages it touched, then fdatasync.
+// pages it touched that are still mapped, then fdatasync, which also
+// writes the pages of the extents unmapped since (munmap hands their dirty
+// state to the page cache).
 func (m *mmapLog) Sync() error {
 	if m.err != nil {
 		return m.err
@@ -102,6 +123,10 @@ func (m *mmapLog) Sync() error {
 	for start := m.synced &^ (page - 1); start < m.size; {
 		e := m.extents[start/mmapExtent]
 		lo := start % mmapExtent
+		if e == nil {
+			start += mmapExtent - lo
+			continue
+		}
 		hi := min(int64(len(e)), lo+m.size-start)
 		if _, _, errno := syscall.Syscall(syscall.SYS_MSYNC, uintptr(unsafe.Pointer(&e[lo])),
 			uintptr(hi-lo), syscall.MS_SYNC); errno != 0 {
@@ -122,6 +147,9 @@ func (m *mmapLog) Sync() error {
 func (m *mmapLog) Close() error {
 	var err error
 	for _, e := range m.extents {
+		if e == nil {
+			continue
+		}
 		if uerr := syscall.Munmap(e); uerr != nil && err == nil {
 			err = fmt.Errorf("munmap WAL: %w", uerr)
 		}
