@@ -71,8 +71,9 @@
 //	                  <n>.dbtmp, fsynced, renamed, directory fsynced
 //	MANIFEST-<n>      version edits, one wal record each (6 digits, zero padded)
 //	<n>.log           a WAL: one wal record per committed batch; with
-//	                  MmapWrite, zeros up to a 4 MiB multiple follow the
-//	                  records until the WAL is closed
+//	                  MmapWrite, zeros up to a multiple of the extent (64 KiB
+//	                  to 4 MiB, by write buffer size) follow the records
+//	                  until the WAL is closed
 //	<n>.sst           a table (format in package sst)
 //	<n>.blob          a blob file: values kept out of the tables (format
 //	                  in package blob; blob_file.go has the rules)
