@@ -345,3 +345,28 @@ func TestBlobCheckpoint(t *testing.T) {
 	defer copied.Close()
 	checkGeneration(t, copied, 60, 1)
 }
+
+// TestBlobGetAllocatesNothing: a Get of a value in a blob file allocates
+// nothing once the pooled getter's blob buffer has grown.
+func TestBlobGetAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops items")
+	}
+	db := mustOpen(t, t.TempDir(), blobTestOptions(nil))
+	defer db.Close()
+	writeGeneration(t, db, 20, 1)
+	key := []byte("key0007")
+	n := 0
+	fn := func(v []byte) { n += len(v) }
+	if _, err := db.Get(key, fn); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		if found, err := db.Get(key, fn); !found || err != nil {
+			t.Fatalf("get: %v %v", found, err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per Get of a blob value", allocs)
+	}
+}
