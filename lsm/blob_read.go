@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/sst"
 )
 
 // Reads resolve blob indexes (blob_index.go) to the values they name: Get
@@ -49,11 +50,12 @@ func (r *blobResolver) kind(k base.Kind) base.Kind {
 	return k
 }
 
-// value resolves v, the entry of key of kind k, when it is a blob index
-// and the iterator resolves them.
-func (r *blobResolver) value(key []byte, k base.Kind, v []byte, err error) ([]byte, error) {
-	if err != nil || k != base.KindBlobIndex || r.db == nil {
+// value loads the value of it's entry, resolving a blob index when the
+// iterator resolves them.
+func (r *blobResolver) value(it *sst.Iter) ([]byte, error) {
+	v, err := it.Value()
+	if err != nil || r.db == nil || base.Kind(it.Kind()) != base.KindBlobIndex {
 		return v, err
 	}
-	return r.db.readBlob(key, v, &r.buf)
+	return r.db.readBlob(it.Key(), v, &r.buf)
 }

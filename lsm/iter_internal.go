@@ -78,9 +78,6 @@ func (t *tableIter) Prev() bool             { return t.it.Prev() }
 func (t *tableIter) Key() []byte            { return t.it.Key() }
 func (t *tableIter) Seq() uint64            { return t.it.Seq() }
 func (t *tableIter) Kind() base.Kind        { return t.blobs.kind(base.Kind(t.it.Kind())) }
-func (t *tableIter) Value() ([]byte, error) {
-	v, err := t.it.Value()
-	return t.blobs.value(t.it.Key(), base.Kind(t.it.Kind()), v, err)
-}
-func (t *tableIter) Error() error { return t.it.Error() }
-func (t *tableIter) Close() error { t.it.Close(); return nil }
+func (t *tableIter) Value() ([]byte, error) { return t.blobs.value(t.it) }
+func (t *tableIter) Error() error           { return t.it.Error() }
+func (t *tableIter) Close() error           { t.it.Close(); return nil }

@@ -56,13 +56,13 @@ func (f *fileMeta) overlaps(start, end []byte) bool {
 // with disjoint key ranges.
 type version struct {
 	levels [][]*fileMeta
+	num    uint64 // version number, shown by the sstables property
+	refs   atomic.Int32
+	// release is called once when refs drops to zero.
+	release func(v *version)
 	// blobs are the live blob files by number (blob_file.go); never
 	// changed once the version is built.
 	blobs map[uint64]blobFileState
-	num   uint64 // version number, shown by the sstables property
-	refs  atomic.Int32
-	// release is called once when refs drops to zero.
-	release func(v *version)
 	// released is set when refs dropped to zero (invariants builds only):
 	// a version is never referenced or released again after that.
 	released atomic.Bool
