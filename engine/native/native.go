@@ -96,7 +96,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
 }, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
-	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff"))
+	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
+	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
