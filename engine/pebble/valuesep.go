@@ -14,7 +14,7 @@ import (
 // min_blob_size are applied; the other blob options name RocksDB's file
 // sizing and garbage collection, which Pebble's policy does not have.
 var valueSeparationNotes = []engine.OptionNote{
-	{Key: "enable_blob_files", How: "Pebble's value separation: blob files in Pebble's own format, their values compressed (snappy by default, whatever blob_compression_type says); a table references at most 10 overlapping blob files, beyond which a compaction rewrites the values, and blob files are never rewritten to reclaim garbage (RocksDB without blob garbage collection)"},
+	{Key: "enable_blob_files", How: "Pebble's value separation: blob files in Pebble's own format, their values compressed with the level's compression_type, as the tables (blob_compression_type is not applied); a table references at most 10 overlapping blob files, beyond which a compaction rewrites the values, and blob files are never rewritten to reclaim garbage (RocksDB without blob garbage collection)"},
 	{Key: "min_blob_size", How: "Pebble's MinimumSize; 0 becomes 1 (Pebble needs at least 1, so every non-empty value is separated)"},
 }
 
