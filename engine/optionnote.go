@@ -17,6 +17,9 @@ type OptionNote struct {
 	// ignores option KEY"). Otherwise the option is applied differently,
 	// as How says.
 	Ignored bool
+	// Refused: the engine has no such feature and will not run without
+	// it; set away from its default, the open fails (RefusedOption).
+	Refused bool
 	// How says what the engine does instead, or why it cannot.
 	How string
 }

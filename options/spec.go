@@ -54,7 +54,7 @@ const tableSection = SectionTablePrefix + "BlockBasedTable"
 // another's value: num_levels comes before
 // max_bytes_for_level_multiplier_additional, statistics before
 // statistics_string, bloom_bits before use_ribbon_filter.
-var Specs = slices.Concat(fieldSpecs, byNameSpecs)
+var Specs = slices.Concat(fieldSpecs, rocksDBFeatureSpecs, byNameSpecs)
 
 // fieldSpecs are the options with a field in Options.
 var fieldSpecs = []Spec{

@@ -6,6 +6,7 @@ package rocksdb
 #include <stdlib.h>
 #include <rocksdb/c.h>
 #include "bridge.h"
+#include "flagfeatures.h"
 #include "shim.h"
 #include "txnbridge.h"
 
@@ -126,6 +127,10 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		C.rocksdb_writeoptions_set_sync(w, boolByte(i&1 != 0))
 		C.rocksdb_writeoptions_disable_WAL(w, C.int(i>>1))
 		C.gdb_writeoptions_set_io_user(w, boolByte(o.Read.RateLimitAutoWALFlush))
+		// db_bench builds its write batches with per-key checksums of
+		// --write_batch_protection_bytes_per_key bytes; RocksDB adds the
+		// same checksums to each batch written with this write option.
+		C.gdb_writeoptions_set_protection(w, C.size_t(o.WriteBatchProtectionBytesPerKey))
 		d.wo[i] = w
 	}
 	return d, nil
@@ -385,6 +390,9 @@ const StatisticsProperty = "rocksdb.options-statistics"
 func (d *DB) Property(name string) (string, bool) {
 	if d.db == nil {
 		return "", false
+	}
+	if name == SimCacheProperty {
+		return d.cfg.simCacheReport()
 	}
 	if name == StatisticsProperty {
 		if !d.cfg.statistics {
