@@ -128,9 +128,11 @@ var optionFlagsNotInFile = map[string]string{
 	"cost_write_buffer_to_cache": "the write buffer manager is not serialized",
 	"num_high_pri_threads":       "the environment's thread pools are not serialized", "num_low_pri_threads": "the same",
 	"num_bottom_pri_threads": "the same", "enable_cpu_prio": "the same", "enable_io_prio": "the same",
-	"write_batch_protection_bytes_per_key": "a write option",
-	"use_stderr_info_logger":               "the info logger is not serialized",
-	"use_keep_filter":                      "C++ db_bench installs the filter after its first open, whose OPTIONS file has none",
+	"write_batch_protection_bytes_per_key":           "a write option",
+	"use_stderr_info_logger":                         "the info logger is not serialized",
+	"block_cache_trace_file":                         "a trace of the run, not an option (TestBlockCacheTrace)",
+	"block_cache_trace_max_trace_file_size_in_bytes": "the same", "block_cache_trace_sampling_frequency": "the same",
+	"use_keep_filter": "C++ db_bench installs the filter after its first open, whose OPTIONS file has none",
 }
 
 // optionRounds is how many times every option flag is drawn, each time into

@@ -31,14 +31,21 @@ func TestEnginesRefuseRocksDBFeatures(t *testing.T) {
 	}
 }
 
-// TestStackedBlobDBRefused: --use_blob_db stops the run before anything
-// is opened, on every engine, instead of running without BlobDB.
-func TestStackedBlobDBRefused(t *testing.T) {
-	var out, errb bytes.Buffer
-	db := filepath.Join(t.TempDir(), "db")
-	code := Main([]string{"--engine=native", "--db=" + db, "--num=10", "--benchmarks=fillseq", "--use_blob_db"}, &out, &errb)
-	want := "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; the integrated BlobDB is --enable_blob_files\n"
-	if code != 1 || errb.String() != want {
-		t.Errorf("exit %d, stderr %q, want exit 1 and %q", code, errb.String(), want)
+// TestRefusedFlags: --use_blob_db, and the flags C++ db_bench refuses on
+// Debian's build, stop the run before anything is opened, on every
+// engine, instead of running without the feature.
+func TestRefusedFlags(t *testing.T) {
+	for flag, want := range map[string]string{
+		"--use_blob_db": "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; " +
+			"the integrated BlobDB is --enable_blob_files\n",
+		"--enable_numa":                          "NUMA is not defined in the system.\n",
+		"--use_cache_jemalloc_no_dump_allocator": "JemallocNodumpAllocator not supported.\n",
+	} {
+		var out, errb bytes.Buffer
+		db := filepath.Join(t.TempDir(), "db")
+		code := Main([]string{"--engine=native", "--db=" + db, "--num=10", "--benchmarks=fillseq", flag}, &out, &errb)
+		if code != 1 || errb.String() != want {
+			t.Errorf("%s: exit %d, stderr %q, want exit 1 and %q", flag, code, errb.String(), want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -45,7 +46,7 @@ func refuseFlags(fs *gflags.FlagSet) error {
 		return nil
 	}
 	sort.Strings(names)
-	return fmt.Errorf("Not implemented: --%s: %s", names[0], refusedFlags[names[0]])
+	return errors.New(refusedFlags[names[0]])
 }
 
 // hasNoEffect reports whether the flag changes nothing on any engine.

@@ -40,6 +40,14 @@ type RocksDBFeatures struct {
 	// of that many bytes, whose hit statistics are printed at the end.
 	SimCacheSize int64 // simcache_size
 
+	// Block cache tracing: every block cache access, one in
+	// BlockCacheTraceSamplingFrequency, is written to BlockCacheTraceFile
+	// (none when "") in RocksDB's block cache trace format, up to
+	// BlockCacheTraceMaxTraceFileSizeInBytes.
+	BlockCacheTraceFile                    string // block_cache_trace_file
+	BlockCacheTraceMaxTraceFileSizeInBytes int64  // block_cache_trace_max_trace_file_size_in_bytes
+	BlockCacheTraceSamplingFrequency       int    // block_cache_trace_sampling_frequency
+
 	// The table formats besides the block-based one.
 	UsePlainTable       bool    // use_plain_table
 	UseCuckooTable      bool    // use_cuckoo_table
@@ -77,10 +85,12 @@ func defaultRocksDBFeatures() RocksDBFeatures {
 		CompressedSecondaryCacheNumShardBits:       6,
 		CompressedSecondaryCacheCompressionType:    "lz4",
 		CompressedSecondaryCacheCompressFormatVers: 2,
-		SimCacheSize:    -1,
-		CuckooHashRatio: 0.9,
-		HashBucketCount: 1 << 20,
-		KeySize:         16,
+		SimCacheSize:                           -1,
+		BlockCacheTraceMaxTraceFileSizeInBytes: 64 << 30,
+		BlockCacheTraceSamplingFrequency:       1,
+		CuckooHashRatio:                        0.9,
+		HashBucketCount:                        1 << 20,
+		KeySize:                                16,
 	}
 }
 
@@ -103,6 +113,9 @@ var rocksDBFeatureSpecs = []Spec{
 	flagOpt("compressed_secondary_cache_compression_type", setString(func(o *Options) *string { return &o.CompressedSecondaryCacheCompressionType })),
 	flagOpt("compressed_secondary_cache_compress_format_version", setInt(func(o *Options) *int { return &o.CompressedSecondaryCacheCompressFormatVers })),
 	flagOpt("simcache_size", setInt64(func(o *Options) *int64 { return &o.SimCacheSize })),
+	flagOpt("block_cache_trace_file", setString(func(o *Options) *string { return &o.BlockCacheTraceFile })),
+	flagOpt("block_cache_trace_max_trace_file_size_in_bytes", setInt64(func(o *Options) *int64 { return &o.BlockCacheTraceMaxTraceFileSizeInBytes })),
+	flagOpt("block_cache_trace_sampling_frequency", setInt(func(o *Options) *int { return &o.BlockCacheTraceSamplingFrequency })),
 	flagOpt("use_plain_table", setBool(func(o *Options) *bool { return &o.UsePlainTable })),
 	flagOpt("use_cuckoo_table", setBool(func(o *Options) *bool { return &o.UseCuckooTable })),
 	flagOpt("cuckoo_hash_ratio", setFloat(func(o *Options) *float64 { return &o.CuckooHashRatio })),

@@ -97,3 +97,8 @@ func (c *config) simCacheReport() (string, bool) {
 	defer C.free(unsafe.Pointer(s))
 	return C.GoString(s), true
 }
+
+// tableCharges returns the block-based table's cache charging decisions
+// as gdb_table_charges reads them back: bit i set for the i-th role of
+// gdb_table_charge_cache, -1 for another table format.
+func (c *config) tableCharges() int { return int(C.gdb_table_charges(c.opts)) }

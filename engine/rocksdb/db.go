@@ -72,6 +72,8 @@ type DB struct {
 	// txnDB is the transaction side of a database opened as a
 	// TransactionDB or OptimisticTransactionDB (txn.go), else nil.
 	txnDB *C.gdb_txndb_t
+	// blockCacheTracing: a --block_cache_trace_file trace runs until Close.
+	blockCacheTracing bool
 }
 
 var (
@@ -432,7 +434,9 @@ func (d *DB) ResetStats() error {
 
 // Close implements engine.DB. Iterators and batches must be closed first.
 func (d *DB) Close() error {
+	var err error
 	d.closeOnce.Do(func() {
+		err = d.endBlockCacheTrace()
 		C.rocksdb_column_family_handle_destroy(d.cf)
 		d.closeTransactionDB()
 		C.rocksdb_close(d.db)
@@ -443,7 +447,7 @@ func (d *DB) Close() error {
 		d.cfg.destroy()
 		d.db = nil
 	})
-	return nil
+	return err
 }
 
 func destroyDB(dir string, cfg *config) error {

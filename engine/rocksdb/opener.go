@@ -60,6 +60,10 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 		cfg.destroy()
 		return nil, err
 	}
+	if err := d.startBlockCacheTrace(opts); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return d, nil
 }
 

@@ -34,3 +34,11 @@ func (c *config) setThreadPools(o *options.Options) {
 		C.rocksdb_env_lower_high_priority_thread_pool_cpu_priority(c.env)
 	}
 }
+
+// threadPoolSizes returns the sizes of the environment's high-, low- and
+// bottom-priority thread pools.
+func (c *config) threadPoolSizes() (high, low, bottom int) {
+	return int(C.rocksdb_env_get_high_priority_background_threads(c.env)),
+		int(C.rocksdb_env_get_low_priority_background_threads(c.env)),
+		int(C.rocksdb_env_get_bottom_priority_background_threads(c.env))
+}
