@@ -163,6 +163,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if opts.SimCacheSize >= 0 {
 		r.printSimCache()
 	}
+	if opts.UseSecondaryDB {
+		if v, ok := r.db.Property(secondaryUpdatesProperty); ok {
+			r.outf("Secondary instance updated  %s times.\n", v)
+		}
+	}
 	if cfg.printMallocStats {
 		r.printMallocStats()
 	}
@@ -323,10 +328,15 @@ func (r *runner) printSimCache() {
 	}
 }
 
-// simCacheProperty is the rocksdb engine's property of the simulated
-// cache's report (rocksdb.SimCacheProperty, which builds without the
-// rocksdb tag cannot name).
-const simCacheProperty = "godbbench.simcache-statistics"
+// simCacheProperty and secondaryUpdatesProperty are the rocksdb engine's
+// properties of the simulated cache's report and of a secondary
+// instance's catch-up count (rocksdb.SimCacheProperty and
+// rocksdb.SecondaryUpdatesProperty, which builds without the rocksdb tag
+// cannot name).
+const (
+	simCacheProperty         = "godbbench.simcache-statistics"
+	secondaryUpdatesProperty = "godbbench.secondary-updates"
+)
 
 // printStatistics prints the STATISTICS: block when the engine keeps
 // RocksDB-style statistics.

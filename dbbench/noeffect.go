@@ -37,16 +37,13 @@ var noEffectGroups = []struct {
 	{"io_uring: Debian's RocksDB is built without it, so C++ db_bench changes nothing either", []string{
 		"io_uring_enabled",
 	}},
-	{"batched MultiGet in multireadrandom", []string{
-		"multiread_batched",
-	}},
 	{"column families and multiple databases", []string{
 		"column_family_distribution", "num_column_families", "num_hot_column_families",
 		"num_multi_db",
 	}},
 	{"secondary instances and custom environments", []string{
-		"env_uri", "fs_uri", "secondary_path", "secondary_update_interval", "simulate_hdd",
-		"simulate_hybrid_fs_file", "simulate_hybrid_hdd_multipliers", "use_secondary_db",
+		"env_uri", "fs_uri", "simulate_hdd", "simulate_hybrid_fs_file",
+		"simulate_hybrid_hdd_multipliers",
 	}},
 	{"statistics dumps and reporting", []string{
 		"report_file_operations",

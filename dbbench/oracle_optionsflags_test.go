@@ -110,7 +110,7 @@ var optionFlagsNotInFile = map[string]string{
 	"table_format":         "this project's extension flag (the native engine's table format)",
 	"total_order_seek":     "a read option (options.ReadOptions), which OPTIONS files do not hold",
 	"prefix_same_as_start": "the same", "auto_prefix_mode": "the same", "readahead_size": "the same",
-	"adaptive_readahead": "the same", "async_io": "the same", "optimize_multiget_for_io": "the same",
+	"adaptive_readahead": "the same", "multiread_batched": "the same", "async_io": "the same", "optimize_multiget_for_io": "the same",
 	"rate_limit_user_ops": "the same", "rate_limit_auto_wal_flush": "a write option, the same",
 	"transaction_db":            "how the DB is opened (TransactionDB), which OPTIONS files do not hold",
 	"optimistic_transaction_db": "the same",
@@ -132,6 +132,8 @@ var optionFlagsNotInFile = map[string]string{
 	"use_stderr_info_logger":                         "the info logger is not serialized",
 	"block_cache_trace_file":                         "a trace of the run, not an option (TestBlockCacheTrace)",
 	"block_cache_trace_max_trace_file_size_in_bytes": "the same", "block_cache_trace_sampling_frequency": "the same",
+	"use_secondary_db": "a secondary instance writes its OPTIONS file into --secondary_path (TestSecondaryInstance)",
+	"secondary_path":   "the same", "secondary_update_interval": "the same",
 	"use_keep_filter": "C++ db_bench installs the filter after its first open, whose OPTIONS file has none",
 }
 

@@ -70,6 +70,7 @@ var ReadOptionNotes = []OptionNote{
 	{Key: "adaptive_readahead", Ignored: true, How: "no iterator readahead knob"},
 	{Key: "async_io", Ignored: true, How: "no asynchronous reads"},
 	{Key: "optimize_multiget_for_io", Ignored: true, How: "MultiGet reads one key at a time"},
+	{Key: "multiread_batched", How: "MultiGet reads one key at a time through either interface"},
 	{Key: "rate_limit_user_ops", Ignored: true, How: "no rate limiter"},
 	{Key: "rate_limit_auto_wal_flush", Ignored: true, How: "no rate limiter"},
 }

@@ -38,6 +38,9 @@ var rocksDBFeatureHow = []struct{ key, how string }{
 	{"use_uint64_comparator", "keys are ordered bytewise only"},
 	{"write_batch_protection_bytes_per_key", "no per-key checksums in write batches"},
 	{"use_stderr_info_logger", "the info log goes to the LOG file only"},
+	{"use_secondary_db", "no secondary instances"},
+	{"secondary_path", "no secondary instances"},
+	{"secondary_update_interval", "no secondary instances"},
 }
 
 // RocksDBFeatureNotes refuse the options of RocksDB features

@@ -73,6 +73,14 @@ type RocksDBFeatures struct {
 	WriteBatchProtectionBytesPerKey int  // write_batch_protection_bytes_per_key
 	UseStderrInfoLogger             bool // use_stderr_info_logger
 
+	// A secondary instance: the database is opened as a secondary of the
+	// one at --db, keeping its own files in SecondaryPath (RocksDB's test
+	// directory's dbbench_secondary when ""), and catches up with the
+	// primary every SecondaryUpdateInterval seconds (never when <= 0).
+	UseSecondaryDB          bool   // use_secondary_db
+	SecondaryPath           string // secondary_path
+	SecondaryUpdateInterval int    // secondary_update_interval
+
 	// KeySize is the driver's --key_size, which the plain table (its key
 	// length) and the uint64 comparator (8 bytes only) need.
 	KeySize int
@@ -91,6 +99,7 @@ func defaultRocksDBFeatures() RocksDBFeatures {
 		CuckooHashRatio:                        0.9,
 		HashBucketCount:                        1 << 20,
 		KeySize:                                16,
+		SecondaryUpdateInterval:                5,
 	}
 }
 
@@ -129,5 +138,8 @@ var rocksDBFeatureSpecs = []Spec{
 	flagOpt("use_keep_filter", setBool(func(o *Options) *bool { return &o.UseKeepFilter })),
 	flagOpt("use_uint64_comparator", setBool(func(o *Options) *bool { return &o.UseUint64Comparator })),
 	flagOpt("write_batch_protection_bytes_per_key", setInt(func(o *Options) *int { return &o.WriteBatchProtectionBytesPerKey })),
+	flagOpt("use_secondary_db", setBool(func(o *Options) *bool { return &o.UseSecondaryDB })),
+	flagOpt("secondary_path", setString(func(o *Options) *string { return &o.SecondaryPath })),
+	flagOpt("secondary_update_interval", setInt(func(o *Options) *int { return &o.SecondaryUpdateInterval })),
 	flagOpt("use_stderr_info_logger", setBool(func(o *Options) *bool { return &o.UseStderrInfoLogger })),
 }

@@ -44,6 +44,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 	"unsafe"
@@ -74,6 +75,12 @@ type DB struct {
 	txnDB *C.gdb_txndb_t
 	// blockCacheTracing: a --block_cache_trace_file trace runs until Close.
 	blockCacheTracing bool
+	// multiGetBatched: MultiGet uses the batched interface
+	// (--multiread_batched).
+	multiGetBatched bool
+	// secondary runs a secondary instance's catch-ups (secondary.go);
+	// nil for a primary.
+	secondary *secondaryUpdater
 }
 
 var (
@@ -105,7 +112,7 @@ func writeOptionsIndex(wo *engine.WriteOptions) int {
 	return i
 }
 
-func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
+func openDB(dir string, cfg *config, o *options.Options, warn io.Writer) (*DB, error) {
 	path := cString(dir)
 	defer cFree(unsafe.Pointer(path))
 	d := &DB{
@@ -113,11 +120,19 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		verifyChecksums: o.VerifyChecksum,
 		read:            o.Read,
 		defaultWO:       writeOptionsIndex(&engine.WriteOptions{Sync: o.Sync, DisableWAL: o.DisableWAL}),
+		multiGetBatched: o.Read.MultireadBatched,
 	}
 	// RocksDB's read-only open replays the WAL into memory, writes nothing,
 	// and fails writes with NotSupported.
+	if o.UseSecondaryDB && (o.TransactionDB || o.OptimisticTransactionDB) {
+		return nil, fmt.Errorf("Cannot use use_secondary_db flag with transaction_db")
+	}
 	if wantsTransactions(o) {
 		if err := d.openTransactionDB(path, o); err != nil {
+			return nil, err
+		}
+	} else if o.UseSecondaryDB {
+		if err := d.openSecondary(path, o, warn); err != nil {
 			return nil, err
 		}
 	} else if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
@@ -396,6 +411,9 @@ func (d *DB) Property(name string) (string, bool) {
 	if name == SimCacheProperty {
 		return d.cfg.simCacheReport()
 	}
+	if name == SecondaryUpdatesProperty {
+		return d.secondary.report()
+	}
 	if name == StatisticsProperty {
 		if !d.cfg.statistics {
 			return "", false
@@ -437,6 +455,7 @@ func (d *DB) Close() error {
 	var err error
 	d.closeOnce.Do(func() {
 		err = d.endBlockCacheTrace()
+		d.secondary.stop()
 		C.rocksdb_column_family_handle_destroy(d.cf)
 		d.closeTransactionDB()
 		C.rocksdb_close(d.db)

@@ -240,3 +240,46 @@ func TestBlockCacheTrace(t *testing.T) {
 		t.Errorf("sampling frequency 0: %v", err)
 	}
 }
+
+// TestSecondaryInstance: --use_secondary_db opens the database as a
+// secondary of the one written here: it reads what the primary flushed,
+// keeps its own files in --secondary_path, refuses writes, and reports its
+// catch-ups.
+func TestSecondaryInstance(t *testing.T) {
+	o := testOptions()
+	primary, dir := openFeatures(t, o)
+	if err := primary.Put([]byte("k"), []byte("v"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := primary.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	so := testOptions()
+	so.UseSecondaryDB = true
+	so.SecondaryPath = t.TempDir()
+	so.SecondaryUpdateInterval = 0
+	db, err := Opener{}.Open(dir, so, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var got string
+	if found, err := db.Get([]byte("k"), func(v []byte) { got = string(v) }); !found || err != nil || got != "v" {
+		t.Errorf("secondary Get: found %v, %q, %v", found, got, err)
+	}
+	if err := db.Put([]byte("k2"), []byte("v"), nil); err == nil || !strings.Contains(err.Error(), "secondary mode") {
+		t.Errorf("secondary Put: %v", err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(so.SecondaryPath, "OPTIONS-*")); len(files) == 0 {
+		if _, err := os.Stat(filepath.Join(so.SecondaryPath, "LOG")); err != nil {
+			t.Errorf("nothing of the secondary in %s: %v", so.SecondaryPath, err)
+		}
+	}
+	if n, ok := db.Property(SecondaryUpdatesProperty); !ok || n != "0" {
+		t.Errorf("catch-ups %q (%v), want 0 with no update interval", n, ok)
+	}
+	so.TransactionDB = true
+	if _, err := (Opener{}).Open(dir, so, io.Discard); err == nil || err.Error() != "Cannot use use_secondary_db flag with transaction_db" {
+		t.Errorf("secondary transaction DB: %v", err)
+	}
+}

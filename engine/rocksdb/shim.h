@@ -240,6 +240,39 @@ static inline void gdb_multi_get(rocksdb_t* db, const rocksdb_readoptions_t* ro,
 	}
 }
 
+// gdb_multi_get_copies looks up n keys laid out as for gdb_multi_get with
+// RocksDB's MultiGet of a vector of keys (rocksdb_multi_get_cf), the
+// non-batched interface db_bench uses without --multiread_batched: each
+// found value is a malloc'd copy in vals[i] (NULL when absent), freed by
+// gdb_free_all.
+static inline void gdb_multi_get_copies(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                          rocksdb_column_family_handle_t* cf, size_t n,
+                          const char* keys, const size_t* off, char** vals,
+                          size_t* lens, char** errs) {
+	const char* kp[64];
+	size_t ks[64];
+	const rocksdb_column_family_handle_t* cfs[64];
+	size_t i;
+	for (size_t base = 0; base < n; base += 64) {
+		size_t m = n - base < 64 ? n - base : 64;
+		for (i = 0; i < m; i++) {
+			kp[i] = keys + off[base + i];
+			ks[i] = off[base + i + 1] - off[base + i];
+			cfs[i] = cf;
+		}
+		rocksdb_multi_get_cf(db, ro, cfs, m, kp, ks, vals + base, lens + base, errs + base);
+	}
+}
+
+static inline void gdb_free_all(char** p, size_t n) {
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] != NULL) {
+			rocksdb_free(p[i]);
+			p[i] = NULL;
+		}
+	}
+}
+
 static inline void gdb_pinned_destroy_all(rocksdb_pinnableslice_t** handles, size_t n) {
 	for (size_t i = 0; i < n; i++) {
 		if (handles[i] != NULL) {
