@@ -67,11 +67,15 @@ func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte))
 	if len(s.keys) == 0 {
 		s.keys = append(s.keys, 0) // keep &keys[0] valid for all-empty keys
 	}
-	if !d.multiGetBatched {
-		return d.multiGetCopies(s, n, found, fn)
+	var handles **C.rocksdb_pinnableslice_t
+	if d.multiGetBatched {
+		C.gdb_multi_get(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
+			&s.handles[0], &s.vals[0], &s.lens[0], &s.errs[0])
+		handles = &s.handles[0]
+	} else {
+		C.gdb_multi_get_copies(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
+			&s.vals[0], &s.lens[0], &s.errs[0])
 	}
-	C.gdb_multi_get(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
-		&s.handles[0], &s.vals[0], &s.lens[0], &s.errs[0])
 	var firstErr error
 	for i := 0; i < n; i++ {
 		if s.errs[i] != nil {
@@ -80,32 +84,15 @@ func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte))
 			}
 			s.errs[i] = nil
 		}
-		found[i] = s.handles[i] != nil
+		if handles != nil {
+			found[i] = s.handles[i] != nil
+		} else {
+			found[i] = s.vals[i] != nil
+		}
 		if found[i] && firstErr == nil {
 			fn(i, goBytes(s.vals[i], s.lens[i]))
 		}
 	}
-	C.gdb_pinned_destroy_all(&s.handles[0], C.size_t(n))
-	return firstErr
-}
-
-// multiGetCopies is MultiGet's non-batched path, on the keys laid out in s.
-func (d *DB) multiGetCopies(s *multiGetScratch, n int, found []bool, fn func(i int, value []byte)) error {
-	C.gdb_multi_get_copies(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
-		&s.vals[0], &s.lens[0], &s.errs[0])
-	var firstErr error
-	for i := 0; i < n; i++ {
-		if s.errs[i] != nil {
-			if err := cError(s.errs[i]); firstErr == nil {
-				firstErr = err
-			}
-			s.errs[i] = nil
-		}
-		found[i] = s.vals[i] != nil
-		if found[i] && firstErr == nil {
-			fn(i, goBytes(s.vals[i], s.lens[i]))
-		}
-	}
-	C.gdb_free_all(&s.vals[0], C.size_t(n))
+	C.gdb_multi_get_release(handles, &s.vals[0], C.size_t(n))
 	return firstErr
 }

@@ -244,7 +244,7 @@ static inline void gdb_multi_get(rocksdb_t* db, const rocksdb_readoptions_t* ro,
 // RocksDB's MultiGet of a vector of keys (rocksdb_multi_get_cf), the
 // non-batched interface db_bench uses without --multiread_batched: each
 // found value is a malloc'd copy in vals[i] (NULL when absent), freed by
-// gdb_free_all.
+// gdb_multi_get_release.
 static inline void gdb_multi_get_copies(rocksdb_t* db, const rocksdb_readoptions_t* ro,
                           rocksdb_column_family_handle_t* cf, size_t n,
                           const char* keys, const size_t* off, char** vals,
@@ -264,20 +264,18 @@ static inline void gdb_multi_get_copies(rocksdb_t* db, const rocksdb_readoptions
 	}
 }
 
-static inline void gdb_free_all(char** p, size_t n) {
+// gdb_multi_get_release releases the n results of a MultiGet: the pinned
+// handles of gdb_multi_get when handles is not NULL, else the copies of
+// gdb_multi_get_copies; each is set to NULL.
+static inline void gdb_multi_get_release(rocksdb_pinnableslice_t** handles, char** copies,
+                                         size_t n) {
 	for (size_t i = 0; i < n; i++) {
-		if (p[i] != NULL) {
-			rocksdb_free(p[i]);
-			p[i] = NULL;
-		}
-	}
-}
-
-static inline void gdb_pinned_destroy_all(rocksdb_pinnableslice_t** handles, size_t n) {
-	for (size_t i = 0; i < n; i++) {
-		if (handles[i] != NULL) {
+		if (handles != NULL && handles[i] != NULL) {
 			rocksdb_pinnableslice_destroy(handles[i]);
 			handles[i] = NULL;
+		} else if (handles == NULL && copies[i] != NULL) {
+			rocksdb_free(copies[i]);
+			copies[i] = NULL;
 		}
 	}
 }
