@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/mmapfault"
 )
 
 // ReaderOptions configure Open.
@@ -23,6 +24,10 @@ type Reader struct {
 	f      *os.File
 	data   []byte // the whole file
 	mapped bool   // data is a mapping to release on Close
+	// region registers the mapping with internal/mmapfault, so that a
+	// guarded read that faults on a page the file lost after Open (the
+	// file shrank) is an ErrCorruption error naming the table.
+	region *mmapfault.Region
 	name   string
 	m      meta
 	props  Properties
@@ -84,7 +89,7 @@ func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 		return nil, fmt.Errorf("rtable: map %s: %w", r.name, err)
 	}
 	if r.mapped {
-		registerMapping(r)
+		r.region = mmapfault.Register(r.data, r.name, ErrCorruption)
 	}
 	if err := r.init(true); err != nil {
 		r.Close()
@@ -365,7 +370,8 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped {
-		unregisterMapping(r)
+		r.region.Unregister()
+		r.region = nil
 		err = unmapFile(r.data)
 		r.mapped = false
 	}
