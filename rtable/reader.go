@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/bloom"
 	"github.com/godbbench/godbbench/internal/mmapfault"
 )
 
@@ -54,7 +55,7 @@ type Reader struct {
 	// verified has one bit per value group, set once the group's checksum
 	// has been checked.
 	verified  []atomic.Uint64
-	filter    filter
+	filter    bloom.Filter
 	hasFilter bool
 	// valueBufs holds *[]byte buffers for Get to decompress values into.
 	valueBufs sync.Pool
@@ -166,8 +167,7 @@ func (r *Reader) init(verify bool) error {
 	r.checksums = sec[secChecksums]
 	r.verified = make([]atomic.Uint64, (len(r.checksums)/4+63)/64)
 	if m.filterProbes > 0 {
-		r.filter = filter{lines: sec[secFilter], count: uint64(len(sec[secFilter]) / lineBytes), probes: int(m.filterProbes)}
-		r.hasFilter = true
+		r.filter, r.hasFilter = bloom.New(sec[secFilter], int(m.filterProbes), bloom.Fields9)
 	}
 	r.props = Properties{
 		NumEntries: n, NumDeletions: m.deletions, RawKeySize: m.rawKeyBytes, RawValueSize: m.rawValueBytes,
@@ -297,12 +297,12 @@ func (r *Reader) MayContain(userKey []byte) bool {
 		return false
 	}
 	if r.m.keyMode == keysVariable {
-		return r.filter.mayContain(hashBytes(rest))
+		return r.filter.MayContain(hashBytes(rest))
 	}
 	if uint64(len(userKey)) != r.m.keyLen || !bytes.Equal(rest[r.m.keyWidth:], r.m.suffix) {
 		return false
 	}
-	return r.filter.mayContain(hashPacked(varyingPart(rest[:r.m.keyWidth])))
+	return r.filter.MayContain(hashPacked(varyingPart(rest[:r.m.keyWidth])))
 }
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
@@ -326,7 +326,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 		v := varyingPart(rest[:w])
-		if r.hasFilter && !r.filter.mayContain(hashPacked(v)) {
+		if r.hasFilter && !r.filter.MayContain(hashPacked(v)) {
 			return false, nil
 		}
 		for i = r.packedLowerBound(v); i < n && r.packedKey(i) == v; i++ {
@@ -336,7 +336,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 		}
 		return false, nil
 	}
-	if r.hasFilter && !r.filter.mayContain(hashBytes(rest)) {
+	if r.hasFilter && !r.filter.MayContain(hashBytes(rest)) {
 		return false, nil
 	}
 	for i = r.varLowerBound(rest); i < n && bytes.Equal(r.varKey(i), rest); i++ {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/bloom"
 	"github.com/godbbench/godbbench/internal/mmapfault"
 	"github.com/godbbench/godbbench/internal/statistics"
 )
@@ -51,7 +52,7 @@ type Reader struct {
 	// region registers mapped for fault reports (mmap_fault.go).
 	region *mmapfault.Region
 	props  Properties
-	filter bloomFilter
+	filter bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
@@ -374,7 +375,7 @@ func (r *Reader) Properties() *Properties { return &r.props }
 
 // MayContain reports whether the filter admits userKey (true without a filter).
 func (r *Reader) MayContain(userKey []byte) bool {
-	return !r.hasFilter || r.filter.mayContain(hashKey(userKey))
+	return !r.hasFilter || r.filter.MayContain(hashKey(userKey))
 }
 
 // loadBlock returns the uncompressed bytes of the block at off (n bytes
@@ -574,7 +575,7 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
-	if r.hasFilter && !r.countFilter(r.filter.mayContain(hashKey(userKey))) {
+	if r.hasFilter && !r.countFilter(r.filter.MayContain(hashKey(userKey))) {
 		return false, nil
 	}
 	i := r.findBlock(userKey)
