@@ -19,9 +19,9 @@ package lsm
 //     (which the contract forbids) is not protected.
 //   - Opening any table, and the loop of a flush or compaction
 //     (writeTables), which fails with the error and installs nothing.
-//
-// A DB iterator over an rtable table is not guarded: it hands out keys and
-// values in place in the mapping, which the caller reads after the move
-// returned, so no guard inside the iterator could cover them; a table file
-// truncated under a live iterator faults the process, as a truncated
-// mapped file does for any program reading it through a mapping.
+//   - Iterators over rtable tables (iter_rtable.go): an rtable.Iter reads
+//     its table in place on every Key, Seq, Kind and Value, so lsm wraps
+//     it in rtableIter, which copies batches of entries out of the mapping
+//     under one guard each and serves the walk from the copies. A fault
+//     is the iterator's error (the merge and the DB iterator stop at once,
+//     iter_db.go), and no byte a DB iterator hands out lies in a mapping.

@@ -250,6 +250,6 @@
 // table_factory=RTable in an OPTIONS file), and opens every table in the
 // format its footer's magic number names (HasMagic), so one DB may hold
 // both formats. It guards Get, opens and compactions against faults in a
-// mapping (internal/mmapfault) but not iterators, which hand out bytes in
-// place; docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
+// mapping (internal/mmapfault), and reads iterators in guarded batches
+// that it copies (lsm/iter_rtable.go); docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
 package rtable
