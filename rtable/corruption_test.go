@@ -63,6 +63,9 @@ func TestEveryFlippedByteDetected(t *testing.T) {
 		es := sortEntries(s.gen(rand.New(rand.NewPCG(3, 4))))
 		tables[s.name] = buildBytes(t, es[:min(len(es), 150)], WriterOptions{BloomBitsPerKey: 10})
 		tables[s.name+"/snappy"] = buildBytes(t, es[:min(len(es), 100)], WriterOptions{ValueCompression: ValueSnappy})
+		if s.name == "dbbench-values" {
+			tables[s.name+"/dict"] = buildBytes(t, es[:150], WriterOptions{ValueCompression: ValueDict})
+		}
 	}
 	for name, b := range tables {
 		if err := readAll(t, b); err != nil {
