@@ -1,6 +1,7 @@
 package rtable
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -29,19 +30,32 @@ const (
 	dictMatch = 6
 	// dictHashBits sizes the encoder's table of dictionary positions.
 	dictHashBits = 20
+	// wholeHashBits sizes the encoder's table of whole values that joined
+	// the dictionary: small enough to stay in cache.
+	wholeHashBits = 16
 )
 
 // dictEncoder encodes values against a dictionary that grows by appends.
 // It remembers, for each hash of dictMatch bytes, the last dictionary
-// position holding them.
+// position holding them, and for each hash of a value that joined the
+// dictionary whole, where it went: a value that recurs whole (the common
+// case) is found with one probe of a cache-sized table, where the
+// position table, 4 MiB, costs a cache miss.
 type dictEncoder struct {
 	dict   []byte
 	hashed int      // positions below hashed are in table
 	table  []uint32 // position + 1 by hash; 0: none
+	whole  []uint32 // position + 1 by wholeHash; 0: none
 }
 
 func newDictEncoder() *dictEncoder {
-	return &dictEncoder{table: make([]uint32, 1<<dictHashBits)}
+	return &dictEncoder{table: make([]uint32, 1<<dictHashBits), whole: make([]uint32, 1<<wholeHashBits)}
+}
+
+// wholeHash hashes the length and first dictMatch bytes of v, which has
+// at least dictMatch bytes.
+func wholeHash(v []byte) uint32 {
+	return uint32(((load6(v, 0) ^ uint64(len(v))<<48) * 0x9E3779B97F4A7C15) >> (64 - wholeHashBits))
 }
 
 // hashAt hashes the dictMatch bytes of b at p; b must hold 8 bytes there
@@ -60,6 +74,9 @@ func load6(b []byte, p int) uint64 {
 
 // add appends v to the dictionary and indexes the positions it completes.
 func (e *dictEncoder) add(v []byte) {
+	if len(v) >= dictMatch {
+		e.whole[wholeHash(v)] = uint32(len(e.dict) + 1)
+	}
 	e.dict = append(e.dict, v...)
 	for ; e.hashed+dictMatch <= len(e.dict); e.hashed++ {
 		e.table[hashAt(e.dict, e.hashed)] = uint32(e.hashed + 1)
@@ -68,8 +85,14 @@ func (e *dictEncoder) add(v []byte) {
 
 // encode appends v's operations to dst: greedily, at each position, the
 // longest copy that the last dictionary position with the same dictMatch
-// bytes offers, extended backwards over pending literals.
+// bytes offers, extended backwards over pending literals. A value that
+// joined the dictionary whole is one copy of it.
 func (e *dictEncoder) encode(dst, v []byte) []byte {
+	if len(v) >= dictMatch {
+		if c := int(e.whole[wholeHash(v)]) - 1; c >= 0 && c+len(v) <= len(e.dict) && bytes.Equal(e.dict[c:c+len(v)], v) {
+			return appendCopy(dst, len(v), c)
+		}
+	}
 	lit, p := 0, 0
 	for p+dictMatch <= len(v) {
 		c := int(e.table[hashAt(v, p)]) - 1
@@ -81,13 +104,16 @@ func (e *dictEncoder) encode(dst, v []byte) []byte {
 		for p > lit && c > 0 && e.dict[c-1] == v[p-1] {
 			p, c, l = p-1, c-1, l+1
 		}
-		dst = appendLiteral(dst, v[lit:p])
-		dst = binary.AppendUvarint(dst, uint64(l)<<1|1)
-		dst = binary.AppendUvarint(dst, uint64(c))
+		dst = appendCopy(appendLiteral(dst, v[lit:p]), l, c)
 		p += l
 		lit = p
 	}
 	return appendLiteral(dst, v[lit:])
+}
+
+func appendCopy(dst []byte, length, offset int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(length)<<1|1)
+	return binary.AppendUvarint(dst, uint64(offset))
 }
 
 func appendLiteral(dst, b []byte) []byte {

@@ -42,46 +42,58 @@ func (w *Writer) sampleValue(i int) []byte {
 
 // chooseDict builds a dictionary from the held values and keeps it when
 // the held values take fewer bytes coded against it, dictionary included,
-// than snappy makes of them one by one; else the table falls back to
-// ValueSnappy. Then it stores the held values.
+// than snappy makes of them one by one (estimated from every fourth value
+// of a large sample); else the table falls back to ValueSnappy. Then it
+// stores the held values.
 //
-// The dictionary is built greedily in value order: a value joins it when
+// The dictionary is built greedily in value order, in the same pass that
+// codes the held values: a value of dictMatch bytes or more joins it when
 // coding it against the dictionary so far saves less than half its bytes
-// and there is room, so recurring values (db_bench's values are slices of
-// one 1 MiB buffer) enter once and every later occurrence is a copy.
+// and there is room, and is then coded as one copy of itself. So a value
+// that recurs (db_bench's values are slices of one 1 MiB buffer) enters
+// once, and every later occurrence is a copy. The dictionary only grows,
+// so a value's operations stay valid as it does.
 func (w *Writer) chooseDict() error {
 	w.dictChosen = true
 	enc := newDictEncoder()
+	coded := make([]byte, 0, len(w.sample)/4)
+	codedEnds := make([]int, len(w.sampleEnds))
 	for i := range w.sampleEnds {
 		v := w.sampleValue(i)
-		w.packed = enc.encode(w.packed[:0], v)
-		if len(v) >= dictMatch && len(w.packed) > len(v)/2 && len(enc.dict)+len(v) <= MaxDictBytes {
+		start := len(coded)
+		coded = enc.encode(coded, v)
+		if len(v) >= dictMatch && len(coded)-start > len(v)/2 && len(enc.dict)+len(v) <= MaxDictBytes {
+			coded = appendCopy(coded[:start], len(v), len(enc.dict))
 			enc.add(v)
 		}
+		codedEnds[i] = len(coded)
 	}
-	var dictCost, snappyCost int
-	w.dict, w.codec = enc, ValueDict
-	for i := range w.sampleEnds {
-		dictCost += len(w.encodeValue(w.sampleValue(i)))
+	stride := 1
+	if len(w.sampleEnds) >= 4096 {
+		stride = 4
 	}
-	dictCost += len(enc.dict)
+	snappyCost := 0
 	w.codec = ValueSnappy
-	for i := range w.sampleEnds {
-		snappyCost += len(w.encodeValue(w.sampleValue(i)))
+	for i := 0; i < len(w.sampleEnds); i += stride {
+		snappyCost += stride * len(w.encodeValue(w.sampleValue(i)))
 	}
-	if dictCost < snappyCost {
-		w.codec = ValueDict
+	if len(coded)+len(enc.dict) < snappyCost {
+		w.codec, w.dict = ValueDict, enc
 		if err := w.write(enc.dict); err != nil {
 			return err
 		}
 		w.areaStart = w.off
-	} else {
-		w.dict = nil
 	}
-	for i := range w.sampleEnds {
-		if err := w.storeValue(w.encodeValue(w.sampleValue(i))); err != nil {
+	start := 0
+	for i, end := range codedEnds {
+		stored := coded[start:end]
+		if w.codec != ValueDict {
+			stored = w.encodeValue(w.sampleValue(i))
+		}
+		if err := w.storeValue(stored); err != nil {
 			return err
 		}
+		start = end
 	}
 	w.sample, w.sampleEnds = nil, nil
 	return nil
