@@ -311,7 +311,9 @@
 // options say TableFormat "rtable" (--table_format=rtable, or
 // table_factory=RTable in an OPTIONS file), and opens every table in the
 // format its footer's magic number names (HasMagic), so one DB may hold
-// both formats. It guards Get, opens and compactions against faults in a
+// both formats. With any --compression_type but none it asks for value
+// codec 2, which the writer turns into codec 1 for a table whose values
+// do not recur. It guards Get, opens and compactions against faults in a
 // mapping (FaultError) but not iterators, which hand out bytes in place;
 // docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
 package rtable
