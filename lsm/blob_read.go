@@ -59,3 +59,12 @@ func (r *blobResolver) value(it *sst.Iter) ([]byte, error) {
 	}
 	return r.db.readBlob(it.Key(), v, &r.buf)
 }
+
+// readBlobs is the DB through which the walk's tables resolve blob
+// indexes: none for a compaction's inputs.
+func (l *levelIter) readBlobs() *DB {
+	if l.compaction {
+		return nil
+	}
+	return l.db
+}

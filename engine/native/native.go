@@ -23,6 +23,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
@@ -56,6 +57,7 @@ func (Opener) Info() engine.Info {
 // differently from RocksDB (engine.OptionNote).
 var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
+	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
@@ -97,7 +99,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 }, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
-	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"))
+	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
+	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -141,6 +144,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 		c.Extra = maps.Clone(o.Extra)
 		c.Extra["blob_compression_type"] = fix(name)
 	}
+	if o.Explicit["hash_bucket_count"] && (o.Memtablerep == "prefix_hash" || o.Memtablerep == "hash_linkedlist") {
+		c.Memtablerep = o.Memtablerep + ":" + strconv.FormatInt(o.HashBucketCount, 10)
+	}
 	if len(o.CompressionPerLevel) > 0 {
 		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))
 		for i, n := range o.CompressionPerLevel {
@@ -157,6 +163,9 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	if warn == nil {
 		warn = io.Discard
+	}
+	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
+		return nil, err
 	}
 	op, err := mergeop.Lookup(o.MergeOperator)
 	if err != nil {
