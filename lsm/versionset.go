@@ -26,6 +26,11 @@ type versionSet struct {
 	manifest     *wal.Writer
 	manifestBuf  []byte
 	manifestBusy bool // a logAndApply is writing the MANIFEST
+
+	// unfinishedFlushes are the flushes the replayed MANIFEST records as
+	// begun and not ended, by table number (pendingflush.go); only Open
+	// reads them.
+	unfinishedFlushes map[uint64]pendingFlush
 }
 
 func (vs *versionSet) newFileNum() uint64 { return vs.nextFileNum.Add(1) - 1 }
@@ -115,6 +120,7 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		if e.hasLastSeq {
 			vs.lastSeq = e.lastSeq
 		}
+		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
 		}
