@@ -97,7 +97,7 @@ func main() {
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{Sync: true}, {}}
 			if ec.Engine == "native" {
-				cfgs = append(cfgs, reliability.Config{MmapWrite: true})
+				cfgs = append(cfgs, reliability.Config{MmapWrite: true}, reliability.Config{DisableWAL: true})
 			}
 			for _, c := range cfgs {
 				progress("crash %s %s", ec.Engine, c.Name())
