@@ -69,8 +69,9 @@ func (vs *versionSet) trackFlushes(e *versionEdit) {
 
 // checkUnfinishedFlushes fails when a table in no version is the output of
 // a flush the MANIFEST records as begun and not ended, and the WAL that
-// flush's begin edit names is missing: that WAL is deleted only after the
-// flush's end edit, so the MANIFEST lost it.
+// flush's begin edit names is missing or below the MANIFEST's log number:
+// only the flush's end edit moves the log number past that WAL, and the
+// WAL is deleted only after it, so the MANIFEST lost that edit.
 func (db *DB) checkUnfinishedFlushes(f dbFiles, live map[uint64]bool) error {
 	flushes := db.mu.vs.unfinishedFlushes
 	if len(flushes) == 0 {
@@ -85,12 +86,22 @@ func (db *DB) checkUnfinishedFlushes(f dbFiles, live map[uint64]bool) error {
 	for _, n := range f.dbNames {
 		t, num := parseFileName(n)
 		p, ok := flushes[num]
-		if t != fileTable || live[num] || !ok || wals[p.walNum] {
+		if t != fileTable || live[num] || !ok {
+			continue
+		}
+		wal := walName(db.walDir, p.walNum)
+		why := ""
+		switch {
+		case !wals[p.walNum]:
+			why = wal + " is missing"
+		case p.walNum < db.mu.vs.logNumber:
+			why = fmt.Sprintf("its log number %d is past that WAL", db.mu.vs.logNumber)
+		default:
 			continue
 		}
 		manifest := manifestName(db.mu.vs.manifestNum)
-		return fmt.Errorf("%w: %s is in no version; %s records that a flush began writing it (its logged writes in %s) and not that it ended, but %s is missing: %s lost edits",
-			ErrCorruption, n, manifest, filepath.Base(walName(db.walDir, p.walNum)), walName(db.walDir, p.walNum), manifest)
+		return fmt.Errorf("%w: %s is in no version; %s records that a flush began writing it (its logged writes in %s) and not that it ended, but %s: %s lost edits",
+			ErrCorruption, n, manifest, filepath.Base(wal), why, manifest)
 	}
 	return nil
 }

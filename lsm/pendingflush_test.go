@@ -200,6 +200,22 @@ func TestUnfinishedFlushWALMissing(t *testing.T) {
 	checkExists(t, table, true)
 }
 
+// A MANIFEST whose log number is past the flush's WAL recorded the flush's
+// end (only that edit moves it there) and lost it: the open fails.
+func TestUnfinishedFlushLogNumberPastWAL(t *testing.T) {
+	dir, table, begun := interruptedFlush(t)
+	rewriteManifest(t, dir, func(e *versionEdit) {
+		if len(e.flushBegun) > 0 {
+			e.setLogNumber(begun.walNum + 1)
+		}
+	})
+	_, err := Open(dir, testOptions(), Config{})
+	if !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), filepath.Base(table)) || !strings.Contains(err.Error(), "past that WAL") {
+		t.Fatalf("open: %v; want a Corruption naming %s", err, filepath.Base(table))
+	}
+	checkExists(t, table, true)
+}
+
 // A MANIFEST without the begin edit (as one written before flushes
 // recorded it) cannot explain the table's unlogged writes: the open fails
 // as it always did.
