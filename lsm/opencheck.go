@@ -47,8 +47,8 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //     ended (pendingflush.go): it is deleted, decoding or not, when the WAL
 //     the flush's begin edit names exists (its logged writes are replayed;
 //     those that skipped the WAL are lost, as RocksDB loses them), and Open
-//     fails when that WAL is missing or the table holds sequences outside
-//     the flush's range.
+//     fails when that WAL is missing or below the MANIFEST's log number, or
+//     the table holds sequences outside the flush's range.
 
 // dbFiles is what Open found in the DB and WAL directories.
 type dbFiles struct {
