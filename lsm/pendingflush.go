@@ -22,9 +22,10 @@ import (
 // flush's unfinished output. If the WAL the begin edit names still exists,
 // every logged write of the table is replayed from it (and the WALs after
 // it, deleted only later), the writes that skipped the WAL are lost, as
-// RocksDB loses them, and the table is deleted. If that WAL is gone, the
-// flush's end was recorded and the MANIFEST lost it: Open fails with
-// ErrCorruption naming the table.
+// RocksDB loses them, and the table is deleted. If that WAL is gone, or
+// the MANIFEST's log number is past it (only the end edit moves it there),
+// the flush's end was recorded and the MANIFEST lost it: Open fails with
+// ErrCorruption naming the table. The begin edit changes no version.
 //
 // Such a table is deleted before recovery writes its new MANIFEST, which
 // keeps no flush-begin fields: a crash later in the same recovery must not
