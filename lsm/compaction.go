@@ -90,7 +90,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	}
 	src := newMergingIter(iters)
 	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
-	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
+	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel), 0)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}

@@ -216,7 +216,7 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.mu.nextMem++
-	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}
+	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1}
 	m.refs.Store(1)
 	return m, nil
 }
@@ -236,6 +236,9 @@ func (db *DB) recover() error {
 	}
 	if found {
 		if err := db.verifyTables(); err != nil {
+			return err
+		}
+		if err := db.checkUnfinishedFlushes(files, db.liveTables()); err != nil {
 			return err
 		}
 		if err := db.verifyLogNumber(files); err != nil {
@@ -300,6 +303,7 @@ func (db *DB) switchLog(logNum uint64) error {
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
 	if db.mu.mem != nil {
+		db.mu.mem.lastSeq = db.mu.lastSeq
 		db.mu.imm = append(db.mu.imm, db.mu.mem)
 	}
 	db.mu.mem = mem

@@ -45,12 +45,16 @@
 //     error wrapping ErrCorruption, changing nothing, when the files disagree
 //     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing,
 //     of another size or with a footer that does not decode, a table in no
-//     version holding writes the recovered state lacks. A RocksDB or Pebble directory is refused by name
+//     version holding writes the recovered state lacks, unless it is the
+//     output of a flush begun and not ended whose WAL exists (then it is
+//     deleted and the flush's writes that skipped the WAL are lost, as in
+//     RocksDB; pendingflush.go). A RocksDB or Pebble directory is refused by name
 //     (foreign.go). Recovery records each WAL's tables in the MANIFEST and
 //     deletes that WAL before reading the next.
-//   - The DB directory is fsynced after new tables are written and before
-//     the MANIFEST edit that names them; a flushed WAL is deleted only after
-//     that edit is synced.
+//   - A flush records its start in the MANIFEST (synced) before it creates
+//     its table. The DB directory is fsynced after new tables are written
+//     and before the MANIFEST edit that names them; a flushed WAL is
+//     deleted only after that edit is synced.
 //   - One process at a time: Open takes an flock on LOCK and fails with
 //     ErrLocked otherwise ("IO error: While lock file: <dir>/LOCK: Resource
 //     temporarily unavailable").
@@ -119,11 +123,25 @@
 //	tag 5  new table        level, file number, file size (uvarints),
 //	                        smallest key, largest key (byte strings),
 //	                        smallest sequence, largest sequence (uvarints)
+//	tag 6  flush begins     table number, WAL number, smallest sequence,
+//	                        largest sequence, flags (uvarints; flags bit 0:
+//	                        some writes skipped the WAL, other bits zero)
+//	tag 7  flush ends       table number uvarint
 //
 // Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record
 // of every MANIFEST is a full snapshot (all live tables); later records are
-// deltas. An unknown tag, a level >= 64, a truncated field or tables that
-// overlap within a level >= 1 is ErrCorruptManifest.
+// deltas. An unknown tag, a level >= 64, a truncated field, tables that
+// overlap within a level >= 1, a flush whose smallest sequence is above its
+// largest or with unknown flags is ErrCorruptManifest.
+//
+// A flush appends and fsyncs an edit holding only tag 6 before it creates
+// its table: the table's number, the oldest WAL its memtables were logged
+// to and their sequence range. The edit that adds the table carries tag 7
+// with the same number. Example: the flush of table 12, logged to WAL 10,
+// sequences 101 to 300, some unlogged, begins with 06 0c 0a 65 ac 02 01 and
+// ends with an edit holding 07 0c (pendingflush.go says what Open proves
+// with them). Tags 6 and 7 never appear in a snapshot; a MANIFEST written
+// before they existed reads as before.
 //
 // # Write path
 //

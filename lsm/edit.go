@@ -22,6 +22,8 @@ const (
 	tagLastSeq     = 3
 	tagDeletedFile = 4
 	tagNewFile     = 5
+	tagFlushBegin  = 6
+	tagFlushEnd    = 7
 )
 
 // maxLevels bounds num_levels so a corrupt level number cannot size a slice.
@@ -39,6 +41,21 @@ type deletedFileEntry struct {
 	fileNum uint64
 }
 
+// pendingFlush is a flush announced before it writes its table (tag 6):
+// what open needs to prove the table obsolete if the process dies before
+// the edit that adds it (pendingflush.go).
+type pendingFlush struct {
+	tableNum uint64 // the table the flush writes
+	walNum   uint64 // the oldest WAL its memtables' logged writes are in
+	// smallestSeq and largestSeq bound the sequences of its memtables'
+	// writes, logged or not.
+	smallestSeq, largestSeq uint64
+	unlogged                bool // some of those writes skipped the WAL
+}
+
+// flushUnloggedFlag is bit 0 of a pending flush's flags.
+const flushUnloggedFlag = 1
+
 // versionEdit is one MANIFEST record: a change from one version to the next.
 type versionEdit struct {
 	hasLogNumber, hasNextFileNum, hasLastSeq bool
@@ -47,6 +64,8 @@ type versionEdit struct {
 	lastSeq                                  uint64
 	deleted                                  []deletedFileEntry
 	added                                    []newFileEntry
+	flushBegun                               []pendingFlush // tag 6
+	flushEnded                               []uint64       // tag 7: the table numbers of finished flushes
 }
 
 func (e *versionEdit) setLogNumber(n uint64)   { e.hasLogNumber, e.logNumber = true, n }
@@ -87,6 +106,22 @@ func (e *versionEdit) encode(b []byte) []byte {
 		b = appendBytes(b, m.largest)
 		b = binary.AppendUvarint(b, m.smallestSeq)
 		b = binary.AppendUvarint(b, m.largestSeq)
+	}
+	for _, p := range e.flushBegun {
+		b = binary.AppendUvarint(b, tagFlushBegin)
+		b = binary.AppendUvarint(b, p.tableNum)
+		b = binary.AppendUvarint(b, p.walNum)
+		b = binary.AppendUvarint(b, p.smallestSeq)
+		b = binary.AppendUvarint(b, p.largestSeq)
+		var flags uint64
+		if p.unlogged {
+			flags |= flushUnloggedFlag
+		}
+		b = binary.AppendUvarint(b, flags)
+	}
+	for _, num := range e.flushEnded {
+		b = binary.AppendUvarint(b, tagFlushEnd)
+		b = binary.AppendUvarint(b, num)
 	}
 	return b
 }
@@ -164,6 +199,21 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 				d.err = fmt.Errorf("%w: table %d has smallest key above largest", ErrCorruptManifest, m.num)
 			}
 			e.added = append(e.added, newFileEntry{level: lvl, meta: m})
+		case tagFlushBegin:
+			p := pendingFlush{tableNum: d.uvarint("flush table number"), walNum: d.uvarint("flush WAL number")}
+			p.smallestSeq = d.uvarint("flush smallest sequence")
+			p.largestSeq = d.uvarint("flush largest sequence")
+			flags := d.uvarint("flush flags")
+			p.unlogged = flags&flushUnloggedFlag != 0
+			if d.err == nil && flags&^flushUnloggedFlag != 0 {
+				d.err = fmt.Errorf("%w: flush of table %d has unknown flags %#x", ErrCorruptManifest, p.tableNum, flags)
+			}
+			if d.err == nil && p.smallestSeq > p.largestSeq {
+				d.err = fmt.Errorf("%w: flush of table %d has smallest sequence %d above largest %d", ErrCorruptManifest, p.tableNum, p.smallestSeq, p.largestSeq)
+			}
+			e.flushBegun = append(e.flushBegun, p)
+		case tagFlushEnd:
+			e.flushEnded = append(e.flushEnded, d.uvarint("finished flush table number"))
 		default:
 			return nil, fmt.Errorf("%w: unknown tag %d", ErrCorruptManifest, tag)
 		}

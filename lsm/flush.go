@@ -66,13 +66,17 @@ func (db *DB) flushLoop() {
 		mems := append([]*memTable(nil), db.mu.imm...)
 		snaps := db.mu.snaps.seqs()
 		db.mu.stats.runningFlushes++
-		db.mu.Unlock()
+		tableNum, err := db.beginFlush(mems)
+		var meta *fileMeta
 		start := time.Now()
-		meta, err := db.writeLevel0(mems, snaps)
-		db.mu.Lock()
+		if err == nil {
+			db.mu.Unlock()
+			meta, err = db.writeLevel0(mems, snaps, tableNum)
+			db.mu.Lock()
+		}
 		db.mu.stats.runningFlushes--
 		if err == nil {
-			e := &versionEdit{}
+			e := &versionEdit{flushEnded: []uint64{tableNum}}
 			if meta != nil {
 				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
 			}
@@ -118,10 +122,11 @@ func (db *DB) deleteObsoleteWALs() {
 	db.mu.liveWALs = keep
 }
 
-// writeLevel0 writes the merged contents of mems to one new table and
-// returns its metadata, or nil when nothing survived. DB.mu is not held
-// except during recovery, when nothing runs concurrently.
-func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
+// writeLevel0 writes the merged contents of mems to one new table,
+// numbered tableNum (0: a new number), and returns its metadata, or nil
+// when nothing survived. DB.mu is not held except during recovery, when
+// nothing runs concurrently.
+func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64) (*fileMeta, error) {
 	iters := make([]internalIter, len(mems))
 	for i, m := range mems {
 		iters[i] = newMemIter(m.rep)
@@ -129,7 +134,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 	src := newMergingIter(iters)
 	defer src.Close()
 	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
-	outs, err := db.writeTables(&ci, 0, 0)
+	outs, err := db.writeTables(&ci, 0, 0, tableNum)
 	if err != nil || len(outs) == 0 {
 		return nil, err
 	}
@@ -138,8 +143,9 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 
 // writeTables writes the entries of ci to tables for level, starting a new
 // table at a user-key boundary once a table reaches targetSize (0: one
-// table). It needs no lock: file numbers come from an atomic counter.
-func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (outs []*fileMeta, err error) {
+// table). The first table is numbered firstNum unless that is 0. It needs
+// no lock: file numbers come from an atomic counter.
+func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
@@ -193,7 +199,11 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 			}
 		}
 		if w == nil {
-			num := db.mu.vs.newFileNum()
+			num := firstNum
+			if num == 0 {
+				num = db.mu.vs.newFileNum()
+			}
+			firstNum = 0
 			f, err = db.fs.Create(tableName(db.dir, num))
 			if err != nil {
 				return outs, fmt.Errorf("create table: %w", err)

@@ -13,7 +13,11 @@ type memTable struct {
 	rep    memtable.Rep
 	id     uint64 // increasing creation order
 	logNum uint64 // WAL holding its logged writes (0: none)
-	limit  uint64 // write_buffer_size
+	// Its writes' sequences lie in [firstSeq, lastSeq]: firstSeq is one
+	// past the last sequence assigned when it was made, lastSeq the last
+	// assigned when it became immutable (set then, under DB.mu).
+	firstSeq, lastSeq uint64
+	limit             uint64 // write_buffer_size
 	// logical estimates the bytes inserted (batch bytes plus a per-entry
 	// overhead); maintained by the commit leader under DB.mu, so inserts
 	// pay no shared atomic for it.

@@ -39,8 +39,11 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	obsolete, err := db.obsoleteTables(files, manifestSeq, firstSeq)
+	obsolete, unfinished, err := db.obsoleteTables(files, manifestSeq, firstSeq)
 	if err != nil {
+		return nil, err
+	}
+	if err := db.removeUnfinishedFlushOutputs(unfinished); err != nil {
 		return nil, err
 	}
 	db.mu.lastSeq = manifestSeq
@@ -249,7 +252,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 		if mem == nil || mem.empty() {
 			return nil
 		}
-		meta, err := db.writeLevel0([]*memTable{mem}, nil)
+		meta, err := db.writeLevel0([]*memTable{mem}, nil, 0)
 		if err != nil {
 			return err
 		}
