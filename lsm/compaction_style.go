@@ -3,7 +3,6 @@ package lsm
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/godbbench/godbbench/options"
 )
@@ -14,13 +13,6 @@ const (
 	styleLevel     = 0
 	styleUniversal = 1
 	styleFIFO      = 2
-)
-
-// The option names, in options.Options.Extra, of the universal and FIFO
-// settings db_bench sets by name (options/byname.go).
-const (
-	extraUniversal = "compaction_options_universal."
-	extraFIFO      = "compaction_options_fifo."
 )
 
 // universalOptions are RocksDB's CompactionOptionsUniversal fields the
@@ -45,45 +37,24 @@ type fifoOptions struct {
 	maxCompactionBytes uint64
 }
 
-// extraUint reads an unsigned option from o.Extra, def when it is absent
-// or not a number (the option parser has checked the text).
-func extraUint(o *options.Options, name string, def uint64) uint64 {
-	v, ok := o.Extra[name]
-	if !ok {
-		return def
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		return def
-	}
-	return n
-}
-
 // universalSettings reads the universal options as db_bench sets them:
 // a flag left at 0 keeps RocksDB's default, so no entry is in Extra.
 func universalSettings(o *options.Options) universalOptions {
-	u := universalOptions{
-		sizeRatio:              extraUint(o, extraUniversal+"size_ratio", 1),
-		minMergeWidth:          extraUint(o, extraUniversal+"min_merge_width", 2),
-		maxMergeWidth:          extraUint(o, extraUniversal+"max_merge_width", math.MaxUint32),
-		maxSizeAmplification:   extraUint(o, extraUniversal+"max_size_amplification_percent", 200),
-		trigger:                max(o.Level0FileNumCompactionTrigger, 1),
-		compressionSizePercent: -1,
+	return universalOptions{
+		sizeRatio:            o.UniversalOption("size_ratio", 1),
+		minMergeWidth:        o.UniversalOption("min_merge_width", 2),
+		maxMergeWidth:        o.UniversalOption("max_merge_width", math.MaxUint32),
+		maxSizeAmplification: o.UniversalOption("max_size_amplification_percent", 200),
+		trigger:              max(o.Level0FileNumCompactionTrigger, 1),
 	}
-	if v, ok := o.Extra[extraUniversal+"compression_size_percent"]; ok {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			u.compressionSizePercent = n
-		}
-	}
-	return u
 }
 
 // fifoSettings reads the FIFO options as db_bench sets them. RocksDB's
 // max_compaction_bytes of 0 means 25 target files.
 func fifoSettings(o *options.Options) fifoOptions {
 	f := fifoOptions{
-		maxTableFilesSize:  extraUint(o, extraFIFO+"max_table_files_size", 0),
-		allowCompaction:    o.Extra[extraFIFO+"allow_compaction"] != "false",
+		maxTableFilesSize:  o.FIFOOption("max_table_files_size", 0),
+		allowCompaction:    o.FIFOAllowCompaction(),
 		trigger:            max(o.Level0FileNumCompactionTrigger, 1),
 		writeBufferSize:    uint64(max(o.WriteBufferSize, 0)),
 		maxCompactionBytes: o.MaxCompactionBytes,
@@ -96,13 +67,16 @@ func fifoSettings(o *options.Options) fifoOptions {
 
 // styleOptions returns the options the compaction style runs with: FIFO,
 // which keeps every table in L0, has no L0 write stalls (RocksDB sets
-// both triggers to the largest int), since L0 holds all the data.
+// both triggers to the largest int), since L0 holds all the data, and
+// accepts num_levels 1 (RocksDB's own setting for FIFO), kept at 2 here,
+// the fewest levels this package opens.
 func styleOptions(o *options.Options) *options.Options {
 	if o.CompactionStyle != styleFIFO {
 		return o
 	}
 	c := *o
 	c.Level0SlowdownWritesTrigger, c.Level0StopWritesTrigger = 0, 0
+	c.NumLevels = max(c.NumLevels, 2)
 	return &c
 }
 

@@ -61,7 +61,7 @@ func TestUniversalModel(t *testing.T) {
 			o := modelOptions(seed)
 			o.CompactionStyle = styleUniversal
 			o.Level0FileNumCompactionTrigger = 2 + int(seed)
-			o.Extra = map[string]string{extraUniversal + "size_ratio": strconv.Itoa(int(seed-1) * 20)}
+			o.Extra = map[string]string{"compaction_options_universal.size_ratio": strconv.Itoa(int(seed-1) * 20)}
 			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }}
 			run.db = run.open()
 			deepest := 0
@@ -160,8 +160,8 @@ func TestFIFOModel(t *testing.T) {
 			o.WriteBufferSize = 4 << 20
 			o.Level0FileNumCompactionTrigger = 2 + int(seed)
 			o.Extra = map[string]string{
-				extraFIFO + "max_table_files_size": strconv.Itoa(int(seed) * 6 << 10),
-				extraFIFO + "allow_compaction":     strconv.FormatBool(seed != 2),
+				"compaction_options_fifo.max_table_files_size": strconv.Itoa(int(seed) * 6 << 10),
+				"compaction_options_fifo.allow_compaction":     strconv.FormatBool(seed != 2),
 			}
 			db := mustOpen(t, dir, o)
 			f := &fifoModel{}

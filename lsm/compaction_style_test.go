@@ -20,7 +20,7 @@ func runsOf(pairs ...[2]int) []sortedRun {
 }
 
 func universalDefaults(trigger int) universalOptions {
-	return universalOptions{sizeRatio: 1, minMergeWidth: 2, maxMergeWidth: math.MaxUint32, maxSizeAmplification: 200, trigger: trigger, compressionSizePercent: -1}
+	return universalOptions{sizeRatio: 1, minMergeWidth: 2, maxMergeWidth: math.MaxUint32, maxSizeAmplification: 200, trigger: trigger}
 }
 
 func TestUniversalPicker(t *testing.T) {
