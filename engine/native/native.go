@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
@@ -55,6 +56,7 @@ func (Opener) Info() engine.Info {
 // differently from RocksDB (engine.OptionNote).
 var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
+	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
@@ -94,7 +96,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
 	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
 	"universal_max_size_amplification_percent",
-	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction"))
+	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction"),
+	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -131,6 +134,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	// the system call per commit (docs/BENCHMARKS.md, "mapped WAL").
 	c.MmapWrite = true
 	c.CompressionType = fix(o.CompressionType)
+	if o.Explicit["hash_bucket_count"] && (o.Memtablerep == "prefix_hash" || o.Memtablerep == "hash_linkedlist") {
+		c.Memtablerep = o.Memtablerep + ":" + strconv.FormatInt(o.HashBucketCount, 10)
+	}
 	if len(o.CompressionPerLevel) > 0 {
 		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))
 		for i, n := range o.CompressionPerLevel {
@@ -147,6 +153,9 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	if warn == nil {
 		warn = io.Discard
+	}
+	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
+		return nil, err
 	}
 	op, err := mergeop.Lookup(o.MergeOperator)
 	if err != nil {
