@@ -60,6 +60,9 @@ func (db *DB) runCompaction(c *compaction) error {
 		st.movedBytes += moved
 		return nil
 	}
+	if c.deletion {
+		return db.dropTables(c)
+	}
 	snaps := db.mu.snaps.seqs()
 	db.mu.stats.runningCompactions++
 	db.mu.Unlock()
@@ -88,9 +91,19 @@ func (db *DB) runCompaction(c *compaction) error {
 		iters = append(iters, newCompactionLevelIter(db, c.inputs[1]))
 		readOut = levelBytes(c.inputs[1])
 	}
+	for _, in := range c.middle {
+		iters = append(iters, newCompactionLevelIter(db, in.files))
+		readOut += levelBytes(in.files)
+	}
 	src := newMergingIter(iters)
 	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
-	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel), 0)
+	// As in RocksDB, a table written to L0 is never split: it is one
+	// sorted run there.
+	targetSize := db.targetFileSize(c.outputLevel)
+	if c.outputLevel == 0 {
+		targetSize = 0
+	}
+	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}
@@ -107,6 +120,11 @@ func (db *DB) runCompaction(c *compaction) error {
 		}
 		for _, f := range set {
 			e.deleted = append(e.deleted, deletedFileEntry{level: level, fileNum: f.num})
+		}
+	}
+	for _, in := range c.middle {
+		for _, f := range in.files {
+			e.deleted = append(e.deleted, deletedFileEntry{level: in.level, fileNum: f.num})
 		}
 	}
 	var written uint64
@@ -152,6 +170,9 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 	}
 	if db.mu.bgErr != nil {
 		return db.mu.bgErr
+	}
+	if s := db.opts.CompactionStyle; s == styleUniversal || s == styleFIFO {
+		return db.compactStyled()
 	}
 	last := -1
 	for level := range db.numLevels {

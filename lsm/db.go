@@ -161,6 +161,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 // prepareOptions validates the options and derives the per-level table
 // settings and the memtable factory.
 func (db *DB) prepareOptions() error {
+	db.opts = styleOptions(db.opts)
 	o := db.opts
 	db.numLevels = o.NumLevels
 	if db.numLevels < 2 || db.numLevels > maxLevels {

@@ -1,5 +1,6 @@
-// Package lsm is the native engine: a leveled log-structured merge tree with
-// RocksDB's option names and semantics, built on package memtable (the
+// Package lsm is the native engine: a log-structured merge tree (leveled,
+// universal or FIFO compaction) with RocksDB's option names and semantics,
+// built on package memtable (the
 // in-memory reps), packages sst and rtable (the block and read-optimized
 // table formats, table.go) and package wal (the record log used for WALs
 // and the MANIFEST).
@@ -178,6 +179,14 @@
 // one that every live snapshot also sees are dropped; tombstones are dropped
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.
+//
+// compaction_style 1 (universal, compaction_universal.go) and 2 (FIFO,
+// compaction_fifo.go) replace the leveled picker with RocksDB's: universal
+// merges spans of sorted runs (L0 tables, then whole levels) by size
+// amplification, size ratio and run count; FIFO keeps all tables in L0 and
+// drops the oldest, unread, once they exceed max_table_files_size, merging
+// small L0 tables first when allowed. A table written to L0 by either is
+// one table, never split.
 //
 // # Merge
 //

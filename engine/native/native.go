@@ -90,9 +90,13 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
-	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
+	{Key: "compaction_style", How: "leveled, universal (1) and FIFO (2) as RocksDB picks them; 3 (none) opens as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"),
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec",
+	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
+	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
+	"universal_max_size_amplification_percent",
+	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
 // unsupported lists the options the native engine ignores.
@@ -108,8 +112,8 @@ var compressionFallback = map[string]string{
 func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	c := *o
 	o.Warn(warn, "native", unsupported...)
-	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
-		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
+	if o.CompactionStyle > 2 && o.Explicit["compaction_style"] {
+		fmt.Fprintf(warn, "WARNING: engine native does leveled, universal and FIFO compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
 	sayFix := o.CompressionChosen()
 	fix := func(name string) string {
