@@ -89,7 +89,14 @@ func (db *DB) runCompaction(c *compaction) error {
 		readOut = levelBytes(c.inputs[1])
 	}
 	src := newMergingIter(iters)
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
+	dels, err := db.tablesRangeDels(c.inputs[0], c.inputs[1])
+	if err != nil {
+		src.Close()
+		db.mu.Lock()
+		db.mu.stats.runningCompactions--
+		return err
+	}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, dels: dels}
 	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
 	if cerr := src.Close(); err == nil {
 		err = cerr

@@ -22,6 +22,9 @@ const (
 	tagLastSeq     = 3
 	tagDeletedFile = 4
 	tagNewFile     = 5
+	// tagNewFileRangeDels is tagNewFile for a table holding range
+	// tombstones: its fields, then the tombstone count.
+	tagNewFileRangeDels = 32
 )
 
 // maxLevels bounds num_levels so a corrupt level number cannot size a slice.
@@ -79,7 +82,11 @@ func (e *versionEdit) encode(b []byte) []byte {
 	}
 	for _, a := range e.added {
 		m := a.meta
-		b = binary.AppendUvarint(b, tagNewFile)
+		tag := uint64(tagNewFile)
+		if m.numRangeDels > 0 {
+			tag = tagNewFileRangeDels
+		}
+		b = binary.AppendUvarint(b, tag)
 		b = binary.AppendUvarint(b, uint64(a.level))
 		b = binary.AppendUvarint(b, m.num)
 		b = binary.AppendUvarint(b, m.size)
@@ -87,6 +94,9 @@ func (e *versionEdit) encode(b []byte) []byte {
 		b = appendBytes(b, m.largest)
 		b = binary.AppendUvarint(b, m.smallestSeq)
 		b = binary.AppendUvarint(b, m.largestSeq)
+		if m.numRangeDels > 0 {
+			b = binary.AppendUvarint(b, m.numRangeDels)
+		}
 	}
 	return b
 }
@@ -151,7 +161,7 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 		case tagDeletedFile:
 			lvl := d.level()
 			e.deleted = append(e.deleted, deletedFileEntry{level: lvl, fileNum: d.uvarint("file number")})
-		case tagNewFile:
+		case tagNewFile, tagNewFileRangeDels:
 			lvl := d.level()
 			m := &fileMeta{}
 			m.num = d.uvarint("file number")
@@ -160,6 +170,12 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 			m.largest = d.bytes("largest key")
 			m.smallestSeq = d.uvarint("smallest sequence")
 			m.largestSeq = d.uvarint("largest sequence")
+			if tag == tagNewFileRangeDels {
+				m.numRangeDels = d.uvarint("range tombstone count")
+				if d.err == nil && m.numRangeDels == 0 {
+					d.err = fmt.Errorf("%w: table %d has a range tombstone count of 0", ErrCorruptManifest, m.num)
+				}
+			}
 			if d.err == nil && compareKeys(m.smallest, m.largest) > 0 {
 				d.err = fmt.Errorf("%w: table %d has smallest key above largest", ErrCorruptManifest, m.num)
 			}

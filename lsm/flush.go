@@ -126,7 +126,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 	}
 	src := newMergingIter(iters)
 	defer src.Close()
-	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
+	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge, dels: memTablesRangeDels(mems)}
 	outs, err := db.writeTables(&ci, 0, 0)
 	if err != nil || len(outs) == 0 {
 		return nil, err
@@ -136,7 +136,8 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64) (*fileMeta, error) {
 
 // writeTables writes the entries of ci to tables for level, starting a new
 // table at a user-key boundary once a table reaches targetSize (0: one
-// table). It needs no lock: file numbers come from an atomic counter.
+// table), and ci's range tombstones with them (compaction_rangedel.go). It
+// needs no lock: file numbers come from an atomic counter.
 func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
@@ -158,8 +159,20 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 	// Compaction inputs may be mapped rtable tables, which the input
 	// iterators read in place: a fault fails the compaction (fault.go).
 	defer catchFault(debug.SetPanicOnFault(true), &err)
-	finish := func() error {
-		props, err := w.finish()
+	dels := ci.outputRangeDels()
+	var tableStart []byte // where the table's share of dels starts (nil: unbounded)
+	// finish completes the table; next is the first key of the next one
+	// (nil for the last), where its share of dels ends.
+	finish := func(next []byte) error {
+		var err error
+		if !dels.Empty() {
+			err = w.setRangeDels(dels.Truncate(tableStart, next))
+			tableStart = append([]byte(nil), next...)
+		}
+		var props tableProps
+		if err == nil {
+			props, err = w.finish()
+		}
 		if err == nil {
 			err = bw.Flush()
 		}
@@ -179,26 +192,33 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		meta.largest = append([]byte(nil), props.largestKey...)
 		meta.smallestSeq, meta.largestSeq = props.smallestSeq, props.largestSeq
 		meta.numEntries, meta.numDeletions = props.numEntries, props.numDeletions
+		meta.numRangeDels = props.numRangeDels
 		outs = append(outs, meta)
+		return nil
+	}
+	create := func() error {
+		num := db.mu.vs.newFileNum()
+		f, err = db.fs.Create(tableName(db.dir, num))
+		if err != nil {
+			return fmt.Errorf("create table: %w", err)
+		}
+		bw = bufio.NewWriterSize(f, 256<<10)
+		w = db.newTableWriter(bw, level, !dels.Empty())
+		meta = &fileMeta{num: num}
 		return nil
 	}
 	var lastKey []byte
 	for ok := ci.First(); ok; ok = ci.Next() {
 		key := ci.Key()
-		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 {
-			if err := finish(); err != nil {
+		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 && !dels.Reaches(key) {
+			if err := finish(key); err != nil {
 				return outs, err
 			}
 		}
 		if w == nil {
-			num := db.mu.vs.newFileNum()
-			f, err = db.fs.Create(tableName(db.dir, num))
-			if err != nil {
-				return outs, fmt.Errorf("create table: %w", err)
+			if err := create(); err != nil {
+				return outs, err
 			}
-			bw = bufio.NewWriterSize(f, 256<<10)
-			w = db.newTableWriter(bw, level)
-			meta = &fileMeta{num: num}
 		}
 		value, err := ci.Value()
 		if err != nil {
@@ -212,8 +232,14 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 	if err := ci.Error(); err != nil {
 		return outs, err
 	}
+	if w == nil && !dels.Empty() {
+		// Only tombstones survived: they get a table of their own.
+		if err := create(); err != nil {
+			return outs, err
+		}
+	}
 	if w != nil {
-		if err := finish(); err != nil {
+		if err := finish(nil); err != nil {
 			return outs, err
 		}
 	}

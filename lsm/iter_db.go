@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
 // IterOptions bound an iterator.
@@ -60,6 +61,9 @@ type Iterator struct {
 	mergedNext bool
 	err        error
 	closed     bool // set by Close (invariants builds only)
+	// dels are the range tombstone lists of the sources (rangedel_read.go);
+	// empty when no source has any.
+	dels []*rangedel.List
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -84,6 +88,12 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			it.upper = append(make([]byte, 0, len(o.UpperBound)), o.UpperBound...)
 		}
 	}
+	dels, err := rs.rangeDelLists(db, b.dels[:0])
+	if err != nil {
+		rs.unref()
+		return nil, err
+	}
+	it.dels = dels
 	children := b.children[:0]
 	children = append(children, b.memIter(rs.mem))
 	for i := len(rs.imm) - 1; i >= 0; i-- {
@@ -134,7 +144,7 @@ func (it *Iterator) findForward(ok bool) bool {
 			ok = it.m.Next()
 			continue
 		}
-		switch it.m.Kind() {
+		switch it.kindAt() {
 		case base.KindSet:
 			it.key = key
 			it.valid = true
@@ -154,6 +164,16 @@ func (it *Iterator) findForward(ok bool) bool {
 	it.valid = false
 	it.err = it.m.Error()
 	return false
+}
+
+// kindAt is the kind of the stream's entry for this iterator: a point
+// entry that a range tombstone visible to it covers counts as a tombstone.
+func (it *Iterator) kindAt() base.Kind {
+	kind := it.m.Kind()
+	if len(it.dels) > 0 && kind != base.KindDelete && coveredBy(it.dels, it.m.Key(), it.m.Seq(), it.seq) {
+		return base.KindDelete
+	}
+	return kind
 }
 
 // skipKey advances the stream past every entry of key.
@@ -185,7 +205,7 @@ func (it *Iterator) findBackward(ok bool) bool {
 		it.haveVal = false
 		for {
 			if it.m.Seq() <= it.seq {
-				visible, kind = true, it.m.Kind()
+				visible, kind = true, it.kindAt()
 				if !it.keysOnly && kind == base.KindSet {
 					v, err := it.m.Value()
 					if err != nil {
@@ -370,7 +390,7 @@ func (it *Iterator) mergeValue() ([]byte, error) {
 			it.valid, it.err = false, err
 			return nil, err
 		}
-		kind := it.m.Kind()
+		kind := it.kindAt()
 		if kind == base.KindMerge {
 			it.ops.push(v)
 			ok = it.m.Next()
