@@ -182,13 +182,21 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 // collectFromMemTables feeds g the versions of key at or below seq from the
 // memtables, newest first, and reports whether it met a value or a
 // tombstone (the end of what a merge needs).
+//
+// A lookup under a range tombstone (g.cover set) walks a new iterator of
+// each memtable rather than a pooled one: the iterators of some reps
+// (vector, the hash reps) see only the entries added before they were
+// made, and such a lookup must see a write made after the tombstone.
 func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool {
 	for i := len(rs.imm); i >= 0; i-- {
 		m := rs.mem
 		if i < len(rs.imm) {
 			m = rs.imm[i]
 		}
-		it, _ := m.mergeIters.Get().(memtable.Iter)
+		var it memtable.Iter
+		if g.cover == 0 {
+			it, _ = m.mergeIters.Get().(memtable.Iter)
+		}
 		if it == nil {
 			it = m.rep.NewIter()
 		}
@@ -199,7 +207,9 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 				break
 			}
 		}
-		m.mergeIters.Put(it)
+		if g.cover == 0 {
+			m.mergeIters.Put(it)
+		}
 		if done {
 			return true
 		}
