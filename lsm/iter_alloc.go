@@ -25,7 +25,7 @@ type iterBundle struct {
 	nTables  int
 	nLevels  int
 	// dels backs Iterator.dels: a memtable's and the version's lists.
-	dels [2]*rangedel.List
+	dels [2]rangedel.Cursor
 }
 
 // Inline capacities: the active memtable plus one immutable one

@@ -61,9 +61,9 @@ type Iterator struct {
 	mergedNext bool
 	err        error
 	closed     bool // set by Close (invariants builds only)
-	// dels are the range tombstone lists of the sources (rangedel_read.go);
-	// empty when no source has any.
-	dels []*rangedel.List
+	// dels are cursors over the range tombstone lists of the sources
+	// (rangedel_read.go); empty when no source has any.
+	dels []rangedel.Cursor
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -88,7 +88,7 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			it.upper = append(make([]byte, 0, len(o.UpperBound)), o.UpperBound...)
 		}
 	}
-	dels, err := rs.rangeDelLists(db, b.dels[:0])
+	dels, err := rs.rangeDelCursors(db, b.dels[:0])
 	if err != nil {
 		rs.unref()
 		return nil, err
@@ -170,10 +170,21 @@ func (it *Iterator) findForward(ok bool) bool {
 // entry that a range tombstone visible to it covers counts as a tombstone.
 func (it *Iterator) kindAt() base.Kind {
 	kind := it.m.Kind()
-	if len(it.dels) > 0 && kind != base.KindDelete && coveredBy(it.dels, it.m.Key(), it.m.Seq(), it.seq) {
+	if len(it.dels) > 0 && kind != base.KindDelete && it.covered(it.m.Key(), it.m.Seq()) {
 		return base.KindDelete
 	}
 	return kind
+}
+
+// covered reports whether a range tombstone visible to the iterator
+// deletes the entry (key, seq).
+func (it *Iterator) covered(key []byte, seq uint64) bool {
+	for i := range it.dels {
+		if it.dels[i].Covering(key, it.seq) > seq {
+			return true
+		}
+	}
+	return false
 }
 
 // skipKey advances the stream past every entry of key.

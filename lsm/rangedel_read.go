@@ -35,20 +35,20 @@ func (v *version) rangeDels(db *DB) (*rangedel.List, error) {
 	return d.list, d.err
 }
 
-// rangeDelLists appends to dst the non-empty tombstone lists a read of rs
-// consults: each memtable's and the version's.
-func (rs *readState) rangeDelLists(db *DB, dst []*rangedel.List) ([]*rangedel.List, error) {
+// rangeDelCursors appends to dst a cursor over each non-empty tombstone
+// list a read of rs consults: each memtable's and the version's.
+func (rs *readState) rangeDelCursors(db *DB, dst []rangedel.Cursor) ([]rangedel.Cursor, error) {
 	if l := rs.mem.rangeDels.list(); l != nil {
-		dst = append(dst, l)
+		dst = append(dst, rangedel.Cursor{List: l})
 	}
 	for _, m := range rs.imm {
 		if l := m.rangeDels.list(); l != nil {
-			dst = append(dst, l)
+			dst = append(dst, rangedel.Cursor{List: l})
 		}
 	}
 	l, err := rs.v.rangeDels(db)
 	if l != nil {
-		dst = append(dst, l)
+		dst = append(dst, rangedel.Cursor{List: l})
 	}
 	return dst, err
 }
@@ -70,15 +70,4 @@ func (rs *readState) rangeDelCover(db *DB, key []byte, snapshot uint64) (uint64,
 		cover = max(cover, l.Covering(key, snapshot))
 	}
 	return cover, err
-}
-
-// coveredBy reports whether an entry at seq is deleted by a tombstone in
-// one of lists, for a reader at snapshot.
-func coveredBy(lists []*rangedel.List, key []byte, seq, snapshot uint64) bool {
-	for _, l := range lists {
-		if l.Covering(key, snapshot) > seq {
-			return true
-		}
-	}
-	return false
 }

@@ -147,6 +147,16 @@ func (l *List) Tombstones(dst []Tombstone) []Tombstone {
 
 // find returns the index of the fragment holding key, or -1.
 func (l *List) find(key []byte) int {
+	i := l.lastStartingAtOrBefore(key)
+	if i < 0 || bytes.Compare(key, l.frags[i].End) >= 0 {
+		return -1
+	}
+	return i
+}
+
+// lastStartingAtOrBefore returns the index of the last fragment starting
+// at or before key, or -1.
+func (l *List) lastStartingAtOrBefore(key []byte) int {
 	if l == nil {
 		return -1
 	}
@@ -157,9 +167,6 @@ func (l *List) find(key []byte) int {
 		}
 		return 1
 	})
-	if i == 0 || bytes.Compare(key, l.frags[i-1].End) >= 0 {
-		return -1
-	}
 	return i - 1
 }
 
@@ -171,12 +178,7 @@ func (l *List) Covering(key []byte, snapshot uint64) uint64 {
 	if i < 0 {
 		return 0
 	}
-	for _, s := range l.frags[i].Seqs {
-		if s <= snapshot {
-			return s
-		}
-	}
-	return 0
+	return newestAtOrBelow(l.frags[i].Seqs, snapshot)
 }
 
 // Truncate returns the part of l inside [lo, hi); a nil bound is

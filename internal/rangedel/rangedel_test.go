@@ -87,3 +87,35 @@ func TestDecodeRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorMatchesList asks a Cursor about keys in scan orders (forward,
+// backward, random) and compares with List.Covering.
+func TestCursorMatchesList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	key := func(i int) []byte { return []byte(fmt.Sprintf("%03d", i)) }
+	for round := range 100 {
+		var ts []Tombstone
+		for range rng.IntN(10) {
+			s := rng.IntN(60)
+			ts = append(ts, Tombstone{key(s), key(s + 1 + rng.IntN(10)), uint64(1 + rng.IntN(20))})
+		}
+		l := Build(ts)
+		c := Cursor{List: l}
+		var order []int
+		for k := range 80 {
+			order = append(order, k)
+		}
+		for k := 79; k >= 0; k-- {
+			order = append(order, k)
+		}
+		for range 80 {
+			order = append(order, rng.IntN(80))
+		}
+		for _, k := range order {
+			snap := uint64(rng.IntN(22))
+			if got, want := c.Covering(key(k), snap), l.Covering(key(k), snap); got != want {
+				t.Fatalf("round %d: Cursor.Covering(%s, %d) = %d, List.Covering = %d", round, key(k), snap, got, want)
+			}
+		}
+	}
+}
