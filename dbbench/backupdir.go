@@ -11,12 +11,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A backup directory (--backup_dir) of the engines without a backup
 // engine of their own (native, pebble) holds numbered backups, each a
 // checkpoint of the DB (engine.Checkpointer) copied file by file:
 //
+//	BACKUP_DIR/LOCK          empty; locked (flock) while a backup or a
+//	                         restore uses the directory, never deleted
 //	BACKUP_DIR/LATEST        the number of the newest complete backup, in
 //	                         decimal, then a newline
 //	BACKUP_DIR/meta/<n>      backup n's list of files, text (below)
@@ -39,13 +42,48 @@ import (
 // latest backup and checks its size and CRC-32C against meta/<n> before
 // it writes anything.
 //
-// Data safety: making a backup deletes the older backups (db_bench's
+// Data safety: a backup holds LOCK exclusively and a restore holds it
+// shared, so a second process backing up into the directory, or
+// restoring from it while a backup is made, is refused ("IO error: While
+// lock file: BACKUP_DIR/LOCK: Resource temporarily unavailable", RocksDB's
+// words for a held DB) before it reads or writes anything. Making a backup deletes the older backups (db_bench's
 // destroy_old_data) but only the files their meta files name, then their
 // emptied directories; a meta file this format does not describe, or a
 // backup directory holding a file its meta file does not name, stops the
 // backup with an error before it deletes anything of that backup. A restore never deletes a
 // file: it refuses a --restore_dir that holds any DB file (CURRENT,
 // MANIFEST-*, OPTIONS-*, *.sst, *.log, or a name the backup holds).
+
+const backupLockName = "LOCK"
+
+// lockBackupDir locks dir's LOCK, exclusively for a backup and shared
+// for a restore, and returns what releases it. A restore from a directory
+// it may not write, where no LOCK exists (no backup of this db_bench ever
+// ran there), goes on unlocked.
+func lockBackupDir(dir string, exclusive bool) (io.Closer, error) {
+	path := filepath.Join(dir, backupLockName)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil && !exclusive {
+		if f, err = os.Open(path); errors.Is(err, os.ErrNotExist) {
+			return io.NopCloser(nil), nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("IO error: While open a file for lock: %s: %v", path, err)
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("IO error: While lock file: %s: Resource temporarily unavailable", path)
+		}
+		return nil, fmt.Errorf("IO error: While lock file: %s: %v", path, err)
+	}
+	return f, nil
+}
 
 // backupFile is one line of a meta file.
 type backupFile struct {

@@ -67,6 +67,11 @@ func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) err
 	if err := os.MkdirAll(filepath.Join(dir, "private"), 0o755); err != nil {
 		return err
 	}
+	lock, err := lockBackupDir(dir, true)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	if err := removeOldBackups(dir); err != nil {
 		return err
 	}
@@ -137,6 +142,11 @@ func benchRestore(r *runner, _ *thread) error {
 // restoreBackup checks every file of the latest backup of dir, then copies
 // them into into.
 func restoreBackup(dir, into string, rate uint64) error {
+	lock, err := lockBackupDir(dir, false)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	n, err := latestBackup(dir)
 	if err != nil {
 		return err

@@ -257,7 +257,14 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 	var bytes int64
 	sink := &multiSink{keys: keys, lens: make([]int, n), fold: r.foldReads}
 	take := sink.takeAt
-	runs := engine.NewRuns(r.db)
+	// A traced run records each batch as one MultiGet, as RocksDB does,
+	// and looks it up through the engine itself.
+	var rec *traceRecorder
+	db := r.db
+	if t, ok := db.(*tracedDB); ok {
+		db, rec = t.DB, t.rec
+	}
+	runs := engine.NewRuns(db)
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	var read, found, multireads int64
 	stride := r.cfg.multireadStride
@@ -277,6 +284,9 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 			for i := range keys {
 				r.keys.Fill(keys[i], r.randomKey(t))
 			}
+		}
+		if rec != nil {
+			rec.multiGet(keys)
 		}
 		if err := runs.MultiGet(keys, foundv, take); err != nil {
 			return fmt.Errorf("MultiGet returned an error: %v", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/tracefmt"
+	"github.com/godbbench/godbbench/txn"
 )
 
 // Tracing (--trace_file) records every benchmark's reads and writes in
@@ -17,12 +18,13 @@ import (
 // tracedDB for the benchmark's run and unwraps it after. Either way a run
 // without --trace_file calls the engine directly and pays nothing.
 // What is recorded, as RocksDB records it: a write per Put, Delete,
-// SingleDelete, DeleteRange, Merge and batch (a WriteBatch of its entries, sequence number 0), a get per
-// Get, a Seek or SeekForPrev per iterator SeekGE or SeekLE with the
-// iterator's bounds. Not recorded, as in RocksDB: iterator steps, First
-// and Last, GetMergeOperands. Every lookup is a get record: the engine
-// contract has no MultiGet, so a run of lookups is single Gets to the
-// engine and to the trace alike.
+// SingleDelete, DeleteRange, Merge, batch and transaction commit (a
+// WriteBatch of its entries, sequence number 0), a get per Get (a
+// transaction's reads included), a multiget per batched lookup
+// (multireadrandom's MultiGet, whatever the engine does with it), a Seek
+// or SeekForPrev per iterator SeekGE or SeekLE with the iterator's
+// bounds. Not recorded, as in RocksDB: iterator steps, First and Last,
+// GetMergeOperands.
 
 // traceRecorder writes one benchmark's trace; its methods are safe for
 // concurrent use and allocate nothing.
@@ -100,6 +102,12 @@ func (t *traceRecorder) batch(rep []byte) {
 func (t *traceRecorder) get(key []byte) {
 	t.mu.Lock()
 	t.keep(t.w.Get(nowMicros(), 0, key))
+	t.mu.Unlock()
+}
+
+func (t *traceRecorder) multiGet(keys [][]byte) {
+	t.mu.Lock()
+	t.keep(t.w.MultiGet(nowMicros(), 0, keys))
 	t.mu.Unlock()
 }
 
@@ -286,6 +294,7 @@ func (r *runner) beginTrace(name string) error {
 		var rec *traceRecorder
 		if rec, err = startTrace(r.cfg.traceFile); err == nil {
 			r.db = &tracedDB{DB: r.db, rec: rec}
+			r.traceTransactions()
 		}
 	}
 	if err != nil {
@@ -304,6 +313,7 @@ func (r *runner) endTrace() {
 		r.engineTrace = nil
 	} else if t, ok := r.db.(*tracedDB); ok {
 		r.db = t.DB
+		r.untraceTransactions()
 		err = t.rec.end()
 	} else {
 		return
@@ -311,5 +321,21 @@ func (r *runner) endTrace() {
 	if err != nil {
 		r.out.Flush()
 		r.errf("Encountered an error ending the trace, %s\n", err)
+	}
+}
+
+// traceTransactions points package txn's transactions, when the DB runs
+// them, at the traced DB, so that their reads and commits are recorded;
+// untraceTransactions points them back. The two share locks and commit
+// stamps.
+func (r *runner) traceTransactions() {
+	if tdb, ok := r.transactionDB.(*txn.DB); ok && r.transactionOf == untraced(r.db) {
+		r.transactionDB = tdb.Over(r.db)
+	}
+}
+
+func (r *runner) untraceTransactions() {
+	if tdb, ok := r.transactionDB.(*txn.DB); ok {
+		r.transactionDB = tdb.Over(r.db)
 	}
 }

@@ -210,3 +210,29 @@ func TestTraceReplayRangeDeletes(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceRecordsMultiGetsAndTransactions: multireadrandom's batches are
+// one MultiGet record each, and randomtransaction's reads and commits are
+// recorded, on every engine, as RocksDB's tracer records them.
+func TestTraceRecordsMultiGetsAndTransactions(t *testing.T) {
+	for _, eng := range oracleEngines() {
+		dir := t.TempDir()
+		trace := filepath.Join(dir, "t.trace")
+		common := []string{"--engine=" + eng, "--num=200", "--db=" + filepath.Join(dir, "db"), "--trace_file=" + trace}
+		if code, _, stderr := runMain(t, append(common, "--benchmarks=fillseq,multireadrandom", "--batch_size=8", "--reads=80")...); code != 0 {
+			t.Fatalf("%s: multireadrandom exited %d\n%s", eng, code, stderr)
+		}
+		if got := traceCounts(t, trace); got[tracefmt.TypeMultiGet] != 10 || len(got) != 1 {
+			t.Fatalf("%s: trace of multireadrandom holds %v, want 10 multigets", eng, got)
+		}
+		if code, _, stderr := runMain(t, append(common, "--benchmarks=randomtransaction", "--use_existing_db=1", "--transaction_db=1")...); code != 0 {
+			t.Fatalf("%s: randomtransaction exited %d\n%s", eng, code, stderr)
+		}
+		// 200 transactions of two sets: a read of each set, and a write
+		// per commit (db_bench rolls one transaction in 20 back).
+		got := traceCounts(t, trace)
+		if got[tracefmt.TypeGet] != 400 || got[tracefmt.TypeWrite] == 0 || got[tracefmt.TypeWrite] > 200 {
+			t.Fatalf("%s: trace of randomtransaction holds %v, want 400 gets and 1..200 writes", eng, got)
+		}
+	}
+}

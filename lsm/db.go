@@ -278,7 +278,7 @@ func (db *DB) switchLog(logNum uint64) error {
 		return fmt.Errorf("lsm: create WAL: %w", err)
 	}
 	if osf, ok := f.(*os.File); ok && db.opts.MmapWrite {
-		if f, err = newMmapLog(osf); err != nil {
+		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
 			osf.Close()
 			return fmt.Errorf("lsm: create WAL: %w", err)
 		}

@@ -78,8 +78,9 @@
 //	                  <n>.dbtmp, fsynced, renamed, directory fsynced
 //	MANIFEST-<n>      version edits, one wal record each (6 digits, zero padded)
 //	<n>.log           a WAL: one wal record per committed batch; with
-//	                  MmapWrite, zeros up to a 4 MiB multiple follow the
-//	                  records until the WAL is closed
+//	                  MmapWrite, zeros up to a multiple of the extent (64 KiB
+//	                  to 4 MiB, by write buffer size) follow the records
+//	                  until the WAL is closed
 //	<n>.sst           a table (format in package sst)
 //	LOCK              flock target
 //	LOG               a text log whose first line ends in "RocksDB version: <v>",

@@ -20,31 +20,35 @@ import (
 // without sync), and Sync is msync + fdatasync, as with RocksDB's
 // PosixMmapFile.
 //
-// The file grows by mmapExtent at a time: fallocate first, so that running
+// The file grows by an extent at a time (walExtent: 4 MiB for a memtable
+// of 8 MiB or more, less for smaller ones, so that a small write buffer's
+// WALs do not each take 4 MiB of disk): fallocate first, so that running
 // out of space is an error from Write and never a SIGBUS on a store, then
 // a mapping of the new extent with MAP_POPULATE (one call instead of a page
-// fault per 4 KiB). Close unmaps and truncates the file to what was
-// written. A process killed before Close leaves the file at its allocated
+// fault per 4 KiB). An extent is unmapped as soon as the writes have
+// filled it: its pages stay in the page cache, dirty until written back
+// (or until the next Sync's fdatasync), but leave the process's resident
+// set, so a WAL of any length keeps at most two extents mapped. Close
+// unmaps and truncates the file to what was written. A process killed before Close leaves the file at its allocated
 // size with a zero tail, which the WAL reader takes for the end of the log
 // (wal.Reader: "a torn or preallocated tail"). A file system without
 // fallocate gets the write(2) path.
 
-// mmapExtent is how much the file grows at a time.
-const mmapExtent = 4 << 20
-
 // mmapLog is a WritableFile that writes through mappings of f.
 type mmapLog struct {
 	f       *os.File
-	extents [][]byte // mappings of consecutive mmapExtent pieces of f
+	extent  int64    // bytes per extent
+	extents [][]byte // mappings of consecutive extent-sized pieces of f; nil once filled and unmapped
 	size    int64    // bytes written
 	synced  int64    // bytes covered by the last Sync
 	err     error    // sticky
 }
 
 // newMmapLog returns a WritableFile writing f, an empty file, through
-// mappings; when the file system cannot preallocate it returns f itself.
-func newMmapLog(f *os.File) (WritableFile, error) {
-	m := &mmapLog{f: f}
+// mappings of extent bytes each (a multiple of the page size); when the
+// file system cannot preallocate it returns f itself.
+func newMmapLog(f *os.File, extent int64) (WritableFile, error) {
+	m := &mmapLog{f: f, extent: extent}
 	if err := m.grow(); err != nil {
 		if errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS) {
 			return f, nil
@@ -56,11 +60,11 @@ func newMmapLog(f *os.File) (WritableFile, error) {
 
 // grow allocates and maps the next extent.
 func (m *mmapLog) grow() error {
-	off := int64(len(m.extents)) * mmapExtent
-	if err := syscall.Fallocate(int(m.f.Fd()), 0, off, mmapExtent); err != nil {
+	off := int64(len(m.extents)) * m.extent
+	if err := syscall.Fallocate(int(m.f.Fd()), 0, off, m.extent); err != nil {
 		return fmt.Errorf("fallocate WAL: %w", err)
 	}
-	b, err := syscall.Mmap(int(m.f.Fd()), off, mmapExtent,
+	b, err := syscall.Mmap(int(m.f.Fd()), off, int(m.extent),
 		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED|syscall.MAP_POPULATE)
 	if err != nil {
 		return fmt.Errorf("mmap WAL: %w", err)
@@ -76,7 +80,7 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 	if m.err != nil {
 		return 0, m.err
 	}
-	for int64(len(m.extents))*mmapExtent <= m.size+int64(len(p)) {
+	for int64(len(m.extents))*m.extent <= m.size+int64(len(p)) {
 		if err := m.grow(); err != nil {
 			m.err = err
 			return 0, err
@@ -84,24 +88,46 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 	}
 	n := 0
 	for len(p) > 0 {
-		c := copy(m.extents[m.size/mmapExtent][m.size%mmapExtent:], p)
+		i := m.size / m.extent
+		c := copy(m.extents[i][m.size%m.extent:], p)
 		p = p[c:]
 		n += c
 		m.size += int64(c)
+		if m.size%m.extent == 0 {
+			if err := m.release(int(i)); err != nil {
+				return n, err
+			}
+		}
 	}
 	return n, nil
 }
 
+// release unmaps extent i, which the writes have filled.
+func (m *mmapLog) release(i int) error {
+	if err := syscall.Munmap(m.extents[i]); err != nil {
+		m.err = fmt.Errorf("munmap WAL: %w", err)
+		return m.err
+	}
+	m.extents[i] = nil
+	return nil
+}
+
 // Sync makes what was written since the last Sync durable: msync of the
-// pages it touched, then fdatasync.
+// pages it touched that are still mapped, then fdatasync, which also
+// writes the pages of the extents unmapped since (munmap hands their dirty
+// state to the page cache).
 func (m *mmapLog) Sync() error {
 	if m.err != nil {
 		return m.err
 	}
 	const page = 4096
 	for start := m.synced &^ (page - 1); start < m.size; {
-		e := m.extents[start/mmapExtent]
-		lo := start % mmapExtent
+		e := m.extents[start/m.extent]
+		lo := start % m.extent
+		if e == nil {
+			start += m.extent - lo
+			continue
+		}
 		hi := min(int64(len(e)), lo+m.size-start)
 		if _, _, errno := syscall.Syscall(syscall.SYS_MSYNC, uintptr(unsafe.Pointer(&e[lo])),
 			uintptr(hi-lo), syscall.MS_SYNC); errno != 0 {
@@ -122,6 +148,9 @@ func (m *mmapLog) Sync() error {
 func (m *mmapLog) Close() error {
 	var err error
 	for _, e := range m.extents {
+		if e == nil {
+			continue
+		}
 		if uerr := syscall.Munmap(e); uerr != nil && err == nil {
 			err = fmt.Errorf("munmap WAL: %w", uerr)
 		}

@@ -20,7 +20,7 @@ func TestMmapLogWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := newMmapLog(f)
+	w, err := newMmapLog(f, mmapExtent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +43,17 @@ func TestMmapLogWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+	// Filled extents are unmapped: at most the one being written and the
+	// one after it stay mapped, whatever the WAL's length.
+	mapped := 0
+	for _, e := range w.(*mmapLog).extents {
+		if e != nil {
+			mapped++
+		}
+	}
+	if n := len(w.(*mmapLog).extents); n < 3 || mapped > 2 {
+		t.Fatalf("%d of %d extents mapped, want at most 2 of at least 3", mapped, n)
 	}
 	got, err := os.ReadFile(name)
 	if err != nil {
@@ -98,6 +109,19 @@ func TestMmapWriteReopen(t *testing.T) {
 		}
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestWALExtent: a WAL's extent follows its memtable's size, half of it
+// rounded up to a power of two, from 64 KiB to 4 MiB.
+func TestWALExtent(t *testing.T) {
+	for _, c := range []struct{ buffer, want int64 }{
+		{0, 64 << 10}, {64 << 10, 64 << 10}, {1 << 20, 512 << 10}, {3 << 20, 2 << 20},
+		{8 << 20, 4 << 20}, {64 << 20, 4 << 20}, {1 << 40, 4 << 20},
+	} {
+		if got := walExtent(c.buffer); got != c.want {
+			t.Errorf("walExtent(%d) = %d, want %d", c.buffer, got, c.want)
 		}
 	}
 }

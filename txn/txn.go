@@ -24,14 +24,22 @@ type DB struct {
 	mode  Mode
 	slots *slotTable
 	// commitMu serializes optimistic commits: check, apply and stamp.
-	commitMu sync.Mutex
+	commitMu *sync.Mutex
 }
 
 var _ engine.TransactionDB = (*DB)(nil)
 
 // New returns transactions of mode over db. It does not own db.
 func New(db engine.DB, mode Mode) *DB {
-	return &DB{db: db, mode: mode, slots: newSlotTable(mode == Pessimistic)}
+	return &DB{db: db, mode: mode, slots: newSlotTable(mode == Pessimistic), commitMu: new(sync.Mutex)}
+}
+
+// Over returns transactions of d's mode that share d's locks and commit
+// stamps but read and write through db, which must reach the same store
+// as d's DB (a wrapper of it that records what passes, say), so that
+// transactions of either see each other's locks and conflicts.
+func (d *DB) Over(db engine.DB) *DB {
+	return &DB{db: db, mode: d.mode, slots: d.slots, commitMu: d.commitMu}
 }
 
 // NewTransaction implements engine.TransactionDB.

@@ -82,6 +82,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "writes go through the page cache"},
 	{Key: "bytes_per_sync", Ignored: true, How: "no incremental table syncs"},
 	{Key: "wal_bytes_per_sync", Ignored: true, How: "no incremental WAL syncs"},
+	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "use_fsync", Ignored: true, How: "syncs use fdatasync"},
 	{Key: "compaction_readahead_size", Ignored: true, How: "compactions read tables sequentially without a readahead knob"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
@@ -121,6 +122,10 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 		}
 		return to
 	}
+	// The WAL goes through a shared mapping whatever the flag says: a
+	// store to it is in the page cache at once, as after write(2), without
+	// the system call per commit (docs/BENCHMARKS.md, "mapped WAL").
+	c.MmapWrite = true
 	c.CompressionType = fix(o.CompressionType)
 	if len(o.CompressionPerLevel) > 0 {
 		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))

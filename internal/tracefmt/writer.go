@@ -79,14 +79,13 @@ func (t *Writer) Seek(ts uint64, typ Type, cf uint32, key, lower, upper []byte) 
 	return t.finish(b)
 }
 
-// MultiGet records a lookup of len(keys)/keyLen keys of keyLen bytes
-// each, stored back to back, all in column family cf. RocksDB records no
-// MultiGet of no keys, and neither does this.
-func (t *Writer) MultiGet(ts uint64, cf uint32, keys []byte, keyLen int) error {
-	if keyLen <= 0 || len(keys) == 0 {
+// MultiGet records one batched lookup of keys, all in column family cf.
+// RocksDB records no MultiGet of no keys, and neither does this.
+func (t *Writer) MultiGet(ts uint64, cf uint32, keys [][]byte) error {
+	n := len(keys)
+	if n == 0 {
 		return t.err
 	}
-	n := len(keys) / keyLen
 	b := t.start(ts, TypeMultiGet)
 	b = binary.LittleEndian.AppendUint64(b, mapMultiGet)
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
@@ -94,10 +93,13 @@ func (t *Writer) MultiGet(ts uint64, cf uint32, keys []byte, keyLen int) error {
 	for i := 0; i < n; i++ {
 		b = binary.LittleEndian.AppendUint32(b, cf)
 	}
-	perKey := uvarintLen(uint64(keyLen)) + keyLen
-	b = binary.AppendUvarint(b, uint64(n*perKey))
-	for i := 0; i < n; i++ {
-		b = appendSlice(b, keys[i*keyLen:(i+1)*keyLen])
+	keyBytes := 0
+	for _, k := range keys {
+		keyBytes += uvarintLen(uint64(len(k))) + len(k)
+	}
+	b = binary.AppendUvarint(b, uint64(keyBytes))
+	for _, k := range keys {
+		b = appendSlice(b, k)
 	}
 	return t.finish(b)
 }
