@@ -155,6 +155,13 @@ func init() {
 			"uint16); any lock timeout is one (unsigned)": "transaction_sets transaction_lock_timeout",
 		"range deletions: a non-positive period means none, a negative start at once": "writes_per_range_tombstone " +
 			"writes_before_delete_range",
+		"a RocksDB feature (options.RocksDBFeatures): RocksDB checks it as in C++ db_bench, other engines " +
+			"refuse it": "cache_high_pri_pool_ratio cache_low_pri_pool_ratio compressed_secondary_cache_size " +
+			"compressed_secondary_cache_numshardbits compressed_secondary_cache_high_pri_pool_ratio " +
+			"compressed_secondary_cache_low_pri_pool_ratio compressed_secondary_cache_compress_format_version " +
+			"cuckoo_hash_ratio hash_bucket_count num_high_pri_threads num_low_pri_threads num_bottom_pri_threads " +
+			"simcache_size write_batch_protection_bytes_per_key block_cache_trace_max_trace_file_size_in_bytes " +
+			"block_cache_trace_sampling_frequency secondary_update_interval",
 		"read by the unique-random fills, which refuse in db_bench's words what it refuses": "overwrite_probability " +
 			"overwrite_window_size disposable_entries_batch_size disposable_entries_delete_delay " +
 			"disposable_entries_value_size persistent_entries_batch_size persistent_entries_value_size",

@@ -34,6 +34,9 @@ type FlagRow struct {
 	// Feature is the no-effect group's feature, for FlagNoEffect, or what
 	// a driver flag depends on (driverFlagNotes).
 	Feature string
+	// Refused, for FlagNoEffect, says why the run stops when the flag is
+	// set away from its default (refusedFlags); "" for a warning.
+	Refused string
 }
 
 // driverFlagNotes qualify driver flags whose effect depends on the engine.
@@ -71,7 +74,7 @@ func FlagTable() []FlagRow {
 		case parserFlags[f.Name]:
 			row.Class = FlagParser
 		case noEffectFlags[f.Name]:
-			row.Class, row.Feature = FlagNoEffect, feature[f.Name]
+			row.Class, row.Feature, row.Refused = FlagNoEffect, feature[f.Name], refusedFlags[f.Name]
 		default:
 			row.Class = FlagTool
 		}

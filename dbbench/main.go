@@ -78,11 +78,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	explicit := map[string]string{}
 	fs.Visit(func(name, value string) { explicit[name] = value })
 	warnIgnoredFlags(errw, fs)
+	if err := refuseFlags(fs); err != nil {
+		fmt.Fprintf(errw, "%s\n", err)
+		return 1
+	}
 	opts, err := makeOptions(fs)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
+	opts.KeySize = cfg.keySize
 	unmapped, openErr := openOptionsFile(f, opts)
 	opener, err := engine.Lookup(cfg.engine)
 	if err != nil {
@@ -135,6 +140,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 1
 	}
+	if opts.UseKeepFilter {
+		fmt.Fprintf(out, "A noop compaction filter is used\n")
+	}
 	printEnvironment(errw, opener.Info().VersionLine, time.Now())
 	r.openLog.release()
 	defer func() {
@@ -151,6 +159,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.statistics {
 		r.printStatistics()
+	}
+	if opts.SimCacheSize >= 0 {
+		r.printSimCache()
+	}
+	if opts.UseSecondaryDB {
+		if v, ok := r.db.Property(secondaryUpdatesProperty); ok {
+			r.outf("Secondary instance updated  %s times.\n", v)
+		}
 	}
 	if cfg.printMallocStats {
 		r.printMallocStats()
@@ -302,6 +318,25 @@ func (r *runner) destroyFailed(err error) {
 		r.openErr = fmt.Errorf("open error: %w", err)
 	}
 }
+
+// printSimCache prints the simulated cache's report (--simcache_size) as
+// db_bench does, from the engine that keeps one (rocksdb; the others
+// refuse the flag at open).
+func (r *runner) printSimCache() {
+	if v, ok := r.db.Property(simCacheProperty); ok {
+		r.outf("SIMULATOR CACHE STATISTICS:\n%s\n", v)
+	}
+}
+
+// simCacheProperty and secondaryUpdatesProperty are the rocksdb engine's
+// properties of the simulated cache's report and of a secondary
+// instance's catch-up count (rocksdb.SimCacheProperty and
+// rocksdb.SecondaryUpdatesProperty, which builds without the rocksdb tag
+// cannot name).
+const (
+	simCacheProperty         = "godbbench.simcache-statistics"
+	secondaryUpdatesProperty = "godbbench.secondary-updates"
+)
 
 // printStatistics prints the STATISTICS: block when the engine keeps
 // RocksDB-style statistics.

@@ -87,6 +87,9 @@ var optionFlagValues = map[string][]string{
 	"metadata_block_size": {"1024"}, "prepopulate_block_cache": {"1"},
 	"rate_limiter_bytes_per_sec": {"1000000"}, "persist_stats_to_disk": {"true"},
 	"partition_index_and_filters": {"true"}, "use_ribbon_filter": {"true"}, "file_checksum": {"true"},
+	"use_hash_search": {"true"}, "use_plain_table": {"true"}, "use_cuckoo_table": {"true"},
+	"cuckoo_hash_ratio": {"0.5"}, "identity_as_first_hash": {"true"}, "hash_bucket_count": {"1024"},
+	"use_uint64_comparator": {"true"},
 	"merge_operator": {"put", "put_v1", "uint64add", "UInt64AddOperator", "max", "bytesxor", "stringappend",
 		"stringappendtest", "sortlist", "put_v2", "bogus"},
 }
@@ -107,10 +110,31 @@ var optionFlagsNotInFile = map[string]string{
 	"table_format":         "this project's extension flag (the native engine's table format)",
 	"total_order_seek":     "a read option (options.ReadOptions), which OPTIONS files do not hold",
 	"prefix_same_as_start": "the same", "auto_prefix_mode": "the same", "readahead_size": "the same",
-	"adaptive_readahead": "the same", "async_io": "the same", "optimize_multiget_for_io": "the same",
+	"adaptive_readahead": "the same", "multiread_batched": "the same", "async_io": "the same", "optimize_multiget_for_io": "the same",
 	"rate_limit_user_ops": "the same", "rate_limit_auto_wal_flush": "a write option, the same",
 	"transaction_db":            "how the DB is opened (TransactionDB), which OPTIONS files do not hold",
 	"optimistic_transaction_db": "the same",
+
+	// RocksDB features db_bench sets outside the serialized options
+	// (options.RocksDBFeatures); TestRocksDBFeatureFlags checks each.
+	"cache_high_pri_pool_ratio": "the block cache is not serialized", "cache_low_pri_pool_ratio": "the same",
+	"use_compressed_secondary_cache": "the same", "compressed_secondary_cache_size": "the same",
+	"compressed_secondary_cache_numshardbits": "the same", "compressed_secondary_cache_high_pri_pool_ratio": "the same",
+	"compressed_secondary_cache_low_pri_pool_ratio": "the same", "compressed_secondary_cache_compression_type": "the same",
+	"compressed_secondary_cache_compress_format_version": "the same", "simcache_size": "the same",
+	"charge_compression_dictionary_building_buffer": "cache_usage_options is not serialized",
+	"charge_filter_construction":                    "the same", "charge_table_reader": "the same", "charge_file_metadata": "the same",
+	"charge_blob_cache":          "the same",
+	"cost_write_buffer_to_cache": "the write buffer manager is not serialized",
+	"num_high_pri_threads":       "the environment's thread pools are not serialized", "num_low_pri_threads": "the same",
+	"num_bottom_pri_threads": "the same", "enable_cpu_prio": "the same", "enable_io_prio": "the same",
+	"write_batch_protection_bytes_per_key":           "a write option",
+	"use_stderr_info_logger":                         "the info logger is not serialized",
+	"block_cache_trace_file":                         "a trace of the run, not an option (TestBlockCacheTrace)",
+	"block_cache_trace_max_trace_file_size_in_bytes": "the same", "block_cache_trace_sampling_frequency": "the same",
+	"use_secondary_db": "a secondary instance writes its OPTIONS file into --secondary_path (TestSecondaryInstance)",
+	"secondary_path":   "the same", "secondary_update_interval": "the same",
+	"use_keep_filter": "C++ db_bench installs the filter after its first open, whose OPTIONS file has none",
 }
 
 // optionRounds is how many times every option flag is drawn, each time into
@@ -130,6 +154,13 @@ var flagPairs = map[string][]string{
 	"block_align":                      {"--compression_type=none"},
 	"use_ribbon_filter":                {"--bloom_bits=10"},
 	"metadata_block_size":              {"--partition_index=true"},
+	"use_hash_search":                  {"--prefix_size=8"},
+	"use_plain_table":                  {"--mmap_read=true", "--prefix_size=8"},
+	"use_cuckoo_table":                 {"--mmap_read=true"},
+	"cuckoo_hash_ratio":                {"--use_cuckoo_table=true", "--mmap_read=true"},
+	"identity_as_first_hash":           {"--use_cuckoo_table=true", "--mmap_read=true"},
+	"hash_bucket_count":                {"--memtablerep=prefix_hash", "--prefix_size=8"},
+	"use_uint64_comparator":            {"--key_size=8"},
 }
 
 // TestOracleOptionsFileFromFlags runs random combinations of option flags,

@@ -1,6 +1,7 @@
 package dbbench
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -22,7 +23,7 @@ func setOf(names ...string) map[string]bool {
 func warnIgnoredFlags(w io.Writer, fs *gflags.FlagSet) {
 	var names []string
 	fs.Visit(func(name, _ string) {
-		if hasNoEffect(fs, name) && fs.Lookup(name).IsChanged() {
+		if hasNoEffect(fs, name) && refusedFlags[name] == "" && fs.Lookup(name).IsChanged() {
 			names = append(names, name)
 		}
 	})
@@ -30,6 +31,22 @@ func warnIgnoredFlags(w io.Writer, fs *gflags.FlagSet) {
 	for _, n := range names {
 		fmt.Fprintf(w, "WARNING: --%s is accepted for compatibility but has no effect here\n", n)
 	}
+}
+
+// refuseFlags returns the error that stops a run where a refused flag
+// (refusedFlags) is set away from its default, naming the first one.
+func refuseFlags(fs *gflags.FlagSet) error {
+	var names []string
+	for n := range refusedFlags {
+		if f := fs.Lookup(n); f != nil && f.IsChanged() {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	return errors.New(refusedFlags[names[0]])
 }
 
 // hasNoEffect reports whether the flag changes nothing on any engine.

@@ -17,6 +17,9 @@ type OptionNote struct {
 	// ignores option KEY"). Otherwise the option is applied differently,
 	// as How says.
 	Ignored bool
+	// Refused: the engine has no such feature and will not run without
+	// it; set away from its default, the open fails (RefusedOption).
+	Refused bool
 	// How says what the engine does instead, or why it cannot.
 	How string
 }
@@ -67,6 +70,7 @@ var ReadOptionNotes = []OptionNote{
 	{Key: "adaptive_readahead", Ignored: true, How: "no iterator readahead knob"},
 	{Key: "async_io", Ignored: true, How: "no asynchronous reads"},
 	{Key: "optimize_multiget_for_io", Ignored: true, How: "MultiGet reads one key at a time"},
+	{Key: "multiread_batched", How: "MultiGet reads one key at a time through either interface"},
 	{Key: "rate_limit_user_ops", Ignored: true, How: "no rate limiter"},
 	{Key: "rate_limit_auto_wal_flush", Ignored: true, How: "no rate limiter"},
 }

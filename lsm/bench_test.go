@@ -291,3 +291,29 @@ func BenchmarkShortScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSeekRTable is db_bench's seekrandom over a compacted rtable DB:
+// a new iterator, one seek and the value of the key found.
+func BenchmarkSeekRTable(b *testing.B) {
+	db := openFilledWith(b, rtableOptions(), true)
+	defer db.Close()
+	key := make([]byte, 16)
+	rng := rand.New(rand.NewSource(1))
+	b.ReportAllocs()
+	defer startThreadCPU(b)()
+	for i := 0; i < b.N; i++ {
+		it, err := db.NewIter(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !it.SeekGE(benchKey(key, uint64(rng.Intn(benchKeys)))) {
+			b.Fatal("seek found nothing", it.Error())
+		}
+		if _, err := it.Value(); err != nil {
+			b.Fatal(err)
+		}
+		if err := it.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

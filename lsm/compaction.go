@@ -77,7 +77,7 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.mu.stats.runningCompactions--
 				return err
 			}
-			iters = append(iters, newTableIter(r, nil, false))
+			iters = append(iters, newTableIter(r, tableIterOptions{callerGuards: true}))
 			readIn += f.size
 		}
 	} else {

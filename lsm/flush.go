@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/mmapfault"
 )
 
 // Flush switches the active memtable if it holds anything and waits until
@@ -158,7 +160,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 	}()
 	// Compaction inputs may be mapped rtable tables, which the input
 	// iterators read in place: a fault fails the compaction (fault.go).
-	defer catchFault(debug.SetPanicOnFault(true), &err)
+	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	dels := ci.outputRangeDels()
 	var tableStart []byte // where the table's share of dels starts (nil: unbounded)
 	// finish completes the table; next is the first key of the next one

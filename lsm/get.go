@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/mmapfault"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/rtable"
@@ -34,7 +35,7 @@ func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
 // openTableFile opens the table file name of size bytes in the format its
 // magic number names. A fault reading a new mapping is an error.
 func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, err error) {
-	defer catchFault(debug.SetPanicOnFault(true), &err)
+	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table: %w", err)
@@ -270,7 +271,7 @@ func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, er
 // are always mapped.
 func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bool, err error) {
 	if db.opts.MmapRead || db.rtablesOpened.Load() {
-		defer catchFault(debug.SetPanicOnFault(true), &err)
+		defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	}
 	for _, f := range v.levels[0] {
 		if compareKeys(key, f.smallest) < 0 || compareKeys(key, f.largest) > 0 || f.smallestSeq > seq {

@@ -54,16 +54,16 @@ func (b *iterBundle) memIter(m *memTable) *memIter {
 
 // tableIter returns an iterator over t, a block-format one in the next
 // inline slot while there is one.
-func (b *iterBundle) tableIter(t *openTable) internalIter {
+func (b *iterBundle) tableIter(t *openTable, keysOnly bool) internalIter {
 	var slot *tableIter
 	if t.format == formatBlock && b.nTables < len(b.tables) {
 		slot = &b.tables[b.nTables]
 		b.nTables++
 	}
-	return newTableIter(t, slot, true)
+	return newTableIter(t, tableIterOptions{block: slot, fillCache: true, keysOnly: keysOnly})
 }
 
-func (b *iterBundle) levelIter(db *DB, files []*fileMeta) *levelIter {
+func (b *iterBundle) levelIter(db *DB, files []*fileMeta, keysOnly bool) *levelIter {
 	var l *levelIter
 	if b.nLevels < len(b.levels) {
 		l = &b.levels[b.nLevels]
@@ -71,6 +71,6 @@ func (b *iterBundle) levelIter(db *DB, files []*fileMeta) *levelIter {
 	} else {
 		l = new(levelIter)
 	}
-	*l = levelIter{db: db, files: files, idx: -1}
+	*l = levelIter{db: db, files: files, idx: -1, keysOnly: keysOnly}
 	return l
 }

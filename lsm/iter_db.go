@@ -34,7 +34,8 @@ type IterOptions struct {
 // Next and Prev after an error return false and keep the error. First,
 // Last and the seeks clear it and start over, as RocksDB's DBIter does
 // (its status is reset by every seek); they return false with Error set
-// again if the error persists.
+// again if the error persists. A fault reading a mapped table whose file
+// shrank is such an error (fault.go).
 type Iterator struct {
 	db      *DB
 	rs      *readState
@@ -108,11 +109,11 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			rs.unref()
 			return nil, err
 		}
-		children = append(children, b.tableIter(r))
+		children = append(children, b.tableIter(r, it.keysOnly))
 	}
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {
-			children = append(children, b.levelIter(db, rs.v.levels[level]))
+			children = append(children, b.levelIter(db, rs.v.levels[level], it.keysOnly))
 		}
 	}
 	b.merge = mergingIter{children: children, heap: b.heap[:0]}

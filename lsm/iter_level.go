@@ -19,14 +19,22 @@ type levelIter struct {
 	// noFill: the level's reads do not fill the block cache
 	// (sst.Iter.SetFillCache); set for compaction inputs.
 	noFill bool
-	// slot holds the adapter of a block-format table's iterator.
-	slot tableIter
+	// compaction: the walk is a compaction's input, read under
+	// writeTables' fault guard (tableIterOptions.callerGuards).
+	compaction bool
+	// keysOnly: the walk never asks for values (IterOptions.KeysOnly).
+	keysOnly bool
+	// slot holds the adapter of a block-format table's iterator; rslot
+	// the adapter of an rtable table's, made when the walk opens the
+	// first one (an inline one would grow every iterator by ~200 bytes).
+	slot  tableIter
+	rslot *rtableIter
 }
 
 // newCompactionLevelIter returns a levelIter over compaction inputs, whose
 // reads do not fill the block cache.
 func newCompactionLevelIter(db *DB, files []*fileMeta) *levelIter {
-	return &levelIter{db: db, files: files, idx: -1, noFill: true}
+	return &levelIter{db: db, files: files, idx: -1, noFill: true, compaction: true}
 }
 
 // open positions cur on file i (without moving it within the file).
@@ -47,7 +55,13 @@ func (l *levelIter) open(i int) bool {
 		l.err = err
 		return false
 	}
-	l.cur = newTableIter(t, &l.slot, !l.noFill)
+	if t.format == formatRTable && l.rslot == nil && !l.compaction {
+		l.rslot = new(rtableIter)
+	}
+	l.cur = newTableIter(t, tableIterOptions{
+		block: &l.slot, rtable: l.rslot, fillCache: !l.noFill, keysOnly: l.keysOnly,
+		callerGuards: l.compaction,
+	})
 	return true
 }
 

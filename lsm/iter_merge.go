@@ -102,6 +102,19 @@ const (
 	seekLT
 )
 
+// positionBy positions it by mode (with key for the seeks).
+func positionBy(it internalIter, mode seekMode, key []byte) bool {
+	switch mode {
+	case seekFirst:
+		return it.First()
+	case seekLast:
+		return it.Last()
+	case seekGE:
+		return it.SeekGE(key)
+	}
+	return it.SeekLT(key)
+}
+
 // init positions every child (no closure, so a seek allocates nothing) and
 // builds the heap.
 func (m *mergingIter) init(mode seekMode, key []byte) bool {
@@ -109,18 +122,7 @@ func (m *mergingIter) init(mode seekMode, key []byte) bool {
 	m.heap = m.heap[:0]
 	m.err = nil
 	for _, c := range m.children {
-		var ok bool
-		switch mode {
-		case seekFirst:
-			ok = c.First()
-		case seekLast:
-			ok = c.Last()
-		case seekGE:
-			ok = c.SeekGE(key)
-		default:
-			ok = c.SeekLT(key)
-		}
-		if ok {
+		if positionBy(c, mode, key) {
 			m.heap = append(m.heap, mergeEntry{it: c})
 			m.heap[len(m.heap)-1].load()
 		} else if err := c.Error(); err != nil {

@@ -82,8 +82,8 @@ func TestMmapTableShrunkAfterOpen(t *testing.T) {
 // TestRTableShrunkAfterOpen truncates the tables of a DB whose levels
 // below L0 are rtable tables (always mapped) after Gets mapped them: Get
 // and a compaction must return errors wrapping sst.ErrCorruption, never
-// SIGBUS, and the failed compaction must install nothing. (Scans are not
-// guarded: fault.go.)
+// SIGBUS, and the failed compaction must install nothing. (Scans under
+// a live iterator: TestScanTableTruncatedUnderIterator.)
 func TestRTableShrunkAfterOpen(t *testing.T) {
 	for _, keep := range []float64{0, 0.5} {
 		t.Run(fmt.Sprintf("keep=%v", keep), func(t *testing.T) {

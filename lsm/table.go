@@ -155,21 +155,46 @@ func rtableProps(p *rtable.Properties) tableProps {
 	}
 }
 
-// newTableIter returns an iterator over t. A block-format iterator is
-// placed in slot when slot is not nil (the iterator bundle's inline
-// storage); fillCache says whether its block reads fill the block cache
-// (rtable has no cache).
-func newTableIter(t *openTable, slot *tableIter, fillCache bool) internalIter {
+// tableIterOptions say how newTableIter makes a table's iterator.
+type tableIterOptions struct {
+	// block and rtable, when not nil, are inline storage for the adapter
+	// of the table's format (the iterator bundle's, a level walk's),
+	// whose buffers are kept.
+	block  *tableIter
+	rtable *rtableIter
+	// fillCache says whether block reads fill the block cache (rtable
+	// has no cache).
+	fillCache bool
+	// keysOnly says that Value will not be called: rtable iterators then
+	// never copy values (iter_rtable.go).
+	keysOnly bool
+	// callerGuards says the caller reads the iterator under its own fault
+	// guard (a flush or compaction: writeTables), so an rtable iterator is
+	// used bare, its bytes in place, without rtableIter's copies.
+	callerGuards bool
+}
+
+// newTableIter returns an iterator over t.
+func newTableIter(t *openTable, o tableIterOptions) internalIter {
 	switch r := t.tableReader.(type) {
 	case *rtable.Reader:
-		return r.NewIter()
-	case *sst.Reader:
-		if slot == nil {
-			slot = new(tableIter)
+		if o.callerGuards {
+			return r.NewIter()
 		}
-		slot.it = r.NewIter()
-		slot.it.SetFillCache(fillCache)
-		return slot
+		rt := o.rtable
+		if rt == nil {
+			rt = new(rtableIter)
+		}
+		rt.reset(r, o.keysOnly)
+		return rt
+	case *sst.Reader:
+		block := o.block
+		if block == nil {
+			block = new(tableIter)
+		}
+		block.it = r.NewIter()
+		block.it.SetFillCache(o.fillCache)
+		return block
 	}
 	panic(fmt.Sprintf("lsm: table reader of type %T", t.tableReader))
 }

@@ -93,10 +93,13 @@ var byNameSpecs = []Spec{
 	byName("fifo_compaction_max_table_files_size_mb", fifo+"max_table_files_size", mebibytes),
 
 	// Block-based table options. Later flags win where two set one option,
-	// as in db_bench: --partition_index over --index_with_first_key.
+	// as in db_bench: --partition_index over --index_with_first_key over
+	// --use_hash_search; each index flag set to false leaves the index
+	// type to the others.
 	byName("block_align", table+"block_align", asIs),
-	byName("index_with_first_key", table+"index_type", ifTrue("kBinarySearchWithFirstKey", "kBinarySearch")),
-	byName("partition_index", table+"index_type", ifTrue("kTwoLevelIndexSearch", "kBinarySearch")),
+	{Flag: "use_hash_search", Extra: table + "index_type", set: setIndexTypeIfTrue("kHashSearch")},
+	{Flag: "index_with_first_key", Extra: table + "index_type", set: setIndexTypeIfTrue("kBinarySearchWithFirstKey")},
+	{Flag: "partition_index", Extra: table + "index_type", set: setIndexTypeIfTrue("kTwoLevelIndexSearch")},
 	{Flag: "partition_index_and_filters", Extra: table + "index_type", set: setPartitionIndexAndFilters},
 	{Flag: "use_ribbon_filter", Extra: table + "filter_policy", set: setRibbonFilter},
 	{Flag: "metadata_block_size", Extra: table + "metadata_block_size", set: setMetadataBlockSize},
@@ -126,6 +129,21 @@ func byName(flag, extra string, conv func(string) (string, error)) Spec {
 		o.Extra[extra] = text
 		return !had || old != text, nil
 	}}
+}
+
+// setIndexTypeIfTrue returns the setter of a boolean flag that, when true,
+// makes the block-based table's index of type index.
+func setIndexTypeIfTrue(index string) optionSetter {
+	return func(o *Options, v string) (bool, error) {
+		on, err := strconv.ParseBool(v)
+		if err != nil || !on {
+			return false, err
+		}
+		ensureExtra(o)
+		changed := o.Extra[table+"index_type"] != index
+		o.Extra[table+"index_type"] = index
+		return changed, nil
+	}
 }
 
 // setPartitionIndexAndFilters: --partition_index_and_filters partitions

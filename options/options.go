@@ -140,6 +140,10 @@ type Options struct {
 	Statistics bool // statistics
 	StatsLevel int
 
+	// RocksDBFeatures are the options of RocksDB features the other
+	// engines refuse (rocksdbfeatures.go).
+	RocksDBFeatures
+
 	// Extra holds option name -> value pairs from an OPTIONS file that have no
 	// field above, for engines (RocksDB) that can apply them by name.
 	Extra map[string]string
@@ -198,6 +202,7 @@ func Default() *Options {
 		AdviseRandomOnOpen:              true,
 		StatsLevel:                      3,
 		RateLimiterRefillPeriodUs:       100000,
+		RocksDBFeatures:                 defaultRocksDBFeatures(),
 		Extra:                           map[string]string{},
 		Explicit:                        map[string]bool{},
 	}

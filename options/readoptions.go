@@ -12,6 +12,9 @@ package options
 //     (--adaptive_readahead), AsyncIO (--async_io): iterator I/O;
 //   - OptimizeMultigetForIO (--optimize_multiget_for_io, on by default):
 //     MultiGet reads levels in parallel;
+//   - MultireadBatched (--multiread_batched): MultiGet through the batched
+//     interface, whose values are pinned, instead of the one taking a
+//     vector of keys and copying each value;
 //   - RateLimitUserOps (--rate_limit_user_ops): reads charged to the rate
 //     limiter (IO_USER instead of IO_TOTAL); RateLimitAutoWALFlush
 //     (--rate_limit_auto_wal_flush): the same for writes' automatic WAL
@@ -24,6 +27,7 @@ type ReadOptions struct {
 	AdaptiveReadahead     bool
 	AsyncIO               bool
 	OptimizeMultigetForIO bool
+	MultireadBatched      bool
 	RateLimitUserOps      bool
 	RateLimitAutoWALFlush bool
 }

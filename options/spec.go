@@ -54,7 +54,7 @@ const tableSection = SectionTablePrefix + "BlockBasedTable"
 // another's value: num_levels comes before
 // max_bytes_for_level_multiplier_additional, statistics before
 // statistics_string, bloom_bits before use_ribbon_filter.
-var Specs = slices.Concat(fieldSpecs, byNameSpecs)
+var Specs = slices.Concat(fieldSpecs, rocksDBFeatureSpecs, byNameSpecs)
 
 // fieldSpecs are the options with a field in Options.
 var fieldSpecs = []Spec{
@@ -156,6 +156,7 @@ var fieldSpecs = []Spec{
 	flagOpt("adaptive_readahead", setBool(func(o *Options) *bool { return &o.Read.AdaptiveReadahead })),
 	flagOpt("async_io", setBool(func(o *Options) *bool { return &o.Read.AsyncIO })),
 	flagOpt("optimize_multiget_for_io", setBool(func(o *Options) *bool { return &o.Read.OptimizeMultigetForIO })),
+	flagOpt("multiread_batched", setBool(func(o *Options) *bool { return &o.Read.MultireadBatched })),
 	flagOpt("rate_limit_user_ops", setBool(func(o *Options) *bool { return &o.Read.RateLimitUserOps })),
 	flagOpt("rate_limit_auto_wal_flush", setBool(func(o *Options) *bool { return &o.Read.RateLimitAutoWALFlush })),
 	dbOpt("wal_dir", setString(func(o *Options) *string { return &o.WALDir })),

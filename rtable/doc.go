@@ -26,8 +26,10 @@
 //     checked against its CRC32C before any of its values is first handed
 //     out. A file of another length than the recorded one is refused
 //     before it is mapped. A file that shrinks after Open faults on access
-//     (SIGBUS): a caller that can meet one guards its reads with
-//     runtime/debug.SetPanicOnFault, as it does for sst's mapped Get.
+//     (SIGBUS): a caller that can meet one guards its reads, and its reads
+//     of bytes handed out in place, with internal/mmapfault's Catch (the
+//     Reader registers its mapping there), as it does for sst's mapped
+//     Get.
 //   - A key-only scan (Iter moves and Key, no Value) reads the keys section
 //     alone, and the trailers section when it asks for Seq or Kind: it
 //     never touches a value page.
@@ -248,6 +250,6 @@
 // table_factory=RTable in an OPTIONS file), and opens every table in the
 // format its footer's magic number names (HasMagic), so one DB may hold
 // both formats. It guards Get, opens and compactions against faults in a
-// mapping (FaultError) but not iterators, which hand out bytes in place;
-// docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
+// mapping (internal/mmapfault), and reads iterators in guarded batches
+// that it copies (lsm/iter_rtable.go); docs/BENCHMARKS.md ("rtable in the engine") has the db_bench numbers.
 package rtable

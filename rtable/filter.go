@@ -3,25 +3,17 @@ package rtable
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/godbbench/godbbench/internal/bloom"
 )
 
-// The filter is a blocked bloom filter: a key's hash picks one 64-byte line
-// and all probes test bits of that line, so a probe costs one cache miss.
-// The line is the high 32 bits of the hash scaled onto the line count; the
-// probes are consecutive 9-bit fields of the hash times an odd constant,
-// least significant first, each naming a bit of the line (bit b is byte
-// b/8, mask 1<<(b%8)). Seven 9-bit fields fit in 64 bits, hence maxProbes.
+// The filter section is internal/bloom's cache-line-blocked filter with
+// its Fields9 probe sequence (seven 9-bit fields fit in 64 bits, so at most
+// 7 probes); the meta section records the probe count.
 //
 // Packed-key tables hash the varying part alone (hashPacked), which is one
 // multiply chain; variable-key tables hash the user key after the common
 // prefix (hashBytes).
-
-const (
-	lineBytes = 64
-	lineBits  = lineBytes * 8
-	maxProbes = 7
-	probeMul  = 0x9E3779B97F4A7C15
-)
 
 // mix64 is the splitmix64 finalizer.
 func mix64(x uint64) uint64 {
@@ -51,47 +43,10 @@ func hashBytes(b []byte) uint64 {
 }
 
 // filterProbesFor is the probe count for bitsPerKey: ln 2 × bits per key,
-// clamped to [1, maxProbes].
-func filterProbesFor(bitsPerKey int) int {
-	return max(1, min(bitsPerKey*69/100, maxProbes))
-}
+// clamped to [1, 7].
+func filterProbesFor(bitsPerKey int) int { return bloom.ProbesFor(bitsPerKey, bloom.Fields9) }
 
 // buildFilter returns the filter lines for the given key hashes.
 func buildFilter(hashes []uint64, bitsPerKey, probes int) []byte {
-	lines := max(1, (len(hashes)*bitsPerKey+lineBits-1)/lineBits)
-	f := make([]byte, lines*lineBytes)
-	for _, h := range hashes {
-		line := f[filterLine(h, uint64(lines))*lineBytes:]
-		p := h * probeMul
-		for range probes {
-			b := p & (lineBits - 1)
-			line[b>>3] |= 1 << (b & 7)
-			p >>= 9
-		}
-	}
-	return f
-}
-
-func filterLine(h, lines uint64) uint64 { return (h >> 32) * lines >> 32 }
-
-// filter is a decoded filter section.
-type filter struct {
-	lines  []byte
-	count  uint64
-	probes int
-}
-
-// mayContain reports whether the key with hash h may be in the table.
-func (f *filter) mayContain(h uint64) bool {
-	off := filterLine(h, f.count) * lineBytes
-	line := f.lines[off : off+lineBytes]
-	p := h * probeMul
-	for range f.probes {
-		b := p & (lineBits - 1)
-		if line[b>>3]&(1<<(b&7)) == 0 {
-			return false
-		}
-		p >>= 9
-	}
-	return true
+	return bloom.Append(nil, hashes, bitsPerKey, probes, bloom.Fields9)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/bloom"
 )
 
 // Key modes (the meta section's key mode field).
@@ -199,7 +200,7 @@ func (m *meta) check(metaOffset uint64) error {
 		}
 		want[secOffsets] = 8*groups + pad(n*m.offsetWidth)
 	}
-	if m.filterProbes > maxProbes {
+	if m.filterProbes > uint64(bloom.Fields9.MaxProbes()) {
 		return fmt.Errorf("%d filter probes", m.filterProbes)
 	}
 	if m.valueCodec > uint64(ValueSnappy) || m.valueCodec == uint64(ValueRaw) && m.rawValueBytes != m.valueAreaBytes {
@@ -218,7 +219,7 @@ func (m *meta) check(metaOffset uint64) error {
 	if at != metaOffset {
 		return fmt.Errorf("sections end at %d, the meta section starts at %d", at, metaOffset)
 	}
-	if f := m.sections[secFilter].length; f%lineBytes != 0 || (f == 0) != (m.filterProbes == 0) {
+	if f := m.sections[secFilter].length; f%bloom.LineBytes != 0 || (f == 0) != (m.filterProbes == 0) {
 		return fmt.Errorf("filter of %d bytes with %d probes", f, m.filterProbes)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/bloom"
+	"github.com/godbbench/godbbench/internal/mmapfault"
 )
 
 // ReaderOptions configure Open.
@@ -23,6 +25,10 @@ type Reader struct {
 	f      *os.File
 	data   []byte // the whole file
 	mapped bool   // data is a mapping to release on Close
+	// region registers the mapping with internal/mmapfault, so that a
+	// guarded read that faults on a page the file lost after Open (the
+	// file shrank) is an ErrCorruption error naming the table.
+	region *mmapfault.Region
 	name   string
 	m      meta
 	props  Properties
@@ -49,7 +55,7 @@ type Reader struct {
 	// verified has one bit per value group, set once the group's checksum
 	// has been checked.
 	verified  []atomic.Uint64
-	filter    filter
+	filter    bloom.Filter
 	hasFilter bool
 	// valueBufs holds *[]byte buffers for Get to decompress values into.
 	valueBufs sync.Pool
@@ -84,7 +90,7 @@ func Open(f *os.File, size int64, opts ReaderOptions) (*Reader, error) {
 		return nil, fmt.Errorf("rtable: map %s: %w", r.name, err)
 	}
 	if r.mapped {
-		registerMapping(r)
+		r.region = mmapfault.Register(r.data, r.name, ErrCorruption)
 	}
 	if err := r.init(true); err != nil {
 		r.Close()
@@ -161,8 +167,7 @@ func (r *Reader) init(verify bool) error {
 	r.checksums = sec[secChecksums]
 	r.verified = make([]atomic.Uint64, (len(r.checksums)/4+63)/64)
 	if m.filterProbes > 0 {
-		r.filter = filter{lines: sec[secFilter], count: uint64(len(sec[secFilter]) / lineBytes), probes: int(m.filterProbes)}
-		r.hasFilter = true
+		r.filter, r.hasFilter = bloom.New(sec[secFilter], int(m.filterProbes), bloom.Fields9)
 	}
 	r.props = Properties{
 		NumEntries: n, NumDeletions: m.deletions, RawKeySize: m.rawKeyBytes, RawValueSize: m.rawValueBytes,
@@ -292,12 +297,12 @@ func (r *Reader) MayContain(userKey []byte) bool {
 		return false
 	}
 	if r.m.keyMode == keysVariable {
-		return r.filter.mayContain(hashBytes(rest))
+		return r.filter.MayContain(hashBytes(rest))
 	}
 	if uint64(len(userKey)) != r.m.keyLen || !bytes.Equal(rest[r.m.keyWidth:], r.m.suffix) {
 		return false
 	}
-	return r.filter.mayContain(hashPacked(varyingPart(rest[:r.m.keyWidth])))
+	return r.filter.MayContain(hashPacked(varyingPart(rest[:r.m.keyWidth])))
 }
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
@@ -321,7 +326,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 		v := varyingPart(rest[:w])
-		if r.hasFilter && !r.filter.mayContain(hashPacked(v)) {
+		if r.hasFilter && !r.filter.MayContain(hashPacked(v)) {
 			return false, nil
 		}
 		for i = r.packedLowerBound(v); i < n && r.packedKey(i) == v; i++ {
@@ -331,7 +336,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 		}
 		return false, nil
 	}
-	if r.hasFilter && !r.filter.mayContain(hashBytes(rest)) {
+	if r.hasFilter && !r.filter.MayContain(hashBytes(rest)) {
 		return false, nil
 	}
 	for i = r.varLowerBound(rest); i < n && bytes.Equal(r.varKey(i), rest); i++ {
@@ -365,7 +370,8 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped {
-		unregisterMapping(r)
+		r.region.Unregister()
+		r.region = nil
 		err = unmapFile(r.data)
 		r.mapped = false
 	}

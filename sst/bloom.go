@@ -3,28 +3,18 @@ package sst
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/godbbench/godbbench/internal/bloom"
 )
 
-// The filter is a cache-line-blocked bloom filter over user keys. A key's
-// hash picks one 64-byte line and every probe stays inside that line, so a
-// lookup touches one cache line (one memory miss) whatever the probe count.
-// At 10 bits per key and 6 probes the false-positive rate measured by
-// TestBloomFalsePositiveRate is about 1%, close to a classic bloom filter's
-// 0.8%: the blocking costs a little accuracy and saves 5 cache misses.
+// The filter block is internal/bloom's cache-line-blocked filter over
+// user keys with its Multiply32 probe sequence, hashed by hashKey, followed
+// by a 5-byte trailer: u32 line count, u8 probe count (doc.go has the
+// layout). At 10 bits per key and 6 probes the false-positive rate
+// measured by TestBloomFalsePositiveRate is about 1%.
 
-const (
-	bloomLineBytes = 64
-	bloomLineBits  = bloomLineBytes * 8
-	// bloomTrailerLen is the u32 line count plus the u8 probe count.
-	bloomTrailerLen = 5
-)
-
-// bloomProbes returns the number of probes for bitsPerKey: ln 2 × bits per
-// key (the optimum for a classic bloom filter), clamped to [1, 30].
-func bloomProbes(bitsPerKey int) int {
-	p := bitsPerKey * 69 / 100
-	return max(1, min(p, 30))
-}
+// bloomTrailerLen is the u32 line count plus the u8 probe count.
+const bloomTrailerLen = 5
 
 // hashKey is the 64-bit hash of a user key used by the filter. It reads 8
 // bytes per step (a 16-byte key costs two multiplies) and finishes with the
@@ -55,65 +45,24 @@ func hashKey(key []byte) uint64 {
 	return h
 }
 
-// buildBloom encodes a filter for the given key hashes (duplicates allowed).
+// buildBloom encodes a filter block for the given key hashes (duplicates
+// allowed).
 func buildBloom(dst []byte, hashes []uint64, bitsPerKey int) []byte {
-	lines := (len(hashes)*bitsPerKey + bloomLineBits - 1) / bloomLineBits
-	lines = max(lines, 1)
-	probes := bloomProbes(bitsPerKey)
-	start := len(dst)
-	dst = append(dst, make([]byte, lines*bloomLineBytes+bloomTrailerLen)...)
-	filter := dst[start : start+lines*bloomLineBytes]
-	for _, h := range hashes {
-		line := filter[bloomLine(h, uint32(lines))*bloomLineBytes:]
-		p := uint32(h)
-		for range probes {
-			bit := p >> 23 // top 9 bits: 0..511
-			line[bit>>3] |= 1 << (bit & 7)
-			p *= 0x9E3779B9
-		}
-	}
-	binary.LittleEndian.PutUint32(dst[start+lines*bloomLineBytes:], uint32(lines))
-	dst[len(dst)-1] = byte(probes)
-	return dst
-}
-
-// bloomLine maps the high half of h onto [0, lines) without a division.
-func bloomLine(h uint64, lines uint32) uint32 {
-	return uint32((h >> 32) * uint64(lines) >> 32)
-}
-
-// bloomFilter is a decoded filter block.
-type bloomFilter struct {
-	bits   []byte
-	lines  uint32
-	probes int
+	probes := bloom.ProbesFor(bitsPerKey, bloom.Multiply32)
+	dst = bloom.Append(dst, hashes, bitsPerKey, probes, bloom.Multiply32)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(bloom.Lines(len(hashes), bitsPerKey)))
+	return append(dst, byte(probes))
 }
 
 // decodeBloom validates a filter block; ok is false if it is malformed.
-func decodeBloom(b []byte) (f bloomFilter, ok bool) {
+func decodeBloom(b []byte) (f bloom.Filter, ok bool) {
 	if len(b) < bloomTrailerLen {
 		return f, false
 	}
 	n := len(b) - bloomTrailerLen
 	lines := binary.LittleEndian.Uint32(b[n:])
-	probes := int(b[len(b)-1])
-	if lines == 0 || uint64(lines)*bloomLineBytes != uint64(n) || probes < 1 || probes > 30 {
+	if uint64(lines)*bloom.LineBytes != uint64(n) {
 		return f, false
 	}
-	return bloomFilter{bits: b[:n], lines: lines, probes: probes}, true
-}
-
-// mayContain reports whether the key with hash h may be in the filter.
-func (f *bloomFilter) mayContain(h uint64) bool {
-	off := bloomLine(h, f.lines) * bloomLineBytes
-	line := f.bits[off : off+bloomLineBytes]
-	p := uint32(h)
-	for range f.probes {
-		bit := p >> 23
-		if line[bit>>3]&(1<<(bit&7)) == 0 {
-			return false
-		}
-		p *= 0x9E3779B9
-	}
-	return true
+	return bloom.New(b[:n], int(b[len(b)-1]), bloom.Multiply32)
 }

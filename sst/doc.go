@@ -18,7 +18,8 @@
 //   - Open refuses a file whose size differs from the recorded one. A mapped
 //     file that shrinks later gives ErrCorruption errors from Open and Iter,
 //     never SIGBUS; Get's callback sees bytes in place, so its caller guards
-//     it with runtime/debug.SetPanicOnFault and FaultError (mmap_fault.go).
+//     it with runtime/debug.SetPanicOnFault and internal/mmapfault's Catch
+//     (mmap_fault.go).
 //   - An Iter that failed stays invalid until it is positioned again.
 //   - Get, Iter moves and Value allocate nothing in steady state.
 //

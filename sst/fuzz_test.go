@@ -49,7 +49,7 @@ func FuzzMetaBlocks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		decodeProperties(data)
 		if bf, ok := decodeBloom(data); ok {
-			bf.mayContain(hashKey(data))
+			bf.MayContain(hashKey(data))
 		}
 		r := &Reader{name: "fuzz", size: 1 << 40}
 		if r.decodeIndex(data, 0) == nil {

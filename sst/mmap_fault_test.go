@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/mmapfault"
 )
 
 // TestMmapShrunkFileIsError truncates a mapped table after Open, with
@@ -73,26 +74,16 @@ func TestMmapShrunkFileIsError(t *testing.T) {
 			}
 		}
 	}
-	if FaultError(errors.New("other")) != nil || FaultError("text") != nil {
-		t.Fatal("FaultError claims a panic that is no fault")
-	}
-}
-
-// mappedCount is the number of registered mappings.
-func mappedCount() int {
-	mappings.Lock()
-	defer mappings.Unlock()
-	return len(mappings.m)
 }
 
 // TestOpenReleasesMappingOnFailure requires Open to unmap and forget a
 // mapped file it refuses: for a damaged footer, and for a file that shrinks
 // between the size check and the reads of the mapping (Open's error then
-// comes from FaultError).
+// comes from the fault guard).
 func TestOpenReleasesMappingOnFailure(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := writeTable(t, dir, sequentialEntries(1000), WriterOptions{})
-	before := mappedCount()
+	before := mmapfault.Registered()
 	open := func() (*Reader, error) {
 		f, size := openFile(t, path)
 		prev := debug.SetPanicOnFault(true)
@@ -110,7 +101,7 @@ func TestOpenReleasesMappingOnFailure(t *testing.T) {
 	if _, err := open(); !errors.Is(err, ErrCorruption) {
 		t.Fatalf("Open with a damaged footer: %v", err)
 	}
-	if n := mappedCount(); n != before {
+	if n := mmapfault.Registered(); n != before {
 		t.Fatalf("%d mappings registered after a failed Open, %d before", n, before)
 	}
 	data[len(data)-1] ^= 1
@@ -127,7 +118,7 @@ func TestOpenReleasesMappingOnFailure(t *testing.T) {
 	if !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "memory-mapped") {
 		t.Fatalf("Open of a file that shrank after the size check: %v", err)
 	}
-	if n := mappedCount(); n != before {
+	if n := mmapfault.Registered(); n != before {
 		t.Fatalf("%d mappings registered after a faulted Open, %d before", n, before)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/bloom"
+	"github.com/godbbench/godbbench/internal/mmapfault"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/internal/statistics"
 )
@@ -48,8 +50,10 @@ type Reader struct {
 	opts   ReaderOptions
 	cache  *Cache
 	mapped []byte
+	// region registers mapped for fault reports (mmap_fault.go).
+	region *mmapfault.Region
 	props  Properties
-	filter bloomFilter
+	filter bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
@@ -133,8 +137,9 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 //
 // On an error the file is closed and the mapping released. So they are
 // when the file shrinks between the size check and a read of the mapping,
-// and Open returns FaultError's error, provided the calling goroutine set
-// runtime/debug.SetPanicOnFault (without it the fault kills the process).
+// and Open returns the fault as an ErrCorruption error naming the file,
+// provided the calling goroutine set runtime/debug.SetPanicOnFault
+// (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
 	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
 	if r.name == "" {
@@ -143,7 +148,7 @@ func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
 	if opts.Mmap {
 		defer func() {
 			if p := recover(); p != nil {
-				if err = FaultError(p); err == nil {
+				if err = mmapfault.Error(p); err == nil {
 					panic(p)
 				}
 				r.Close()
@@ -177,7 +182,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 			return fmt.Errorf("sst: mmap %s: %w", r.name, err)
 		}
 		r.mapped = m
-		registerMapping(r)
+		r.region = mmapfault.Register(m, r.name, ErrCorruption)
 	}
 	fb, err := r.readMeta(uint64(size)-footerLen, footerLen)
 	if err != nil {
@@ -394,7 +399,7 @@ func (r *Reader) Properties() *Properties { return &r.props }
 
 // MayContain reports whether the filter admits userKey (true without a filter).
 func (r *Reader) MayContain(userKey []byte) bool {
-	return !r.hasFilter || r.filter.mayContain(hashKey(userKey))
+	return !r.hasFilter || r.filter.MayContain(hashKey(userKey))
 }
 
 // loadBlock returns the uncompressed bytes of the block at off (n bytes
@@ -411,8 +416,8 @@ func (r *Reader) MayContain(userKey []byte) bool {
 //
 // With own set, a raw block of a mapped table is copied into *dst instead
 // of being returned in place, so that the caller's reads of the bytes can
-// never fault (see FaultError). Reads of the mapping here are guarded: a
-// fault is returned as FaultError's error.
+// never fault (see mmap_fault.go). Reads of the mapping here are guarded:
+// a fault is returned as an ErrCorruption error naming the table.
 func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
 		return r.loadMapped(off, n, bit, dst, fill, own)
@@ -443,15 +448,8 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 // loadMapped is loadBlock for a mapped table, with SetPanicOnFault on
 // while it reads the mapping (restored after): one guard per block loaded.
 func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, own bool) (b []byte, h cacheHandle, err error) {
-	defer func(prev bool) {
-		debug.SetPanicOnFault(prev)
-		if p := recover(); p != nil {
-			if err = FaultError(p); err == nil {
-				panic(p)
-			}
-			b, h = nil, cacheHandle{}
-		}
-	}(debug.SetPanicOnFault(true))
+	// A fault leaves b and h zero: they are set only by the returns.
+	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	raw := r.mapped[off : off+uint64(n)+blockTrailerLen]
 	// A raw mapped block is used in place: no cache lookup, no copy.
 	if Compression(raw[n]) != CompressionNone && r.cache != nil {
@@ -515,7 +513,7 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 
 // decompressReserved fills the reserved cache slot h (bytes b) from stored,
 // abandoning the slot on an error or on a fault reading a mapping (which
-// then goes on up to the caller's recover; see FaultError), so that a
+// then goes on up to the caller's recover; see mmap_fault.go), so that a
 // reserved slot is never left unpublished.
 func (r *Reader) decompressReserved(h cacheHandle, b, stored []byte, kind Compression) (err error) {
 	if r.mapped != nil {
@@ -601,7 +599,7 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
-	if r.hasFilter && !r.countFilter(r.filter.mayContain(hashKey(userKey))) {
+	if r.hasFilter && !r.countFilter(r.filter.MayContain(hashKey(userKey))) {
 		return false, nil
 	}
 	i := r.findBlock(userKey)
@@ -676,7 +674,8 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, bas
 func (r *Reader) Close() error {
 	var err error
 	if r.mapped != nil {
-		unregisterMapping(r)
+		r.region.Unregister()
+		r.region = nil
 		err = munmapFile(r.mapped)
 		r.mapped = nil
 	}

@@ -25,13 +25,13 @@ func TestBloomFalsePositiveRate(t *testing.T) {
 			t.Fatal("filter does not decode")
 		}
 		for _, h := range hashes {
-			if !f.mayContain(h) {
+			if !f.MayContain(h) {
 				t.Fatal("false negative")
 			}
 		}
 		fp := 0
 		for i := range n {
-			if f.mayContain(hashKey(fmt.Appendf(nil, "absent-%d", i))) {
+			if f.MayContain(hashKey(fmt.Appendf(nil, "absent-%d", i))) {
 				fp++
 			}
 		}

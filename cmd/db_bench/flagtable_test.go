@@ -32,7 +32,7 @@ var engineNotes = []struct {
 }
 
 // treatment is what an engine does with a flag, as a table cell, and the
-// count it adds to: "applied", "differently" or "ignored".
+// count it adds to: "applied", "differently", "ignored" or "refused".
 func treatment(row dbbench.FlagRow, notes []engine.OptionNote) (cell, kind string) {
 	switch row.Class {
 	case dbbench.FlagDriver:
@@ -40,10 +40,16 @@ func treatment(row dbbench.FlagRow, notes []engine.OptionNote) (cell, kind strin
 	case dbbench.FlagParser:
 		return "applied (flag parser)", "applied"
 	case dbbench.FlagNoEffect, dbbench.FlagTool:
+		if row.Refused != "" {
+			return "refused (exit 1)", "refused"
+		}
 		return "ignored, with a warning", "ignored"
 	}
 	for _, n := range notes {
 		if n.Key == row.Option.Key() {
+			if n.Refused {
+				return "refused (exit 1): " + n.How, "refused"
+			}
 			if n.Ignored {
 				return "ignored, with a warning: " + n.How, "ignored"
 			}
@@ -65,9 +71,11 @@ fails when this file is out of date.
 
 Classes: **driver** flags shape the benchmark (counts, keys, values, reporting) and mean the
 same on every engine; **option** flags set an engine option, which each engine applies,
-applies differently, or ignores with a one-time warning; **no effect** flags are accepted as
-db_bench accepts them and change nothing (set away from their default, they are named once
-in a warning); **tool** flags belong to the analyzer tools linked into Debian's db_bench,
+applies differently, ignores with a one-time warning, or refuses (set away from its default,
+the open fails with exit 1, naming the engine and the flag); **no effect** flags are accepted
+as db_bench accepts them and change nothing (set away from their default, they are named once
+in a warning, or the run is refused where running without the feature would measure
+something else); **tool** flags belong to the analyzer tools linked into Debian's db_bench,
 which ignores them too; **parser** flags are the flag parser's own.
 
 `)
@@ -86,10 +94,10 @@ which ignores them too; **parser** flags are the flag parser's own.
 	fmt.Fprintf(&b, "%d flags: %d driver, %d option, %d no effect, %d tool, %d parser.\n\n",
 		len(rows), classes[dbbench.FlagDriver], classes[dbbench.FlagOption], classes[dbbench.FlagNoEffect],
 		classes[dbbench.FlagTool], classes[dbbench.FlagParser])
-	b.WriteString("| engine | applied | applied differently | ignored |\n|---|---:|---:|---:|\n")
+	b.WriteString("| engine | applied | applied differently | ignored | refused |\n|---|---:|---:|---:|---:|\n")
 	for _, e := range engineNotes {
 		c := counts[e.name]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", e.name, c["applied"], c["differently"], c["ignored"])
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", e.name, c["applied"], c["differently"], c["ignored"], c["refused"])
 	}
 	b.WriteString("\n| flag | default | class | native | pebble | rocksdb |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -99,6 +107,9 @@ which ignores them too; **parser** flags are the flag parser's own.
 			class += ": `" + r.Option.File + "`"
 		case r.Feature != "":
 			class += ": " + r.Feature
+		}
+		if r.Refused != "" {
+			class += " (refused: " + r.Refused + ")"
 		}
 		fmt.Fprintf(&b, "| `--%s` | %s | %s |", r.Name, cellDefault(r.Default), class)
 		for _, e := range engineNotes {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/godbbench/godbbench/engine"
@@ -55,6 +56,7 @@ func (Opener) Info() engine.Info {
 // differently from RocksDB (engine.OptionNote).
 var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
+	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
@@ -90,7 +92,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
 	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"))
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have", "stats_dump_period_sec"),
+	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -127,6 +130,9 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	// the system call per commit (docs/BENCHMARKS.md, "mapped WAL").
 	c.MmapWrite = true
 	c.CompressionType = fix(o.CompressionType)
+	if o.Explicit["hash_bucket_count"] && (o.Memtablerep == "prefix_hash" || o.Memtablerep == "hash_linkedlist") {
+		c.Memtablerep = o.Memtablerep + ":" + strconv.FormatInt(o.HashBucketCount, 10)
+	}
 	if len(o.CompressionPerLevel) > 0 {
 		c.CompressionPerLevel = make([]string, len(o.CompressionPerLevel))
 		for i, n := range o.CompressionPerLevel {
@@ -143,6 +149,9 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	if warn == nil {
 		warn = io.Discard
+	}
+	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
+		return nil, err
 	}
 	op, err := mergeop.Lookup(o.MergeOperator)
 	if err != nil {

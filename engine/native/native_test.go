@@ -71,3 +71,18 @@ func TestStatistics(t *testing.T) {
 func TestConcurrencyWithStatistics(t *testing.T) {
 	enginetest.RunConcurrency(t, openWith(t, func(o *options.Options) { o.Statistics = true }))
 }
+
+// TestHashBucketCount: --hash_bucket_count, when given, sizes the hash
+// memtables; unset, they keep their own defaults.
+func TestHashBucketCount(t *testing.T) {
+	o := options.Default()
+	o.Memtablerep = "hash_linkedlist"
+	o.HashBucketCount = 1024
+	if got := mapOptions(o, io.Discard).Memtablerep; got != "hash_linkedlist" {
+		t.Errorf("unset: memtablerep %q", got)
+	}
+	o.Explicit["hash_bucket_count"] = true
+	if got := mapOptions(o, io.Discard).Memtablerep; got != "hash_linkedlist:1024" {
+		t.Errorf("--hash_bucket_count=1024: memtablerep %q", got)
+	}
+}

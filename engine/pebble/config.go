@@ -69,7 +69,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"))
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature Pebble does not have"),
+	engine.RocksDBFeatureNotes())
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
@@ -108,6 +109,9 @@ type config struct {
 // buildConfig maps o onto Pebble's options and reports, on warn, every
 // explicitly set option that Pebble cannot honour or honours only in part.
 func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, error) {
+	if err := engine.RefusedOption(o, "pebble", OptionNotes); err != nil {
+		return nil, err
+	}
 	memSize, err := memTableSize(o, warn)
 	if err != nil {
 		return nil, err

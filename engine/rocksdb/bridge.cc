@@ -70,20 +70,11 @@ void gdb_version(char* buf, size_t len) {
   buf[n] = '\0';
 }
 
-rocksdb_cache_t* gdb_cache_create(size_t capacity, int num_shard_bits, int kind,
-                                  size_t block_size) {
-  if (kind == 1) {
-    return new rocksdb_cache_t{ROCKSDB_NAMESPACE::HyperClockCacheOptions(
-                                   capacity, block_size, num_shard_bits)
-                                   .MakeSharedCache()};
-  }
-  ROCKSDB_NAMESPACE::LRUCacheOptions opts;
-  opts.capacity = capacity;
-  opts.num_shard_bits = num_shard_bits;
-  opts.strict_capacity_limit = false;
-  opts.high_pri_pool_ratio = 0.0;
-  opts.low_pri_pool_ratio = 0.0;
-  return new rocksdb_cache_t{ROCKSDB_NAMESPACE::NewLRUCache(opts)};
+rocksdb_cache_t* gdb_hyper_clock_cache_create(size_t capacity, int num_shard_bits,
+                                              size_t block_size) {
+  return new rocksdb_cache_t{ROCKSDB_NAMESPACE::HyperClockCacheOptions(
+                                 capacity, block_size, num_shard_bits)
+                                 .MakeSharedCache()};
 }
 
 rocksdb_options_t* gdb_load_options_file(const char* path, rocksdb_cache_t* cache,

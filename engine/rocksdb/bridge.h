@@ -14,13 +14,11 @@ extern "C" {
 // gdb_version writes "MAJOR.MINOR.PATCH" of the linked library into buf.
 void gdb_version(char* buf, size_t len);
 
-// gdb_cache_create builds db_bench's block cache: kind 0 is an LRU cache
-// with no high- or low-priority pool (db_bench's --cache_high_pri_pool_ratio
-// and --cache_low_pri_pool_ratio default to 0, where the C API's LRU options
-// keep RocksDB's 0.5), kind 1 a HyperClockCache whose estimated entry charge
-// is block_size, as db_bench --cache_type=hyper_clock_cache builds it.
-rocksdb_cache_t* gdb_cache_create(size_t capacity, int num_shard_bits, int kind,
-                                  size_t block_size);
+// gdb_hyper_clock_cache_create builds a HyperClockCache whose estimated
+// entry charge is block_size, as db_bench --cache_type=hyper_clock_cache
+// builds it (flagfeatures.h has the LRU cache).
+rocksdb_cache_t* gdb_hyper_clock_cache_create(size_t capacity, int num_shard_bits,
+                                              size_t block_size);
 
 // gdb_load_options_file reads an OPTIONS file with RocksDB's own loader
 // (LoadOptionsFromFile), as db_bench --options_file does, and returns the DB

@@ -65,8 +65,10 @@ package rocksdb
 #cgo nocallback gdb_batch_delete
 #cgo noescape gdb_multi_get
 #cgo nocallback gdb_multi_get
-#cgo noescape gdb_pinned_destroy_all
-#cgo nocallback gdb_pinned_destroy_all
+#cgo noescape gdb_multi_get_copies
+#cgo nocallback gdb_multi_get_copies
+#cgo noescape gdb_multi_get_release
+#cgo nocallback gdb_multi_get_release
 
 */
 import "C"

@@ -13,6 +13,7 @@ package rocksdb
 #include <stdlib.h>
 #include <rocksdb/c.h>
 #include "bridge.h"
+#include "flagfeatures.h"
 */
 import "C"
 
@@ -81,9 +82,6 @@ var compactionPriNames = []string{
 	"kMinOverlappingRatio", "kRoundRobin",
 }
 
-// defaultHashBucketCount is db_bench's --hash_bucket_count default.
-const defaultHashBucketCount = 1048576
-
 // buildConfig builds the RocksDB options for o. warnings go to warn.
 func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 	c := &config{}
@@ -94,12 +92,8 @@ func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 		}
 	}()
 	c.env = C.rocksdb_create_default_env()
-	if o.CacheSize > 0 {
-		kind, err := cacheKind(o, warn)
-		if err != nil {
-			return nil, err
-		}
-		c.cache = C.gdb_cache_create(C.size_t(o.CacheSize), C.int(o.CacheNumShardBits), kind, C.size_t(o.BlockSize))
+	if err := c.makeBlockCache(o, warn); err != nil {
+		return nil, err
 	}
 	if o.OptionsFile != "" {
 		if err := c.loadOptionsFile(o); err != nil {
@@ -133,6 +127,10 @@ func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 		C.gdb_set_stats_level(c.opts, C.int(o.StatsLevel))
 		c.statistics = true
 	}
+	c.setThreadPools(o)
+	if o.UseKeepFilter {
+		C.gdb_set_keep_filter(c.opts)
+	}
 	ok = true
 	return c, nil
 }
@@ -160,16 +158,31 @@ func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 
 	// Memtables.
 	C.rocksdb_options_set_write_buffer_size(opts, C.size_t(o.WriteBufferSize))
+	if o.CostWriteBufferToCache || o.DBWriteBufferSize != 0 {
+		// db_bench's WriteBufferManager: the DB-wide memtable budget,
+		// charged to the block cache (when there is one) either way.
+		C.gdb_set_write_buffer_manager(opts, C.size_t(o.DBWriteBufferSize), c.cache)
+	}
 	C.rocksdb_options_set_max_write_buffer_number(opts, C.int(o.MaxWriteBufferNumber))
 	C.rocksdb_options_set_min_write_buffer_number_to_merge(opts, C.int(o.MinWriteBufferNumberToMerge))
-	// db_write_buffer_size is left at RocksDB's default: C++ db_bench 7.8.3
-	// does not apply --db_write_buffer_size (its OPTIONS file keeps 0).
+	// db_write_buffer_size itself is left at RocksDB's default (0): C++
+	// db_bench 7.8.3 applies --db_write_buffer_size through the
+	// WriteBufferManager above, and its OPTIONS file keeps 0.
 	C.rocksdb_options_set_arena_block_size(opts, C.size_t(o.ArenaBlockSize))
 	C.rocksdb_options_set_allow_concurrent_memtable_write(opts, boolByte(o.AllowConcurrentMemtableWrite))
 	C.rocksdb_options_set_enable_pipelined_write(opts, boolByte(o.EnablePipelinedWrite))
 	C.rocksdb_options_set_memtable_prefix_bloom_size_ratio(opts, C.double(o.MemtableBloomSizeRatio))
 	if o.PrefixSize > 0 {
 		C.rocksdb_options_set_prefix_extractor(opts, C.rocksdb_slicetransform_create_fixed_prefix(C.size_t(o.PrefixSize)))
+	}
+	if o.UseUint64Comparator {
+		if o.KeySize != 8 {
+			return fmt.Errorf("Using Uint64 comparator but key size is not 8.")
+		}
+		C.gdb_set_uint64_comparator(opts)
+	}
+	if o.UseStderrInfoLogger {
+		C.gdb_set_stderr_info_logger(opts)
 	}
 	var byString []string // name=value pairs for rocksdb_get_options_from_string
 	rep, err := memtableRep(o)
@@ -244,9 +257,25 @@ func (c *config) applyOptions(o *options.Options, warn io.Writer) error {
 		return err
 	}
 
-	// Block-based table.
-	if err := c.setTableFactory(o); err != nil {
-		return err
+	// The table factory: block-based, plain or cuckoo.
+	switch {
+	case o.UsePlainTable:
+		if rep.kind != "prefix_hash" && rep.kind != "hash_linkedlist" {
+			fmt.Fprintf(warn, "Warning: plain table is used with %s\n", rep.factoryName())
+		}
+		C.gdb_set_plain_table(opts, C.uint32_t(o.KeySize), C.int(o.BloomBits))
+	case o.UseCuckooTable:
+		if o.CuckooHashRatio > 1 || o.CuckooHashRatio < 0 {
+			return fmt.Errorf("Invalid cuckoo_hash_ratio")
+		}
+		if !o.MmapRead {
+			return fmt.Errorf("cuckoo table format requires mmap read to operate")
+		}
+		C.gdb_set_cuckoo_table(opts, C.double(o.CuckooHashRatio), C.int(btoi(o.IdentityAsFirstHash)))
+	default:
+		if err := c.setTableFactory(o, warn); err != nil {
+			return err
+		}
 	}
 	C.rocksdb_options_set_max_open_files(opts, C.int(o.OpenFiles))
 	C.rocksdb_options_set_table_cache_numshardbits(opts, C.int(o.TableCacheNumShardBits))
@@ -351,28 +380,23 @@ func (c *config) applyTableString(s string) error {
 	return cError(C.gdb_table_options_from_string(c.opts, cs))
 }
 
-// cacheKind resolves --cache_type as db_bench 7.8.3 does. fast_lru_cache is
-// built inside RocksDB from a header that is not installed, so it falls back
-// to lru_cache with a warning.
-func cacheKind(o *options.Options, warn io.Writer) (C.int, error) {
-	switch o.CacheType {
-	case "", "lru_cache":
-		return 0, nil
-	case "hyper_clock_cache":
-		return 1, nil
-	case "fast_lru_cache":
-		fmt.Fprintf(warn, "WARNING: engine rocksdb uses lru_cache for cache_type fast_lru_cache\n")
-		return 0, nil
-	case "clock_cache":
-		return 0, fmt.Errorf("Old clock cache implementation has been removed.")
-	}
-	return 0, fmt.Errorf("Cache type not supported.")
-}
-
 // memtable describes the --memtablerep choice.
 type memtable struct {
 	kind  string // skip_list, vector, prefix_hash, hash_linkedlist
 	param int    // lookahead, reserve count or bucket count
+}
+
+// factoryName is the name RocksDB gives the memtable factory.
+func (m memtable) factoryName() string {
+	switch m.kind {
+	case "vector":
+		return "VectorRepFactory"
+	case "prefix_hash":
+		return "HashSkipListRepFactory"
+	case "hash_linkedlist":
+		return "HashLinkListRepFactory"
+	}
+	return "SkipListFactory"
 }
 
 // memtableRep resolves o.Memtablerep as db_bench 7.8.3 does, with its error
@@ -401,9 +425,9 @@ func memtableRep(o *options.Options) (memtable, error) {
 	case "vector", "vectorrepfactory":
 		m = memtable{"vector", param}
 	case "prefix_hash", "hashskiplistrepfactory":
-		m = memtable{"prefix_hash", defaultHashBucketCount}
+		m = memtable{"prefix_hash", int(o.HashBucketCount)}
 	case "hash_linkedlist", "hashlinklistrepfactory":
-		m = memtable{"hash_linkedlist", defaultHashBucketCount}
+		m = memtable{"hash_linkedlist", int(o.HashBucketCount)}
 	case "cuckoo":
 		return memtable{}, fmt.Errorf("Could not create memtable factory: Invalid argument: cuckoo hash memtable is not supported anymore.: %s", name)
 	default:
@@ -452,7 +476,13 @@ func setCompression(opts *C.rocksdb_options_t, o *options.Options) error {
 }
 
 // setTableFactory builds the block-based table options.
-func (c *config) setTableFactory(o *options.Options) error {
+func (c *config) setTableFactory(o *options.Options, warn io.Writer) error {
+	if o.Explicit["use_hash_search"] && o.PrefixSize == 0 {
+		return fmt.Errorf("prefix_size not assigned when enable use_hash_search ")
+	}
+	if o.CacheHighPriPoolRatio+o.CacheLowPriPoolRatio > 1.0 {
+		fmt.Fprintf(warn, "Sum of high_pri_pool_ratio and low_pri_pool_ratio cannot exceed 1.0.\n")
+	}
 	t := C.rocksdb_block_based_options_create()
 	defer C.rocksdb_block_based_options_destroy(t)
 	if c.cache != nil {
@@ -482,6 +512,9 @@ func (c *config) setTableFactory(o *options.Options) error {
 	// db_bench's --index_shortening_mode default is 2
 	// (kShortenSeparatorsAndSuccessor); the C API has no setter.
 	C.gdb_table_set_index_shortening(c.opts, 2)
+	C.gdb_table_charge_cache(c.opts, C.int(btoi(o.ChargeCompressionDictionaryBuildingBuffer)),
+		C.int(btoi(o.ChargeFilterConstruction)), C.int(btoi(o.ChargeTableReader)),
+		C.int(btoi(o.ChargeFileMetadata)), C.int(btoi(o.ChargeBlobCache)))
 	return nil
 }
 

@@ -6,6 +6,7 @@ package rocksdb
 #include <stdlib.h>
 #include <rocksdb/c.h>
 #include "bridge.h"
+#include "flagfeatures.h"
 #include "shim.h"
 #include "txnbridge.h"
 
@@ -43,6 +44,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 	"unsafe"
@@ -71,6 +73,14 @@ type DB struct {
 	// txnDB is the transaction side of a database opened as a
 	// TransactionDB or OptimisticTransactionDB (txn.go), else nil.
 	txnDB *C.gdb_txndb_t
+	// blockCacheTracing: a --block_cache_trace_file trace runs until Close.
+	blockCacheTracing bool
+	// multiGetBatched: MultiGet uses the batched interface
+	// (--multiread_batched).
+	multiGetBatched bool
+	// secondary runs a secondary instance's catch-ups (secondary.go);
+	// nil for a primary.
+	secondary *secondaryUpdater
 }
 
 var (
@@ -102,7 +112,7 @@ func writeOptionsIndex(wo *engine.WriteOptions) int {
 	return i
 }
 
-func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
+func openDB(dir string, cfg *config, o *options.Options, warn io.Writer) (*DB, error) {
 	path := cString(dir)
 	defer cFree(unsafe.Pointer(path))
 	d := &DB{
@@ -110,11 +120,19 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		verifyChecksums: o.VerifyChecksum,
 		read:            o.Read,
 		defaultWO:       writeOptionsIndex(&engine.WriteOptions{Sync: o.Sync, DisableWAL: o.DisableWAL}),
+		multiGetBatched: o.Read.MultireadBatched,
 	}
 	// RocksDB's read-only open replays the WAL into memory, writes nothing,
 	// and fails writes with NotSupported.
+	if o.UseSecondaryDB && (o.TransactionDB || o.OptimisticTransactionDB) {
+		return nil, fmt.Errorf("Cannot use use_secondary_db flag with transaction_db")
+	}
 	if wantsTransactions(o) {
 		if err := d.openTransactionDB(path, o); err != nil {
+			return nil, err
+		}
+	} else if o.UseSecondaryDB {
+		if err := d.openSecondary(path, o, warn); err != nil {
 			return nil, err
 		}
 	} else if err := cError(C.gdb_open(cfg.opts, path, C.int(boolByte(o.ReadOnly)), &d.db, &d.cf)); err != nil {
@@ -126,6 +144,10 @@ func openDB(dir string, cfg *config, o *options.Options) (*DB, error) {
 		C.rocksdb_writeoptions_set_sync(w, boolByte(i&1 != 0))
 		C.rocksdb_writeoptions_disable_WAL(w, C.int(i>>1))
 		C.gdb_writeoptions_set_io_user(w, boolByte(o.Read.RateLimitAutoWALFlush))
+		// db_bench builds its write batches with per-key checksums of
+		// --write_batch_protection_bytes_per_key bytes; RocksDB adds the
+		// same checksums to each batch written with this write option.
+		C.gdb_writeoptions_set_protection(w, C.size_t(o.WriteBatchProtectionBytesPerKey))
 		d.wo[i] = w
 	}
 	return d, nil
@@ -386,6 +408,12 @@ func (d *DB) Property(name string) (string, bool) {
 	if d.db == nil {
 		return "", false
 	}
+	if name == SimCacheProperty {
+		return d.cfg.simCacheReport()
+	}
+	if name == SecondaryUpdatesProperty {
+		return d.secondary.report()
+	}
 	if name == StatisticsProperty {
 		if !d.cfg.statistics {
 			return "", false
@@ -424,7 +452,10 @@ func (d *DB) ResetStats() error {
 
 // Close implements engine.DB. Iterators and batches must be closed first.
 func (d *DB) Close() error {
+	var err error
 	d.closeOnce.Do(func() {
+		err = d.endBlockCacheTrace()
+		d.secondary.stop()
 		C.rocksdb_column_family_handle_destroy(d.cf)
 		d.closeTransactionDB()
 		C.rocksdb_close(d.db)
@@ -435,7 +466,7 @@ func (d *DB) Close() error {
 		d.cfg.destroy()
 		d.db = nil
 	})
-	return nil
+	return err
 }
 
 func destroyDB(dir string, cfg *config) error {

@@ -37,8 +37,11 @@ func (s *multiGetScratch) reset(n int) {
 	s.keys = s.keys[:0]
 }
 
-// MultiGet implements engine.Runner's MultiGet with RocksDB's batched MultiGet
-// (rocksdb_batched_multi_get_cf): values are pinned, not copied.
+// MultiGet implements engine.Runner's MultiGet as db_bench's
+// multireadrandom reads: with --multiread_batched, RocksDB's batched
+// MultiGet (rocksdb_batched_multi_get_cf), whose values are pinned, not
+// copied; without it, the MultiGet of a vector of keys, which copies each
+// value (rocksdb_multi_get_cf).
 func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error {
 	if d.db == nil {
 		return errClosed
@@ -64,8 +67,15 @@ func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte))
 	if len(s.keys) == 0 {
 		s.keys = append(s.keys, 0) // keep &keys[0] valid for all-empty keys
 	}
-	C.gdb_multi_get(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
-		&s.handles[0], &s.vals[0], &s.lens[0], &s.errs[0])
+	var handles **C.rocksdb_pinnableslice_t
+	if d.multiGetBatched {
+		C.gdb_multi_get(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
+			&s.handles[0], &s.vals[0], &s.lens[0], &s.errs[0])
+		handles = &s.handles[0]
+	} else {
+		C.gdb_multi_get_copies(d.db, d.ro, d.cf, C.size_t(n), bytesPtr(s.keys), &s.off[0],
+			&s.vals[0], &s.lens[0], &s.errs[0])
+	}
 	var firstErr error
 	for i := 0; i < n; i++ {
 		if s.errs[i] != nil {
@@ -74,11 +84,15 @@ func (d *DB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte))
 			}
 			s.errs[i] = nil
 		}
-		found[i] = s.handles[i] != nil
+		if handles != nil {
+			found[i] = s.handles[i] != nil
+		} else {
+			found[i] = s.vals[i] != nil
+		}
 		if found[i] && firstErr == nil {
 			fn(i, goBytes(s.vals[i], s.lens[i]))
 		}
 	}
-	C.gdb_pinned_destroy_all(&s.handles[0], C.size_t(n))
+	C.gdb_multi_get_release(handles, &s.vals[0], C.size_t(n))
 	return firstErr
 }

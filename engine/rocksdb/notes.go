@@ -7,6 +7,7 @@ import "github.com/godbbench/godbbench/engine"
 // other option as db_bench does.
 var OptionNotes = []engine.OptionNote{
 	{Key: "table_format", How: "block only: any other table format is refused at open"},
-	{Key: "db_write_buffer_size", Ignored: true, How: "C++ db_bench 7.8.3 does not apply it either (its OPTIONS file keeps 0)"},
+	{Key: "block_cache_trace_file", How: "one trace from open to close; C++ db_bench restarts it for each benchmark, so its file holds the last one"},
+	{Key: "use_keep_filter", How: "installed from the first open on; C++ db_bench 7.8.3 installs it after its first open, so only its reopened databases filter"},
 	{Key: "cache_type", How: "fast_lru_cache becomes lru_cache, with a warning: RocksDB builds it from a header Debian does not install"},
 }

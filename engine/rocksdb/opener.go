@@ -55,9 +55,13 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 	if err != nil {
 		return nil, err
 	}
-	d, err := openDB(dir, cfg, opts)
+	d, err := openDB(dir, cfg, opts, warn)
 	if err != nil {
 		cfg.destroy()
+		return nil, err
+	}
+	if err := d.startBlockCacheTrace(opts); err != nil {
+		d.Close()
 		return nil, err
 	}
 	return d, nil

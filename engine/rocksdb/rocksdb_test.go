@@ -421,8 +421,19 @@ func TestDestroy(t *testing.T) {
 	}
 }
 
+// TestMultiGet reads through both of RocksDB's MultiGet interfaces: the
+// one taking a vector of keys (db_bench's default) and the batched one
+// (--multiread_batched).
 func TestMultiGet(t *testing.T) {
-	db := openWith(t, testOptions())(t.TempDir())
+	for _, batched := range []bool{false, true} {
+		o := testOptions()
+		o.Read.MultireadBatched = batched
+		t.Run(fmt.Sprintf("batched=%v", batched), func(t *testing.T) { testMultiGet(t, o) })
+	}
+}
+
+func testMultiGet(t *testing.T, o *options.Options) {
+	db := openWith(t, o)(t.TempDir())
 	defer db.Close()
 	for i := 0; i < 200; i += 2 {
 		k := []byte(fmt.Sprintf("k%03d", i))

@@ -240,11 +240,42 @@ static inline void gdb_multi_get(rocksdb_t* db, const rocksdb_readoptions_t* ro,
 	}
 }
 
-static inline void gdb_pinned_destroy_all(rocksdb_pinnableslice_t** handles, size_t n) {
+// gdb_multi_get_copies looks up n keys laid out as for gdb_multi_get with
+// RocksDB's MultiGet of a vector of keys (rocksdb_multi_get_cf), the
+// non-batched interface db_bench uses without --multiread_batched: each
+// found value is a malloc'd copy in vals[i] (NULL when absent), freed by
+// gdb_multi_get_release.
+static inline void gdb_multi_get_copies(rocksdb_t* db, const rocksdb_readoptions_t* ro,
+                          rocksdb_column_family_handle_t* cf, size_t n,
+                          const char* keys, const size_t* off, char** vals,
+                          size_t* lens, char** errs) {
+	const char* kp[64];
+	size_t ks[64];
+	const rocksdb_column_family_handle_t* cfs[64];
+	size_t i;
+	for (size_t base = 0; base < n; base += 64) {
+		size_t m = n - base < 64 ? n - base : 64;
+		for (i = 0; i < m; i++) {
+			kp[i] = keys + off[base + i];
+			ks[i] = off[base + i + 1] - off[base + i];
+			cfs[i] = cf;
+		}
+		rocksdb_multi_get_cf(db, ro, cfs, m, kp, ks, vals + base, lens + base, errs + base);
+	}
+}
+
+// gdb_multi_get_release releases the n results of a MultiGet: the pinned
+// handles of gdb_multi_get when handles is not NULL, else the copies of
+// gdb_multi_get_copies; each is set to NULL.
+static inline void gdb_multi_get_release(rocksdb_pinnableslice_t** handles, char** copies,
+                                         size_t n) {
 	for (size_t i = 0; i < n; i++) {
-		if (handles[i] != NULL) {
+		if (handles != NULL && handles[i] != NULL) {
 			rocksdb_pinnableslice_destroy(handles[i]);
 			handles[i] = NULL;
+		} else if (handles == NULL && copies[i] != NULL) {
+			rocksdb_free(copies[i]);
+			copies[i] = NULL;
 		}
 	}
 }

@@ -49,4 +49,25 @@ char* gdb_start_trace(rocksdb_t* db, const char* path) {
 // gdb_end_trace is DB::EndTrace: the footer is written and the file closed.
 char* gdb_end_trace(rocksdb_t* db) { return trace_error(db->rep->EndTrace()); }
 
+// gdb_start_block_cache_trace is what db_bench does for
+// --block_cache_trace_file: a file trace writer on path and
+// DB::StartBlockCacheTrace with the given maximum file size and sampling
+// frequency. It returns an error string (free with free) or NULL.
+char* gdb_start_block_cache_trace(rocksdb_t* db, const char* path, uint64_t max_size,
+                                  uint64_t sampling_frequency) {
+  ROCKSDB_NAMESPACE::TraceOptions opts;
+  opts.max_trace_file_size = max_size;
+  opts.sampling_frequency = sampling_frequency;
+  std::unique_ptr<ROCKSDB_NAMESPACE::TraceWriter> writer;
+  ROCKSDB_NAMESPACE::Status st = ROCKSDB_NAMESPACE::NewFileTraceWriter(
+      ROCKSDB_NAMESPACE::Env::Default(), ROCKSDB_NAMESPACE::EnvOptions(), path, &writer);
+  if (st.ok()) st = db->rep->StartBlockCacheTrace(opts, std::move(writer));
+  return trace_error(st);
+}
+
+// gdb_end_block_cache_trace is DB::EndBlockCacheTrace.
+char* gdb_end_block_cache_trace(rocksdb_t* db) {
+  return trace_error(db->rep->EndBlockCacheTrace());
+}
+
 }  // extern "C"
