@@ -48,9 +48,12 @@ func parseTableFormat(name string) (tableFormat, error) {
 // are rtable tables and L0 keeps the block format: an L0 table is read
 // once by the compaction that consumes it, and its point reads are few
 // next to the sorted levels' (docs/BENCHMARKS.md, rtable in the engine).
-// rtable tables compress each value alone with snappy when the level's
-// compression is anything but none, and take the block format's bloom
-// bits per key.
+// rtable tables code their values against a table dictionary
+// (rtable.ValueDict, which falls back to per-value snappy for a table
+// whose values do not recur) when the level's compression is anything but
+// none, and take the block format's bloom bits per key. Any compression
+// type maps to the one codec: rtable has no per-value use for zstd's or
+// lz4's block coding, and a dictionary needs no second flag.
 func (db *DB) chooseTableFormats(o *options.Options) error {
 	format, err := parseTableFormat(o.TableFormat)
 	if err != nil {
@@ -62,7 +65,7 @@ func (db *DB) chooseTableFormats(o *options.Options) error {
 		if format == formatRTable && level > 0 {
 			db.tableFormats[level] = formatRTable
 		}
-		codec := rtable.ValueSnappy
+		codec := rtable.ValueDict
 		if db.tableOpts[level].Compression == sst.CompressionNone {
 			codec = rtable.ValueRaw
 		}

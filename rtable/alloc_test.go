@@ -13,13 +13,20 @@ func TestZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	for _, name := range []string{"dbbench16-random", "variable", "versions", "compressible"} {
+	for _, name := range []string{"dbbench16-random", "variable", "versions", "compressible", "dbbench-values"} {
 		for _, s := range shapes {
 			if s.name != name {
 				continue
 			}
 			es := sortEntries(s.gen(rand.New(rand.NewPCG(9, 9))))
-			r, _ := writeTable(t, es, WriterOptions{BloomBitsPerKey: 10, ValueCompression: ValueSnappy})
+			codec := ValueSnappy
+			if name == "dbbench-values" {
+				codec = ValueDict
+			}
+			r, p := writeTable(t, es, WriterOptions{BloomBitsPerKey: 10, ValueCompression: codec})
+			if p.ValueCodec != codec {
+				t.Fatalf("%s: codec %d, want %d", name, p.ValueCodec, codec)
+			}
 			keys := probeKeys(rand.New(rand.NewPCG(1, 1)), es)
 			it := r.NewIter()
 			sink := 0

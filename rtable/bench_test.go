@@ -63,7 +63,19 @@ func benchShapes(b *testing.B) []benchShape {
 
 // fillEntries calls add with every entry of the shape, in order.
 func fillEntries(s benchShape, add func(key, value []byte) error) error {
+	return fillValues(s, false, add)
+}
+
+// fillRecurring is fillEntries with values cut one after another from a
+// 1 MiB buffer, as db_bench's RandomGenerator cuts them, so that values
+// recur across the table.
+func fillRecurring(s benchShape, add func(key, value []byte) error) error {
+	return fillValues(s, true, add)
+}
+
+func fillValues(s benchShape, recurring bool, add func(key, value []byte) error) error {
 	rng := rand.New(rand.NewPCG(1, 1))
+	vs := newValueSource(rng, 1<<20)
 	key, value := make([]byte, max(8, s.keyLen)), make([]byte, s.valueLen)
 	for i := 8; i < s.keyLen; i++ {
 		key[i] = '0'
@@ -77,7 +89,11 @@ func fillEntries(s benchShape, add func(key, value []byte) error) error {
 			value[j] = byte(' ' + rng.IntN(95))
 		}
 		copy(value[half:], value[:half])
-		if err := add(key[:s.keyLen], value); err != nil {
+		v := value
+		if recurring {
+			v = vs.next(s.valueLen)
+		}
+		if err := add(key[:s.keyLen], v); err != nil {
 			return err
 		}
 	}
@@ -88,19 +104,33 @@ func fillEntries(s benchShape, add func(key, value []byte) error) error {
 var builders = map[string]func(path string, s benchShape) (int64, error){
 	"rtable":        func(path string, s benchShape) (int64, error) { return buildRtable(path, s, ValueRaw) },
 	"rtable-snappy": func(path string, s benchShape) (int64, error) { return buildRtable(path, s, ValueSnappy) },
-	"sst":           func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionNone) },
-	"sst-snappy":    func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionSnappy) },
-	"pebble":        buildPebble,
+	// The same entries with recurring values (fillRecurring).
+	"rtable-dict-rec": func(path string, s benchShape) (int64, error) {
+		return buildRtableFrom(path, s, ValueDict, fillRecurring)
+	},
+	"rtable-snappy-rec": func(path string, s benchShape) (int64, error) {
+		return buildRtableFrom(path, s, ValueSnappy, fillRecurring)
+	},
+	"sst-snappy-rec": func(path string, s benchShape) (int64, error) {
+		return buildSSTFrom(path, s, sst.CompressionSnappy, fillRecurring)
+	},
+	"sst":        func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionNone) },
+	"sst-snappy": func(path string, s benchShape) (int64, error) { return buildSST(path, s, sst.CompressionSnappy) },
+	"pebble":     buildPebble,
 }
 
 func buildRtable(path string, s benchShape, codec ValueCodec) (int64, error) {
+	return buildRtableFrom(path, s, codec, fillEntries)
+}
+
+func buildRtableFrom(path string, s benchShape, codec ValueCodec, fill func(benchShape, func(k, v []byte) error) error) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	w := NewWriter(f, WriterOptions{BloomBitsPerKey: 10, ValueCompression: codec})
-	if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
+	if err := fill(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
 		return 0, err
 	}
 	p, err := w.Finish()
@@ -108,13 +138,17 @@ func buildRtable(path string, s benchShape, codec ValueCodec) (int64, error) {
 }
 
 func buildSST(path string, s benchShape, c sst.Compression) (int64, error) {
+	return buildSSTFrom(path, s, c, fillEntries)
+}
+
+func buildSSTFrom(path string, s benchShape, c sst.Compression, fill func(benchShape, func(k, v []byte) error) error) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	w := sst.NewWriter(f, sst.WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: c})
-	if err := fillEntries(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
+	if err := fill(s, func(k, v []byte) error { return w.Add(k, 0, base.KindSet, v) }); err != nil {
 		return 0, err
 	}
 	p, err := w.Finish()
@@ -185,7 +219,7 @@ func benchTable(b *testing.B, format string, s benchShape) string {
 func BenchmarkBuild(b *testing.B) {
 	dir := b.TempDir()
 	for _, s := range benchShapes(b) {
-		for _, format := range []string{"rtable", "sst", "pebble", "rtable-snappy", "sst-snappy"} {
+		for _, format := range []string{"rtable", "sst", "pebble", "rtable-snappy", "sst-snappy", "rtable-dict-rec", "rtable-snappy-rec", "sst-snappy-rec"} {
 			b.Run(s.String()+"/"+format, func(b *testing.B) {
 				var size int64
 				cpu := cpuTime()
@@ -355,7 +389,7 @@ func (t *pebbleBench) op(name string, s benchShape) func(uint64) {
 // once end to end.
 func openBench(b *testing.B, mode string, s benchShape) reader {
 	switch mode {
-	case "rtable", "rtable-snappy":
+	case "rtable", "rtable-snappy", "rtable-dict-rec", "rtable-snappy-rec":
 		path := benchTable(b, mode, s)
 		f, err := os.Open(path)
 		if err != nil {
@@ -369,7 +403,7 @@ func openBench(b *testing.B, mode string, s benchShape) reader {
 		it := r.NewIter()
 		warm(it)
 		return &nativeBench{r, it}
-	case "sst-mmap", "sst-cache", "sst-snappy-mmap", "sst-snappy-cache":
+	case "sst-mmap", "sst-cache", "sst-snappy-mmap", "sst-snappy-cache", "sst-snappy-rec-mmap", "sst-snappy-rec-cache":
 		mmap := strings.HasSuffix(mode, "-mmap")
 		path := benchTable(b, strings.TrimSuffix(strings.TrimSuffix(mode, "-mmap"), "-cache"), s)
 		f, err := os.Open(path)
@@ -438,6 +472,12 @@ func BenchmarkRead(b *testing.B) {
 // into a cache that holds the whole table).
 func BenchmarkReadSnappy(b *testing.B) {
 	runReads(b, []string{"GetHit", "SeekGE", "ScanValues"}, []string{"rtable-snappy", "sst-snappy-mmap", "sst-snappy-cache"})
+}
+
+// BenchmarkReadDict compares the dictionary codec with per-value snappy
+// and snappy blocks on recurring values (fillRecurring).
+func BenchmarkReadDict(b *testing.B) {
+	runReads(b, []string{"GetHit", "SeekGE", "ScanValues"}, []string{"rtable-dict-rec", "rtable-snappy-rec", "sst-snappy-rec-cache"})
 }
 
 func runReads(b *testing.B, ops, modes []string) {

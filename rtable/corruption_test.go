@@ -63,6 +63,13 @@ func TestEveryFlippedByteDetected(t *testing.T) {
 		es := sortEntries(s.gen(rand.New(rand.NewPCG(3, 4))))
 		tables[s.name] = buildBytes(t, es[:min(len(es), 150)], WriterOptions{BloomBitsPerKey: 10})
 		tables[s.name+"/snappy"] = buildBytes(t, es[:min(len(es), 100)], WriterOptions{ValueCompression: ValueSnappy})
+		if s.name == "dbbench-values" {
+			b := buildBytes(t, es[:150], WriterOptions{ValueCompression: ValueDict})
+			if r := (&Reader{data: b, name: "mem"}); r.init(true) != nil || r.m.valueCodec != uint64(ValueDict) {
+				t.Fatalf("%s: the dictionary table is not coded against a dictionary", s.name)
+			}
+			tables[s.name+"/dict"] = b
+		}
 	}
 	for name, b := range tables {
 		if err := readAll(t, b); err != nil {

@@ -39,6 +39,13 @@ var goldenTables = []struct {
 		{[]byte("k1"), 2, base.KindSet, []byte("10")},
 		{[]byte("k2"), 3, base.KindDelete, nil},
 	}},
+	// Values coded against a dictionary (format doc's second example).
+	{"dict.hex", WriterOptions{ValueCompression: ValueDict}, []entry{
+		{[]byte("a"), 0, base.KindSet, []byte("abcdefghij")},
+		{[]byte("b"), 0, base.KindSet, []byte("abcdefghij")},
+		{[]byte("c"), 0, base.KindSet, []byte("cdefgh")},
+		{[]byte("d"), 0, base.KindSet, []byte("xyz")},
+	}},
 }
 
 func buildBytes(t testing.TB, es []entry, opts WriterOptions) []byte {

@@ -9,13 +9,13 @@ package rtable
 func (r *Reader) ApproximateOffsetOf(userKey []byte) uint64 {
 	i := r.lowerBound(userKey)
 	if i >= r.m.entries {
-		return r.m.valueAreaBytes
+		return r.m.dictBytes + r.m.valueAreaBytes
 	}
 	start, _, err := r.valueRange(i)
 	if err != nil {
 		return 0
 	}
-	return start
+	return r.m.dictBytes + start
 }
 
 // VerifyValues checks every value group against its checksum (Open has

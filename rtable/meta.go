@@ -55,6 +55,8 @@ type meta struct {
 	filterProbes            uint64 // 0: no filter
 	valueCodec              uint64 // ValueCodec
 	rawValueBytes           uint64 // values before compression
+	dictBytes               uint64 // ValueDict: the dictionary's length (it starts the file)
+	dictCRC                 uint32 // ValueDict: the dictionary's CRC
 	sections                [numSections]section
 }
 
@@ -69,6 +71,10 @@ func (m *meta) encode(dst []byte) []byte {
 	dst = append(dst, m.suffix...)
 	for _, v := range [...]uint64{m.keyWidth, m.trailerWidth, m.baseTrailer, m.valueLen, m.offsetWidth, m.filterProbes, m.valueCodec, m.rawValueBytes} {
 		dst = binary.AppendUvarint(dst, v)
+	}
+	if m.valueCodec == uint64(ValueDict) {
+		dst = binary.AppendUvarint(dst, m.dictBytes)
+		dst = binary.LittleEndian.AppendUint32(dst, m.dictCRC)
 	}
 	for _, s := range m.sections {
 		dst = binary.AppendUvarint(dst, s.offset)
@@ -111,6 +117,17 @@ func decodeMeta(b []byte, metaOffset uint64) (meta, error) {
 		b = b[l:]
 		return v
 	}
+	u32 := func() uint32 {
+		if err == nil && len(b) < 4 {
+			err = fmt.Errorf("truncated meta section")
+		}
+		if err != nil {
+			return 0
+		}
+		v := binary.LittleEndian.Uint32(b)
+		b = b[4:]
+		return v
+	}
 	for _, f := range [...]*uint64{&m.entries, &m.deletions, &m.rawKeyBytes, &m.valueAreaBytes,
 		&m.smallestSeq, &m.largestSeq, &m.keyMode, &m.keyLen} {
 		*f = next()
@@ -120,18 +137,15 @@ func decodeMeta(b []byte, metaOffset uint64) (meta, error) {
 	for _, f := range [...]*uint64{&m.keyWidth, &m.trailerWidth, &m.baseTrailer, &m.valueLen, &m.offsetWidth, &m.filterProbes, &m.valueCodec, &m.rawValueBytes} {
 		*f = next()
 	}
+	if m.valueCodec == uint64(ValueDict) {
+		m.dictBytes = next()
+		m.dictCRC = u32()
+	}
 	for i := range m.sections {
 		s := &m.sections[i]
 		s.offset = next()
 		s.length = next()
-		if err == nil && len(b) < 4 {
-			err = fmt.Errorf("truncated meta section")
-		}
-		if err != nil {
-			return m, err
-		}
-		s.crc = binary.LittleEndian.Uint32(b)
-		b = b[4:]
+		s.crc = u32()
 	}
 	if err != nil {
 		return m, err
@@ -203,10 +217,13 @@ func (m *meta) check(metaOffset uint64) error {
 	if m.filterProbes > uint64(bloom.Fields9.MaxProbes()) {
 		return fmt.Errorf("%d filter probes", m.filterProbes)
 	}
-	if m.valueCodec > uint64(ValueSnappy) || m.valueCodec == uint64(ValueRaw) && m.rawValueBytes != m.valueAreaBytes {
+	if m.valueCodec > uint64(ValueDict) || m.valueCodec == uint64(ValueRaw) && m.rawValueBytes != m.valueAreaBytes {
 		return fmt.Errorf("value codec %d with %d value bytes stored as %d", m.valueCodec, m.rawValueBytes, m.valueAreaBytes)
 	}
-	at := m.valueAreaBytes
+	if m.dictBytes > MaxDictBytes || m.dictBytes > metaOffset || m.valueAreaBytes > metaOffset-m.dictBytes {
+		return fmt.Errorf("dictionary of %d bytes and value area of %d bytes before the meta section at %d", m.dictBytes, m.valueAreaBytes, metaOffset)
+	}
+	at := m.dictBytes + m.valueAreaBytes
 	for i, s := range m.sections {
 		if at > metaOffset || s.offset != at || s.length > metaOffset-at {
 			return fmt.Errorf("%s section (%d, %d) does not follow at %d", sectionNames[i], s.offset, s.length, at)

@@ -47,6 +47,7 @@ type Reader struct {
 	// Values: the value area; for values of varying length the group
 	// starts and the in-group end offsets.
 	values      []byte
+	dict        []byte // ValueDict: the dictionary
 	valueLen    uint64 // fixed length, when m.valueLen > 0
 	groupStarts []byte
 	valueEnds   []byte
@@ -156,7 +157,11 @@ func (r *Reader) init(verify bool) error {
 	} else if !base.Trailer(m.baseTrailer).Kind().Valid() {
 		return corruptf(r.name, ft.metaOffset, "meta section: base trailer %#x has unknown kind", m.baseTrailer)
 	}
-	r.values = r.data[:m.valueAreaBytes]
+	r.dict = r.data[:m.dictBytes]
+	if got := checksum(r.dict); verify && m.valueCodec == uint64(ValueDict) && got != m.dictCRC {
+		return corruptf(r.name, 0, "dictionary checksum mismatch: computed %#x, stored %#x", got, m.dictCRC)
+	}
+	r.values = r.data[m.dictBytes : m.dictBytes+m.valueAreaBytes]
 	if m.valueLen > 0 {
 		r.valueLen = m.valueLen - 1
 	} else {
@@ -174,8 +179,9 @@ func (r *Reader) init(verify bool) error {
 		SmallestSeq: m.smallestSeq, LargestSeq: m.largestSeq,
 		KeyBytes: m.sections[secKeys].length, IndexBytes: m.sections[secIndex].length,
 		TrailerBytes: m.sections[secTrailers].length, FilterBytes: m.sections[secFilter].length,
-		ValueBytes: m.valueAreaBytes + m.sections[secOffsets].length + m.sections[secChecksums].length,
-		FileSize:   uint64(len(r.data)), PackedKeys: m.keyMode == keysPacked,
+		ValueBytes: m.dictBytes + m.valueAreaBytes + m.sections[secOffsets].length + m.sections[secChecksums].length,
+		ValueCodec: ValueCodec(m.valueCodec), DictBytes: m.dictBytes,
+		FileSize: uint64(len(r.data)), PackedKeys: m.keyMode == keysPacked,
 		KeyWidth: int(m.keyWidth), TrailerWidth: int(m.trailerWidth),
 	}
 	if n > 0 {
@@ -280,7 +286,7 @@ func (r *Reader) verifyGroup(g uint64) error {
 	}
 	want := binary.LittleEndian.Uint32(r.checksums[4*g:])
 	if got := checksum(r.values[start:end]); got != want {
-		return corruptf(r.name, start, "value group %d checksum mismatch: computed %#x, stored %#x", g, got, want)
+		return corruptf(r.name, r.m.dictBytes+start, "value group %d checksum mismatch: computed %#x, stored %#x", g, got, want)
 	}
 	r.verified[g>>6].Or(1 << (g & 63))
 	return nil

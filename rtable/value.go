@@ -19,6 +19,12 @@ const (
 	// value, raw or in the snappy block format; the writer compresses a
 	// value only when that saves at least 1/8 of its bytes.
 	ValueSnappy ValueCodec = 1
+	// ValueDict codes each value against a dictionary of the table, chosen
+	// from the first DictSampleBytes of its values (dict.go): a point read
+	// decodes its own value, copying from the dictionary. A Writer asked
+	// for ValueDict falls back to ValueSnappy for a table whose sample
+	// the dictionary does not make smaller than snappy does.
+	ValueDict ValueCodec = 2
 )
 
 // Tags of a stored value under ValueSnappy.
@@ -27,11 +33,15 @@ const (
 	tagSnappy = 1
 )
 
-// encodeValue returns v as the table stores it; the result may point into
-// w.packed.
+// encodeValue returns v as the table stores it under w.codec; the result
+// may point into w.packed.
 func (w *Writer) encodeValue(v []byte) []byte {
-	if w.opts.ValueCompression == ValueRaw || len(v) == 0 {
+	if w.codec == ValueRaw || len(v) == 0 {
 		return v
+	}
+	if w.codec == ValueDict {
+		w.packed = w.dict.encode(w.packed[:0], v)
+		return w.packed
 	}
 	need := 1 + snappy.MaxEncodedLen(len(v))
 	if cap(w.packed) < need {
@@ -52,6 +62,14 @@ func (w *Writer) encodeValue(v []byte) []byte {
 func (r *Reader) decodeValue(b []byte, i uint64, buf *[]byte) ([]byte, error) {
 	if r.m.valueCodec == uint64(ValueRaw) || len(b) == 0 {
 		return b, nil
+	}
+	if r.m.valueCodec == uint64(ValueDict) {
+		v, what := decodeDictValue((*buf)[:0], b, r.dict)
+		*buf = v
+		if what != "" {
+			return nil, r.badValue(i, what)
+		}
+		return v, nil
 	}
 	switch b[0] {
 	case tagRaw:
@@ -79,5 +97,5 @@ const maxValueLen = 1 << 28
 
 func (r *Reader) badValue(i uint64, what string) error {
 	start, _, _ := r.valueRange(i)
-	return corruptf(r.name, start, "value %d: %s", i, what)
+	return corruptf(r.name, r.m.dictBytes+start, "value %d: %s", i, what)
 }

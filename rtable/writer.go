@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
@@ -28,9 +27,10 @@ type Properties struct {
 	KeyBytes, IndexBytes     uint64 // keys section and key index section
 	TrailerBytes, ValueBytes uint64 // trailers section; value area plus offsets and checksums
 	FilterBytes, FileSize    uint64
-	PackedKeys               bool // keys stored as fixed-width integers with a spline index
-	KeyWidth, TrailerWidth   int  // bytes per entry in the keys and trailers sections
-	ValueCodec               ValueCodec
+	PackedKeys               bool       // keys stored as fixed-width integers with a spline index
+	KeyWidth, TrailerWidth   int        // bytes per entry in the keys and trailers sections
+	ValueCodec               ValueCodec // the codec the table uses (ValueDict may fall back to ValueSnappy)
+	DictBytes                uint64     // the value dictionary (ValueDict), counted in ValueBytes
 }
 
 // Writer builds one table. Values stream to the output as they arrive;
@@ -62,11 +62,23 @@ type Writer struct {
 	finished  bool
 	// packed is scratch for a compressed value.
 	packed []byte
+	// values is the number of values stored so far; areaStart is the
+	// file offset of the value area (the dictionary's length, else 0).
+	values    uint64
+	areaStart uint64
+	// codec is the codec the table stores its values in; dictChosen is
+	// false while a ValueDict writer is still sampling values (sample,
+	// sampleEnds) to choose its dictionary from.
+	codec      ValueCodec
+	dictChosen bool
+	sample     []byte
+	sampleEnds []int
+	dict       *dictEncoder
 }
 
 // NewWriter returns a Writer that writes a table to w.
 func NewWriter(w io.Writer, opts WriterOptions) *Writer {
-	return &Writer{out: bufio.NewWriterSize(w, 256<<10), opts: opts, keyLen: -1}
+	return &Writer{out: bufio.NewWriterSize(w, 256<<10), opts: opts, keyLen: -1, codec: opts.ValueCompression}
 }
 
 // Add appends an entry. Entries must arrive in internal-key order: user key
@@ -81,7 +93,7 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	if !kind.Valid() {
 		return fmt.Errorf("rtable: unknown kind %d", kind)
 	}
-	if w.opts.ValueCompression > ValueSnappy {
+	if w.opts.ValueCompression > ValueDict {
 		return fmt.Errorf("rtable: unknown value compression %d", w.opts.ValueCompression)
 	}
 	if seq > base.MaxSeq {
@@ -114,30 +126,10 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	if w.trailers != nil {
 		w.trailers = append(w.trailers, tr)
 	}
-	stored := w.encodeValue(value)
-	if n == 0 {
-		w.valueLen = len(stored)
-	}
-	if w.valueEnds == nil && len(stored) != w.valueLen {
-		w.valueEnds = make([]uint64, n, max(2*n, 1024))
-		for i := range w.valueEnds {
-			w.valueEnds[i] = uint64(i+1) * uint64(w.valueLen)
-		}
-	}
 	w.keys = append(w.keys, userKey...)
 	w.keyEnds = append(w.keyEnds, uint32(len(w.keys)))
-	if _, err := w.out.Write(stored); err != nil {
-		w.err = fmt.Errorf("rtable: write: %w", err)
-		return w.err
-	}
-	w.off += uint64(len(stored))
-	w.groupCRC = crc32.Update(w.groupCRC, crcTable, stored)
-	if w.valueEnds != nil {
-		w.valueEnds = append(w.valueEnds, w.off)
-	}
-	if (n+1)%groupLen == 0 {
-		w.groupCRCs = append(w.groupCRCs, w.groupCRC)
-		w.groupCRC = 0
+	if err := w.addValue(value); err != nil {
+		return err
 	}
 	p := &w.props
 	p.NumEntries++
@@ -169,7 +161,7 @@ func (w *Writer) lastTrailer() uint64 {
 // EstimatedSize returns the bytes the table would have if finished now,
 // roughly: values written plus keys and a few bytes per entry.
 func (w *Writer) EstimatedSize() uint64 {
-	return w.off + uint64(len(w.keys)) + 4*w.props.NumEntries
+	return w.off + uint64(len(w.sample)) + uint64(len(w.keys)) + 4*w.props.NumEntries
 }
 
 // Finish writes the sections, the meta section and the footer. It does not
@@ -182,15 +174,21 @@ func (w *Writer) Finish() (Properties, error) {
 		return Properties{}, fmt.Errorf("rtable: Finish called twice")
 	}
 	w.finished = true
+	if err := w.finishValues(); err != nil {
+		return Properties{}, err
+	}
 	n := w.props.NumEntries
 	if n%groupLen != 0 {
 		w.groupCRCs = append(w.groupCRCs, w.groupCRC)
 	}
 	m := meta{
 		entries: n, deletions: w.props.NumDeletions,
-		rawKeyBytes: w.props.RawKeySize, valueAreaBytes: w.off, rawValueBytes: w.props.RawValueSize,
-		valueCodec:  uint64(w.opts.ValueCompression),
+		rawKeyBytes: w.props.RawKeySize, valueAreaBytes: w.off - w.areaStart, rawValueBytes: w.props.RawValueSize,
+		valueCodec: uint64(w.codec), dictBytes: w.areaStart,
 		smallestSeq: w.props.SmallestSeq, largestSeq: w.props.LargestSeq,
+	}
+	if w.codec == ValueDict {
+		m.dictCRC = checksum(w.dict.dict)
 	}
 	var sec [numSections][]byte
 	var hashes []uint64
@@ -246,10 +244,10 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	p.KeyBytes, p.IndexBytes = uint64(len(sec[secKeys])), uint64(len(sec[secIndex]))
 	p.TrailerBytes, p.FilterBytes = uint64(len(sec[secTrailers])), uint64(len(sec[secFilter]))
-	p.ValueBytes = m.valueAreaBytes + uint64(len(sec[secOffsets])+len(sec[secChecksums]))
+	p.ValueBytes = m.dictBytes + m.valueAreaBytes + uint64(len(sec[secOffsets])+len(sec[secChecksums]))
 	p.FileSize = w.off
 	p.PackedKeys, p.KeyWidth, p.TrailerWidth = m.keyMode == keysPacked, int(m.keyWidth), int(m.trailerWidth)
-	p.ValueCodec = w.opts.ValueCompression
+	p.ValueCodec, p.DictBytes = w.codec, m.dictBytes
 	return *p, nil
 }
 

@@ -27,12 +27,14 @@ func TestRTableConformance(t *testing.T) {
 }
 
 // TestRTableWritten checks that --table_format=rtable reaches the files: a
-// compacted DB's tables end with rtable's magic number.
+// compacted DB's tables end with rtable's magic number, and with the
+// default compression their recurring values are coded against a
+// dictionary.
 func TestRTableWritten(t *testing.T) {
 	dir := t.TempDir()
 	db := openWith(t, rtableOptions)(dir)
 	for i := range 1000 {
-		if err := db.Put(fmt.Appendf(nil, "key%06d", i), []byte("value"), nil); err != nil {
+		if err := db.Put(fmt.Appendf(nil, "key%06d", i), fmt.Appendf(nil, "recurring value %04d", i%37), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,5 +56,17 @@ func TestRTableWritten(t *testing.T) {
 		if !rtable.HasMagic(b) {
 			t.Fatalf("%s is not an rtable table", filepath.Base(name))
 		}
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := rtable.Open(f, int64(len(b)), rtable.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := r.Properties().ValueCodec; c != rtable.ValueDict {
+			t.Errorf("%s: value codec %d, want %d (dictionary)", filepath.Base(name), c, rtable.ValueDict)
+		}
+		r.Close()
 	}
 }
