@@ -96,7 +96,18 @@ func (db *DB) runCompaction(c *compaction) error {
 		readOut += levelBytes(in.files)
 	}
 	src := newMergingIter(iters)
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge}
+	inputSets := [][]*fileMeta{c.inputs[0], c.inputs[1]}
+	for _, in := range c.middle {
+		inputSets = append(inputSets, in.files)
+	}
+	dels, err := db.tablesRangeDels(inputSets...)
+	if err != nil {
+		src.Close()
+		db.mu.Lock()
+		db.mu.stats.runningCompactions--
+		return err
+	}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, dels: dels}
 	// As in RocksDB, a table written to L0 is never split: it is one
 	// sorted run there.
 	targetSize := db.targetFileSize(c.outputLevel)

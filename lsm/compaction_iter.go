@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/mergeop"
 )
 
@@ -20,6 +21,8 @@ type compactionIter struct {
 	snapshots      []uint64 // ascending
 	dropTombstones bool
 	merge          mergeop.Operator // nil: operands pass through
+	// dels are the inputs' range tombstones (compaction_rangedel.go).
+	dels *rangedel.List
 
 	queue mergeQueue   // a merge run's output, when active
 	ops   operandStack // a merge run's operands
@@ -68,6 +71,10 @@ func (c *compactionIter) keep() bool {
 		c.haveLast = true
 	}
 	c.lastStripe = s
+	if c.coveredInStripe(key, seq) {
+		c.keyDrop++
+		return false
+	}
 	if c.dropTombstones && c.src.Kind() == base.KindDelete &&
 		(len(c.snapshots) == 0 || seq <= c.snapshots[0]) {
 		c.keyDrop++

@@ -18,6 +18,13 @@
 //   - Get, iterators and snapshots read one consistent sequence number. Bytes
 //     handed out (Get's callback argument, Iterator.Key and Value) are valid
 //     only until the callback returns or the iterator moves.
+//   - Batch.DeleteRange writes a range tombstone: Get, iterators and
+//     snapshots after it see none of the keys in [start, end) written before
+//     it, wherever those live (rangedel_read.go). Memtables keep range
+//     tombstones beside their rep (rangedel_mem.go), tables in a
+//     range-deletion block (package sst; such a table is always in the block
+//     format), and compactions drop what they cover
+//     (compaction_rangedel.go).
 //   - An iterator that meets an error (a table that cannot be opened or
 //     read) is invalid at once with Error set and returns no entry after it;
 //     a seek clears the error and retries (iter_db.go). A compaction whose
@@ -88,8 +95,8 @@
 //
 // # Batch (WAL record) format
 //
-// A batch is RocksDB's WriteBatch encoding restricted to Put, Delete and
-// Merge:
+// A batch is RocksDB's WriteBatch encoding restricted to Put, Delete,
+// Merge and DeleteRange:
 //
 //	offset size  field
 //	0      8     sequence number of the first record, little-endian
@@ -98,7 +105,9 @@
 //
 // A record is a kind byte, then the key as a uvarint length and its bytes,
 // then for kind 1 (Put) and kind 2 (Merge, RocksDB's kTypeMerge) the value
-// (the merge operand) the same way; kind 0 (Delete) has no value.
+// (the merge operand) the same way; kind 0 (Delete) has no value; kind 15
+// (DeleteRange, RocksDB's kTypeRangeDeletion) stores the range's start as
+// its key and its exclusive end as its value.
 // The i-th record gets sequence number first+i. Example, Put("k1","v1") then
 // Delete("k2") at sequence 100:
 //
@@ -107,6 +116,10 @@
 // and Merge("k1","+1") alone at sequence 7:
 //
 //	07 00 00 00 00 00 00 00  01 00 00 00  02 02 6b 31 02 2b 31
+//
+// and DeleteRange("a","c") alone at sequence 9:
+//
+//	09 00 00 00 00 00 00 00  01 00 00 00  0f 01 61 01 63
 //
 // A record count that disagrees with the records, an unknown kind or a length
 // past the end is ErrCorruptBatch.
@@ -128,6 +141,11 @@
 //	                        largest sequence, flags (uvarints; flags bit 0:
 //	                        some writes skipped the WAL, other bits zero)
 //	tag 7  flush ends       table number uvarint
+//	tag 32 new table with   the fields of tag 5, then the number of range
+//	       range tombstones tombstones in its range-deletion block (uvarint,
+//	                        at least 1); written instead of tag 5 for such
+//	                        tables, so reads know which tables to consult
+//	                        for range tombstones without opening the others
 //
 // Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record
 // of every MANIFEST is a full snapshot (all live tables); later records are

@@ -24,6 +24,9 @@ const (
 	tagNewFile     = 5
 	tagFlushBegin  = 6
 	tagFlushEnd    = 7
+	// tagNewFileRangeDels is tagNewFile for a table holding range
+	// tombstones: its fields, then the tombstone count.
+	tagNewFileRangeDels = 32
 )
 
 // maxLevels bounds num_levels so a corrupt level number cannot size a slice.
@@ -98,7 +101,11 @@ func (e *versionEdit) encode(b []byte) []byte {
 	}
 	for _, a := range e.added {
 		m := a.meta
-		b = binary.AppendUvarint(b, tagNewFile)
+		tag := uint64(tagNewFile)
+		if m.numRangeDels > 0 {
+			tag = tagNewFileRangeDels
+		}
+		b = binary.AppendUvarint(b, tag)
 		b = binary.AppendUvarint(b, uint64(a.level))
 		b = binary.AppendUvarint(b, m.num)
 		b = binary.AppendUvarint(b, m.size)
@@ -106,6 +113,9 @@ func (e *versionEdit) encode(b []byte) []byte {
 		b = appendBytes(b, m.largest)
 		b = binary.AppendUvarint(b, m.smallestSeq)
 		b = binary.AppendUvarint(b, m.largestSeq)
+		if m.numRangeDels > 0 {
+			b = binary.AppendUvarint(b, m.numRangeDels)
+		}
 	}
 	for _, p := range e.flushBegun {
 		b = binary.AppendUvarint(b, tagFlushBegin)
@@ -186,7 +196,7 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 		case tagDeletedFile:
 			lvl := d.level()
 			e.deleted = append(e.deleted, deletedFileEntry{level: lvl, fileNum: d.uvarint("file number")})
-		case tagNewFile:
+		case tagNewFile, tagNewFileRangeDels:
 			lvl := d.level()
 			m := &fileMeta{}
 			m.num = d.uvarint("file number")
@@ -195,6 +205,12 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 			m.largest = d.bytes("largest key")
 			m.smallestSeq = d.uvarint("smallest sequence")
 			m.largestSeq = d.uvarint("largest sequence")
+			if tag == tagNewFileRangeDels {
+				m.numRangeDels = d.uvarint("range tombstone count")
+				if d.err == nil && m.numRangeDels == 0 {
+					d.err = fmt.Errorf("%w: table %d has a range tombstone count of 0", ErrCorruptManifest, m.num)
+				}
+			}
 			if d.err == nil && compareKeys(m.smallest, m.largest) > 0 {
 				d.err = fmt.Errorf("%w: table %d has smallest key above largest", ErrCorruptManifest, m.num)
 			}

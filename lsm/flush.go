@@ -133,7 +133,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64) (*f
 	}
 	src := newMergingIter(iters)
 	defer src.Close()
-	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
+	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge, dels: memTablesRangeDels(mems)}
 	outs, err := db.writeTables(&ci, 0, 0, tableNum)
 	if err != nil || len(outs) == 0 {
 		return nil, err
@@ -143,8 +143,9 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64) (*f
 
 // writeTables writes the entries of ci to tables for level, starting a new
 // table at a user-key boundary once a table reaches targetSize (0: one
-// table). The first table is numbered firstNum unless that is 0. It needs
-// no lock: file numbers come from an atomic counter.
+// table), and ci's range tombstones with them (compaction_rangedel.go).
+// The first table is numbered firstNum unless that is 0. It needs no
+// lock: file numbers come from an atomic counter.
 func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
@@ -166,8 +167,20 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 	// Compaction inputs may be mapped rtable tables, which the input
 	// iterators read in place: a fault fails the compaction (fault.go).
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
-	finish := func() error {
-		props, err := w.finish()
+	dels := ci.outputRangeDels()
+	var tableStart []byte // where the table's share of dels starts (nil: unbounded)
+	// finish completes the table; next is the first key of the next one
+	// (nil for the last), where its share of dels ends.
+	finish := func(next []byte) error {
+		var err error
+		if !dels.Empty() {
+			err = w.setRangeDels(dels.Truncate(tableStart, next))
+			tableStart = append([]byte(nil), next...)
+		}
+		var props tableProps
+		if err == nil {
+			props, err = w.finish()
+		}
 		if err == nil {
 			err = bw.Flush()
 		}
@@ -187,30 +200,37 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 		meta.largest = append([]byte(nil), props.largestKey...)
 		meta.smallestSeq, meta.largestSeq = props.smallestSeq, props.largestSeq
 		meta.numEntries, meta.numDeletions = props.numEntries, props.numDeletions
+		meta.numRangeDels = props.numRangeDels
 		outs = append(outs, meta)
+		return nil
+	}
+	create := func() error {
+		num := firstNum
+		if num == 0 {
+			num = db.mu.vs.newFileNum()
+		}
+		firstNum = 0
+		f, err = db.fs.Create(tableName(db.dir, num))
+		if err != nil {
+			return fmt.Errorf("create table: %w", err)
+		}
+		bw = bufio.NewWriterSize(f, 256<<10)
+		w = db.newTableWriter(bw, level, !dels.Empty())
+		meta = &fileMeta{num: num}
 		return nil
 	}
 	var lastKey []byte
 	for ok := ci.First(); ok; ok = ci.Next() {
 		key := ci.Key()
-		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 {
-			if err := finish(); err != nil {
+		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 && !dels.Reaches(key) {
+			if err := finish(key); err != nil {
 				return outs, err
 			}
 		}
 		if w == nil {
-			num := firstNum
-			if num == 0 {
-				num = db.mu.vs.newFileNum()
+			if err := create(); err != nil {
+				return outs, err
 			}
-			firstNum = 0
-			f, err = db.fs.Create(tableName(db.dir, num))
-			if err != nil {
-				return outs, fmt.Errorf("create table: %w", err)
-			}
-			bw = bufio.NewWriterSize(f, 256<<10)
-			w = db.newTableWriter(bw, level)
-			meta = &fileMeta{num: num}
 		}
 		value, err := ci.Value()
 		if err != nil {
@@ -224,8 +244,14 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 	if err := ci.Error(); err != nil {
 		return outs, err
 	}
+	if w == nil && !dels.Empty() {
+		// Only tombstones survived: they get a table of their own.
+		if err := create(); err != nil {
+			return outs, err
+		}
+	}
 	if w != nil {
-		if err := finish(); err != nil {
+		if err := finish(nil); err != nil {
 			return outs, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
@@ -33,6 +34,8 @@ type memTable struct {
 	// mergeIters keeps the rep's iterators that Get walks a key's merge
 	// operands with, so such reads allocate none in steady state.
 	mergeIters sync.Pool
+	// rangeDels are the memtable's range tombstones (rangedel_mem.go).
+	rangeDels memRangeDels
 }
 
 func (m *memTable) ref() {
@@ -55,7 +58,17 @@ func (m *memTable) unref() {
 	}
 }
 
-func (m *memTable) empty() bool { return m.rep.Len() == 0 }
+func (m *memTable) empty() bool { return m.rep.Len() == 0 && m.rangeDels.count() == 0 }
+
+// add inserts one batch record: a range tombstone into rangeDels, any
+// other kind into the rep.
+func (m *memTable) add(seq uint64, kind base.Kind, key, value []byte) error {
+	if kind == base.KindRangeDelete {
+		m.rangeDels.add(key, value, seq)
+		return nil
+	}
+	return m.rep.Add(seq, kind, key, value)
+}
 
 // memEntryOverhead approximates a rep's per-entry cost beyond key and value
 // (node, links, sequence): about 40 bytes for a skiplist node of average

@@ -285,7 +285,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			if !ok {
 				break
 			}
-			if err := mem.rep.Add(seq, kind, key, value); err != nil {
+			if err := mem.add(seq, kind, key, value); err != nil {
 				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
 			db.mu.lastSeq = max(db.mu.lastSeq, seq)

@@ -240,23 +240,21 @@ func (db *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
 // batch is a reusable engine.Batch. merges counts the merge operands
 // added since the last Reset: package lsm takes them without a merge
 // operator (reads then fail), where RocksDB refuses the write, as Apply
-// does. rangeDeletes counts range deletions, which Apply refuses.
+// does.
 type batch struct {
 	*lsm.Batch
-	merges       int
-	rangeDeletes int
+	merges int
 }
 
-// errNoRangeDeletions is the native engine's refusal of DeleteRange.
-var errNoRangeDeletions = fmt.Errorf("%w: the native engine has no range deletions", engine.ErrNoRangeDeletions)
-
-// DeleteRange is counted for Apply to refuse: package lsm has no range
-// tombstones.
-func (b *batch) DeleteRange(start, end []byte) { b.rangeDeletes++ }
-
-// DeleteRange is refused: package lsm has no range tombstones.
+// DeleteRange writes a range tombstone for [start, end) through a pooled
+// batch.
 func (db *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
-	return errNoRangeDeletions
+	b := batchPool.Get().(*lsm.Batch)
+	b.Reset()
+	b.DeleteRange(start, end)
+	err := db.write(b, wo)
+	batchPool.Put(b)
+	return err
 }
 
 // Merge adds a merge operand.
@@ -268,7 +266,7 @@ func (b *batch) Merge(key, value []byte) {
 // Reset empties the batch.
 func (b *batch) Reset() {
 	b.Batch.Reset()
-	b.merges, b.rangeDeletes = 0, 0
+	b.merges = 0
 }
 
 func (*batch) Close() {}
@@ -284,9 +282,6 @@ func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	}
 	if nb.merges > 0 && !db.merges {
 		return engine.ErrBatchMergeNoOperator
-	}
-	if nb.rangeDeletes > 0 {
-		return errNoRangeDeletions
 	}
 	return db.write(nb.Batch, wo)
 }
