@@ -23,6 +23,9 @@ type BenchmarkRow struct {
 var engineGaps = map[string]map[string]string{
 	"getmergeoperands":   {"pebble": "GetMergeOperands"},
 	"readrandomoperands": {"pebble": "GetMergeOperands"},
+	// Pebble's CompactFiles compacts a key range, not the named tables.
+	"fillseqdeterministic":          {"pebble": "CompactFiles of named tables"},
+	"filluniquerandomdeterministic": {"pebble": "CompactFiles of named tables"},
 }
 
 // projectBenchmarks are the registry's names that db_bench 7.8.3 lacks.

@@ -27,6 +27,10 @@ var everyBenchmarkFlags = map[string][]string{
 	// Its keys come from the DB, which must exist before the run.
 	"readtorowcache":    {"--db=" + truthDB, "--use_existing_db", "--use_existing_keys", "--row_cache_size=1048576"},
 	"randomtransaction": {"--transaction_db=1", "--threads=4"},
+	// db_bench refuses them with auto compactions; 64 keys make one run,
+	// which fills the one level below L0.
+	"fillseqdeterministic":          {"--disable_auto_compactions", "--num_levels=2"},
+	"filluniquerandomdeterministic": {"--disable_auto_compactions", "--num_levels=2"},
 }
 
 // everyBenchmarkWants is a line a benchmark's stdout must hold: the

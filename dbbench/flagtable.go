@@ -48,7 +48,7 @@ var driverFlagNotes = map[string]string{
 func init() {
 	for _, n := range []string{"writes_per_range_tombstone", "writes_before_delete_range",
 		"range_tombstone_width", "max_num_range_tombstones", "expand_range_tombstones"} {
-		driverFlagNotes[n] = "range deletions, which the native engine refuses (exit 1) but with --expand_range_tombstones"
+		driverFlagNotes[n] = "range deletions: range tombstones on every engine, point deletions with --expand_range_tombstones"
 	}
 }
 

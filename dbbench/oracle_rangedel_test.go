@@ -1,13 +1,6 @@
 package dbbench_test
 
-import (
-	"bytes"
-	"slices"
-	"strings"
-	"testing"
-
-	"github.com/godbbench/godbbench/dbbench"
-)
+import "testing"
 
 // rangeDeleteLists: range deletions in the fills (random, sequential,
 // unique random with overwrites, batches).
@@ -33,16 +26,8 @@ var pointDeleteLists = [][]string{
 }
 
 // TestOracleRangeDeletions compares the "Number of range deletions" lines,
-// result lines and contents with C++ db_bench's on the engines with range
-// deletions, and checks that the native engine refuses them, exit 1,
-// naming itself.
+// result lines and contents with C++ db_bench's on every engine.
 func TestOracleRangeDeletions(t *testing.T) {
-	engines := slices.DeleteFunc(oracleEngines(), func(e string) bool { return e == "native" })
-	compareListsWithOracleOn(t, rangeDeleteLists, engines)
+	compareListsWithOracle(t, rangeDeleteLists)
 	compareListsWithOracle(t, pointDeleteLists)
-	var out, errb bytes.Buffer
-	args := append([]string{"--engine=native", "--db=" + t.TempDir()}, rangeDeleteLists[0]...)
-	if code := dbbench.Main(args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "put error: Not implemented: DeleteRange: the native engine has no range deletions") {
-		t.Fatalf("native with range deletions: exit %d, stderr %q", code, errb.String())
-	}
 }

@@ -145,9 +145,9 @@ func init() {
 
 		"readtorowcache": {fn: benchReadToRowCache, setup: setupReadToRowCache},
 
-		// Not built here, with db_bench's refusals that come first.
-		"fillseqdeterministic":          {notBuilt: true, setup: refuseAutoCompactions},
-		"filluniquerandomdeterministic": {notBuilt: true, setup: refuseAutoCompactions},
+		// Level shapes built with CompactFiles (bench_deterministic.go).
+		"fillseqdeterministic":          {fn: benchFillSeqDeterministic, fresh: true, setup: setupFillDeterministic},
+		"filluniquerandomdeterministic": {fn: benchFillUniqueRandomDeterministic, fresh: true, setup: setupFillDeterministic},
 	}
 }
 

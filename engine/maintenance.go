@@ -44,9 +44,25 @@ type Maintainer interface {
 // RocksDB's Range.
 type KeyRange struct{ Start, Limit []byte }
 
-// LiveFile is one live table: its name as the engine lists it and its
-// level.
+// LiveFile is one live table: its name as the engine lists it, its level
+// and its size in bytes. Tables are listed level by level, L0 newest
+// first and the other levels in key order, as RocksDB lists them.
 type LiveFile struct {
 	Name  string
 	Level int
+	Size  uint64
+}
+
+// NamedFileCompactor is the optional interface of a Maintainer whose
+// CompactFiles is RocksDB's: exactly the named tables, with the tables of
+// the output level they overlap, become tables of the output level (L0
+// included, as one table). fillseqdeterministic and
+// filluniquerandomdeterministic build their level shapes with it; an
+// engine whose CompactFiles only approximates it (Pebble compacts the
+// tables' key range) lacks it, and the driver refuses those benchmarks
+// naming the engine.
+type NamedFileCompactor interface {
+	Maintainer
+	// CompactsNamedFiles marks the implementation; it does nothing.
+	CompactsNamedFiles()
 }

@@ -66,6 +66,11 @@ func (b *Batch) addWithValue(kind base.Kind, key, value []byte) {
 		b.refuse(key)
 		return
 	}
+	b.appendRecord(kind, key, value)
+}
+
+// appendRecord appends a record with a key and a value.
+func (b *Batch) appendRecord(kind base.Kind, key, value []byte) {
 	b.data = append(b.data, byte(kind))
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
@@ -73,6 +78,20 @@ func (b *Batch) addWithValue(kind base.Kind, key, value []byte) {
 	b.data = append(b.data, value...)
 	b.count++
 	binary.LittleEndian.PutUint32(b.data[8:12], b.count)
+}
+
+// DeleteRange adds a range tombstone deleting every key in [start, end)
+// (RocksDB's WriteBatch::DeleteRange): record kind 15, start as the key,
+// end as the value (see the package comment). An empty range (start >= end)
+// is kept and deletes nothing, as in RocksDB.
+func (b *Batch) DeleteRange(start, end []byte) {
+	if len(start) > sst.MaxKeyLen || len(end) > sst.MaxKeyLen {
+		if b.tooLarge == nil {
+			b.tooLarge = ErrKeyTooLarge
+		}
+		return
+	}
+	b.appendRecord(base.KindRangeDelete, start, end)
 }
 
 // Delete adds a tombstone for key.
@@ -152,7 +171,7 @@ func (r *batchReader) next() (kind base.Kind, key, value []byte, seq uint64, ok 
 		return 0, nil, nil, 0, false, err
 	}
 	switch kind {
-	case base.KindSet, base.KindMerge:
+	case base.KindSet, base.KindMerge, base.KindRangeDelete:
 		value, rest, err = readLengthPrefixed(rest)
 		if err != nil {
 			return 0, nil, nil, 0, false, err

@@ -269,7 +269,7 @@ func insertRecords(mem *memTable, r *batchReader) error {
 		if !ok {
 			return nil
 		}
-		if err := mem.rep.Add(seq, kind, key, value); err != nil {
+		if err := mem.add(seq, kind, key, value); err != nil {
 			return fmt.Errorf("lsm: memtable insert: %w", err)
 		}
 	}

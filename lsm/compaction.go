@@ -60,6 +60,9 @@ func (db *DB) runCompaction(c *compaction) error {
 		st.movedBytes += moved
 		return nil
 	}
+	if c.deletion {
+		return db.dropTables(c)
+	}
 	snaps := db.mu.snaps.seqs()
 	var blobs *blobSink
 	if v := db.mu.vs.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
@@ -92,9 +95,30 @@ func (db *DB) runCompaction(c *compaction) error {
 		iters = append(iters, newCompactionLevelIter(db, c.inputs[1]))
 		readOut = levelBytes(c.inputs[1])
 	}
+	for _, in := range c.middle {
+		iters = append(iters, newCompactionLevelIter(db, in.files))
+		readOut += levelBytes(in.files)
+	}
 	src := newMergingIter(iters)
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, blobs: blobs}
-	outs, err := db.writeTables(&ci, c.outputLevel, db.targetFileSize(c.outputLevel))
+	inputSets := [][]*fileMeta{c.inputs[0], c.inputs[1]}
+	for _, in := range c.middle {
+		inputSets = append(inputSets, in.files)
+	}
+	dels, err := db.tablesRangeDels(inputSets...)
+	if err != nil {
+		src.Close()
+		db.mu.Lock()
+		db.mu.stats.runningCompactions--
+		return err
+	}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, dels: dels, blobs: blobs}
+	// As in RocksDB, a table written to L0 is never split: it is one
+	// sorted run there.
+	targetSize := db.targetFileSize(c.outputLevel)
+	if c.outputLevel == 0 {
+		targetSize = 0
+	}
+	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}
@@ -114,6 +138,11 @@ func (db *DB) runCompaction(c *compaction) error {
 		}
 		for _, f := range set {
 			e.deleted = append(e.deleted, deletedFileEntry{level: level, fileNum: f.num})
+		}
+	}
+	for _, in := range c.middle {
+		for _, f := range in.files {
+			e.deleted = append(e.deleted, deletedFileEntry{level: in.level, fileNum: f.num})
 		}
 	}
 	var written uint64
@@ -159,6 +188,9 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 	}
 	if db.mu.bgErr != nil {
 		return db.mu.bgErr
+	}
+	if s := db.opts.CompactionStyle; s == styleUniversal || s == styleFIFO {
+		return db.compactStyled()
 	}
 	last := -1
 	for level := range db.numLevels {

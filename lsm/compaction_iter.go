@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/mergeop"
 )
 
@@ -20,7 +21,9 @@ type compactionIter struct {
 	snapshots      []uint64 // ascending
 	dropTombstones bool
 	merge          mergeop.Operator // nil: operands pass through
-	blobs          *blobSink        // nil: no blob files in or out
+	// dels are the inputs' range tombstones (compaction_rangedel.go).
+	dels  *rangedel.List
+	blobs *blobSink // nil: no blob files in or out
 
 	queue mergeQueue   // a merge run's output, when active
 	ops   operandStack // a merge run's operands
@@ -73,6 +76,10 @@ func (c *compactionIter) keep() bool {
 		c.haveLast = true
 	}
 	c.lastStripe = s
+	if c.coveredInStripe(key, seq) {
+		c.keyDrop++
+		return false
+	}
 	if c.dropTombstones && c.src.Kind() == base.KindDelete &&
 		(len(c.snapshots) == 0 || seq <= c.snapshots[0]) {
 		c.keyDrop++

@@ -107,6 +107,12 @@ func (c *compactionIter) mergeRun() bool {
 		if ok && (compareKeys(c.src.Key(), q.key) != 0 || c.stripe(c.src.Seq()) != stripe) {
 			break
 		}
+		if ok && !terminal && c.coveredInStripe(q.key, c.src.Seq()) {
+			// A range tombstone of the stripe ends the run like a point
+			// one; keep drops the covered entries that follow.
+			terminal = true
+			break
+		}
 		if ok && !terminal {
 			c.keyIn++
 		}

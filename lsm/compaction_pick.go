@@ -10,6 +10,8 @@ type compaction struct {
 	level, outputLevel int
 	inputs             [2][]*fileMeta // files of level and of outputLevel
 	trivialMove        bool           // disjoint inputs, nothing to merge with: move them
+	deletion           bool           // FIFO: drop inputs[0] unread (compaction_fifo.go)
+	middle             []levelInput   // universal: input levels between level and outputLevel
 	bottommost         bool           // no deeper level overlaps the key range
 	smallest, largest  []byte
 }
@@ -158,10 +160,18 @@ func (c *compaction) markCompacting(on bool) {
 			f.compacting = on
 		}
 	}
+	for _, in := range c.middle {
+		for _, f := range in.files {
+			f.compacting = on
+		}
+	}
 }
 
 // pickCompaction chooses the level with the highest score >= 1 (DB.mu held).
 func (db *DB) pickCompaction() *compaction {
+	if c, styled := db.pickStyled(); styled {
+		return c
+	}
 	v := db.mu.vs.current
 	scores := db.levelScores(v)
 	tried := make([]bool, len(scores))

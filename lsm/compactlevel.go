@@ -12,6 +12,7 @@ import (
 type LiveFile struct {
 	Num   uint64 // file number; the file is tableName(dir, Num)
 	Level int
+	Size  uint64 // bytes
 }
 
 // LiveFiles lists the tables of the current version, level by level.
@@ -24,7 +25,7 @@ func (db *DB) LiveFiles() ([]LiveFile, error) {
 	var out []LiveFile
 	for level, files := range rs.v.levels {
 		for _, f := range files {
-			out = append(out, LiveFile{Num: f.num, Level: level})
+			out = append(out, LiveFile{Num: f.num, Level: level, Size: f.size})
 		}
 	}
 	return out, nil
@@ -36,7 +37,8 @@ var ErrFilesBusy = errors.New("Operation aborted: Some of the necessary compacti
 
 // CompactFiles compacts the named tables, which must all be in one level,
 // together with the tables of outputLevel their key range overlaps, into
-// new tables in outputLevel: RocksDB's DB::CompactFiles. The compaction
+// new tables in outputLevel (one table when that is L0): RocksDB's
+// DB::CompactFiles. The compaction
 // runs in the caller (through the same machinery as background
 // compactions, runCompaction) and always rewrites its inputs, even where
 // they could be moved. Unknown tables, tables in more than one level and
@@ -69,8 +71,13 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 		level = l
 		inputs = append(inputs, f)
 	}
-	if level == 0 {
+	if level == 0 && outputLevel > 0 {
 		if err := olderL0Left(v.levels[0], inputs); err != nil {
+			return err
+		}
+	}
+	if level == 0 && outputLevel == 0 {
+		if err := l0Interleaved(v.levels[0], inputs); err != nil {
 			return err
 		}
 	}
@@ -82,6 +89,11 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 		return ErrFilesBusy
 	}
 	c.trivialMove = false
+	if outputLevel == 0 {
+		// An L0 output lies above the older L0 tables: tombstones stay
+		// while one of them may hold the key.
+		c.bottommost = !v.olderOverlaps(c)
+	}
 	c.markCompacting(true)
 	err := db.runCompaction(c)
 	if err != nil && db.mu.bgErr == nil {
@@ -106,6 +118,24 @@ func olderL0Left(l0, inputs []*fileMeta) error {
 			continue
 		}
 		return fmt.Errorf("Invalid argument: Cannot compact these L0 tables without the older L0 table %s, which overlaps them", filepath.Base(tableName("", f.num)))
+	}
+	return nil
+}
+
+// l0Interleaved refuses L0 inputs compacted into one L0 table when an L0
+// table left out holds sequences between theirs: the output, ordered in
+// L0 by its newest sequence, would hide that table's newer versions or be
+// hidden by its older ones.
+func l0Interleaved(l0, inputs []*fileMeta) error {
+	oldest, newest := ^uint64(0), uint64(0)
+	for _, f := range inputs {
+		oldest, newest = min(oldest, f.smallestSeq), max(newest, f.largestSeq)
+	}
+	for _, f := range l0 {
+		if slices.Contains(inputs, f) || f.largestSeq < oldest || f.smallestSeq > newest {
+			continue
+		}
+		return fmt.Errorf("Invalid argument: Cannot compact these L0 tables into L0 without L0 table %s, whose sequence numbers lie between theirs", filepath.Base(tableName("", f.num)))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -327,6 +328,9 @@ func FuzzManifestDecode(f *testing.F) {
 	e.deleted = append(e.deleted, deletedFileEntry{level: 1, fileNum: 4})
 	e.added = append(e.added, newFileEntry{level: 2, meta: &fileMeta{num: 5, size: 1000, smallest: []byte("a"), largest: []byte("z"), smallestSeq: 1, largestSeq: 50}})
 	f.Add(e.encode(nil))
+	flush := &versionEdit{flushEnded: []uint64{5}}
+	flush.flushBegun = append(flush.flushBegun, pendingFlush{tableNum: 12, walNum: 10, smallestSeq: 101, largestSeq: 300, unlogged: true})
+	f.Add(flush.encode(nil))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := decodeEdit(data)
@@ -335,7 +339,8 @@ func FuzzManifestDecode(f *testing.F) {
 		}
 		// A decoded edit re-encodes to bytes that decode the same way.
 		again, err := decodeEdit(e.encode(nil))
-		if err != nil || len(again.added) != len(e.added) || len(again.deleted) != len(e.deleted) {
+		if err != nil || len(again.added) != len(e.added) || len(again.deleted) != len(e.deleted) ||
+			!slices.Equal(again.flushBegun, e.flushBegun) || !slices.Equal(again.flushEnded, e.flushEnded) {
 			t.Fatalf("re-decode: %v", err)
 		}
 		_, _ = (*version)(nil).apply(e, 7)

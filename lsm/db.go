@@ -165,6 +165,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 // prepareOptions validates the options and derives the per-level table
 // settings and the memtable factory.
 func (db *DB) prepareOptions() error {
+	db.opts = styleOptions(db.opts)
 	o := db.opts
 	db.numLevels = o.NumLevels
 	if db.numLevels < 2 || db.numLevels > maxLevels {
@@ -223,7 +224,7 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.mu.nextMem++
-	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize)}
+	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1}
 	m.refs.Store(1)
 	return m, nil
 }
@@ -243,6 +244,9 @@ func (db *DB) recover() error {
 	}
 	if found {
 		if err := db.verifyTables(); err != nil {
+			return err
+		}
+		if err := db.checkUnfinishedFlushes(files, db.liveTables()); err != nil {
 			return err
 		}
 		if err := db.verifyLogNumber(files); err != nil {
@@ -311,6 +315,7 @@ func (db *DB) switchLog(logNum uint64) error {
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
 	if db.mu.mem != nil {
+		db.mu.mem.lastSeq = db.mu.lastSeq
 		db.mu.imm = append(db.mu.imm, db.mu.mem)
 	}
 	db.mu.mem = mem

@@ -1,5 +1,6 @@
-// Package lsm is the native engine: a leveled log-structured merge tree with
-// RocksDB's option names and semantics, built on package memtable (the
+// Package lsm is the native engine: a log-structured merge tree (leveled,
+// universal or FIFO compaction) with RocksDB's option names and semantics,
+// built on package memtable (the
 // in-memory reps), packages sst and rtable (the block and read-optimized
 // table formats, table.go) and package wal (the record log used for WALs
 // and the MANIFEST).
@@ -17,6 +18,13 @@
 //   - Get, iterators and snapshots read one consistent sequence number. Bytes
 //     handed out (Get's callback argument, Iterator.Key and Value) are valid
 //     only until the callback returns or the iterator moves.
+//   - Batch.DeleteRange writes a range tombstone: Get, iterators and
+//     snapshots after it see none of the keys in [start, end) written before
+//     it, wherever those live (rangedel_read.go). Memtables keep range
+//     tombstones beside their rep (rangedel_mem.go), tables in a
+//     range-deletion block (package sst; such a table is always in the block
+//     format), and compactions drop what they cover
+//     (compaction_rangedel.go).
 //   - An iterator that meets an error (a table that cannot be opened or
 //     read) is invalid at once with Error set and returns no entry after it;
 //     a seek clears the error and retries (iter_db.go). A compaction whose
@@ -45,12 +53,16 @@
 //     error wrapping ErrCorruption, changing nothing, when the files disagree
 //     (opencheck.go): no CURRENT beside tables or WALs, a listed table missing,
 //     of another size or with a footer that does not decode, a table in no
-//     version holding writes the recovered state lacks. A RocksDB or Pebble directory is refused by name
+//     version holding writes the recovered state lacks, unless it is the
+//     output of a flush begun and not ended whose WAL exists (then it is
+//     deleted and the flush's writes that skipped the WAL are lost, as in
+//     RocksDB; pendingflush.go). A RocksDB or Pebble directory is refused by name
 //     (foreign.go). Recovery records each WAL's tables in the MANIFEST and
 //     deletes that WAL before reading the next.
-//   - The DB directory is fsynced after new tables are written and before
-//     the MANIFEST edit that names them; a flushed WAL is deleted only after
-//     that edit is synced.
+//   - A flush records its start in the MANIFEST (synced) before it creates
+//     its table. The DB directory is fsynced after new tables are written
+//     and before the MANIFEST edit that names them; a flushed WAL is
+//     deleted only after that edit is synced.
 //   - One process at a time: Open takes an flock on LOCK and fails with
 //     ErrLocked otherwise ("IO error: While lock file: <dir>/LOCK: Resource
 //     temporarily unavailable").
@@ -85,8 +97,8 @@
 //
 // # Batch (WAL record) format
 //
-// A batch is RocksDB's WriteBatch encoding restricted to Put, Delete and
-// Merge:
+// A batch is RocksDB's WriteBatch encoding restricted to Put, Delete,
+// Merge and DeleteRange:
 //
 //	offset size  field
 //	0      8     sequence number of the first record, little-endian
@@ -95,7 +107,9 @@
 //
 // A record is a kind byte, then the key as a uvarint length and its bytes,
 // then for kind 1 (Put) and kind 2 (Merge, RocksDB's kTypeMerge) the value
-// (the merge operand) the same way; kind 0 (Delete) has no value.
+// (the merge operand) the same way; kind 0 (Delete) has no value; kind 15
+// (DeleteRange, RocksDB's kTypeRangeDeletion) stores the range's start as
+// its key and its exclusive end as its value.
 // The i-th record gets sequence number first+i. Example, Put("k1","v1") then
 // Delete("k2") at sequence 100:
 //
@@ -104,6 +118,10 @@
 // and Merge("k1","+1") alone at sequence 7:
 //
 //	07 00 00 00 00 00 00 00  01 00 00 00  02 02 6b 31 02 2b 31
+//
+// and DeleteRange("a","c") alone at sequence 9:
+//
+//	09 00 00 00 00 00 00 00  01 00 00 00  0f 01 61 01 63
 //
 // A record count that disagrees with the records, an unknown kind or a length
 // past the end is ErrCorruptBatch.
@@ -121,12 +139,31 @@
 //	tag 5  new table        level, file number, file size (uvarints),
 //	                        smallest key, largest key (byte strings),
 //	                        smallest sequence, largest sequence (uvarints)
+//	tag 6  flush begins     table number, WAL number, smallest sequence,
+//	                        largest sequence, flags (uvarints; flags bit 0:
+//	                        some writes skipped the WAL, other bits zero)
+//	tag 7  flush ends       table number uvarint
+//	tag 32 new table with   the fields of tag 5, then the number of range
+//	       range tombstones tombstones in its range-deletion block (uvarint,
+//	                        at least 1); written instead of tag 5 for such
+//	                        tables, so reads know which tables to consult
+//	                        for range tombstones without opening the others
 //	tag 400 blob file addition, tag 401 blob file garbage (blob_edit.go)
 //
 // Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record
 // of every MANIFEST is a full snapshot (all live tables); later records are
-// deltas. An unknown tag, a level >= 64, a truncated field or tables that
-// overlap within a level >= 1 is ErrCorruptManifest.
+// deltas. An unknown tag, a level >= 64, a truncated field, tables that
+// overlap within a level >= 1, a flush whose smallest sequence is above its
+// largest or with unknown flags is ErrCorruptManifest.
+//
+// A flush appends and fsyncs an edit holding only tag 6 before it creates
+// its table: the table's number, the oldest WAL its memtables were logged
+// to and their sequence range. The edit that adds the table carries tag 7
+// with the same number. Example: the flush of table 12, logged to WAL 10,
+// sequences 101 to 300, some unlogged, begins with 06 0c 0a 65 ac 02 01 and
+// ends with an edit holding 07 0c (pendingflush.go says what Open proves
+// with them). Tags 6 and 7 never appear in a snapshot; a MANIFEST written
+// before they existed reads as before.
 //
 // # Write path
 //
@@ -163,6 +200,14 @@
 // one that every live snapshot also sees are dropped; tombstones are dropped
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.
+//
+// compaction_style 1 (universal, compaction_universal.go) and 2 (FIFO,
+// compaction_fifo.go) replace the leveled picker with RocksDB's: universal
+// merges spans of sorted runs (L0 tables, then whole levels) by size
+// amplification, size ratio and run count; FIFO keeps all tables in L0 and
+// drops the oldest, unread, once they exceed max_table_files_size, merging
+// small L0 tables first when allowed. A table written to L0 by either is
+// one table, never split.
 //
 // # Merge
 //

@@ -22,6 +22,11 @@ const (
 	tagLastSeq     = 3
 	tagDeletedFile = 4
 	tagNewFile     = 5
+	tagFlushBegin  = 6
+	tagFlushEnd    = 7
+	// tagNewFileRangeDels is tagNewFile for a table holding range
+	// tombstones: its fields, then the tombstone count.
+	tagNewFileRangeDels = 32
 )
 
 // maxLevels bounds num_levels so a corrupt level number cannot size a slice.
@@ -39,6 +44,21 @@ type deletedFileEntry struct {
 	fileNum uint64
 }
 
+// pendingFlush is a flush announced before it writes its table (tag 6):
+// what open needs to prove the table obsolete if the process dies before
+// the edit that adds it (pendingflush.go).
+type pendingFlush struct {
+	tableNum uint64 // the table the flush writes
+	walNum   uint64 // the oldest WAL its memtables' logged writes are in
+	// smallestSeq and largestSeq bound the sequences of its memtables'
+	// writes, logged or not.
+	smallestSeq, largestSeq uint64
+	unlogged                bool // some of those writes skipped the WAL
+}
+
+// flushUnloggedFlag is bit 0 of a pending flush's flags.
+const flushUnloggedFlag = 1
+
 // versionEdit is one MANIFEST record: a change from one version to the next.
 type versionEdit struct {
 	hasLogNumber, hasNextFileNum, hasLastSeq bool
@@ -47,7 +67,9 @@ type versionEdit struct {
 	lastSeq                                  uint64
 	deleted                                  []deletedFileEntry
 	added                                    []newFileEntry
-	blobEdit                                 // blob_edit.go
+	flushBegun                               []pendingFlush // tag 6
+	flushEnded                               []uint64       // tag 7: the table numbers of finished flushes
+	blobEdit                                                // blob_edit.go
 }
 
 func (e *versionEdit) setLogNumber(n uint64)   { e.hasLogNumber, e.logNumber = true, n }
@@ -80,7 +102,11 @@ func (e *versionEdit) encode(b []byte) []byte {
 	}
 	for _, a := range e.added {
 		m := a.meta
-		b = binary.AppendUvarint(b, tagNewFile)
+		tag := uint64(tagNewFile)
+		if m.numRangeDels > 0 {
+			tag = tagNewFileRangeDels
+		}
+		b = binary.AppendUvarint(b, tag)
 		b = binary.AppendUvarint(b, uint64(a.level))
 		b = binary.AppendUvarint(b, m.num)
 		b = binary.AppendUvarint(b, m.size)
@@ -88,6 +114,25 @@ func (e *versionEdit) encode(b []byte) []byte {
 		b = appendBytes(b, m.largest)
 		b = binary.AppendUvarint(b, m.smallestSeq)
 		b = binary.AppendUvarint(b, m.largestSeq)
+		if m.numRangeDels > 0 {
+			b = binary.AppendUvarint(b, m.numRangeDels)
+		}
+	}
+	for _, p := range e.flushBegun {
+		b = binary.AppendUvarint(b, tagFlushBegin)
+		b = binary.AppendUvarint(b, p.tableNum)
+		b = binary.AppendUvarint(b, p.walNum)
+		b = binary.AppendUvarint(b, p.smallestSeq)
+		b = binary.AppendUvarint(b, p.largestSeq)
+		var flags uint64
+		if p.unlogged {
+			flags |= flushUnloggedFlag
+		}
+		b = binary.AppendUvarint(b, flags)
+	}
+	for _, num := range e.flushEnded {
+		b = binary.AppendUvarint(b, tagFlushEnd)
+		b = binary.AppendUvarint(b, num)
 	}
 	return e.encodeBlobs(b)
 }
@@ -152,7 +197,7 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 		case tagDeletedFile:
 			lvl := d.level()
 			e.deleted = append(e.deleted, deletedFileEntry{level: lvl, fileNum: d.uvarint("file number")})
-		case tagNewFile:
+		case tagNewFile, tagNewFileRangeDels:
 			lvl := d.level()
 			m := &fileMeta{}
 			m.num = d.uvarint("file number")
@@ -161,10 +206,31 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 			m.largest = d.bytes("largest key")
 			m.smallestSeq = d.uvarint("smallest sequence")
 			m.largestSeq = d.uvarint("largest sequence")
+			if tag == tagNewFileRangeDels {
+				m.numRangeDels = d.uvarint("range tombstone count")
+				if d.err == nil && m.numRangeDels == 0 {
+					d.err = fmt.Errorf("%w: table %d has a range tombstone count of 0", ErrCorruptManifest, m.num)
+				}
+			}
 			if d.err == nil && compareKeys(m.smallest, m.largest) > 0 {
 				d.err = fmt.Errorf("%w: table %d has smallest key above largest", ErrCorruptManifest, m.num)
 			}
 			e.added = append(e.added, newFileEntry{level: lvl, meta: m})
+		case tagFlushBegin:
+			p := pendingFlush{tableNum: d.uvarint("flush table number"), walNum: d.uvarint("flush WAL number")}
+			p.smallestSeq = d.uvarint("flush smallest sequence")
+			p.largestSeq = d.uvarint("flush largest sequence")
+			flags := d.uvarint("flush flags")
+			p.unlogged = flags&flushUnloggedFlag != 0
+			if d.err == nil && flags&^flushUnloggedFlag != 0 {
+				d.err = fmt.Errorf("%w: flush of table %d has unknown flags %#x", ErrCorruptManifest, p.tableNum, flags)
+			}
+			if d.err == nil && p.smallestSeq > p.largestSeq {
+				d.err = fmt.Errorf("%w: flush of table %d has smallest sequence %d above largest %d", ErrCorruptManifest, p.tableNum, p.smallestSeq, p.largestSeq)
+			}
+			e.flushBegun = append(e.flushBegun, p)
+		case tagFlushEnd:
+			e.flushEnded = append(e.flushEnded, d.uvarint("finished flush table number"))
 		case tagBlobFileAddition, tagBlobFileGarbage:
 			e.decodeBlobField(tag, &d)
 		default:

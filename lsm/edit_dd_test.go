@@ -64,6 +64,8 @@ func TestVersionEditDataDriven(t *testing.T) {
 //	last-seq N
 //	delete Ln NUM
 //	add Ln <file line as parseFileMeta reads it>
+//	flush-begin TABLE wal=N seq=A-B [unlogged]
+//	flush-end TABLE
 func parseEdit(t *testing.T, input string) *versionEdit {
 	e := &versionEdit{}
 	for _, line := range strings.Split(input, "\n") {
@@ -82,11 +84,32 @@ func parseEdit(t *testing.T, input string) *versionEdit {
 		case "add":
 			lv, file, _ := strings.Cut(rest, " ")
 			e.added = append(e.added, newFileEntry{level: parseEditLevel(t, lv), meta: parseFileMeta(t, file)})
+		case "flush-begin":
+			e.flushBegun = append(e.flushBegun, parseFlushBegin(t, rest))
+		case "flush-end":
+			e.flushEnded = append(e.flushEnded, parseUint(t, rest))
 		default:
 			t.Fatalf("unknown edit field %q", line)
 		}
 	}
 	return e
+}
+
+// parseFlushBegin reads "TABLE wal=N seq=A-B [unlogged]".
+func parseFlushBegin(t *testing.T, s string) pendingFlush {
+	f := strings.Fields(s)
+	if len(f) < 3 || len(f) > 4 || (len(f) == 4 && f[3] != "unlogged") {
+		t.Fatalf("flush-begin %q: want TABLE wal=N seq=A-B [unlogged]", s)
+	}
+	p := pendingFlush{tableNum: parseUint(t, f[0]), unlogged: len(f) == 4}
+	wal, ok := strings.CutPrefix(f[1], "wal=")
+	seqs, ok2 := strings.CutPrefix(f[2], "seq=")
+	lo, hi, ok3 := strings.Cut(seqs, "-")
+	if !ok || !ok2 || !ok3 {
+		t.Fatalf("flush-begin %q: want TABLE wal=N seq=A-B [unlogged]", s)
+	}
+	p.walNum, p.smallestSeq, p.largestSeq = parseUint(t, wal), parseUint(t, lo), parseUint(t, hi)
+	return p
 }
 
 func parseEditLevel(t *testing.T, s string) int {
@@ -122,6 +145,12 @@ func editFields(e *versionEdit) []*versionEdit {
 	for _, a := range e.added {
 		out = append(out, &versionEdit{added: []newFileEntry{a}})
 	}
+	for _, p := range e.flushBegun {
+		out = append(out, &versionEdit{flushBegun: []pendingFlush{p}})
+	}
+	for _, num := range e.flushEnded {
+		out = append(out, &versionEdit{flushEnded: []uint64{num}})
+	}
 	return out
 }
 
@@ -149,6 +178,15 @@ func formatEditField(f *versionEdit) string {
 		return fmt.Sprintf("last-seq %d", f.lastSeq)
 	case len(f.deleted) == 1:
 		return fmt.Sprintf("delete L%d %d", f.deleted[0].level, f.deleted[0].fileNum)
+	case len(f.flushBegun) == 1:
+		p := f.flushBegun[0]
+		line := fmt.Sprintf("flush-begin %d wal=%d seq=%d-%d", p.tableNum, p.walNum, p.smallestSeq, p.largestSeq)
+		if p.unlogged {
+			line += " unlogged"
+		}
+		return line
+	case len(f.flushEnded) == 1:
+		return fmt.Sprintf("flush-end %d", f.flushEnded[0])
 	default:
 		return fmt.Sprintf("add L%d %s", f.added[0].level, formatFileMeta(f.added[0].meta))
 	}

@@ -66,13 +66,20 @@ func (db *DB) flushLoop() {
 		mems := append([]*memTable(nil), db.mu.imm...)
 		snaps := db.mu.snaps.seqs()
 		db.mu.stats.runningFlushes++
-		db.mu.Unlock()
+		tableNum, err := db.beginFlush(mems)
+		var meta *fileMeta
 		start := time.Now()
-		e := &versionEdit{}
-		err := db.writeLevel0(mems, snaps, e)
-		db.mu.Lock()
+		e := &versionEdit{flushEnded: []uint64{tableNum}}
+		if err == nil {
+			db.mu.Unlock()
+			meta, err = db.writeLevel0(mems, snaps, tableNum, e)
+			db.mu.Lock()
+		}
 		db.mu.stats.runningFlushes--
 		if err == nil {
+			if meta != nil {
+				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
+			}
 			next := db.mu.mem.logNum
 			if len(db.mu.imm) > len(mems) {
 				next = db.mu.imm[len(mems)].logNum
@@ -91,8 +98,8 @@ func (db *DB) flushLoop() {
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
-		if len(e.added) > 0 {
-			db.mu.stats.recordFlush(e.added[0].meta.size, time.Since(start))
+		if meta != nil {
+			db.mu.stats.recordFlush(meta.size, time.Since(start))
 		}
 		db.deleteObsoleteWALs()
 		db.maybeScheduleCompaction()
@@ -115,37 +122,37 @@ func (db *DB) deleteObsoleteWALs() {
 	db.mu.liveWALs = keep
 }
 
-// writeLevel0 writes the merged contents of mems to one new table (and
-// blob files) and adds them to e; nothing when nothing survived. DB.mu is
+// writeLevel0 writes the merged contents of mems to one new table,
+// numbered tableNum (0: a new number), and returns its metadata, or nil
+// when nothing survived; the blob files it writes are added to e. DB.mu is
 // not held except during recovery, when nothing runs concurrently.
-func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, e *versionEdit) error {
+func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *versionEdit) (*fileMeta, error) {
 	iters := make([]internalIter, len(mems))
 	for i, m := range mems {
 		iters[i] = newMemIter(m.rep)
 	}
 	src := newMergingIter(iters)
 	defer src.Close()
-	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge}
+	ci := compactionIter{src: src, snapshots: snaps, merge: db.merge, dels: memTablesRangeDels(mems)}
 	if db.blobOpts.writesBlobs(0) {
 		ci.blobs = db.newBlobSink(nil, 0, false)
 	}
-	outs, err := db.writeTables(&ci, 0, 0)
+	outs, err := db.writeTables(&ci, 0, 0, tableNum)
 	if ci.blobs != nil {
 		err = db.finishBlobs(ci.blobs, e, outs, err)
 	}
-	if err != nil {
-		return err
+	if err != nil || len(outs) == 0 {
+		return nil, err
 	}
-	for _, m := range outs {
-		e.added = append(e.added, newFileEntry{level: 0, meta: m})
-	}
-	return nil
+	return outs[0], nil
 }
 
 // writeTables writes the entries of ci to tables for level, starting a new
 // table at a user-key boundary once a table reaches targetSize (0: one
-// table). It needs no lock: file numbers come from an atomic counter.
-func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (outs []*fileMeta, err error) {
+// table), and ci's range tombstones with them (compaction_rangedel.go).
+// The first table is numbered firstNum unless that is 0. It needs no
+// lock: file numbers come from an atomic counter.
+func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
@@ -166,8 +173,20 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 	// Compaction inputs may be mapped rtable tables, which the input
 	// iterators read in place: a fault fails the compaction (fault.go).
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
-	finish := func() error {
-		props, err := w.finish()
+	dels := ci.outputRangeDels()
+	var tableStart []byte // where the table's share of dels starts (nil: unbounded)
+	// finish completes the table; next is the first key of the next one
+	// (nil for the last), where its share of dels ends.
+	finish := func(next []byte) error {
+		var err error
+		if !dels.Empty() {
+			err = w.setRangeDels(dels.Truncate(tableStart, next))
+			tableStart = append([]byte(nil), next...)
+		}
+		var props tableProps
+		if err == nil {
+			props, err = w.finish()
+		}
 		if err == nil {
 			err = bw.Flush()
 		}
@@ -187,26 +206,37 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 		meta.largest = append([]byte(nil), props.largestKey...)
 		meta.smallestSeq, meta.largestSeq = props.smallestSeq, props.largestSeq
 		meta.numEntries, meta.numDeletions = props.numEntries, props.numDeletions
+		meta.numRangeDels = props.numRangeDels
 		outs = append(outs, meta)
+		return nil
+	}
+	create := func() error {
+		num := firstNum
+		if num == 0 {
+			num = db.mu.vs.newFileNum()
+		}
+		firstNum = 0
+		f, err = db.fs.Create(tableName(db.dir, num))
+		if err != nil {
+			return fmt.Errorf("create table: %w", err)
+		}
+		bw = bufio.NewWriterSize(f, 256<<10)
+		w = db.newTableWriter(bw, level, !dels.Empty())
+		meta = &fileMeta{num: num}
 		return nil
 	}
 	var lastKey []byte
 	for ok := ci.First(); ok; ok = ci.Next() {
 		key := ci.Key()
-		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 {
-			if err := finish(); err != nil {
+		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 && !dels.Reaches(key) {
+			if err := finish(key); err != nil {
 				return outs, err
 			}
 		}
 		if w == nil {
-			num := db.mu.vs.newFileNum()
-			f, err = db.fs.Create(tableName(db.dir, num))
-			if err != nil {
-				return outs, fmt.Errorf("create table: %w", err)
+			if err := create(); err != nil {
+				return outs, err
 			}
-			bw = bufio.NewWriterSize(f, 256<<10)
-			w = db.newTableWriter(bw, level)
-			meta = &fileMeta{num: num}
 		}
 		value, err := ci.Value()
 		if err != nil {
@@ -226,8 +256,14 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize uint64) (out
 	if err := ci.Error(); err != nil {
 		return outs, err
 	}
+	if w == nil && !dels.Empty() {
+		// Only tombstones survived: they get a table of their own.
+		if err := create(); err != nil {
+			return outs, err
+		}
+	}
 	if w != nil {
-		if err := finish(); err != nil {
+		if err := finish(nil); err != nil {
 			return outs, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/mmapfault"
+	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
@@ -46,7 +47,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 		}
 		db.rtablesOpened.Store(true)
-		return &openTable{tableReader: r, format: formatRTable}, nil
+		return &openTable{tableReader: r, format: formatRTable, rangeDels: &rangedel.List{}}, nil
 	}
 	r, err := sst.Open(file, size, sst.ReaderOptions{
 		Cache:           db.cache,
@@ -59,7 +60,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 	}
-	return &openTable{tableReader: r, format: formatBlock}, nil
+	return &openTable{tableReader: r, format: formatBlock, rangeDels: r.RangeDels()}, nil
 }
 
 // getter carries one Get through the table callbacks. Getters are pooled
@@ -74,8 +75,11 @@ type getter struct {
 	kind    base.Kind // kind of the last entry met
 	seq     uint64    // sequence of the last entry met
 	merging bool      // an operand was met, or operands were asked for
-	ops     operandStack
-	cb      func(value []byte, kind base.Kind, seq uint64)
+	// cover is the newest range tombstone covering the key (0: none): an
+	// entry older than it counts as a tombstone.
+	cover uint64
+	ops   operandStack
+	cb    func(value []byte, kind base.Kind, seq uint64)
 	// db, key, blobBuf and err resolve blob indexes (blob_read.go).
 	db      *DB
 	key     []byte
@@ -90,7 +94,9 @@ var getterPool = sync.Pool{New: func() any {
 }}
 
 func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
-	if kind == base.KindBlobIndex {
+	if seq < g.cover {
+		kind = base.KindDelete
+	} else if kind == base.KindBlobIndex {
 		value, kind = g.resolveBlob(value)
 	}
 	g.kind, g.seq = kind, seq
@@ -108,7 +114,7 @@ func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
 
 // release returns g to the pool.
 func (g *getter) release() {
-	g.fn, g.merging = nil, false
+	g.fn, g.merging, g.cover = nil, false, 0
 	g.db, g.key, g.err = nil, nil, nil
 	g.ops.reset()
 	getterPool.Put(g)
@@ -134,22 +140,35 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	if seq == latestSeq {
 		seq = db.visibleSeq.Load()
 	}
-	v, kind, ok := rs.mem.rep.Get(key, seq)
-	for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
-		v, kind, ok = rs.imm[i].rep.Get(key, seq)
+	cover, err := rs.rangeDelCover(db, key, seq)
+	if err != nil {
+		return false, err
 	}
-	db.countMemtableLookup(ok && kind != base.KindMerge)
-	if ok && kind != base.KindMerge {
-		return deliver(v, kind, fn)
+	var v []byte
+	var kind base.Kind
+	var ok bool
+	if cover == 0 {
+		v, kind, ok = rs.mem.rep.Get(key, seq)
+		for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
+			v, kind, ok = rs.imm[i].rep.Get(key, seq)
+		}
+		db.countMemtableLookup(ok && kind != base.KindMerge)
+		if ok && kind != base.KindMerge {
+			return deliver(v, kind, fn)
+		}
 	}
 	g := getterPool.Get().(*getter)
 	defer g.release()
-	g.fn, g.db, g.key = fn, db, key
+	g.fn, g.cover, g.db, g.key = fn, cover, db, key
 	found := false
-	var err error
-	if ok {
-		// An operand in a memtable: walk the memtables' versions of key.
+	if ok || cover != 0 {
+		// An operand in a memtable, or a range tombstone that the
+		// versions' sequences must be checked against: walk the
+		// memtables' versions of key.
 		found = collectFromMemTables(rs, key, seq, g)
+		if cover != 0 {
+			db.countMemtableLookup(found)
+		}
 	}
 	if !found {
 		found, err = db.getFromTables(rs.v, key, seq, g)
@@ -176,13 +195,21 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 // collectFromMemTables feeds g the versions of key at or below seq from the
 // memtables, newest first, and reports whether it met a value or a
 // tombstone (the end of what a merge needs).
+//
+// A lookup under a range tombstone (g.cover set) walks a new iterator of
+// each memtable rather than a pooled one: the iterators of some reps
+// (vector, the hash reps) see only the entries added before they were
+// made, and such a lookup must see a write made after the tombstone.
 func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool {
 	for i := len(rs.imm); i >= 0; i-- {
 		m := rs.mem
 		if i < len(rs.imm) {
 			m = rs.imm[i]
 		}
-		it, _ := m.mergeIters.Get().(memtable.Iter)
+		var it memtable.Iter
+		if g.cover == 0 {
+			it, _ = m.mergeIters.Get().(memtable.Iter)
+		}
 		if it == nil {
 			it = m.rep.NewIter()
 		}
@@ -193,7 +220,9 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 				break
 			}
 		}
-		m.mergeIters.Put(it)
+		if g.cover == 0 {
+			m.mergeIters.Put(it)
+		}
 		if done {
 			return true
 		}
@@ -223,12 +252,15 @@ func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, er
 	}
 	defer rs.unref()
 	seq := db.visibleSeq.Load()
+	cover, err := rs.rangeDelCover(db, key, seq)
+	if err != nil {
+		return false, err
+	}
 	g := getterPool.Get().(*getter)
 	defer g.release()
-	g.merging, g.db, g.key = true, db, key
+	g.merging, g.cover, g.db, g.key = true, cover, db, key
 	found := collectFromMemTables(rs, key, seq, g)
 	if !found {
-		var err error
 		if _, err = db.getFromTables(rs.v, key, seq, g); err == nil {
 			err = g.err
 		}

@@ -1,5 +1,7 @@
 package lsm
 
+import "github.com/godbbench/godbbench/internal/rangedel"
+
 // iterBundle is one allocation holding an Iterator and the merging iterator,
 // child adapters and heap that NewIter would otherwise allocate one by one.
 //
@@ -22,6 +24,8 @@ type iterBundle struct {
 	nMems    int
 	nTables  int
 	nLevels  int
+	// dels backs Iterator.dels: a memtable's and the version's lists.
+	dels [2]rangedel.Cursor
 }
 
 // Inline capacities: the active memtable plus one immutable one

@@ -3,6 +3,7 @@ package lsm
 import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
 // IterOptions bound an iterator.
@@ -61,6 +62,9 @@ type Iterator struct {
 	mergedNext bool
 	err        error
 	closed     bool // set by Close (invariants builds only)
+	// dels are cursors over the range tombstone lists of the sources
+	// (rangedel_read.go); empty when no source has any.
+	dels []rangedel.Cursor
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -85,6 +89,12 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			it.upper = append(make([]byte, 0, len(o.UpperBound)), o.UpperBound...)
 		}
 	}
+	dels, err := rs.rangeDelCursors(db, b.dels[:0])
+	if err != nil {
+		rs.unref()
+		return nil, err
+	}
+	it.dels = dels
 	children := b.children[:0]
 	children = append(children, b.memIter(rs.mem))
 	for i := len(rs.imm) - 1; i >= 0; i-- {
@@ -135,7 +145,7 @@ func (it *Iterator) findForward(ok bool) bool {
 			ok = it.m.Next()
 			continue
 		}
-		switch it.m.Kind() {
+		switch it.kindAt() {
 		case base.KindSet:
 			it.key = key
 			it.valid = true
@@ -154,6 +164,27 @@ func (it *Iterator) findForward(ok bool) bool {
 	}
 	it.valid = false
 	it.err = it.m.Error()
+	return false
+}
+
+// kindAt is the kind of the stream's entry for this iterator: a point
+// entry that a range tombstone visible to it covers counts as a tombstone.
+func (it *Iterator) kindAt() base.Kind {
+	kind := it.m.Kind()
+	if len(it.dels) > 0 && kind != base.KindDelete && it.covered(it.m.Key(), it.m.Seq()) {
+		return base.KindDelete
+	}
+	return kind
+}
+
+// covered reports whether a range tombstone visible to the iterator
+// deletes the entry (key, seq).
+func (it *Iterator) covered(key []byte, seq uint64) bool {
+	for i := range it.dels {
+		if it.dels[i].Covering(key, it.seq) > seq {
+			return true
+		}
+	}
 	return false
 }
 
@@ -186,7 +217,7 @@ func (it *Iterator) findBackward(ok bool) bool {
 		it.haveVal = false
 		for {
 			if it.m.Seq() <= it.seq {
-				visible, kind = true, it.m.Kind()
+				visible, kind = true, it.kindAt()
 				if !it.keysOnly && kind == base.KindSet {
 					v, err := it.m.Value()
 					if err != nil {
@@ -371,7 +402,7 @@ func (it *Iterator) mergeValue() ([]byte, error) {
 			it.valid, it.err = false, err
 			return nil, err
 		}
-		kind := it.m.Kind()
+		kind := it.kindAt()
 		if kind == base.KindMerge {
 			it.ops.push(v)
 			ok = it.m.Next()

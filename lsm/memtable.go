@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
@@ -13,7 +14,11 @@ type memTable struct {
 	rep    memtable.Rep
 	id     uint64 // increasing creation order
 	logNum uint64 // WAL holding its logged writes (0: none)
-	limit  uint64 // write_buffer_size
+	// Its writes' sequences lie in [firstSeq, lastSeq]: firstSeq is one
+	// past the last sequence assigned when it was made, lastSeq the last
+	// assigned when it became immutable (set then, under DB.mu).
+	firstSeq, lastSeq uint64
+	limit             uint64 // write_buffer_size
 	// logical estimates the bytes inserted (batch bytes plus a per-entry
 	// overhead); maintained by the commit leader under DB.mu, so inserts
 	// pay no shared atomic for it.
@@ -29,6 +34,8 @@ type memTable struct {
 	// mergeIters keeps the rep's iterators that Get walks a key's merge
 	// operands with, so such reads allocate none in steady state.
 	mergeIters sync.Pool
+	// rangeDels are the memtable's range tombstones (rangedel_mem.go).
+	rangeDels memRangeDels
 }
 
 func (m *memTable) ref() {
@@ -51,7 +58,17 @@ func (m *memTable) unref() {
 	}
 }
 
-func (m *memTable) empty() bool { return m.rep.Len() == 0 }
+func (m *memTable) empty() bool { return m.rep.Len() == 0 && m.rangeDels.count() == 0 }
+
+// add inserts one batch record: a range tombstone into rangeDels, any
+// other kind into the rep.
+func (m *memTable) add(seq uint64, kind base.Kind, key, value []byte) error {
+	if kind == base.KindRangeDelete {
+		m.rangeDels.add(key, value, seq)
+		return nil
+	}
+	return m.rep.Add(seq, kind, key, value)
+}
 
 // memEntryOverhead approximates a rep's per-entry cost beyond key and value
 // (node, links, sequence): about 40 bytes for a skiplist node of average

@@ -43,6 +43,12 @@ var ErrCorruption = errors.New("lsm: Corruption")
 //     holding other writes means the MANIFEST lost edits, and Open fails;
 //     one that does not decode (a crash while it was written) is left in
 //     place.
+//   - Except the output of a flush the MANIFEST records as begun and not
+//     ended (pendingflush.go): it is deleted, decoding or not, when the WAL
+//     the flush's begin edit names exists (its logged writes are replayed;
+//     those that skipped the WAL are lost, as RocksDB loses them), and Open
+//     fails when that WAL is missing or below the MANIFEST's log number, or
+//     the table holds sequences outside the flush's range.
 
 // dbFiles is what Open found in the DB and WAL directories.
 type dbFiles struct {
@@ -187,33 +193,49 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 // within the WALs' range, from walFirstSeq (0: no WAL record) to the last
 // recovered. It fails if a table holds writes outside those ranges: the
 // MANIFEST lost the edit that listed it.
-func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (map[uint64]bool, error) {
-	live := map[uint64]bool{}
-	for _, files := range db.mu.vs.current.levels {
-		for _, m := range files {
-			live[m.num] = true
-		}
-	}
-	obsolete := map[uint64]bool{}
+//
+// A table that an unfinished flush was writing (unfinishedFlushOutput) is
+// obsolete whatever its sequences, and returned in unfinished rather than
+// in obsolete, to be deleted before recovery writes anything.
+func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsolete map[uint64]bool, unfinished []uint64, _ error) {
+	live := db.liveTables()
+	obsolete = map[uint64]bool{}
 	for _, n := range f.dbNames {
 		t, num := parseFileName(n)
 		if t != fileTable || live[num] {
 			continue
 		}
 		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
+		if gone, err := db.unfinishedFlushOutput(n, num, props, ok); err != nil {
+			return nil, nil, err
+		} else if gone {
+			unfinished = append(unfinished, num)
+			continue
+		}
 		if !ok {
 			obsolete[keepBlobFiles] = true
 			continue // does not decode: leave it
 		}
 		inWALs := walFirstSeq > 0 && props.smallestSeq >= walFirstSeq && props.largestSeq <= db.mu.lastSeq
 		if props.largestSeq > manifestSeq && !inWALs {
-			return nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
+			return nil, nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
 				ErrCorruption, n, props.smallestSeq, props.largestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}
 	db.obsoleteBlobFiles(f, obsolete)
-	return obsolete, nil
+	return obsolete, unfinished, nil
+}
+
+// liveTables is the set of the current version's table numbers.
+func (db *DB) liveTables() map[uint64]bool {
+	live := map[uint64]bool{}
+	for _, files := range db.mu.vs.current.levels {
+		for _, m := range files {
+			live[m.num] = true
+		}
+	}
+	return live
 }
 
 func walRange(first, last uint64) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
@@ -91,6 +92,9 @@ type tableReader interface {
 type openTable struct {
 	tableReader
 	format tableFormat
+	// rangeDels are the table's range tombstones (empty when it has none;
+	// rtable tables never have any).
+	rangeDels *rangedel.List
 }
 
 // props returns the table's properties.
@@ -134,6 +138,7 @@ type tableProps struct {
 	smallestKey, largestKey  []byte
 	smallestSeq, largestSeq  uint64
 	numEntries, numDeletions uint64
+	numRangeDels             uint64
 }
 
 func blockProps(p *sst.Properties) tableProps {
@@ -141,6 +146,7 @@ func blockProps(p *sst.Properties) tableProps {
 		fileSize: p.FileSize, smallestKey: p.SmallestKey, largestKey: p.LargestKey,
 		smallestSeq: p.SmallestSeq, largestSeq: p.LargestSeq,
 		numEntries: p.NumEntries, numDeletions: p.NumDeletions,
+		numRangeDels: p.NumRangeDeletions,
 	}
 }
 
@@ -205,10 +211,18 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 type tableWriter interface {
 	Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error
 	EstimatedSize() uint64
+	// setRangeDels gives the table range tombstones; only the block
+	// format stores them.
+	setRangeDels(l *rangedel.List) error
 	finish() (tableProps, error)
 }
 
 type blockWriter struct{ *sst.Writer }
+
+func (w blockWriter) setRangeDels(l *rangedel.List) error {
+	w.SetRangeDels(l)
+	return nil
+}
 
 func (w blockWriter) finish() (tableProps, error) {
 	p, err := w.Finish()
@@ -216,6 +230,17 @@ func (w blockWriter) finish() (tableProps, error) {
 }
 
 type rtableWriter struct{ *rtable.Writer }
+
+// errRTableRangeDels refuses range tombstones for an rtable table, which
+// has no block for them; newTableWriter never asks for it.
+var errRTableRangeDels = errorString("lsm: rtable tables cannot hold range tombstones")
+
+func (w rtableWriter) setRangeDels(l *rangedel.List) error {
+	if !l.Empty() {
+		return errRTableRangeDels
+	}
+	return nil
+}
 
 func (w rtableWriter) finish() (tableProps, error) {
 	p, err := w.Finish()
@@ -232,9 +257,10 @@ func (db *DB) levelFormat(level int) tableFormat {
 }
 
 // newTableWriter returns a writer of a table for level, in the format the
-// DB chose for that level.
-func (db *DB) newTableWriter(bw *bufio.Writer, level int) tableWriter {
-	if db.levelFormat(level) == formatRTable {
+// DB chose for that level; a table that will hold range tombstones
+// (rangeDels) always gets the block format.
+func (db *DB) newTableWriter(bw *bufio.Writer, level int, rangeDels bool) tableWriter {
+	if db.levelFormat(level) == formatRTable && !rangeDels {
 		return rtableWriter{rtable.NewWriter(bw, db.rtableOpts[level])}
 	}
 	return blockWriter{sst.NewWriter(bw, db.tableOpts[level])}

@@ -21,6 +21,9 @@ type fileMeta struct {
 	smallest, largest        []byte
 	smallestSeq, largestSeq  uint64
 	numEntries, numDeletions uint64
+	// numRangeDels counts the table's range tombstones (its
+	// range-deletion block); reads consult only tables where it is > 0.
+	numRangeDels uint64
 
 	refs       atomic.Int32
 	compacting bool // guarded by DB.mu
@@ -66,6 +69,8 @@ type version struct {
 	// released is set when refs dropped to zero (invariants builds only):
 	// a version is never referenced or released again after that.
 	released atomic.Bool
+	// dels are the range tombstones of its tables (rangedel_read.go).
+	dels versionRangeDels
 }
 
 func (v *version) ref() {

@@ -26,6 +26,11 @@ type versionSet struct {
 	manifest     *wal.Writer
 	manifestBuf  []byte
 	manifestBusy bool // a logAndApply is writing the MANIFEST
+
+	// unfinishedFlushes are the flushes the replayed MANIFEST records as
+	// begun and not ended, by table number (pendingflush.go); only Open
+	// reads them.
+	unfinishedFlushes map[uint64]pendingFlush
 }
 
 func (vs *versionSet) newFileNum() uint64 { return vs.nextFileNum.Add(1) - 1 }
@@ -116,6 +121,7 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		if e.hasLastSeq {
 			vs.lastSeq = e.lastSeq
 		}
+		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
 		}
@@ -217,7 +223,7 @@ func setCurrent(fs FS, dir string, num uint64) error {
 }
 
 // logAndApply records e in the MANIFEST (synced) and installs the resulting
-// version. When e adds tables, the DB directory is fsynced first, so a
+// version, unless e only begins a flush. When e adds tables, the DB directory is fsynced first, so a
 // crash cannot keep the edit and lose the tables' directory entries. It fills in the next file number and last sequence. DB.mu is held
 // on entry and exit but released during the write and fsync (a few ms), so
 // commits are not blocked by it; edits are serialized by manifestBusy, so
@@ -232,9 +238,14 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 		vs.manifestBusy = false
 		db.bgCond.Broadcast()
 	}()
-	nv, err := vs.current.apply(e, vs.db.numLevels)
-	if err != nil {
-		return err
+	// A flush's begin edit changes no version (pendingflush.go).
+	beginOnly := len(e.flushBegun) > 0 && len(e.added) == 0 && len(e.deleted) == 0 && !e.hasLogNumber
+	var nv *version
+	var err error
+	if !beginOnly {
+		if nv, err = vs.current.apply(e, vs.db.numLevels); err != nil {
+			return err
+		}
 	}
 	e.setNextFileNum(vs.nextFileNum.Load())
 	if e.hasLastSeq {
@@ -266,6 +277,8 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	if e.hasLogNumber {
 		vs.logNumber = max(vs.logNumber, e.logNumber)
 	}
-	vs.install(nv)
+	if nv != nil {
+		vs.install(nv)
+	}
 	return nil
 }

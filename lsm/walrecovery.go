@@ -39,8 +39,11 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	obsolete, err := db.obsoleteTables(files, manifestSeq, firstSeq)
+	obsolete, unfinished, err := db.obsoleteTables(files, manifestSeq, firstSeq)
 	if err != nil {
+		return nil, err
+	}
+	if err := db.removeUnfinishedFlushOutputs(unfinished); err != nil {
 		return nil, err
 	}
 	db.mu.lastSeq = manifestSeq
@@ -249,8 +252,12 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 		if mem == nil || mem.empty() {
 			return nil
 		}
-		if err := db.writeLevel0([]*memTable{mem}, nil, edit); err != nil {
+		meta, err := db.writeLevel0([]*memTable{mem}, nil, 0, edit)
+		if err != nil {
 			return err
+		}
+		if meta != nil {
+			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
 		}
 		mem.unref()
 		mem, err = db.newMemTable(num)
@@ -278,7 +285,7 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			if !ok {
 				break
 			}
-			if err := mem.rep.Add(seq, kind, key, value); err != nil {
+			if err := mem.add(seq, kind, key, value); err != nil {
 				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
 			db.mu.lastSeq = max(db.mu.lastSeq, seq)

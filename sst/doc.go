@@ -30,6 +30,7 @@
 //
 //	data block pair 0 .. data block pair N-1
 //	filter block      (only when written with BloomBitsPerKey > 0)
+//	range-deletion block (only for a table given range tombstones)
 //	index block
 //	properties block
 //	footer            (52 bytes)
@@ -38,8 +39,8 @@
 // (0 none, 1 snappy, 4 lz4, 7 zstd: RocksDB's CompressionType numbers) and
 // the u32 CRC32C (Castagnoli, unmasked) of the stored block bytes followed
 // by that type byte. A block handle's length never includes the trailer.
-// Data blocks may be compressed; filter, index and properties blocks are
-// always stored raw. A compressed block is: snappy, the snappy block
+// Data blocks may be compressed; filter, range-deletion, index and
+// properties blocks are always stored raw. A compressed block is: snappy, the snappy block
 // format; lz4, uvarint uncompressed length then an LZ4 block; zstd,
 // uvarint uncompressed length then one zstd frame. The writer stores a
 // block raw unless compression saves at least 1/8 of its bytes.
@@ -89,11 +90,24 @@
 // "banana" it is "b"); it equals the pair's last key when the next pair
 // starts with the same user key, and for the last pair.
 //
+// Range-deletion block: the table's range tombstones, fragmented (disjoint
+// ranges, each with the sequences of the tombstones covering it, newest
+// first) in the encoding of internal/rangedel's List.Encode: uvarint
+// fragment count, then per fragment uvarint start length, start bytes,
+// uvarint end length, end bytes, uvarint sequence count and the sequences
+// as uvarints. Point entries never have RocksDB's range-deletion kind.
+//
 // Properties block, uvarints in this order: entries, deletions, raw key
 // bytes (user keys plus 8 each), raw value bytes, data bytes, index bytes,
 // filter bytes (each of the last three on disk, trailers included),
 // smallest seq, largest seq, compression; then the smallest and the largest
-// user key, each as uvarint length and bytes.
+// user key, each as uvarint length and bytes; then, only in a table with a
+// range-deletion block, three uvarints: the tombstone count (fragments
+// times their sequences, at least 1), the block's offset and its length.
+// The key and sequence ranges then cover the tombstones too: the smallest
+// start, the largest (exclusive) end, and their sequences. Open reads the
+// range-deletion block, checks its CRC32C and decodes it; a block that
+// does not decode or disagrees with the count is ErrCorruption.
 //
 // Footer, 52 bytes at the end of the file:
 //

@@ -3,6 +3,7 @@ package sst
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // Properties describe a finished table.
@@ -15,6 +16,12 @@ type Properties struct {
 	SmallestSeq, LargestSeq  uint64
 	Compression              Compression
 	FormatVersion            uint32
+	// NumRangeDeletions counts the range tombstones of the range-deletion
+	// block, one per fragment and sequence (RocksDB's
+	// rocksdb.num.range-deletions); 0 when the table has no such block.
+	NumRangeDeletions uint64
+	// rangeDels is the range-deletion block's handle (zero without one).
+	rangeDels handle
 }
 
 // encode appends the properties block (see the package doc). FileSize and
@@ -27,7 +34,13 @@ func (p *Properties) encode(dst []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(p.SmallestKey)))
 	dst = append(dst, p.SmallestKey...)
 	dst = binary.AppendUvarint(dst, uint64(len(p.LargestKey)))
-	return append(dst, p.LargestKey...)
+	dst = append(dst, p.LargestKey...)
+	if p.NumRangeDeletions > 0 {
+		dst = binary.AppendUvarint(dst, p.NumRangeDeletions)
+		dst = binary.AppendUvarint(dst, p.rangeDels.Offset)
+		dst = binary.AppendUvarint(dst, uint64(p.rangeDels.Len))
+	}
+	return dst
 }
 
 // decodeProperties parses a properties block.
@@ -56,6 +69,22 @@ func decodeProperties(b []byte) (Properties, error) {
 			*k = append([]byte(nil), b[n:n+int(l)]...)
 		}
 		b = b[n+int(l):]
+	}
+	if len(b) != 0 {
+		// The range-deletion fields.
+		var vals [3]uint64
+		for i := range vals {
+			v, n := binary.Uvarint(b)
+			if n <= 0 {
+				return p, fmt.Errorf("bad range deletion property")
+			}
+			vals[i], b = v, b[n:]
+		}
+		if vals[0] == 0 || vals[2] > math.MaxUint32 {
+			return p, fmt.Errorf("bad range deletion property")
+		}
+		p.NumRangeDeletions = vals[0]
+		p.rangeDels = handle{Offset: vals[1], Len: uint32(vals[2])}
 	}
 	if len(b) != 0 {
 		return p, fmt.Errorf("%d trailing bytes after properties", len(b))

@@ -14,6 +14,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/bloom"
 	"github.com/godbbench/godbbench/internal/mmapfault"
+	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/internal/statistics"
 )
 
@@ -82,6 +83,9 @@ type Reader struct {
 	// as verified); see Cache.lookup. Nil without a cache.
 	hints    []atomic.Int32
 	getState sync.Pool // *getState
+	// rangeDels are the table's range tombstones, decoded at Open (empty
+	// without a range-deletion block).
+	rangeDels *rangedel.List
 }
 
 // getState is the per-call scratch of Get, pooled so that Get allocates
@@ -214,6 +218,22 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 			return corruptf(r.name, ft.Filter.Offset, "malformed filter block")
 		}
 		r.hasFilter = true
+	}
+	r.rangeDels = &rangedel.List{}
+	if h := r.props.rangeDels; r.props.NumRangeDeletions > 0 {
+		if limit := uint64(size) - footerLen; h.Len > maxBlockLen || h.Offset > limit || limit-h.Offset < uint64(h.Len)+blockTrailerLen {
+			return corruptf(r.name, ft.Props.Offset, "range deletion block handle (%d, %d) outside the file of %d bytes", h.Offset, h.Len, size)
+		}
+		b, err := r.readMetaBlock(h)
+		if err != nil {
+			return err
+		}
+		if r.rangeDels, err = rangedel.Decode(b); err != nil {
+			return corruptf(r.name, h.Offset, "range deletion block: %v", err)
+		}
+		if uint64(r.rangeDels.Count()) != r.props.NumRangeDeletions {
+			return corruptf(r.name, h.Offset, "range deletion block holds %d tombstones, properties say %d", r.rangeDels.Count(), r.props.NumRangeDeletions)
+		}
 	}
 	r.verified = make([]atomic.Uint64, (2*len(r.blocks)+63)/64)
 	if r.cache != nil {
@@ -369,6 +389,10 @@ func (r *Reader) findBlock(key []byte) int {
 	}
 	return lo
 }
+
+// RangeDels returns the table's range tombstones (an empty List when it
+// has none).
+func (r *Reader) RangeDels() *rangedel.List { return r.rangeDels }
 
 // Properties returns the table's properties; the caller must not modify them.
 func (r *Reader) Properties() *Properties { return &r.props }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
 // WriterOptions configure a Writer. The zero value of a field means its
@@ -41,6 +42,8 @@ type Writer struct {
 	// four per data block pair (a 1M-entry table of 4 KiB pairs would
 	// otherwise make ~120,000 write calls).
 	out []byte
+	// rangeDels are the table's range tombstones (SetRangeDels).
+	rangeDels *rangedel.List
 }
 
 const writeBufferSize = 256 << 10
@@ -114,6 +117,11 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	p.LargestSeq = max(p.LargestSeq, seq)
 	return nil
 }
+
+// SetRangeDels gives the table the range tombstones of l, written by
+// Finish to the range-deletion block. The table's key range and sequence
+// range grow to cover them, so a table may hold tombstones only.
+func (w *Writer) SetRangeDels(l *rangedel.List) { w.rangeDels = l }
 
 // flushBlock writes the pending key and value blocks and their index entry,
 // whose separator lies between the block's last key and next (nil at the
@@ -247,6 +255,14 @@ func (w *Writer) Finish() (Properties, error) {
 		f.Filter = h
 		w.props.FilterSize = uint64(h.Len) + blockTrailerLen
 	}
+	if !w.rangeDels.Empty() {
+		h, err := w.writeBlock(w.rangeDels.Encode(nil), false)
+		if err != nil {
+			return Properties{}, err
+		}
+		w.props.rangeDels = h
+		w.props.NumRangeDeletions = uint64(w.rangeDels.Count())
+	}
 	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
 	index = append(index, w.index...)
 	h, err := w.writeBlock(index, false)
@@ -259,6 +275,7 @@ func (w *Writer) Finish() (Properties, error) {
 	if w.props.NumEntries == 0 {
 		w.props.SmallestKey, w.props.LargestKey = nil, nil
 	}
+	w.coverRangeDels()
 	if f.Props, err = w.writeBlock(w.props.encode(nil), false); err != nil {
 		return Properties{}, err
 	}
@@ -270,4 +287,30 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	w.props.FileSize = w.off
 	return w.props, nil
+}
+
+// coverRangeDels widens the key and sequence ranges of the properties to
+// the range tombstones: the smallest start and the largest (exclusive) end
+// become key bounds, as RocksDB's file boundaries do.
+func (w *Writer) coverRangeDels() {
+	if w.rangeDels.Empty() {
+		return
+	}
+	p := &w.props
+	lo, hi := w.rangeDels.Bounds()
+	sLo, sHi := w.rangeDels.SeqRange()
+	if p.NumEntries == 0 {
+		p.SmallestKey = append([]byte(nil), lo...)
+		p.LargestKey = append([]byte(nil), hi...)
+		p.SmallestSeq, p.LargestSeq = sLo, sHi
+		return
+	}
+	if bytes.Compare(lo, p.SmallestKey) < 0 {
+		p.SmallestKey = append([]byte(nil), lo...)
+	}
+	if bytes.Compare(hi, p.LargestKey) > 0 {
+		p.LargestKey = append([]byte(nil), hi...)
+	}
+	p.SmallestSeq = min(p.SmallestSeq, sLo)
+	p.LargestSeq = max(p.LargestSeq, sHi)
 }

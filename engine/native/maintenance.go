@@ -48,7 +48,7 @@ func (db *DB) LiveFiles() ([]engine.LiveFile, error) {
 	}
 	out := make([]engine.LiveFile, len(files))
 	for i, f := range files {
-		out[i] = engine.LiveFile{Name: fmt.Sprintf("%06d.sst", f.Num), Level: f.Level}
+		out[i] = engine.LiveFile{Name: fmt.Sprintf("%06d.sst", f.Num), Level: f.Level, Size: f.Size}
 	}
 	return out, nil
 }
@@ -68,6 +68,10 @@ func (db *DB) CompactFiles(names []string, outputLevel int) error {
 	}
 	return db.d.CompactFiles(nums, outputLevel)
 }
+
+// CompactsNamedFiles implements engine.NamedFileCompactor: lsm's
+// CompactFiles compacts exactly the named tables.
+func (db *DB) CompactsNamedFiles() {}
 
 // StatsHistory implements engine.Maintainer: the native engine keeps no
 // statistics history (it has no stats_persist_period_sec thread), so there

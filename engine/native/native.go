@@ -91,12 +91,16 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
-	{Key: "compaction_style", How: "leveled only: universal and FIFO open as leveled, with a warning"},
+	{Key: "compaction_style", How: "leveled, universal (1) and FIFO (2) as RocksDB picks them; 3 (none) opens as leveled, with a warning"},
 	{Key: "compression_type", How: "snappy, zstd, lz4 and none; lz4hc becomes lz4, zlib, bzip2 and xpress become zstd, with a warning"},
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
 }, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
+	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
+	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
+	"universal_max_size_amplification_percent",
+	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
 	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
@@ -115,8 +119,8 @@ var compressionFallback = map[string]string{
 func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 	c := *o
 	o.Warn(warn, "native", unsupported...)
-	if o.CompactionStyle != 0 && o.Explicit["compaction_style"] {
-		fmt.Fprintf(warn, "WARNING: engine native only does leveled compaction; ignoring compaction_style %d\n", o.CompactionStyle)
+	if o.CompactionStyle > 2 && o.Explicit["compaction_style"] {
+		fmt.Fprintf(warn, "WARNING: engine native does leveled, universal and FIFO compaction; ignoring compaction_style %d\n", o.CompactionStyle)
 	}
 	sayFix := o.CompressionChosen()
 	fix := func(name string) string {
@@ -250,23 +254,21 @@ func (db *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
 // batch is a reusable engine.Batch. merges counts the merge operands
 // added since the last Reset: package lsm takes them without a merge
 // operator (reads then fail), where RocksDB refuses the write, as Apply
-// does. rangeDeletes counts range deletions, which Apply refuses.
+// does.
 type batch struct {
 	*lsm.Batch
-	merges       int
-	rangeDeletes int
+	merges int
 }
 
-// errNoRangeDeletions is the native engine's refusal of DeleteRange.
-var errNoRangeDeletions = fmt.Errorf("%w: the native engine has no range deletions", engine.ErrNoRangeDeletions)
-
-// DeleteRange is counted for Apply to refuse: package lsm has no range
-// tombstones.
-func (b *batch) DeleteRange(start, end []byte) { b.rangeDeletes++ }
-
-// DeleteRange is refused: package lsm has no range tombstones.
+// DeleteRange writes a range tombstone for [start, end) through a pooled
+// batch.
 func (db *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
-	return errNoRangeDeletions
+	b := batchPool.Get().(*lsm.Batch)
+	b.Reset()
+	b.DeleteRange(start, end)
+	err := db.write(b, wo)
+	batchPool.Put(b)
+	return err
 }
 
 // Merge adds a merge operand.
@@ -278,7 +280,7 @@ func (b *batch) Merge(key, value []byte) {
 // Reset empties the batch.
 func (b *batch) Reset() {
 	b.Batch.Reset()
-	b.merges, b.rangeDeletes = 0, 0
+	b.merges = 0
 }
 
 func (*batch) Close() {}
@@ -294,9 +296,6 @@ func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	}
 	if nb.merges > 0 && !db.merges {
 		return engine.ErrBatchMergeNoOperator
-	}
-	if nb.rangeDeletes > 0 {
-		return errNoRangeDeletions
 	}
 	return db.write(nb.Batch, wo)
 }

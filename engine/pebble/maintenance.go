@@ -138,7 +138,7 @@ func (d *DB) LiveFiles() ([]engine.LiveFile, error) {
 	var out []engine.LiveFile
 	for level, tables := range levels {
 		for i := range tables {
-			out = append(out, engine.LiveFile{Name: tableName(&tables[i]), Level: level})
+			out = append(out, engine.LiveFile{Name: tableName(&tables[i]), Level: level, Size: tables[i].Size})
 		}
 	}
 	return out, nil

@@ -129,7 +129,8 @@ func checkWALs(fsys vfs.FS, r *record.Reader, dir string, names []string, wals [
 }
 
 // checkNoMarker refuses a directory without a MANIFEST marker that holds
-// files only a database has. One with a CURRENT file and a MANIFEST is a
+// files only a database has, but for a lone first MANIFEST (a creation
+// killed before its marker), which Pebble then writes again. One with a CURRENT file and a MANIFEST is a
 // RocksDB-format database (RocksDB's, or the native engine's): Pebble v2
 // reads CURRENT only for its own oldest formats, which it no longer
 // supports, and reported such a directory as "written in format major
@@ -150,6 +151,12 @@ func checkNoMarker(dir string, names []string) error {
 			"written by %s; the pebble engine cannot open it", dir, writer)
 	}
 	for _, name := range names {
+		if name == firstManifest {
+			// Pebble makes a new database's first MANIFEST before its
+			// marker: alone, it is a creation a kill interrupted, which
+			// never held data (no table, blob file or WAL exists yet).
+			continue
+		}
 		if numbered(name, "MANIFEST-", "") || numbered(name, "", ".sst") ||
 			numbered(name, "", ".blob") || numbered(name, "", ".log") {
 			return fmt.Errorf("Corruption: %s: no MANIFEST marker (marker.manifest.*) but %s is there: "+
@@ -158,6 +165,9 @@ func checkNoMarker(dir string, names []string) error {
 	}
 	return nil
 }
+
+// firstManifest is the MANIFEST Pebble writes when it creates a database.
+const firstManifest = "MANIFEST-000001"
 
 // numbered reports whether name is prefix, a decimal file number, suffix:
 // the way Pebble names its files (000123.sst, MANIFEST-000001). Other files

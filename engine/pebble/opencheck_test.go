@@ -123,6 +123,28 @@ func TestMarkerMissingRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	openRefused(t, dir, "Corruption: "+dir+": no MANIFEST marker")
+	// A creation killed between the first MANIFEST and its marker leaves
+	// that MANIFEST alone: it held no data, and the open makes the database.
+	created := t.TempDir()
+	if err := os.WriteFile(filepath.Join(created, firstManifest), []byte("interrupted"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkBeforeOpen(vfs.Default, created, ""); err != nil {
+		t.Errorf("an interrupted creation: %v", err)
+	}
+	if err := openTest(t, testOptions())(created).Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A first MANIFEST beside a WAL is a database that lost its marker.
+	lost := t.TempDir()
+	for _, name := range []string{firstManifest, "000002.log"} {
+		if err := os.WriteFile(filepath.Join(lost, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := checkBeforeOpen(vfs.Default, lost, ""); err == nil || !strings.Contains(err.Error(), "no MANIFEST marker") {
+		t.Errorf("a first MANIFEST beside a WAL, no marker: %v", err)
+	}
 	// A directory with only unrelated files is still a new database, even
 	// when their names end as Pebble's do.
 	other := t.TempDir()

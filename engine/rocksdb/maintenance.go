@@ -90,6 +90,7 @@ func (d *DB) LiveFiles() ([]engine.LiveFile, error) {
 		out[i] = engine.LiveFile{
 			Name:  C.GoString(C.rocksdb_livefiles_name(lf, C.int(i))),
 			Level: int(C.rocksdb_livefiles_level(lf, C.int(i))),
+			Size:  uint64(C.rocksdb_livefiles_size(lf, C.int(i))),
 		}
 	}
 	return out, nil
@@ -117,6 +118,10 @@ func (d *DB) CompactFiles(names []string, outputLevel int) error {
 	}()
 	return cError(C.gdb_compact_files(d.db, &cnames[0], C.size_t(len(names)), C.int(outputLevel)))
 }
+
+// CompactsNamedFiles implements engine.NamedFileCompactor: RocksDB's own
+// CompactFiles.
+func (d *DB) CompactsNamedFiles() {}
 
 // StatsHistory implements engine.Maintainer (DB::GetStatsHistory over all
 // time).

@@ -14,6 +14,12 @@ const (
 	// value is applied by the DB's merge operator to the older versions of
 	// its key.
 	KindMerge Kind = 2
+	// KindRangeDelete marks a range tombstone (RocksDB
+	// kTypeRangeDeletion): a batch record whose key is the range's start
+	// and whose value is its (exclusive) end. Memtables and tables keep
+	// range tombstones apart from point entries, so no point entry has
+	// this kind and Valid rejects it.
+	KindRangeDelete Kind = 0x0f
 	// KindBlobIndex marks a value kept in a blob file (RocksDB
 	// kTypeBlobIndex): the entry's value is a blob index naming the file,
 	// offset, size and compression of the value (package lsm's

@@ -22,7 +22,7 @@ const childEnv = "GODBBENCH_RELIABILITY_CHILD"
 
 // Child roles.
 const (
-	roleWrite  = "write"  // apply batches From, From+1, ...; print "ack B" after each
+	roleWrite  = "write"  // apply batches From, From+1, ...; print "ack B" after each (see flushEvery)
 	roleBuild  = "build"  // build the corruption matrix's database, then close
 	roleVerify = "verify" // open and read back; print the Verdict as JSON
 )
@@ -95,14 +95,23 @@ func runChild(s *childSpec, out io.Writer) int {
 		return 1
 	}
 	write := func(from, n int, ack bool) error {
-		var onAck func(int)
+		var onAck func(int) error
 		if ack {
-			onAck = func(i int) {
+			onAck = func(i int) error {
 				fmt.Fprintf(bw, "ack %d\n", i)
 				bw.Flush()
+				if !s.Config.DisableWAL || (i+1)%flushEvery != 0 {
+					return nil
+				}
+				if err := db.Flush(); err != nil {
+					return fmt.Errorf("flush after batch %d: %w", i, err)
+				}
+				fmt.Fprintf(bw, "flushed %d\n", i)
+				bw.Flush()
+				return nil
 			}
 		}
-		return applyBatches(db, s.Workload, from, n, s.Config.Sync, onAck)
+		return applyBatches(db, s.Workload, from, n, s.Config, onAck)
 	}
 	switch s.Role {
 	case roleWrite:
@@ -260,9 +269,16 @@ func tail(s string) string {
 	return l
 }
 
+// flushEvery is how many batches a writer with the WAL disabled applies
+// between the flushes that make them durable; after each such flush it
+// prints "flushed B", B the batch before it.
+const flushEvery = 50
+
 // applyBatches applies batches from, from+1, ... (n of them; n = 0: until
-// a write fails), calling ack, if set, after each is acknowledged.
-func applyBatches(db engine.DB, wl Workload, from, n int, sync bool, ack func(batch int)) error {
+// a write or ack fails) with cfg's write options, calling ack, if set,
+// after each is acknowledged.
+func applyBatches(db engine.DB, wl Workload, from, n int, cfg Config, ack func(batch int) error) error {
+	wo := &engine.WriteOptions{Sync: cfg.Sync, DisableWAL: cfg.DisableWAL}
 	b := db.NewBatch()
 	defer b.Close()
 	for i := from; n == 0 || i < from+n; i++ {
@@ -274,11 +290,13 @@ func applyBatches(db engine.DB, wl Workload, from, n int, sync bool, ack func(ba
 				b.Put(wl.Key(k), wl.Value(w))
 			}
 		}
-		if err := db.Apply(b, &engine.WriteOptions{Sync: sync}); err != nil {
+		if err := db.Apply(b, wo); err != nil {
 			return fmt.Errorf("batch %d: %w", i, err)
 		}
 		if ack != nil {
-			ack(i)
+			if err := ack(i); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

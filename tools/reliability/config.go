@@ -19,6 +19,10 @@ type Config struct {
 	MmapWrite   bool // WAL written through a mapping (--mmap_write)
 	MmapRead    bool // tables read through mappings (--mmap_read)
 	AutoCompact bool // background compactions on (level0 trigger 2)
+	// DisableWAL writes nothing to the WAL (--disable_wal): a write is
+	// durable only once a flush has put it in a table, and a kill loses
+	// the rest.
+	DisableWAL bool
 }
 
 // Name is the configuration in the words of db_bench flags, for reports.
@@ -35,6 +39,9 @@ func (c Config) Name() string {
 	if c.MmapRead {
 		f = append(f, "mmap_read")
 	}
+	if c.DisableWAL {
+		f = append(f, "disable_wal")
+	}
 	return strings.Join(f, ", ")
 }
 
@@ -49,5 +56,6 @@ func (c Config) options() *options.Options {
 	o.Sync = c.Sync
 	o.MmapWrite = c.MmapWrite
 	o.MmapRead = c.MmapRead
+	o.DisableWAL = c.DisableWAL
 	return o
 }

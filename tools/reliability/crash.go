@@ -21,11 +21,17 @@ type CrashLoop struct {
 // CrashResult is what a crash loop saw.
 type CrashResult struct {
 	Engine, Config string
-	Cycles         int      // kill-and-reopen cycles run
-	KilledOpening  int      // cycles whose writer was killed before its first acknowledgement
-	AckedBatches   int      // batches acknowledged over the run
-	LostWrites     int      // acknowledged writes missing after a reopen (summed over cycles)
-	Failures       []string // reopen errors, wrong data, writer errors, crashes, hangs
+	Cycles         int // kill-and-reopen cycles run
+	KilledOpening  int // cycles whose writer was killed before its first acknowledgement
+	AckedBatches   int // batches acknowledged over the run
+	// LostWrites counts acknowledged writes (with DisableWAL, flushed ones)
+	// missing after a reopen, summed over cycles.
+	LostWrites int
+	// UnflushedLost counts, with DisableWAL, the acknowledged writes no
+	// completed flush had made durable that a kill dropped, which the
+	// WAL's absence allows (summed over cycles).
+	UnflushedLost int
+	Failures      []string // reopen errors, wrong data, writer errors, crashes, hangs
 }
 
 // maxFailures bounds the failures a result keeps.
@@ -43,14 +49,19 @@ func (r *CrashResult) fail(format string, args ...any) {
 // every acknowledgement it printed, and reopen in a verifier that requires
 // the state after a whole number of batches no earlier than the last
 // acknowledged one (a non-synced write survives a process kill once the
-// engine has handed it to the OS, which is what RocksDB promises).
+// engine has handed it to the OS, which is what RocksDB promises). With
+// Config.DisableWAL the writer flushes after every flushEvery batches and
+// only the batches before its last completed flush must survive; the
+// state found, whole batches still, may end anywhere after them, and the
+// next writer starts from it.
 func RunCrashLoop(cl CrashLoop) CrashResult {
 	cfg := cl.Config
 	cfg.AutoCompact = true
 	res := CrashResult{Engine: cl.Engine, Config: cfg.Name()}
 	rng := rand.New(rand.NewSource(cl.Seed))
 	wl := DefaultWorkload(uint64(cl.Seed))
-	acked := 0 // batches acknowledged so far: the next writer starts there
+	acked := 0   // batches acknowledged so far: the next writer starts there
+	durable := 0 // with DisableWAL, batches a completed flush made durable
 	for cycle := 0; cycle < cl.Cycles; cycle++ {
 		res.Cycles++
 		w, err := startChild(&childSpec{Role: roleWrite, Engine: cl.Engine, Dir: cl.Dir, Config: cfg, Workload: wl, From: acked}, 60*time.Second)
@@ -71,6 +82,8 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 			if n, isAck := parseAck(l); isAck {
 				seen++
 				last = max(last, n)
+			} else if n, isFlush := parseFlushed(l); isFlush {
+				durable = max(durable, n+1)
 			} else if strings.HasPrefix(l, "error:") {
 				errLine = l
 			}
@@ -120,6 +133,13 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 		case v.ReadErr != "" || v.Wrong > 0:
 			res.fail("cycle %d: read back: %s %v", cycle, v.ReadErr, v.Samples)
 			return res
+		case v.Prefix < durable*wl.Batch:
+			res.LostWrites += durable*wl.Batch - v.Prefix
+			res.fail("cycle %d: %d acknowledged writes lost (flushed, WAL disabled)", cycle, durable*wl.Batch-v.Prefix)
+			acked, durable = v.Prefix/wl.Batch, v.Prefix/wl.Batch
+		case cfg.DisableWAL && v.Prefix < acked*wl.Batch:
+			res.UnflushedLost += acked*wl.Batch - v.Prefix
+			acked = v.Prefix / wl.Batch
 		case v.Prefix < acked*wl.Batch:
 			res.LostWrites += acked*wl.Batch - v.Prefix
 			res.fail("cycle %d: %d acknowledged writes lost", cycle, acked*wl.Batch-v.Prefix)
@@ -131,8 +151,13 @@ func RunCrashLoop(cl CrashLoop) CrashResult {
 	return res
 }
 
-func parseAck(l string) (int, bool) {
-	s, ok := strings.CutPrefix(l, "ack ")
+func parseAck(l string) (int, bool) { return parseBatchLine(l, "ack ") }
+
+func parseFlushed(l string) (int, bool) { return parseBatchLine(l, "flushed ") }
+
+// parseBatchLine reads the batch number of a writer's line "<prefix>B".
+func parseBatchLine(l, prefix string) (int, bool) {
+	s, ok := strings.CutPrefix(l, prefix)
 	if !ok {
 		return 0, false
 	}

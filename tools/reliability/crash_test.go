@@ -18,8 +18,8 @@ func TestCrashLoop(t *testing.T) {
 		t.Run(c.Engine+"/"+c.Config.Name(), func(t *testing.T) {
 			start := time.Now()
 			r := RunCrashLoop(CrashLoop{Engine: c.Engine, Config: c.Config, Cycles: cycles, Seed: time.Now().UnixNano(), Dir: t.TempDir()})
-			t.Logf("%d cycles in %v: %d batches acknowledged, %d killed while opening, %d writes lost",
-				r.Cycles, time.Since(start).Round(time.Millisecond), r.AckedBatches, r.KilledOpening, r.LostWrites)
+			t.Logf("%d cycles in %v: %d batches acknowledged, %d killed while opening, %d writes lost, %d unflushed writes dropped",
+				r.Cycles, time.Since(start).Round(time.Millisecond), r.AckedBatches, r.KilledOpening, r.LostWrites, r.UnflushedLost)
 			report(t, r.Failures)
 		})
 	}

@@ -11,7 +11,8 @@
 //     compactions, or while it is still opening), reopens the directory in a
 //     verifier subprocess, and requires that the database holds exactly the
 //     state after some whole number of batches, no earlier than the last
-//     acknowledged one.
+//     acknowledged one (with the WAL disabled, the last one a completed
+//     flush made durable).
 //   - Corruption matrix (corrupt.go): a small database with tables in two
 //     levels and writes left in the WAL is copied, one file is damaged (a
 //     byte flipped, the file truncated or deleted), and a verifier

@@ -14,8 +14,8 @@ func cell(s string) string {
 
 // WriteCrashTable writes the crash-loop results as a Markdown table.
 func WriteCrashTable(w io.Writer, rs []CrashResult) {
-	fmt.Fprintln(w, "| engine | writes | kill cycles | killed while opening | batches acknowledged | acknowledged writes lost | other failures |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| engine | writes | kill cycles | killed while opening | batches acknowledged | acknowledged writes lost | unflushed writes dropped (disable_wal) | other failures |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---|")
 	for _, r := range rs {
 		var other []string
 		for _, f := range r.Failures {
@@ -27,7 +27,11 @@ func WriteCrashTable(w io.Writer, rs []CrashResult) {
 		if len(other) > 0 {
 			o = cell(strings.Join(other, "; "))
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s |\n", r.Engine, r.Config, r.Cycles, r.KilledOpening, r.AckedBatches, r.LostWrites, o)
+		dropped := "-"
+		if strings.Contains(r.Config, "disable_wal") {
+			dropped = fmt.Sprint(r.UnflushedLost)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", r.Engine, r.Config, r.Cycles, r.KilledOpening, r.AckedBatches, r.LostWrites, dropped, o)
 	}
 }
 

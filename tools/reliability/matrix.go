@@ -21,14 +21,15 @@ type EngineConfig struct {
 }
 
 // crashMatrix is what the crash loop runs: each engine with synchronous
-// and unsynchronous writes, and the native engine's mapped WAL (and
-// rocksdb's two when built in).
+// and unsynchronous writes, and the native engine's mapped WAL and writes
+// with the WAL disabled (and rocksdb's three of those when built in).
 func crashMatrix() []EngineConfig {
 	return withRocksDB([]EngineConfig{
 		{"native", Config{Sync: true}},
 		{"native", Config{}},
 		{"native", Config{MmapWrite: true}},
+		{"native", Config{DisableWAL: true}},
 		{"pebble", Config{Sync: true}},
 		{"pebble", Config{}},
-	}, Config{Sync: true}, Config{})
+	}, Config{Sync: true}, Config{}, Config{DisableWAL: true})
 }

@@ -19,7 +19,7 @@ func openFilled(t *testing.T, wl Workload, n int) engine.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := applyBatches(db, wl, 0, n, false, nil); err != nil {
+	if err := applyBatches(db, wl, 0, n, Config{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return db

@@ -96,8 +96,11 @@ func main() {
 		var rs []reliability.CrashResult
 		for _, ec := range ecs {
 			cfgs := []reliability.Config{{Sync: true}, {}}
-			if ec.Engine == "native" {
-				cfgs = append(cfgs, reliability.Config{MmapWrite: true})
+			switch ec.Engine {
+			case "native":
+				cfgs = append(cfgs, reliability.Config{MmapWrite: true}, reliability.Config{DisableWAL: true})
+			case "rocksdb":
+				cfgs = append(cfgs, reliability.Config{DisableWAL: true})
 			}
 			for _, c := range cfgs {
 				progress("crash %s %s", ec.Engine, c.Name())

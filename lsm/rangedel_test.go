@@ -1,0 +1,164 @@
+package lsm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/godbbench/godbbench/sst"
+)
+
+func deleteRange(t testing.TB, db *DB, start, end string) {
+	t.Helper()
+	b := NewBatch()
+	b.DeleteRange([]byte(start), []byte(end))
+	if err := db.Write(b, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// visibleKeys returns the keys a forward scan of db sees.
+func visibleKeys(t testing.TB, db *DB) []string {
+	t.Helper()
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for ok := it.First(); ok; ok = it.Next() {
+		keys = append(keys, string(it.Key()))
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// TestRangeDelWALReplay: a range tombstone only in the WAL deletes its
+// keys, in tables and in the WAL, after a reopen.
+func TestRangeDelWALReplay(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, testOptions())
+	for i := range 10 {
+		put(t, db, fmt.Sprintf("k%d", i), "v")
+		if i == 4 {
+			if err := db.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	deleteRange(t, db, "k2", "k7")
+	put(t, db, "k3", "again")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, dir, testOptions())
+	defer db.Close()
+	want := "[k0 k1 k3 k7 k8 k9]"
+	if got := fmt.Sprint(visibleKeys(t, db)); got != want {
+		t.Fatalf("after replay: %s, want %s", got, want)
+	}
+	for _, k := range []string{"k2", "k4", "k6"} {
+		if found, err := db.Get([]byte(k), nil); found || err != nil {
+			t.Fatalf("Get(%s) = %v, %v after replay", k, found, err)
+		}
+	}
+}
+
+// TestRangeDelSnapshotSurvivesCompaction: a snapshot taken before a range
+// deletion keeps seeing the deleted keys through flushes and full
+// compactions, and the keys are gone from tables once it is released.
+func TestRangeDelSnapshotSurvivesCompaction(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	for i := range 100 {
+		put(t, db, fmt.Sprintf("k%03d", i), "v")
+	}
+	snap := db.NewSnapshot()
+	deleteRange(t, db, "k010", "k090")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := snap.Get([]byte("k050"), nil); !found || err != nil {
+		t.Fatalf("snapshot Get(k050) = %v, %v after compaction", found, err)
+	}
+	if n := len(visibleKeys(t, db)); n != 20 {
+		t.Fatalf("latest scan sees %d keys, want 20", n)
+	}
+	snap.Release()
+	// A write overlapping the L1 table makes the next compaction rewrite
+	// it (Compact leaves a lone bottommost level alone, as RocksDB does).
+	put(t, db, "k095", "v2")
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	var entries, rangeDels uint64
+	for _, files := range db.mu.vs.current.levels {
+		for _, f := range files {
+			entries += f.numEntries
+			rangeDels += f.numRangeDels
+		}
+	}
+	// The bottommost compaction drops the covered keys, the tombstone and
+	// k095's older version.
+	if entries != 20 || rangeDels != 0 {
+		t.Fatalf("tables hold %d entries and %d range tombstones, want 20 and 0", entries, rangeDels)
+	}
+}
+
+// TestRangeDelCorruptBlock damages a flushed table's range-deletion
+// block: Open, Get or NewIter fail with sst.ErrCorruption; no read returns a
+// deleted key.
+func TestRangeDelCorruptBlock(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, testOptions())
+	for i := range 20 {
+		put(t, db, fmt.Sprintf("k%02d", i), "v")
+	}
+	deleteRange(t, db, "k05-range-start", "k15-range-end")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	damaged := 0
+	for _, name := range tables {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := bytes.Index(b, []byte("k05-range-start")); i >= 0 {
+			b[i+3] ^= 0x01
+			if err := os.WriteFile(name, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			damaged++
+		}
+	}
+	if damaged != 1 {
+		t.Fatalf("found the tombstone in %d tables, want 1", damaged)
+	}
+	db, err := Open(dir, testOptions(), Config{Version: "test"})
+	if err != nil {
+		if !errors.Is(err, sst.ErrCorruption) {
+			t.Fatalf("Open: %v, want sst.ErrCorruption", err)
+		}
+		return
+	}
+	defer db.Close()
+	found, err := db.Get([]byte("k10"), nil)
+	if err == nil || !errors.Is(err, sst.ErrCorruption) {
+		t.Fatalf("Get(k10) = %v, %v; want an sst.ErrCorruption error", found, err)
+	}
+	if it, err := db.NewIter(nil); err == nil {
+		it.Close()
+		t.Fatal("NewIter succeeded over a damaged range-deletion block")
+	} else if !errors.Is(err, sst.ErrCorruption) {
+		t.Fatalf("NewIter: %v, want sst.ErrCorruption", err)
+	}
+}
