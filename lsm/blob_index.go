@@ -29,10 +29,6 @@ type blobIndex struct {
 // blobIndexTypeBlob is RocksDB's BlobIndex::Type::kBlob.
 const blobIndexTypeBlob = 1
 
-// maxBlobIndexLen is the longest encoding: a type byte, three uvarints and
-// a compression byte.
-const maxBlobIndexLen = 2 + 3*binary.MaxVarintLen64
-
 func (x blobIndex) encode(b []byte) []byte {
 	b = append(b, blobIndexTypeBlob)
 	b = binary.AppendUvarint(b, x.fileNum)

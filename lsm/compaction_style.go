@@ -18,12 +18,11 @@ const (
 // universalOptions are RocksDB's CompactionOptionsUniversal fields the
 // picker reads, with trigger, level0_file_num_compaction_trigger.
 type universalOptions struct {
-	sizeRatio              uint64 // percent of slack when adding a run (default 1)
-	minMergeWidth          uint64 // fewest runs merged for size ratio (default 2)
-	maxMergeWidth          uint64 // most runs merged for size ratio (default unbounded)
-	maxSizeAmplification   uint64 // percent (default 200)
-	trigger                int
-	compressionSizePercent int64
+	sizeRatio            uint64 // percent of slack when adding a run (default 1)
+	minMergeWidth        uint64 // fewest runs merged for size ratio (default 2)
+	maxMergeWidth        uint64 // most runs merged for size ratio (default unbounded)
+	maxSizeAmplification uint64 // percent (default 200)
+	trigger              int
 }
 
 // fifoOptions are RocksDB's CompactionOptionsFIFO fields the picker reads,
