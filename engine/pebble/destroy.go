@@ -43,9 +43,9 @@ func lockPebbleDir(path string) (io.Closer, error) {
 }
 
 // isPebbleFileName reports whether name is one Pebble v2 gives a file in
-// its directory:
+// its directory, or the engine's LOG (infolog.go):
 //
-//	LOCK, CURRENT (stores before the manifest marker)
+//	LOCK, CURRENT (stores before the manifest marker), LOG
 //	MANIFEST-<n>, OPTIONS-<n>
 //	<n>.sst, <n>.blob, <n>.log, <n>-<i>.log
 //	CURRENT.<n>.dbtmp, temporary.<n>.dbtmp
@@ -54,7 +54,7 @@ func lockPebbleDir(path string) (io.Closer, error) {
 // where <n> and <i> are decimal numbers.
 func isPebbleFileName(name string) bool {
 	switch name {
-	case dbdestroy.LockName, "CURRENT":
+	case dbdestroy.LockName, "CURRENT", infoLogName:
 		return true
 	}
 	for _, prefix := range []string{"MANIFEST-", "OPTIONS-"} {

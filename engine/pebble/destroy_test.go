@@ -59,7 +59,7 @@ func TestPebbleFileNames(t *testing.T) {
 		"000004.sst": true, "000005.blob": true, "000002.log": true, "000002-001.log": true,
 		"CURRENT.000007.dbtmp": true, "temporary.000008.dbtmp": true,
 		"marker.format-version.000011.024": true, "marker.manifest.000001.MANIFEST-000001": true,
-		"LOG": false, "notes.txt": false, "MANIFEST-x": false, "000004.sst.bak": false,
+		"LOG": true, "LOG.old.1": false, "notes.txt": false, "MANIFEST-x": false, "000004.sst.bak": false,
 		"foo.log": false, "000002-x.log": false, "marker.manifest.x.MANIFEST-1": false,
 		"marker.manifest.000001": false, "x.dbtmp": false, "CURRENT.x.dbtmp": false, "IDENTITY": false,
 	} {

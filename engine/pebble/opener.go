@@ -162,6 +162,9 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		return nil, err
 	}
 	d.db = db
+	if !opts.ReadOnly {
+		writeInfoLog(dir, moduleVersion())
+	}
 	if cfg.cacheBudget > 0 {
 		d.budget = newCacheBudget(cfg.cache, cfg.cacheBudget)
 		d.budget.start(db)
