@@ -276,6 +276,11 @@ func TestBlobCorruption(t *testing.T) {
 func TestBlobCrashBeforeManifestEdit(t *testing.T) {
 	dir := t.TempDir()
 	o := blobTestOptions(nil)
+	// Only the explicit flush may write tables: a background compaction
+	// or memtable switch running while the directory is copied would
+	// make the copy another state than the one this test builds.
+	o.DisableAutoCompactions = true
+	o.WriteBufferSize = 4 << 20
 	db := mustOpen(t, dir, o)
 	writeGeneration(t, db, 50, 1)
 	for i := range 50 {
