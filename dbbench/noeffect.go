@@ -37,8 +37,7 @@ var noEffectGroups = []struct {
 	{"io_uring: Debian's RocksDB is built without it, so C++ db_bench changes nothing either", []string{
 		"io_uring_enabled",
 	}},
-	{"column families and multiple databases", []string{
-		"column_family_distribution", "num_column_families", "num_hot_column_families",
+	{"multiple databases", []string{
 		"num_multi_db",
 	}},
 	{"secondary instances and custom environments", []string{

@@ -46,6 +46,10 @@ var optionFlagValues = map[string][]string{
 	"compaction_readahead_size": {"1048576"}, "max_total_wal_size": {"1000000"},
 	"paranoid_checks": {"false"}, "advise_random_on_open": {"false"},
 
+	// Column families: C++ db_bench writes one [CFOptions] section per
+	// family it opens.
+	"num_column_families": {"3"}, "num_hot_column_families": {"2"},
+
 	// Set by name (options/byname.go).
 	"allow_data_in_errors": {"true"}, "avoid_flush_during_recovery": {"true"},
 	"dump_malloc_stats": {"false"}, "enable_write_thread_adaptive_yield": {"false"},
@@ -161,6 +165,7 @@ var flagPairs = map[string][]string{
 	"identity_as_first_hash":           {"--use_cuckoo_table=true", "--mmap_read=true"},
 	"hash_bucket_count":                {"--memtablerep=prefix_hash", "--prefix_size=8"},
 	"use_uint64_comparator":            {"--key_size=8"},
+	"num_hot_column_families":          {"--num_column_families=4"},
 }
 
 // TestOracleOptionsFileFromFlags runs random combinations of option flags,

@@ -27,6 +27,9 @@ type runner struct {
 	opener engine.Opener
 	opts   *options.Options
 	db     engine.DB
+	// families routes operations to the open DB's column families
+	// (--num_column_families > 1, columnfamilies.go); nil with one.
+	families *columnFamilies
 
 	seedBase    int64
 	threadCount int64 // db_bench's total_thread_count_: thread ordinals for seeding
