@@ -44,9 +44,6 @@ var noEffectGroups = []struct {
 		"env_uri", "fs_uri", "simulate_hdd", "simulate_hybrid_fs_file",
 		"simulate_hybrid_hdd_multipliers",
 	}},
-	{"statistics dumps and reporting", []string{
-		"report_file_operations",
-	}},
 	{"read options: user timestamps", []string{
 		"read_with_latest_user_timestamp",
 	}},

@@ -277,6 +277,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 		r.outf("%s ", isoMicros(merged.start))
 	}
 	merged.report(r.out, name, r.cfg.histogram)
+	r.printFileOperations()
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
 	if !warmup {

@@ -43,6 +43,7 @@ var rocksDBFeatureHow = []struct{ key, how string }{
 	{"secondary_update_interval", "no secondary instances"},
 	{"num_column_families", "no column families: one family would measure something else"},
 	{"num_hot_column_families", "no column families"},
+	{"report_file_operations", "no counting file layer"},
 }
 
 // RocksDBFeatureNotes refuse the options of RocksDB features

@@ -88,6 +88,10 @@ type RocksDBFeatures struct {
 	NumColumnFamilies    int // num_column_families
 	NumHotColumnFamilies int // num_hot_column_families
 
+	// ReportFileOperations counts the database's file operations and
+	// prints the counts after every benchmark's result line.
+	ReportFileOperations bool // report_file_operations
+
 	// KeySize is the driver's --key_size, which the plain table (its key
 	// length) and the uint64 comparator (8 bytes only) need.
 	KeySize int
@@ -148,6 +152,7 @@ var rocksDBFeatureSpecs = []Spec{
 	flagOpt("write_batch_protection_bytes_per_key", setInt(func(o *Options) *int { return &o.WriteBatchProtectionBytesPerKey })),
 	flagOpt("num_column_families", setInt(func(o *Options) *int { return &o.NumColumnFamilies })),
 	flagOpt("num_hot_column_families", setInt(func(o *Options) *int { return &o.NumHotColumnFamilies })),
+	flagOpt("report_file_operations", setBool(func(o *Options) *bool { return &o.ReportFileOperations })),
 	flagOpt("use_secondary_db", setBool(func(o *Options) *bool { return &o.UseSecondaryDB })),
 	flagOpt("secondary_path", setString(func(o *Options) *string { return &o.SecondaryPath })),
 	flagOpt("secondary_update_interval", setInt(func(o *Options) *int { return &o.SecondaryUpdateInterval })),
