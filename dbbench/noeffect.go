@@ -59,6 +59,7 @@ var noEffectGroups = []struct {
 // on Debian's build, in its words.
 var refusedFlags = map[string]string{
 	"use_blob_db":                          "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; the integrated BlobDB is --enable_blob_files",
+	"num_multi_db":                         "Not implemented: --num_multi_db: the driver opens one database at --db on every engine",
 	"enable_numa":                          "NUMA is not defined in the system.",
 	"use_cache_jemalloc_no_dump_allocator": "JemallocNodumpAllocator not supported.",
 	"use_cache_memkind_kmem_allocator":     "Memkind library is not linked with the binary.",
