@@ -9,7 +9,7 @@ import (
 	"github.com/godbbench/godbbench/dbbench"
 )
 
-// columnFamilyLists spread db_bench's fills, reads and merges over column
+// columnFamilyLists spread db_bench's fills, reads, merges and mixgraph's Gets over column
 // families: evenly, over a hot set that moves on during the fill, and by
 // --column_family_distribution. A key read from another family than the
 // one it was written to is not found, so equal found counts say every
@@ -21,6 +21,8 @@ var columnFamilyLists = [][]string{
 		"--column_family_distribution=20,30,50"},
 	{"--benchmarks=mergerandom,readrandom", "--num=3000", "--seed=4", "--num_column_families=2",
 		"--merge_operator=uint64add", "--value_size=8"},
+	{"--benchmarks=fillrandom,mixgraph", "--num=3000", "--reads=3000", "--seed=2", "--num_column_families=3",
+		"--mix_get_ratio=0.7", "--mix_put_ratio=0.2", "--mix_seek_ratio=0.1"},
 }
 
 func TestOracleColumnFamilyCounts(t *testing.T) {
