@@ -96,7 +96,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
+	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
+}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"), engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
 	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
 	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
 	"universal_max_size_amplification_percent",
@@ -105,6 +106,12 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
 	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
+
+// notesWithout returns notes less the note of key, which the engine
+// applies.
+func notesWithout(notes []engine.OptionNote, key string) []engine.OptionNote {
+	return slices.DeleteFunc(slices.Clone(notes), func(n engine.OptionNote) bool { return n.Key == key })
+}
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
