@@ -180,3 +180,36 @@ func TestRowCacheRing(t *testing.T) {
 		t.Fatal("row found under another sequence key")
 	}
 }
+
+// TestRowCacheBlobValues: a row keeps a table's blob index, not the
+// value, and a hit resolves it as a miss does: after a second generation
+// of values and a compaction that collects the first's blob files, reads
+// through the row cache return the new values.
+func TestRowCacheBlobValues(t *testing.T) {
+	o := blobTestOptions(map[string]string{"enable_blob_garbage_collection": "true", "blob_garbage_collection_age_cutoff": "1.0"})
+	o.RowCacheSize = 1 << 20
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	check := func(gen int) {
+		t.Helper()
+		for range 2 {
+			for i := range 50 {
+				if v, ok := getString(t, db, fmt.Sprintf("key%04d", i)); !ok || v != blobValue(i, gen) {
+					t.Fatalf("generation %d: key%04d = %.30q %v", gen, i, v, ok)
+				}
+			}
+		}
+	}
+	writeGeneration(t, db, 50, 1)
+	check(1)
+	// 50 rows of a blob index each; rows holding the 400-byte values
+	// would take over 22,500 bytes.
+	if u := db.rows.usage(); u == 0 || u > 50*200 {
+		t.Fatalf("rows take %d bytes", u)
+	}
+	writeGeneration(t, db, 50, 2)
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	check(2)
+}
