@@ -46,10 +46,6 @@ var optionFlagValues = map[string][]string{
 	"compaction_readahead_size": {"1048576"}, "max_total_wal_size": {"1000000"},
 	"paranoid_checks": {"false"}, "advise_random_on_open": {"false"},
 
-	// Column families: C++ db_bench writes one [CFOptions] section per
-	// family it opens.
-	"num_column_families": {"3"}, "num_hot_column_families": {"2"},
-
 	// Set by name (options/byname.go).
 	"allow_data_in_errors": {"true"}, "avoid_flush_during_recovery": {"true"},
 	"dump_malloc_stats": {"false"}, "enable_write_thread_adaptive_yield": {"false"},
@@ -103,10 +99,12 @@ var optionFlagValues = map[string][]string{
 // outside Options.
 var optionFlagsNotInFile = map[string]string{
 	"sync": "a write option", "disable_wal": "a write option", "verify_checksum": "a read option",
-	"readonly":          "opens read-only, writing no OPTIONS file",
-	"wal_recovery_mode": "this project's extension flag; C++ db_bench has no such flag",
-	"wal_dir":           "a path, which differs between the two runs",
-	"statistics":        "the statistics object is not serialized", "statistics_string": "the same",
+	"readonly":                "opens read-only, writing no OPTIONS file",
+	"wal_recovery_mode":       "this project's extension flag; C++ db_bench has no such flag",
+	"num_column_families":     "how many families are opened: TestOracleOptionsFileColumnFamilies",
+	"num_hot_column_families": "the same",
+	"wal_dir":                 "a path, which differs between the two runs",
+	"statistics":              "the statistics object is not serialized", "statistics_string": "the same",
 	"stats_level":                   "the same",
 	"rate_limiter_refill_period_us": "the rate limiter is not serialized (its bytes_per_sync default is: rate_limiter_bytes_per_sec)",
 	"rate_limiter_auto_tuned":       "the same", "rate_limit_bg_reads": "the same",
@@ -165,7 +163,6 @@ var flagPairs = map[string][]string{
 	"identity_as_first_hash":           {"--use_cuckoo_table=true", "--mmap_read=true"},
 	"hash_bucket_count":                {"--memtablerep=prefix_hash", "--prefix_size=8"},
 	"use_uint64_comparator":            {"--key_size=8"},
-	"num_hot_column_families":          {"--num_column_families=4"},
 }
 
 // TestOracleOptionsFileFromFlags runs random combinations of option flags,
@@ -293,4 +290,33 @@ func diffOptions(want, got map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestOracleOptionsFileColumnFamilies: C++ db_bench writes one [CFOptions]
+// section per family it opens (all of them, or the hot ones), and so does
+// the rocksdb engine, with the same options.
+func TestOracleOptionsFileColumnFamilies(t *testing.T) {
+	requireRocksDBOracle(t)
+	for _, args := range [][]string{
+		{"--num_column_families=3"},
+		{"--num_column_families=4", "--num_hot_column_families=2", "--write_buffer_size=8388608"},
+	} {
+		want, wantCode := oracleOptionsFile(t, oracleBinary, args)
+		got, gotCode := oursOptionsFile(t, args)
+		if wantCode != 0 || gotCode != 0 {
+			t.Fatalf("%v: C++ db_bench exit %d, ours %d", args, wantCode, gotCode)
+		}
+		if d := diffOptions(want, got); d != "" {
+			t.Errorf("%v: OPTIONS files differ:\n%s", args, d)
+		}
+		sections := 0
+		for k := range got {
+			if strings.HasPrefix(k, "[CFOptions ") && strings.HasSuffix(k, " write_buffer_size") {
+				sections++
+			}
+		}
+		if sections < 2 {
+			t.Errorf("%v: %d [CFOptions] sections, want one per family", args, sections)
+		}
+	}
 }
