@@ -103,6 +103,7 @@ var optionFlagsNotInFile = map[string]string{
 	"wal_recovery_mode":       "this project's extension flag; C++ db_bench has no such flag",
 	"num_column_families":     "how many families are opened: TestOracleOptionsFileColumnFamilies",
 	"num_hot_column_families": "the same",
+	"report_file_operations":  "the counting file system is not serialized (TestOracleFileOperations)",
 	"wal_dir":                 "a path, which differs between the two runs",
 	"statistics":              "the statistics object is not serialized", "statistics_string": "the same",
 	"stats_level":                   "the same",
