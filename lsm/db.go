@@ -80,6 +80,8 @@ type DB struct {
 	blobs blobRegistry
 	// blobOpts are the key-value separation options (blob_options.go).
 	blobOpts blobOptions
+	// io is how the DB reads and writes tables and blob files (fileio.go).
+	io fileIO
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -148,6 +150,10 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.lock = lock
+	if err := db.probeDirectIO(); err != nil {
+		db.closeFiles()
+		return nil, err
+	}
 	db.mu.Lock()
 	err = db.recover()
 	db.mu.Unlock()
@@ -215,7 +221,8 @@ func (db *DB) prepareOptions() error {
 	if o.CacheSize > 0 {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)
 	}
-	return nil
+	db.io = newFileIO(o)
+	return checkDirectIOOptions(o)
 }
 
 func (db *DB) newMemTable(logNum uint64) (*memTable, error) {

@@ -1,0 +1,96 @@
+package lsm
+
+import (
+	"os"
+
+	"github.com/godbbench/godbbench/internal/directio"
+	"github.com/godbbench/godbbench/internal/ratelimit"
+)
+
+// createOutput creates the file name for a flush (pri High) or compaction
+// (pri Low) to write.
+func (db *DB) createOutput(name string, pri ratelimit.Priority) (WritableFile, error) {
+	if db.opts.UseDirectIOForFlushAndCompaction {
+		return db.createDirectOutput(name, pri)
+	}
+	f, err := db.fs.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if !db.io.writesLimited() && db.io.bytesPerSync == 0 && db.io.useFsync {
+		return f, nil // *os.File's Sync is fsync already
+	}
+	osf, _ := f.(*os.File)
+	return &outputFile{WritableFile: f, io: &db.io, pri: pri, os: osf}, nil
+}
+
+// outputFile is a table or blob file a flush or compaction writes under
+// fileIO's rules.
+type outputFile struct {
+	WritableFile
+	io  *fileIO
+	pri ratelimit.Priority
+	// os is the file for range syncs and fdatasync; nil when the file is
+	// not an *os.File (a test's fault-injecting file): then no range
+	// syncs, and Sync is the file's own.
+	os           *os.File
+	direct       *directio.Writer // the writer of a direct output, else nil
+	size, synced uint64           // bytes written; bytes handed to writeback
+}
+
+// Write writes p a granted burst at a time.
+func (f *outputFile) Write(p []byte) (int, error) {
+	written := 0
+	for len(p) > 0 {
+		n := len(p)
+		if f.io.writesLimited() {
+			n = int(f.io.limiter.RequestToken(int64(n), f.pri, ratelimit.Write))
+		}
+		m, err := f.WritableFile.Write(p[:n])
+		written += m
+		f.size += uint64(m)
+		if err != nil {
+			return written, err
+		}
+		p = p[n:]
+	}
+	return written, f.maybeRangeSync()
+}
+
+// Bytes RocksDB keeps out of range syncs at the end of a file, and the
+// alignment of a range sync's end.
+const (
+	rangeSyncHoldBack = 1 << 20
+	rangeSyncAlign    = 4 << 10
+)
+
+// maybeRangeSync hands the written bytes to writeback once bytes_per_sync
+// of them have gathered (see fileIO).
+func (f *outputFile) maybeRangeSync() error {
+	if f.io.bytesPerSync == 0 || f.os == nil || f.direct != nil || f.size <= rangeSyncHoldBack {
+		return nil
+	}
+	to := f.size - rangeSyncHoldBack
+	to -= to % rangeSyncAlign
+	if to <= f.synced || to-f.synced < f.io.bytesPerSync {
+		return nil
+	}
+	if err := rangeSync(f.os, f.synced, to-f.synced); err != nil {
+		return err
+	}
+	f.synced = to
+	return nil
+}
+
+// Sync makes the file durable: fsync with --use_fsync, else fdatasync.
+func (f *outputFile) Sync() error {
+	if f.os == nil {
+		return f.WritableFile.Sync()
+	}
+	if f.direct != nil {
+		if err := f.direct.Flush(); err != nil {
+			return err
+		}
+	}
+	return syncFile(f.os, f.io.useFsync)
+}
