@@ -299,12 +299,14 @@ func (db *DB) switchLog(logNum uint64) error {
 	if err != nil {
 		return fmt.Errorf("lsm: create WAL: %w", err)
 	}
-	if osf, ok := f.(*os.File); ok && db.opts.MmapWrite {
+	osf, _ := f.(*os.File)
+	if osf != nil && db.opts.MmapWrite {
 		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
 			osf.Close()
 			return fmt.Errorf("lsm: create WAL: %w", err)
 		}
 	}
+	f = db.withWALRangeSyncs(f, osf)
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()

@@ -23,6 +23,7 @@ import (
 //     sync_file_range(SYNC_FILE_RANGE_WRITE), as RocksDB's
 //     WritableFileWriter does, so that the final sync has little left
 //     (outputfile.go).
+//   - --wal_bytes_per_sync: the same range syncs for the WAL (walsync.go).
 //   - --use_fsync: an output's Sync is fsync; otherwise fdatasync.
 //   - --compaction_readahead_size: compaction inputs read ahead that many
 //     bytes from their first read; --readahead_size: the same for

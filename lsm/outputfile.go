@@ -21,7 +21,9 @@ func (db *DB) createOutput(name string, pri ratelimit.Priority) (WritableFile, e
 		return f, nil // *os.File's Sync is fsync already
 	}
 	osf, _ := f.(*os.File)
-	return &outputFile{WritableFile: f, io: &db.io, pri: pri, os: osf}, nil
+	out := &outputFile{WritableFile: f, io: &db.io, pri: pri, os: osf}
+	out.ranges = rangeSyncer{f: osf, every: db.io.bytesPerSync}
+	return out, nil
 }
 
 // outputFile is a table or blob file a flush or compaction writes under
@@ -33,9 +35,11 @@ type outputFile struct {
 	// os is the file for range syncs and fdatasync; nil when the file is
 	// not an *os.File (a test's fault-injecting file): then no range
 	// syncs, and Sync is the file's own.
-	os           *os.File
-	direct       *directio.Writer // the writer of a direct output, else nil
-	size, synced uint64           // bytes written; bytes handed to writeback
+	os     *os.File
+	direct *directio.Writer // the writer of a direct output, else nil
+	// ranges hands written bytes to writeback (--bytes_per_sync); its
+	// file is nil for direct outputs, which have no dirty pages.
+	ranges rangeSyncer
 }
 
 // Write writes p a granted burst at a time.
@@ -48,38 +52,12 @@ func (f *outputFile) Write(p []byte) (int, error) {
 		}
 		m, err := f.WritableFile.Write(p[:n])
 		written += m
-		f.size += uint64(m)
 		if err != nil {
 			return written, err
 		}
 		p = p[n:]
 	}
-	return written, f.maybeRangeSync()
-}
-
-// Bytes RocksDB keeps out of range syncs at the end of a file, and the
-// alignment of a range sync's end.
-const (
-	rangeSyncHoldBack = 1 << 20
-	rangeSyncAlign    = 4 << 10
-)
-
-// maybeRangeSync hands the written bytes to writeback once bytes_per_sync
-// of them have gathered (see fileIO).
-func (f *outputFile) maybeRangeSync() error {
-	if f.io.bytesPerSync == 0 || f.os == nil || f.direct != nil || f.size <= rangeSyncHoldBack {
-		return nil
-	}
-	to := f.size - rangeSyncHoldBack
-	to -= to % rangeSyncAlign
-	if to <= f.synced || to-f.synced < f.io.bytesPerSync {
-		return nil
-	}
-	if err := rangeSync(f.os, f.synced, to-f.synced); err != nil {
-		return err
-	}
-	f.synced = to
-	return nil
+	return written, f.ranges.wrote(written)
 }
 
 // Sync makes the file durable: fsync with --use_fsync, else fdatasync.

@@ -152,8 +152,7 @@ func TestBytesPerSyncHandsRangesToWriteback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	io := &fileIO{bytesPerSync: 512 << 10}
-	f := &outputFile{WritableFile: osf, io: io, os: osf}
+	f := &outputFile{WritableFile: osf, io: &fileIO{}, os: osf, ranges: rangeSyncer{f: osf, every: 512 << 10}}
 	defer f.Close()
 	chunk := make([]byte, 100<<10)
 	for _, step := range []struct {
@@ -171,8 +170,8 @@ func TestBytesPerSyncHandsRangesToWriteback(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if f.synced != step.synced {
-			t.Fatalf("after %d KiB, %d bytes handed to writeback, want %d", f.size>>10, f.synced, step.synced)
+		if f.ranges.synced != step.synced {
+			t.Fatalf("after %d KiB, %d bytes handed to writeback, want %d", f.ranges.size>>10, f.ranges.synced, step.synced)
 		}
 	}
 	if err := f.Sync(); err != nil {

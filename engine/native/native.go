@@ -81,7 +81,6 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
 	{Key: "prefix_size", How: "buckets keys of the prefix_hash and hash_linkedlist memtables only: no prefix bloom filters or prefix seeks"},
-	{Key: "wal_bytes_per_sync", Ignored: true, How: "no incremental WAL syncs"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
