@@ -306,7 +306,7 @@ func (db *DB) switchLog(logNum uint64) error {
 			return fmt.Errorf("lsm: create WAL: %w", err)
 		}
 	}
-	f = db.withWALRangeSyncs(f, osf)
+	f = db.wrapWAL(f, osf)
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()

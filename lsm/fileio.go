@@ -23,7 +23,8 @@ import (
 //     sync_file_range(SYNC_FILE_RANGE_WRITE), as RocksDB's
 //     WritableFileWriter does, so that the final sync has little left
 //     (outputfile.go).
-//   - --wal_bytes_per_sync: the same range syncs for the WAL (walsync.go).
+//   - --wal_bytes_per_sync: the same range syncs for the WAL, and
+//     --rate_limit_auto_wal_flush: WAL writes charged at User (walfile.go).
 //   - --use_fsync: an output's Sync is fsync; otherwise fdatasync.
 //   - --compaction_readahead_size: compaction inputs read ahead that many
 //     bytes from their first read; --readahead_size: the same for

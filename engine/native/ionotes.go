@@ -8,11 +8,12 @@ import "github.com/godbbench/godbbench/engine"
 // same keys; a note without How drops the key's shared note: the option
 // is applied as RocksDB applies it.
 var ioNotes = []engine.OptionNote{
-	{Key: "rate_limiter_bytes_per_sec", How: "limits the table and blob file writes of flushes (high priority) and compactions (low), as RocksDB's GenericRateLimiter; WAL and MANIFEST writes pass freely"},
+	{Key: "rate_limiter_bytes_per_sec", How: "limits the table and blob file writes of flushes (high priority) and compactions (low), as RocksDB's GenericRateLimiter; MANIFEST writes pass freely, WAL writes too unless rate_limit_auto_wal_flush"},
 	{Key: "rate_limiter_refill_period_us"},
 	{Key: "rate_limiter_auto_tuned"},
 	{Key: "rate_limit_bg_reads", How: "limits compactions' table reads instead of writes, as RocksDB does; tables read through a mapping (mmap_read, rtable) are not charged"},
 	{Key: "rate_limit_user_ops", How: "with rate_limit_bg_reads, charges iterators' table reads at user priority; Get's reads are not charged"},
+	{Key: "rate_limit_auto_wal_flush"},
 	{Key: "readahead_size", How: "fixes the read-ahead of iterators over block-format tables read with pread; 0 keeps the adaptive window (16 KiB doubling to 256 KiB on sequential reads)"},
 	{Key: "compaction_readahead_size", How: "fixes the read-ahead of compaction inputs in the block format read with pread; 0 keeps the adaptive window"},
 	{Key: "bytes_per_sync", How: "table and blob files start writeback (sync_file_range) of all but their last MiB every bytes_per_sync bytes, as RocksDB's WritableFileWriter"},

@@ -100,7 +100,7 @@ func TestIONotes(t *testing.T) {
 	}
 	for _, k := range []string{"rate_limiter_bytes_per_sec", "rate_limiter_refill_period_us", "rate_limiter_auto_tuned",
 		"rate_limit_bg_reads", "rate_limit_user_ops", "readahead_size", "compaction_readahead_size", "bytes_per_sync", "use_fsync",
-		"use_direct_reads", "use_direct_io_for_flush_and_compaction", "wal_bytes_per_sync"} {
+		"use_direct_reads", "use_direct_io_for_flush_and_compaction", "wal_bytes_per_sync", "rate_limit_auto_wal_flush"} {
 		if slices.Contains(unsupported, k) {
 			t.Errorf("%s is still ignored", k)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/ratelimit"
 )
 
 // TestWALBytesPerSync writes 3 MB of WAL with wal_bytes_per_sync set:
@@ -22,7 +24,7 @@ func TestWALBytesPerSync(t *testing.T) {
 			put(t, db, fmt.Sprintf("key%06d", i), value)
 		}
 		db.mu.Lock()
-		w, ok := db.mu.logFile.(*walRangeSyncFile)
+		w, ok := db.mu.logFile.(*walFile)
 		var size, synced uint64
 		if ok {
 			size, synced = w.ranges.size, w.ranges.synced
@@ -42,6 +44,33 @@ func TestWALBytesPerSync(t *testing.T) {
 			if v, ok := getString(t, db, fmt.Sprintf("key%06d", i)); !ok || v != value {
 				t.Fatalf("key %d lost after reopen", i)
 			}
+		}
+		db.Close()
+	}
+}
+
+// TestRateLimitAutoWALFlush: with rate_limit_auto_wal_flush every WAL byte
+// is charged at User priority; without it none is.
+func TestRateLimitAutoWALFlush(t *testing.T) {
+	for _, charge := range []bool{false, true} {
+		o := testOptions()
+		o.WriteBufferSize = 64 << 20
+		o.RateLimiterBytesPerSec = 1 << 40
+		o.Read.RateLimitAutoWALFlush = charge
+		db := mustOpen(t, t.TempDir(), o)
+		for i := 0; i < 500; i++ {
+			put(t, db, fmt.Sprintf("key%06d", i), "value")
+		}
+		got := db.RateLimiter().TotalBytesThrough(ratelimit.User)
+		db.mu.Lock()
+		w, wrapped := db.mu.logFile.(*walFile)
+		var size uint64
+		if wrapped {
+			size = w.ranges.size
+		}
+		db.mu.Unlock()
+		if wrapped != charge || uint64(got) != size || (charge && size == 0) {
+			t.Fatalf("rate_limit_auto_wal_flush=%v: WAL wrapped %v, %d bytes written, %d charged", charge, wrapped, size, got)
 		}
 		db.Close()
 	}
