@@ -1,6 +1,8 @@
 package lsm
 
 import (
+	"io"
+
 	"github.com/godbbench/godbbench/internal/ratelimit"
 	"github.com/godbbench/godbbench/options"
 )
@@ -92,3 +94,22 @@ func (io *fileIO) writesLimited() bool {
 // RateLimiter returns the DB's rate limiter, nil without
 // --rate_limiter_bytes_per_sec.
 func (db *DB) RateLimiter() *ratelimit.Limiter { return db.io.limiter }
+
+// writeGranted writes p to w a granted burst at a time, each burst asked
+// of l at pri first; with l nil, in one write.
+func writeGranted(w io.Writer, p []byte, l *ratelimit.Limiter, pri ratelimit.Priority) (int, error) {
+	written := 0
+	for len(p) > 0 {
+		n := len(p)
+		if l != nil {
+			n = int(l.RequestToken(int64(n), pri, ratelimit.Write))
+		}
+		m, err := w.Write(p[:n])
+		written += m
+		if err != nil {
+			return written, err
+		}
+		p = p[n:]
+	}
+	return written, nil
+}

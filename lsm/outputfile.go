@@ -44,18 +44,13 @@ type outputFile struct {
 
 // Write writes p a granted burst at a time.
 func (f *outputFile) Write(p []byte) (int, error) {
-	written := 0
-	for len(p) > 0 {
-		n := len(p)
-		if f.io.writesLimited() {
-			n = int(f.io.limiter.RequestToken(int64(n), f.pri, ratelimit.Write))
-		}
-		m, err := f.WritableFile.Write(p[:n])
-		written += m
-		if err != nil {
-			return written, err
-		}
-		p = p[n:]
+	var l *ratelimit.Limiter
+	if f.io.writesLimited() {
+		l = f.io.limiter
+	}
+	written, err := writeGranted(f.WritableFile, p, l, f.pri)
+	if err != nil {
+		return written, err
 	}
 	return written, f.ranges.wrote(written)
 }

@@ -45,18 +45,9 @@ func (db *DB) wrapWAL(f WritableFile, osf *os.File) WritableFile {
 // Write writes p, a granted burst at a time when charged, and starts
 // writeback when due.
 func (w *walFile) Write(p []byte) (int, error) {
-	written := 0
-	for len(p) > 0 {
-		n := len(p)
-		if w.limiter != nil {
-			n = int(w.limiter.RequestToken(int64(n), ratelimit.User, ratelimit.Write))
-		}
-		m, err := w.WritableFile.Write(p[:n])
-		written += m
-		if err != nil {
-			return written, err
-		}
-		p = p[n:]
+	written, err := writeGranted(w.WritableFile, p, w.limiter, ratelimit.User)
+	if err != nil {
+		return written, err
 	}
 	return written, w.ranges.wrote(written)
 }
