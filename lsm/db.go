@@ -221,7 +221,7 @@ func (db *DB) prepareOptions() error {
 	if o.CacheSize > 0 {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)
 	}
-	db.io = newFileIO(o)
+	db.io = newFileIO(o, db.tickers)
 	return checkDirectIOOptions(o)
 }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/godbbench/godbbench/internal/ratelimit"
+	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -49,8 +50,9 @@ type tableReadIO struct {
 	charge    func(n int)
 }
 
-// newFileIO returns the I/O settings of o.
-func newFileIO(o *options.Options) fileIO {
+// newFileIO returns the I/O settings of o; a limiter counts the times it
+// runs dry in tickers (nil: not counted).
+func newFileIO(o *options.Options, tickers *statistics.Statistics) fileIO {
 	io := fileIO{bytesPerSync: o.BytesPerSync, useFsync: o.UseFsync}
 	io.compactionReads.readahead = o.CompactionReadaheadSize
 	io.userReads.readahead = o.Read.ReadaheadSize
@@ -66,6 +68,7 @@ func newFileIO(o *options.Options) fileIO {
 		RefillPeriodMicros: o.RateLimiterRefillPeriodUs,
 		Mode:               mode,
 		AutoTuned:          o.RateLimiterAutoTuned,
+		OnDrain:            drainCounter(tickers),
 	})
 	io.limiter = l
 	if l.Limits(ratelimit.Read) {
@@ -112,4 +115,14 @@ func writeGranted(w io.Writer, p []byte, l *ratelimit.Limiter, pri ratelimit.Pri
 		p = p[n:]
 	}
 	return written, nil
+}
+
+// drainCounter returns the limiter's OnDrain for tickers:
+// rocksdb.number.rate_limiter.drains, as RocksDB counts it; nil without
+// statistics.
+func drainCounter(tickers *statistics.Statistics) func() {
+	if tickers == nil {
+		return nil
+	}
+	return func() { tickers.Add(statistics.RateLimiterDrains, 1) }
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/ratelimit"
+	"github.com/godbbench/godbbench/internal/statistics"
 )
 
 // sstBytes is the total size of the tables in dir.
@@ -124,7 +125,7 @@ func TestReadaheadSettings(t *testing.T) {
 	o := testOptions()
 	o.CompactionReadaheadSize = 2 << 20
 	o.Read.ReadaheadSize = 1 << 20
-	io := newFileIO(o)
+	io := newFileIO(o, nil)
 	if got := io.reads(true).readahead; got != 2<<20 {
 		t.Errorf("compaction inputs read ahead %d, want compaction_readahead_size", got)
 	}
@@ -192,5 +193,29 @@ func TestOutputFileWithoutOptionsIsThePlainFile(t *testing.T) {
 	defer f.Close()
 	if _, ok := f.(*os.File); !ok {
 		t.Fatalf("with only use_fsync set the output is a %T, want the *os.File", f)
+	}
+}
+
+// TestRateLimiterDrainsCounted: a flush of several bursts at a slow rate
+// waits for refills, and each wait counts in
+// rocksdb.number.rate_limiter.drains.
+func TestRateLimiterDrainsCounted(t *testing.T) {
+	o := testOptions()
+	// 10 KB bursts every 100 ms: a 50 KB flush asks five times.
+	o.RateLimiterBytesPerSec = 100 << 10
+	o.RateLimiterRefillPeriodUs = 100000
+	o.DisableAutoCompactions = true
+	stats := statistics.New(statistics.ExceptTimers)
+	db, err := Open(t.TempDir(), o, Config{Statistics: stats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fillAndFlush(t, db, 3000, 0)
+	if got := db.RateLimiter().TotalBytesThrough(ratelimit.High); got < 3*db.RateLimiter().SingleBurstBytes() {
+		t.Fatalf("the flush wrote %d bytes, the test needs several bursts", got)
+	}
+	if stats.Ticker(statistics.RateLimiterDrains) == 0 {
+		t.Fatal("no drain counted")
 	}
 }

@@ -45,6 +45,7 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	RateLimiterDrains
 	numTickers
 )
 
@@ -89,6 +90,7 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
 }
 
 // String is the ticker's RocksDB name.
