@@ -150,7 +150,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.lock = lock
-	if err := db.probeDirectIO(); err != nil {
+	if err := db.probeDirectIO(lockName); err != nil {
 		db.closeFiles()
 		return nil, err
 	}

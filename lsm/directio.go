@@ -54,14 +54,15 @@ func checkDirectIOOptions(o *options.Options) error {
 var ErrMmapWritesAndDirectIO = errors.New("Not implemented: If memory mapped writes (allow_mmap_writes) are enabled then direct I/O writes (use_direct_io_for_flush_and_compaction) must be disabled. ")
 
 // probeDirectIO fails the open when direct I/O is asked for and the DB
-// directory's file system refuses it: it opens the LOCK file with
-// O_DIRECT, as RocksDB opens CURRENT, and, when that fails, without.
-func (db *DB) probeDirectIO() error {
+// directory's file system refuses it: it opens the file name of the DB
+// directory (LOCK, or CURRENT for a read-only open, which takes no lock)
+// with O_DIRECT, as RocksDB opens CURRENT, and, when that fails, without.
+func (db *DB) probeDirectIO(name string) error {
 	o := db.opts
 	if !o.UseDirectReads && !o.UseDirectIOForFlushAndCompaction {
 		return nil
 	}
-	name := filepath.Join(db.dir, lockName)
+	name = filepath.Join(db.dir, name)
 	f, err := openDirect(name)
 	if err == nil {
 		return f.Close()

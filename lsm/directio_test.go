@@ -114,13 +114,20 @@ func TestDirectWrites(t *testing.T) {
 func TestDirectIOUnsupportedFailsOpen(t *testing.T) {
 	defer func(f func(string) (*os.File, error)) { openDirect = f }(openDirect)
 	openDirect = func(string) (*os.File, error) { return nil, syscall.EINVAL }
+	existing := t.TempDir()
+	mustOpen(t, existing, testOptions()).Close()
 	for _, set := range []func(o *options.Options){
 		func(o *options.Options) { o.UseDirectReads = true },
 		func(o *options.Options) { o.UseDirectIOForFlushAndCompaction = true },
+		func(o *options.Options) { o.UseDirectReads, o.ReadOnly = true, true },
 	} {
 		o := testOptions()
 		set(o)
-		db, err := Open(t.TempDir(), o, Config{})
+		dir := t.TempDir()
+		if o.ReadOnly {
+			dir = existing
+		}
+		db, err := Open(dir, o, Config{})
 		if err == nil {
 			db.Close()
 			t.Fatal("open succeeded on a file system without O_DIRECT")
