@@ -46,6 +46,8 @@ const (
 	IteratorsCreated
 	IteratorsDeleted
 	RateLimiterDrains
+	RowCacheHit
+	RowCacheMiss
 	numTickers
 )
 
@@ -91,6 +93,8 @@ var tickerNames = [numTickers]string{
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
 	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
+	RowCacheHit:                 "rocksdb.row.cache.hit",
+	RowCacheMiss:                "rocksdb.row.cache.miss",
 }
 
 // String is the ticker's RocksDB name.
