@@ -48,6 +48,9 @@ type Iterator struct {
 	key     []byte // current key (copied when walking backward)
 	keyBuf  []byte // storage for copied keys
 	seekBuf []byte // storage for the key Value re-seeks to
+	// succBuf holds SeekLE's target followed by a zero byte: the first
+	// key after the target, which SeekLE seeks below.
+	succBuf []byte
 	// Walking backward without KeysOnly, the value of the newest visible
 	// version is copied as the walk passes it (a 100-byte copy instead of
 	// a re-seek of every source, which costs about 15x more).
@@ -287,14 +290,13 @@ func (it *Iterator) SeekLE(key []byte) bool {
 		it.valid = false
 		return false
 	}
-	// Land on key itself if visible, else the last key below it.
-	if it.findForward(it.m.SeekGE(key)) && compareKeys(it.key, key) == 0 {
-		return true
-	}
-	if it.err != nil {
-		return false
-	}
-	return it.findBackward(it.m.SeekLT(key))
+	// The last key <= key is the last key < key+"\x00", its successor in
+	// bytewise order: one positioning of every source, backwards, as
+	// RocksDB's SeekForPrev. (A forward seek to key first, then a
+	// backward one when key is missing, positioned every source twice,
+	// and the Prev that usually follows a SeekLE a third time.)
+	it.succBuf = append(append(it.succBuf[:0], key...), 0)
+	return it.findBackward(it.m.SeekLT(it.succBuf))
 }
 
 // SeekLT moves to the last key < key.
