@@ -218,19 +218,27 @@ func (it *Iterator) findBackward(ok bool) bool {
 		it.key = it.keyBuf
 		visible, kind := false, base.KindDelete
 		it.haveVal = false
+		operands := 0 // merge operands met since the last value or deletion
 		for {
 			if it.m.Seq() <= it.seq {
 				visible, kind = true, it.kindAt()
-				if !it.keysOnly && kind == base.KindSet {
+				switch {
+				case it.keysOnly:
+				case kind == base.KindSet:
 					v, err := it.m.Value()
 					if err != nil {
 						it.valid, it.err = false, err
 						return false
 					}
 					it.valBuf = append(it.valBuf[:0], v...)
-					it.haveVal = true
-				} else {
-					it.haveVal = false
+					it.haveVal, operands = true, 0
+				case kind == base.KindMerge && it.db.merge != nil:
+					if !it.pushBackwardOperand(operands) {
+						return false
+					}
+					operands++
+				default:
+					it.haveVal, operands = false, 0
 				}
 			}
 			ok = it.m.Prev()
@@ -242,7 +250,11 @@ func (it *Iterator) findBackward(ok bool) bool {
 			// A newer version of this key may be what failed.
 			break
 		}
-		// A newest operand is merged when Value asks (haveVal is false).
+		if visible && kind == base.KindMerge && operands > 0 {
+			it.mergeBackward()
+		}
+		// A newest operand not merged above is merged when Value asks
+		// (haveVal is false).
 		if visible && (kind == base.KindSet || kind == base.KindMerge) {
 			it.valid = true
 			return true
