@@ -45,6 +45,8 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	BloomFilterPrefixChecked
+	BloomFilterPrefixUseful
 	numTickers
 )
 
@@ -89,6 +91,8 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	BloomFilterPrefixChecked:    "rocksdb.bloom.filter.prefix.checked",
+	BloomFilterPrefixUseful:     "rocksdb.bloom.filter.prefix.useful",
 }
 
 // String is the ticker's RocksDB name.
