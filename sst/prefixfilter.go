@@ -102,3 +102,6 @@ func (p *Properties) decodeFilterContents(b []byte) ([]byte, error) {
 	p.FilterPrefixLen, p.PrefixOnlyFilter = int(n), whole == 0
 	return b[k:], nil
 }
+
+// MayContainPrefix is the table's MayContainPrefix.
+func (it *Iter) MayContainPrefix(prefix []byte) bool { return it.r.MayContainPrefix(prefix) }
