@@ -33,6 +33,9 @@ type prefixSeekOptions struct {
 	// upper are the current prefix's (storage for Iterator.lower/upper).
 	userLower, userUpper []byte
 	lower, upper         []byte
+	// lowerBuf and upperBuf back lower and upper for prefixes of up to
+	// 16 bytes, so that an iterator made per seek allocates no bounds.
+	lowerBuf, upperBuf [16]byte
 }
 
 // setPrefixOptions records o's prefix settings on it (NewIter).
@@ -42,6 +45,7 @@ func (it *Iterator) setPrefixOptions(o *IterOptions) {
 	p.totalOrder = o.TotalOrderSeek
 	p.auto = o.AutoPrefix && it.db.prefix > 0
 	p.userLower, p.userUpper = it.lower, it.upper
+	p.lower, p.upper = p.lowerBuf[:0], p.upperBuf[:0]
 }
 
 // beginSeek sets the iterator's bounds and its merge's filter prefix for
