@@ -96,24 +96,19 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
-}, engine.RateLimiterAndRowCacheNotes, prefixReadOptionNotes(), engine.ByNameNotes("a RocksDB feature the native engine does not have",
-	"memtable_whole_key_filtering",
-	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
-	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
-	"universal_max_size_amplification_percent",
-	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
-	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
-	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
-	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
+}, engine.RateLimiterAndRowCacheNotes,
+	// lsm's iterators apply the prefix seek options (lsm/iter_prefix.go).
+	engine.ReadOptionNotesExcept("total_order_seek", "prefix_same_as_start", "auto_prefix_mode"),
+	engine.ByNameNotes("a RocksDB feature the native engine does not have",
+		"memtable_whole_key_filtering",
+		// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
+		"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
+		"universal_max_size_amplification_percent",
+		"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
+		"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
+		"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
+		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
-
-// prefixReadOptionNotes are engine.ReadOptionNotes less the prefix seek
-// options, which lsm's iterators apply (lsm/iter_prefix.go).
-func prefixReadOptionNotes() []engine.OptionNote {
-	return slices.DeleteFunc(slices.Clone(engine.ReadOptionNotes), func(n engine.OptionNote) bool {
-		return n.Key == "total_order_seek" || n.Key == "prefix_same_as_start" || n.Key == "auto_prefix_mode"
-	})
-}
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
