@@ -5,6 +5,19 @@ import (
 	"testing"
 )
 
+// prefixSizeFlags are the --prefix_size flags of args: a DB made with a
+// prefix extractor is reopened with the same one, since the pebble engine
+// refuses a DB made under another comparer.
+func prefixSizeFlags(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "--prefix_size=") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // prefixOracleLists run the prefix extractor's paths: prefix filters in
 // tables (with and without whole keys) and in memtables, and seeks
 // bounded by the prefix (prefix_same_as_start, auto_prefix_mode), with
