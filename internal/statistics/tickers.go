@@ -45,6 +45,9 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	RateLimiterDrains
+	RowCacheHit
+	RowCacheMiss
 	BloomFilterPrefixChecked
 	BloomFilterPrefixUseful
 	numTickers
@@ -91,6 +94,9 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
+	RowCacheHit:                 "rocksdb.row.cache.hit",
+	RowCacheMiss:                "rocksdb.row.cache.miss",
 	BloomFilterPrefixChecked:    "rocksdb.bloom.filter.prefix.checked",
 	BloomFilterPrefixUseful:     "rocksdb.bloom.filter.prefix.useful",
 }
