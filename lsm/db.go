@@ -335,11 +335,7 @@ func (db *DB) switchLog(logNum uint64) error {
 	}
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
-	if db.mu.mem != nil {
-		db.mu.mem.lastSeq = db.mu.lastSeq
-		db.mu.imm = append(db.mu.imm, db.mu.mem)
-	}
-	db.mu.mem = mem
+	db.retireActiveMemtable(mem)
 	if err := db.fs.SyncDir(db.walDir); err != nil {
 		return fmt.Errorf("lsm: sync WAL dir: %w", err)
 	}
