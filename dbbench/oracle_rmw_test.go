@@ -68,7 +68,7 @@ func compareListsWithOracleOn(t *testing.T, lists [][]string, engines []string) 
 				t.Errorf("engine %s list %d:\n--- ours\n%s\n--- C++ db_bench\n%s", eng, i,
 					strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			sum, n := scanContents(t, eng, dir)
+			sum, n := scanContents(t, eng, dir, prefixSizeFlags(list)...)
 			if wantN < 0 {
 				wantSum, wantN = sum, n // the first engine sets the contents the others must match
 				continue

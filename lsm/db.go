@@ -54,6 +54,12 @@ type DB struct {
 	repConfig   memtable.Config
 	merge       mergeop.Operator       // nil: no merge operator
 	tickers     *statistics.Statistics // nil: statistics off
+	// prefix is the prefix extractor, and memBloomBits the size of each
+	// memtable's bloom filter (0: none), whole keys in it when
+	// memBloomWhole (prefix.go).
+	prefix        prefixExtractor
+	memBloomBits  uint64
+	memBloomWhole bool
 
 	// tableFormats is the format of new tables and rtableOpts the options
 	// of rtable ones, per output level (table.go).
@@ -216,6 +222,9 @@ func (db *DB) prepareOptions() error {
 			CompressionLevel:     cl,
 		}
 	}
+	if err := db.preparePrefixOptions(o); err != nil {
+		return err
+	}
 	if err := db.chooseTableFormats(o); err != nil {
 		return err
 	}
@@ -233,7 +242,8 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.mu.nextMem++
-	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1}
+	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
+		prefix: db.prefix, bloom: newMemBloom(db.memBloomBits, db.memBloomWhole)}
 	m.refs.Store(1)
 	return m, nil
 }

@@ -189,7 +189,9 @@
 // The current version lists tables per level; L0 tables may overlap (newest
 // first), deeper levels are sorted and disjoint. Get reads the memtables, then
 // L0 newest first, then one table per level found by binary search on the
-// largest keys (each table checks its bloom filter first). Reads pin the
+// largest keys (each table checks its bloom filter first; with a prefix
+// extractor, memtables have bloom filters too and prefix seeks skip the
+// sources whose filters rule the prefix out: prefix.go). Reads pin the
 // memtables and version through one atomically published read state (one
 // compare-and-swap per read, no lock). Iterators merge all sources with a
 // heap of cached keys and load values lazily.

@@ -164,9 +164,9 @@ func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, err
 	var kind base.Kind
 	var ok bool
 	if cover == 0 {
-		v, kind, ok = rs.mem.rep.Get(key, seq)
+		v, kind, ok = rs.mem.get(key, seq)
 		for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
-			v, kind, ok = rs.imm[i].rep.Get(key, seq)
+			v, kind, ok = rs.imm[i].get(key, seq)
 		}
 		db.countMemtableLookup(ok && kind != base.KindMerge)
 		if ok && kind != base.KindMerge {

@@ -49,6 +49,7 @@ func (b *iterBundle) memIter(m *memTable) *memIter {
 		mi = new(memIter)
 	}
 	mi.it = m.rep.NewIter()
+	mi.bloom = m.bloom
 	return mi
 }
 

@@ -15,6 +15,12 @@ type IterOptions struct {
 	KeysOnly bool
 	// Snapshot reads as of a snapshot; nil reads the latest data.
 	Snapshot *Snapshot
+	// PrefixSameAsStart, TotalOrderSeek and AutoPrefix are RocksDB's
+	// prefix_same_as_start, total_order_seek and auto_prefix_mode; they
+	// take effect with a prefix extractor (iter_prefix.go).
+	PrefixSameAsStart bool
+	TotalOrderSeek    bool
+	AutoPrefix        bool
 }
 
 // Iterator walks the user keys visible at one sequence number, in either
@@ -68,6 +74,8 @@ type Iterator struct {
 	// dels are cursors over the range tombstone lists of the sources
 	// (rangedel_read.go); empty when no source has any.
 	dels []rangedel.Cursor
+	// prefixOpts are the prefix seek settings (iter_prefix.go).
+	prefixOpts prefixSeekOptions
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -124,6 +132,9 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 		b.merge.heap = make([]mergeEntry, 0, len(children))
 	}
 	it.m = &b.merge
+	if o != nil {
+		it.setPrefixOptions(o)
+	}
 	return it, nil
 }
 
@@ -268,6 +279,7 @@ func (it *Iterator) findBackward(ok bool) bool {
 // First moves to the first key.
 func (it *Iterator) First() bool {
 	it.err = nil // a new positioning starts over
+	it.beginSeek(nil, true)
 	if it.lower != nil {
 		return it.findForward(it.m.SeekGE(it.lower))
 	}
@@ -277,6 +289,7 @@ func (it *Iterator) First() bool {
 // Last moves to the last key.
 func (it *Iterator) Last() bool {
 	it.err = nil // a new positioning starts over
+	it.beginSeek(nil, false)
 	if it.upper != nil {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -286,6 +299,7 @@ func (it *Iterator) Last() bool {
 // SeekGE moves to the first key >= key.
 func (it *Iterator) SeekGE(key []byte) bool {
 	it.err = nil // a new positioning starts over
+	it.beginSeek(key, true)
 	if it.belowLower(key) {
 		key = it.lower
 	}
@@ -295,6 +309,7 @@ func (it *Iterator) SeekGE(key []byte) bool {
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).
 func (it *Iterator) SeekLE(key []byte) bool {
 	it.err = nil // a new positioning starts over
+	it.beginSeek(key, false)
 	if it.upper != nil && compareKeys(key, it.upper) >= 0 {
 		return it.findBackward(it.m.SeekLT(it.upper))
 	}
@@ -314,6 +329,7 @@ func (it *Iterator) SeekLE(key []byte) bool {
 // SeekLT moves to the last key < key.
 func (it *Iterator) SeekLT(key []byte) bool {
 	it.err = nil // a new positioning starts over
+	it.beginSeek(nil, false)
 	if it.upper != nil && compareKeys(key, it.upper) > 0 {
 		key = it.upper
 	}

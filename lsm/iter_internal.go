@@ -33,6 +33,7 @@ type internalIter interface {
 type memIter struct {
 	it    memtable.Iter
 	valid bool
+	bloom *memBloom // the memtable's bloom filter, for prefix seeks
 }
 
 func newMemIter(rep memtable.Rep) *memIter { return &memIter{it: rep.NewIter()} }

@@ -37,6 +37,9 @@ type mergingIter struct {
 	// step that leaves the top in place costs one comparison instead of
 	// two. Any change below the root resets it.
 	rootChild int
+	// prefix, when set, makes SeekGE leave out the children that cannot
+	// hold a key with this prefix (iter_prefix.go).
+	prefix []byte
 }
 
 // mergeEntry is a heap slot: a valid child and its cached position.
@@ -122,7 +125,13 @@ func (m *mergingIter) init(mode seekMode, key []byte) bool {
 	m.heap = m.heap[:0]
 	m.err = nil
 	for _, c := range m.children {
-		if positionBy(c, mode, key) {
+		var ok bool
+		if mode == seekGE && m.prefix != nil {
+			ok = seekGEPrefixed(c, key, m.prefix)
+		} else {
+			ok = positionBy(c, mode, key)
+		}
+		if ok {
 			m.heap = append(m.heap, mergeEntry{it: c})
 			m.heap[len(m.heap)-1].load()
 		} else if err := c.Error(); err != nil {

@@ -105,7 +105,14 @@
 // range-deletion block, three uvarints: the tombstone count (fragments
 // times their sequences, at least 1), the block's offset and its length.
 // The key and sequence ranges then cover the tombstones too: the smallest
-// start, the largest (exclusive) end, and their sequences. Open reads the
+// start, the largest (exclusive) end, and their sequences.
+// A table whose filter holds key prefixes (WriterOptions.FilterPrefixLen,
+// prefixfilter.go) ends the block with two more uvarints, after the
+// range-deletion fields or, without range tombstones, after three zero
+// bytes standing for them: the prefix length (at least 1) and 1 when the
+// filter holds whole keys too, 0 when it holds prefixes only. Without
+// them the filter holds whole keys only. Example: prefix length 8 with
+// whole keys, no range tombstones: 00 00 00 08 01. Open reads the
 // range-deletion block, checks its CRC32C and decodes it; a block that
 // does not decode or disagrees with the count is ErrCorruption.
 //

@@ -20,6 +20,11 @@ type Properties struct {
 	// block, one per fragment and sequence (RocksDB's
 	// rocksdb.num.range-deletions); 0 when the table has no such block.
 	NumRangeDeletions uint64
+	// FilterPrefixLen is the length of the key prefixes in the filter (0:
+	// none), and PrefixOnlyFilter says whole keys are not in it
+	// (prefixfilter.go).
+	FilterPrefixLen  int
+	PrefixOnlyFilter bool
 	// rangeDels is the range-deletion block's handle (zero without one).
 	rangeDels handle
 }
@@ -40,7 +45,7 @@ func (p *Properties) encode(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, p.rangeDels.Offset)
 		dst = binary.AppendUvarint(dst, uint64(p.rangeDels.Len))
 	}
-	return dst
+	return p.encodeFilterContents(dst)
 }
 
 // decodeProperties parses a properties block.
@@ -80,11 +85,18 @@ func decodeProperties(b []byte) (Properties, error) {
 			}
 			vals[i], b = v, b[n:]
 		}
-		if vals[0] == 0 || vals[2] > math.MaxUint32 {
+		// Three zeros stand for no range tombstones before the
+		// filter-contents fields.
+		none := vals == [3]uint64{} && len(b) > 0
+		if (vals[0] == 0 && !none) || vals[2] > math.MaxUint32 {
 			return p, fmt.Errorf("bad range deletion property")
 		}
 		p.NumRangeDeletions = vals[0]
 		p.rangeDels = handle{Offset: vals[1], Len: uint32(vals[2])}
+		var err error
+		if b, err = p.decodeFilterContents(b); err != nil {
+			return p, err
+		}
 	}
 	if len(b) != 0 {
 		return p, fmt.Errorf("%d trailing bytes after properties", len(b))

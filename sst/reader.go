@@ -408,9 +408,14 @@ func (r *Reader) RangeDels() *rangedel.List { return r.rangeDels }
 // Properties returns the table's properties; the caller must not modify them.
 func (r *Reader) Properties() *Properties { return &r.props }
 
-// MayContain reports whether the filter admits userKey (true without a filter).
+// MayContain reports whether the filter admits userKey (true without a
+// filter, or with one that cannot answer for it: prefixfilter.go).
 func (r *Reader) MayContain(userKey []byte) bool {
-	return !r.hasFilter || r.filter.MayContain(hashKey(userKey))
+	if !r.hasFilter {
+		return true
+	}
+	probe, ok := r.getFilterKey(userKey)
+	return !ok || r.filter.MayContain(hashKey(probe))
 }
 
 // loadBlock returns the uncompressed bytes of the block at off (n bytes
@@ -618,8 +623,10 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
-	if r.hasFilter && !r.countFilter(r.filter.MayContain(hashKey(userKey))) {
-		return false, nil
+	if r.hasFilter {
+		if probe, ok := r.getFilterKey(userKey); ok && !r.countFilter(r.filter.MayContain(hashKey(probe))) {
+			return false, nil
+		}
 	}
 	i := r.findBlock(userKey)
 	if i == len(r.blocks) {

@@ -66,3 +66,20 @@ func (r *Reader) countFilterFound(found bool) {
 		s.Add(statistics.BloomFilterFullTruePositive, 1)
 	}
 }
+
+// countPrefixFilter counts a prefix probe of the filter by a seek and
+// returns its verdict: checked always, useful when it rules the prefix
+// out.
+func (r *Reader) countPrefixFilter(mayContain bool) bool {
+	if s := r.opts.Statistics; s != nil {
+		countPrefixFilter(s, mayContain)
+	}
+	return mayContain
+}
+
+func countPrefixFilter(s *statistics.Statistics, mayContain bool) {
+	s.Add(statistics.BloomFilterPrefixChecked, 1)
+	if !mayContain {
+		s.Add(statistics.BloomFilterPrefixUseful, 1)
+	}
+}

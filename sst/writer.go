@@ -19,6 +19,11 @@ type WriterOptions struct {
 	BloomBitsPerKey      int // 0 = no filter
 	Compression          Compression
 	CompressionLevel     int // 0 = library default
+	// FilterPrefixLen > 0 adds the keys' prefixes of that many bytes to
+	// the filter; PrefixOnlyFilter then leaves the whole keys out
+	// (prefixfilter.go).
+	FilterPrefixLen  int
+	PrefixOnlyFilter bool
 }
 
 // Writer builds one table. It is not safe for concurrent use.
@@ -61,6 +66,9 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	wr.comp, wr.err = newCompressor(opts.Compression, opts.CompressionLevel)
 	wr.props.Compression = opts.Compression
 	wr.props.FormatVersion = FormatVersion
+	if opts.BloomBitsPerKey > 0 && opts.FilterPrefixLen > 0 {
+		wr.props.FilterPrefixLen, wr.props.PrefixOnlyFilter = opts.FilterPrefixLen, opts.PrefixOnlyFilter
+	}
 	return wr
 }
 
@@ -89,13 +97,13 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 			return fmt.Errorf("sst: entry (%q, seq %d) out of order after (%q, seq %d)", userKey, seq, w.lastKey, w.lastSeq)
 		}
 		if c != 0 && w.opts.BloomBitsPerKey > 0 {
-			w.hashes = append(w.hashes, hashKey(userKey))
+			w.addFilterKeys(userKey, w.lastKey)
 		}
 	} else {
 		w.props.SmallestKey = append([]byte(nil), userKey...)
 		w.props.SmallestSeq, w.props.LargestSeq = seq, seq
 		if w.opts.BloomBitsPerKey > 0 {
-			w.hashes = append(w.hashes, hashKey(userKey))
+			w.addFilterKeys(userKey, nil)
 		}
 	}
 	if w.block.entries > 0 && w.block.size() >= w.opts.BlockSize {

@@ -61,7 +61,6 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
 	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
-	{Key: "memtable_bloom_size_ratio", Ignored: true, How: "no memtable bloom filter"},
 	{Key: "level_compaction_dynamic_level_bytes", Ignored: true, How: "level targets are static, from max_bytes_for_level_base up"},
 	{Key: "compaction_pri", Ignored: true, How: "the picker has one file priority"},
 	{Key: "max_compaction_bytes", Ignored: true, How: "no per-compaction byte limit"},
@@ -75,13 +74,14 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
-	{Key: "whole_key_filtering", Ignored: true, How: "filters always hold whole keys"},
+	{Key: "whole_key_filtering", How: "applies to block-format tables; rtable tables' filters always hold whole keys"},
 	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
 	{Key: "checksum_type", Ignored: true, How: "tables use CRC32C only"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
-	{Key: "prefix_size", How: "buckets keys of the prefix_hash and hash_linkedlist memtables only: no prefix bloom filters or prefix seeks"},
+	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in block-format tables (rtable tables keep whole-key filters) and memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
+	{Key: "total_order_seek", How: "a seek probes prefix filters only under prefix_same_as_start or auto_prefix_mode, so without them every seek is in total order already"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
@@ -92,14 +92,18 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
 	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
-}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"), engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
-	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
-	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
-	"universal_max_size_amplification_percent",
-	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
-	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
-	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
-	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
+}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"),
+	// lsm's iterators apply the prefix seek options (lsm/iter_prefix.go).
+	engine.ReadOptionNotesExcept("total_order_seek", "prefix_same_as_start", "auto_prefix_mode"),
+	engine.ByNameNotes("a RocksDB feature the native engine does not have",
+		"memtable_whole_key_filtering",
+		// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
+		"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
+		"universal_max_size_amplification_percent",
+		"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
+		"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
+		"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
+		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
 	engine.RocksDBFeatureNotes("hash_bucket_count")))
 
 // notesWithout returns notes less the note of key, which the engine
@@ -192,7 +196,7 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil, stats: stats, rec: stats.Recorder()}
+	db := &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil, stats: stats, rec: stats.Recorder(), read: o.Read}
 	if !o.ReadOnly {
 		// A read-only open changes no file, LOG included.
 		db.startStatsDumper(dir, period)
@@ -214,6 +218,22 @@ type DB struct {
 	// when its level records anything, else nil (statistics.go).
 	stats, rec *statistics.Statistics
 	dumper     *statsDumper // nil: no periodic dumps to LOG
+	// read are db_bench's read options; the prefix ones reach lsm's
+	// iterators.
+	read options.ReadOptions
+}
+
+// iterOptions are lsm's options for an iterator made with o (nil: none).
+func (db *DB) iterOptions(o *engine.IterOptions) lsm.IterOptions {
+	lo := lsm.IterOptions{
+		PrefixSameAsStart: db.read.PrefixSameAsStart,
+		TotalOrderSeek:    db.read.TotalOrderSeek,
+		AutoPrefix:        db.read.AutoPrefixMode,
+	}
+	if o != nil {
+		lo.LowerBound, lo.UpperBound, lo.KeysOnly = o.LowerBound, o.UpperBound, o.KeysOnly
+	}
+	return lo
 }
 
 // LSM returns the underlying database.
@@ -364,19 +384,15 @@ func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 
 // NewIter returns a lazy-value iterator.
 func (db *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
-	var lo *lsm.IterOptions
 	var it engine.Iterator
 	switch {
 	case o != nil && o.Tailing:
 		// lsm's iterators are point-in-time views.
-		v := o.ViewOptions()
-		lo = &lsm.IterOptions{LowerBound: v.LowerBound, UpperBound: v.UpperBound, KeysOnly: v.KeysOnly}
-		it = engine.NewTailingIter(func() (engine.Iterator, error) { return db.d.NewIter(lo) })
+		lo := db.iterOptions(o.ViewOptions())
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return db.d.NewIter(&lo) })
 	default:
-		if o != nil {
-			lo = &lsm.IterOptions{LowerBound: o.LowerBound, UpperBound: o.UpperBound, KeysOnly: o.KeysOnly}
-		}
-		li, err := db.d.NewIter(lo)
+		lo := db.iterOptions(o)
+		li, err := db.d.NewIter(&lo)
 		if err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "no pinning: all blocks share the cache"},
 	{Key: "format_version", Ignored: true, How: "RocksDB table format; Pebble uses FormatNewest"},
 	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
-	{Key: "prefix_size", Ignored: true, How: "no prefix extractor: filters cover whole keys"},
+	{Key: "prefix_size", How: "the Comparer's Split keeps the first prefix_size bytes, so filters hold prefixes only and Get probes a key's prefix; the comparer's name records the length, and a DB made under another setting is refused at open (engine/pebble/prefix.go)"},
 	{Key: "use_direct_reads", Ignored: true, How: "Pebble's vfs has no O_DIRECT switch"},
 	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "same for writes"},
 	{Key: "mmap_read", Ignored: true, How: "Pebble reads with pread"},
@@ -62,14 +62,16 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "memtablerep", How: "only its arena skiplist (skip_list)"},
 	{Key: "compaction_style", How: "leveled only"},
 	{Key: "index_block_restart_interval", How: "fixed at 1"},
-	{Key: "whole_key_filtering", How: "filters always hold whole keys"},
+	{Key: "whole_key_filtering", How: "filters hold whole keys, or under prefix_size prefixes only"},
+	{Key: "prefix_same_as_start", How: "SeekGE is Pebble's SeekPrefixGE, which ends the walk at the prefix; a reverse seek walks in total order, and Pebble refuses Prev after a prefix seek"},
+	{Key: "total_order_seek", Ignored: true, How: "only prefix_same_as_start seeks probe prefix filters, and always"},
 	{Key: "checksum_type", How: "CRC32C only (checksum_type=1)"},
 	{Key: "verify_checksum", How: "always verified"},
 	{Key: "paranoid_checks", How: "always checked"},
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes,
+}, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotesExcept("prefix_same_as_start", "total_order_seek"),
 	engine.ByNameNotes("a RocksDB feature Pebble does not have", valueSeparationHonoured...),
 	engine.RocksDBFeatureNotes())
 
@@ -90,7 +92,7 @@ func partlyHonoured(o *options.Options) []string {
 	add("memtablerep", o.Memtablerep != "skip_list")                        // only its arena skiplist
 	add("compaction_style", o.CompactionStyle != 0)                         // leveled only
 	add("index_block_restart_interval", o.IndexBlockRestartInterval != 1)   // fixed at 1
-	add("whole_key_filtering", !o.WholeKeyFiltering)                        // filters hold whole keys
+	add("whole_key_filtering", !o.WholeKeyFiltering && o.PrefixSize <= 0)   // filters hold whole keys
 	add("checksum_type", o.ChecksumType != 1)                               // CRC32C only
 	add("verify_checksum", !o.VerifyChecksum)                               // always verified
 	add("paranoid_checks", !o.ParanoidChecks)                               // always checked
@@ -142,6 +144,9 @@ func buildConfig(o *options.Options, warn io.Writer, logger *logger) (*config, e
 		MaxOpenFiles:                maxOpenFiles(o.OpenFiles),
 		BytesPerSync:                bytesPerSync(o.BytesPerSync),
 		WALBytesPerSync:             int(min(o.WALBytesPerSync, math.MaxInt32)),
+	}
+	if o.PrefixSize > 0 {
+		p.Comparer = prefixComparer(o.PrefixSize)
 	}
 	// Pebble's level multiplier (default 10) is an integer knob.
 	p.Experimental.LevelMultiplier = levelMultiplier(o.MaxBytesForLevelMultiplier)

@@ -37,6 +37,9 @@ type DB struct {
 	concurrency     int
 	opened          time.Time
 	mergeOp         mergeop.Operator // --merge_operator's; nil: Merge is refused
+	// prefixSeekLen is --prefix_size under --prefix_same_as_start, else 0
+	// (prefix.go).
+	prefixSeekLen int
 
 	closed atomic.Bool
 
@@ -320,9 +323,9 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	var it engine.Iterator
 	if o != nil && o.Tailing {
 		view := o.ViewOptions()
-		it = engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view) })
+		it = engine.NewTailingIter(func() (engine.Iterator, error) { return newIterator(d.db, view, d.prefixSeekLen) })
 	} else {
-		pi, err := newIterator(d.db, o)
+		pi, err := newIterator(d.db, o, d.prefixSeekLen)
 		if err != nil {
 			return nil, err
 		}

@@ -17,14 +17,18 @@ type iterator struct {
 	it           *pebble.Iterator // nil once closed
 	lower, upper []byte           // copies of the bounds; Pebble keeps pointers to them
 	seekBuf      []byte           // SeekLE's successor key
+	// prefixLen > 0 makes SeekGE to a key of at least that many bytes a
+	// prefix seek (--prefix_same_as_start; prefix.go).
+	prefixLen int
 }
 
 var iteratorPool = sync.Pool{New: func() any { return new(iterator) }}
 
 var errIterClosed = errors.New("pebble: iterator is closed")
 
-func newIterator(db *pebble.DB, o *engine.IterOptions) (*iterator, error) {
+func newIterator(db *pebble.DB, o *engine.IterOptions, prefixLen int) (*iterator, error) {
 	w := iteratorPool.Get().(*iterator)
+	w.prefixLen = prefixLen
 	var po pebble.IterOptions
 	if o != nil {
 		// The engine contract lets the caller reuse its slices once NewIter
@@ -70,13 +74,18 @@ func (w *iterator) First() bool { return w.it.First() }
 
 func (w *iterator) Last() bool { return w.it.Last() }
 
-// SeekGE positions at the first key >= key. SeekGE("") is First: nothing
+// SeekGE positions at the first key >= key; under --prefix_same_as_start
+// it is Pebble's SeekPrefixGE, which ends the walk at the key's prefix
+// (and after which Pebble refuses Prev). SeekGE("") is First: nothing
 // sorts below "", and Pebble v2.1.7 built with -race or the invariants tag
 // indexes key[0] in its seek path (testingDisableSeekOpt) and panics on an
 // empty key.
 func (w *iterator) SeekGE(key []byte) bool {
 	if len(key) == 0 {
 		return w.it.First()
+	}
+	if w.prefixLen > 0 && len(key) >= w.prefixLen {
+		return w.it.SeekPrefixGE(key)
 	}
 	return w.it.SeekGE(key)
 }

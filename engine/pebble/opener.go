@@ -98,6 +98,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		concurrency:     cfg.concurrency,
 		opened:          time.Now(),
 		mergeOp:         op,
+		prefixSeekLen:   prefixSeekLen(opts),
 		maint:           maintenanceState{dir: dir, fileChecksums: opts.FileChecksums(), cache: cfg.cache, cacheBudget: cfg.cacheBudget},
 		stats:           openStatistics(opts),
 	}

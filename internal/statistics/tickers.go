@@ -48,6 +48,8 @@ const (
 	RateLimiterDrains
 	RowCacheHit
 	RowCacheMiss
+	BloomFilterPrefixChecked
+	BloomFilterPrefixUseful
 	numTickers
 )
 
@@ -95,6 +97,8 @@ var tickerNames = [numTickers]string{
 	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
 	RowCacheHit:                 "rocksdb.row.cache.hit",
 	RowCacheMiss:                "rocksdb.row.cache.miss",
+	BloomFilterPrefixChecked:    "rocksdb.bloom.filter.prefix.checked",
+	BloomFilterPrefixUseful:     "rocksdb.bloom.filter.prefix.useful",
 }
 
 // String is the ticker's RocksDB name.
