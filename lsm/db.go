@@ -191,6 +191,10 @@ func (db *DB) prepareOptions() error {
 	if db.blobOpts, err = parseBlobOptions(o); err != nil {
 		return err
 	}
+	checksum, err := sst.ChecksumTypeFromRocksDB(o.ChecksumType)
+	if err != nil {
+		return fmt.Errorf("lsm: %w", err)
+	}
 	db.tableOpts = make([]sst.WriterOptions, db.numLevels)
 	for level := range db.numLevels {
 		c, err := sst.ParseCompression(o.LevelCompression(level))
@@ -207,6 +211,7 @@ func (db *DB) prepareOptions() error {
 			BloomBitsPerKey:      max(o.BloomBits, 0),
 			Compression:          c,
 			CompressionLevel:     cl,
+			Checksum:             checksum,
 		}
 	}
 	if err := db.chooseTableFormats(o); err != nil {

@@ -53,7 +53,9 @@ type Reader struct {
 	// region registers mapped for fault reports (mmap_fault.go).
 	region *mmapfault.Region
 	props  Properties
-	filter bloom.Filter
+	// checksum checks every block (the footer's type).
+	checksum ChecksumType
+	filter   bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
@@ -192,6 +194,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
+	r.checksum = ft.Checksum
 	pb, err := r.readMetaBlock(ft.Props)
 	if err != nil {
 		return err
@@ -201,6 +204,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	}
 	r.props.FileSize = uint64(size)
 	r.props.FormatVersion = ft.Version
+	r.props.Checksum = ft.Checksum
 	ib, err := r.readMetaBlock(ft.Index)
 	if err != nil {
 		return err
@@ -278,13 +282,13 @@ func (r *Reader) readMetaBlock(h handle) ([]byte, error) {
 	return b[:h.Len], nil
 }
 
-// checkBlock verifies the checksum of a block read with its trailer.
+// checkBlock verifies the checksum of a block read with its trailer: the
+// table's checksum type over the stored bytes and the compression byte.
 func (r *Reader) checkBlock(b []byte, h handle) error {
-	stored := b[:h.Len]
-	kind := b[h.Len]
 	want := binary.LittleEndian.Uint32(b[h.Len+1:])
-	if got := blockChecksum(stored, kind); got != want {
-		return corruptf(r.name, h.Offset, "block checksum mismatch: computed %#x, stored %#x", got, want)
+	if got := r.checksum.sum(b[:h.Len+1]); got != want {
+		return corruptf(r.name, h.Offset, "block checksum mismatch: stored = %d, computed = %d, type = %d size %d",
+			r.checksum.readable(want), r.checksum.readable(got), r.checksum.RocksDBNumber(), h.Len)
 	}
 	return nil
 }

@@ -19,6 +19,8 @@ type WriterOptions struct {
 	BloomBitsPerKey      int // 0 = no filter
 	Compression          Compression
 	CompressionLevel     int // 0 = library default
+	// Checksum checks every block; the zero value is ChecksumCRC32C.
+	Checksum ChecksumType
 }
 
 // Writer builds one table. It is not safe for concurrent use.
@@ -59,8 +61,12 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	wr := &Writer{w: w, opts: opts}
 	wr.block.interval = opts.BlockRestartInterval
 	wr.comp, wr.err = newCompressor(opts.Compression, opts.CompressionLevel)
+	if !opts.Checksum.valid() {
+		wr.err = fmt.Errorf("sst: unknown checksum type %d", opts.Checksum)
+	}
 	wr.props.Compression = opts.Compression
 	wr.props.FormatVersion = FormatVersion
+	wr.props.Checksum = opts.Checksum
 	return wr
 }
 
@@ -183,19 +189,27 @@ func separator(a, b []byte) []byte {
 }
 
 // writeBlock writes one block and its trailer, compressing if allowed.
+// The block and its compression byte are copied into the output buffer
+// first and checksummed there, in one pass over contiguous bytes as the
+// reader checks them.
 func (w *Writer) writeBlock(raw []byte, compress bool) (handle, error) {
+	if w.err != nil {
+		return handle{}, w.err
+	}
 	stored, kind := raw, CompressionNone
 	if compress {
 		stored, kind = w.comp.compress(raw)
 	}
 	h := handle{Offset: w.off, Len: uint32(len(stored))}
-	var trailer [blockTrailerLen]byte
-	trailer[0] = byte(kind)
-	binary.LittleEndian.PutUint32(trailer[1:], blockChecksum(stored, byte(kind)))
-	if err := w.write(stored); err != nil {
-		return h, err
+	start := len(w.out)
+	w.out = append(w.out, stored...)
+	w.out = append(w.out, byte(kind))
+	w.out = binary.LittleEndian.AppendUint32(w.out, w.opts.Checksum.sum(w.out[start:]))
+	w.off += uint64(len(stored)) + blockTrailerLen
+	if len(w.out) >= writeBufferSize {
+		return h, w.flushOut()
 	}
-	return h, w.write(trailer[:])
+	return h, nil
 }
 
 func (w *Writer) write(b []byte) error {
@@ -244,8 +258,7 @@ func (w *Writer) Finish() (Properties, error) {
 			return Properties{}, err
 		}
 	}
-	var f footer
-	f.Version = FormatVersion
+	f := footer{Version: FormatVersion, Checksum: w.opts.Checksum}
 	if w.opts.BloomBitsPerKey > 0 {
 		filter := buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey)
 		h, err := w.writeBlock(filter, false)

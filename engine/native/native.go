@@ -76,7 +76,6 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
 	{Key: "whole_key_filtering", Ignored: true, How: "filters always hold whole keys"},
 	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
-	{Key: "checksum_type", Ignored: true, How: "tables use CRC32C only"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
