@@ -195,6 +195,10 @@ func (db *DB) prepareOptions() error {
 	if err != nil {
 		return fmt.Errorf("lsm: %w", err)
 	}
+	compressIndex, err := indexCompression(o)
+	if err != nil {
+		return err
+	}
 	db.tableOpts = make([]sst.WriterOptions, db.numLevels)
 	for level := range db.numLevels {
 		c, err := sst.ParseCompression(o.LevelCompression(level))
@@ -212,6 +216,7 @@ func (db *DB) prepareOptions() error {
 			Compression:          c,
 			CompressionLevel:     cl,
 			Checksum:             checksum,
+			CompressIndex:        compressIndex,
 		}
 	}
 	if err := db.chooseTableFormats(o); err != nil {

@@ -38,6 +38,7 @@ type benchShape struct {
 	keyLen, valueLen int
 	compression      Compression
 	checksum         ChecksumType
+	compressIndex    bool
 }
 
 var benchShapes = []benchShape{
@@ -118,7 +119,7 @@ func buildNative(path string, s benchShape) (Properties, error) {
 		return Properties{}, err
 	}
 	defer f.Close()
-	w := NewWriter(f, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: s.compression, Checksum: s.checksum})
+	w := NewWriter(f, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: s.compression, Checksum: s.checksum, CompressIndex: s.compressIndex})
 	rng := rand.New(rand.NewPCG(1, 1))
 	key, value := make([]byte, s.keyLen), make([]byte, s.valueLen)
 	for i := range uint64(benchEntries) {

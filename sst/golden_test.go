@@ -37,6 +37,7 @@ var goldenTables = []struct {
 	{"checksum_xxhash.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXHash}, multiblockEntries},
 	{"checksum_xxhash64.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXHash64}, multiblockEntries},
 	{"checksum_xxh3.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXH3}, multiblockEntries},
+	{"index_snappy.sst", WriterOptions{BlockSize: 64, Compression: CompressionSnappy, CompressIndex: true}, multiblockEntries},
 }
 
 // multiblockEntries are 40 keys that fill several 128-byte blocks.

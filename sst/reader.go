@@ -205,7 +205,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	r.props.FileSize = uint64(size)
 	r.props.FormatVersion = ft.Version
 	r.props.Checksum = ft.Checksum
-	ib, err := r.readMetaBlock(ft.Index)
+	ib, err := r.readIndexBlock(ft.Index)
 	if err != nil {
 		return err
 	}
@@ -269,17 +269,27 @@ func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
 // readMetaBlock reads and checks an uncompressed meta block (index,
 // filter, properties) and keeps it for the life of the Reader.
 func (r *Reader) readMetaBlock(h handle) ([]byte, error) {
-	b, err := r.readMeta(h.Offset, int(h.Len)+blockTrailerLen)
+	stored, kind, err := r.readCheckedMeta(h)
 	if err != nil {
 		return nil, err
 	}
+	if kind != CompressionNone {
+		return nil, corruptf(r.name, h.Offset, "meta block has compression type %d", kind)
+	}
+	return stored, nil
+}
+
+// readCheckedMeta reads a meta block and checks its checksum, returning
+// its stored bytes and its compression type.
+func (r *Reader) readCheckedMeta(h handle) ([]byte, Compression, error) {
+	b, err := r.readMeta(h.Offset, int(h.Len)+blockTrailerLen)
+	if err != nil {
+		return nil, 0, err
+	}
 	if err := r.checkBlock(b, h); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if b[h.Len] != byte(CompressionNone) {
-		return nil, corruptf(r.name, h.Offset, "meta block has compression type %d", b[h.Len])
-	}
-	return b[:h.Len], nil
+	return b[:h.Len], Compression(b[h.Len]), nil
 }
 
 // checkBlock verifies the checksum of a block read with its trailer: the

@@ -21,6 +21,9 @@ type WriterOptions struct {
 	CompressionLevel     int // 0 = library default
 	// Checksum checks every block; the zero value is ChecksumCRC32C.
 	Checksum ChecksumType
+	// CompressIndex stores the index block compressed like a data block
+	// (RocksDB's enable_index_compression); false stores it raw.
+	CompressIndex bool
 }
 
 // Writer builds one table. It is not safe for concurrent use.
@@ -278,7 +281,7 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
 	index = append(index, w.index...)
-	h, err := w.writeBlock(index, false)
+	h, err := w.writeBlock(index, w.opts.CompressIndex)
 	if err != nil {
 		return Properties{}, err
 	}

@@ -102,7 +102,9 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
-	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
+	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
+	// lsm reads it for the block format's index (lsm/indexcompression.go).
+	"enable_index_compression"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
 // unsupported lists the options the native engine ignores.
