@@ -78,7 +78,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
-	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
+	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
 	{Key: "prefix_size", How: "buckets keys of the prefix_hash and hash_linkedlist memtables only: no prefix bloom filters or prefix seeks"},
 	{Key: "use_direct_reads", Ignored: true, How: "reads go through the page cache"},
 	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "writes go through the page cache"},

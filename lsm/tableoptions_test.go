@@ -25,27 +25,10 @@ func flushedTables(t *testing.T, dir string, o *options.Options, keys int) []sst
 		t.Fatal(err)
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.sst"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no tables (%v)", err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var props []sst.Properties
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := f.Stat()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := sst.Open(f, st.Size(), sst.ReaderOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		props = append(props, *r.Properties())
-		r.Close()
-	}
-	return props
+	return blockTableProps(t, paths)
 }
 
 // TestChecksumTypeReachesTables flushes a table under each --checksum_type
@@ -103,5 +86,81 @@ func TestIndexCompressionFollowsOption(t *testing.T) {
 	if db, err := Open(t.TempDir(), o, Config{Version: "test"}); err == nil {
 		db.Close()
 		t.Error("enable_index_compression=maybe opened")
+	}
+}
+
+// blockTableProps opens the tables at paths and returns their properties.
+func blockTableProps(t *testing.T, paths []string) []sst.Properties {
+	t.Helper()
+	if len(paths) == 0 {
+		t.Fatal("no tables")
+	}
+	var props []sst.Properties
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sst.Open(f, st.Size(), sst.ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		props = append(props, *r.Properties())
+		r.Close()
+	}
+	return props
+}
+
+// TestOptimizeFiltersForHits compacts a DB to its bottommost level: with
+// optimize_filters_for_hits its tables there have no filter, without it
+// they have one; lookups find every key either way.
+func TestOptimizeFiltersForHits(t *testing.T) {
+	for _, optimize := range []bool{false, true} {
+		dir := t.TempDir()
+		o := testOptions()
+		o.OptimizeFiltersForHits = optimize
+		db := mustOpen(t, dir, o)
+		// Two overlapping passes: the tables must be merged, not moved.
+		for range 2 {
+			for i := range 3000 {
+				put(t, db, fmt.Sprintf("key%06d", i), fmt.Sprintf("value%d", i))
+			}
+			if err := db.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.Compact(nil, nil, -1); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3000; i += 97 {
+			if v, ok := getString(t, db, fmt.Sprintf("key%06d", i)); !ok || v != fmt.Sprintf("value%d", i) {
+				t.Fatalf("optimize=%v: key %d = %q, %v", optimize, i, v, ok)
+			}
+		}
+		_, levels, err := db.Tables()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live []string
+		for l, ts := range levels {
+			for _, ti := range ts {
+				if l == 0 {
+					t.Fatalf("table %d left on L%d", ti.Num, l)
+				}
+				live = append(live, tableName(dir, ti.Num))
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range blockTableProps(t, live) {
+			if hasFilter := p.FilterSize > 0; hasFilter == optimize {
+				t.Errorf("optimize_filters_for_hits=%v: a bottommost table has filter bytes %d", optimize, p.FilterSize)
+			}
+		}
 	}
 }
