@@ -217,6 +217,7 @@ func (db *DB) prepareOptions() error {
 			CompressionLevel:     cl,
 			Checksum:             checksum,
 			CompressIndex:        compressIndex,
+			FormatVersion:        tableFormatVersion(o, checksum),
 		}
 	}
 	if err := db.chooseTableFormats(o); err != nil {

@@ -164,3 +164,26 @@ func TestOptimizeFiltersForHits(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatVersionReachesTables flushes tables under --format_version 0
+// and 5 with CRC32C and XXH3: only 0 with CRC32C writes format 1.
+func TestFormatVersionReachesTables(t *testing.T) {
+	for _, tc := range []struct {
+		formatVersion, checksumType int
+		want                        uint32
+	}{{0, 1, 1}, {0, 4, sst.FormatVersion}, {5, 1, sst.FormatVersion}, {2, 4, sst.FormatVersion}} {
+		dir := t.TempDir()
+		o := testOptions()
+		o.FormatVersion, o.ChecksumType = tc.formatVersion, tc.checksumType
+		for _, p := range flushedTables(t, dir, o, 100) {
+			if p.FormatVersion != tc.want {
+				t.Errorf("format_version %d, checksum_type %d: a table of format %d, want %d", tc.formatVersion, tc.checksumType, p.FormatVersion, tc.want)
+			}
+		}
+		db := mustOpen(t, dir, o)
+		if v, ok := getString(t, db, "key000042"); !ok || v != "value42" {
+			t.Errorf("format_version %d: key000042 = %q, %v after reopening", tc.formatVersion, v, ok)
+		}
+		db.Close()
+	}
+}

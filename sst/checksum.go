@@ -33,7 +33,7 @@ const (
 	// the last byte, the last byte then mixed in by a multiplication.
 	ChecksumXXH3
 	// checksumCRC32CUnmasked is what version 1 tables use: the plain
-	// CRC32C. Writers never choose it.
+	// CRC32C. A Writer uses it for WriterOptions.FormatVersion 1.
 	checksumCRC32CUnmasked
 )
 

@@ -76,8 +76,10 @@ func TestChecksumTypeNumbers(t *testing.T) {
 	if w.Checksum != ChecksumCRC32C {
 		t.Error("the zero WriterOptions does not checksum with CRC32C")
 	}
-	if _, err := NewWriter(&bytes.Buffer{}, WriterOptions{Checksum: 9}).Finish(); err == nil {
-		t.Error("a writer accepted checksum type 9")
+	for _, bad := range []WriterOptions{{Checksum: 9}, {FormatVersion: 3}, {FormatVersion: 1, Checksum: ChecksumXXH3}} {
+		if _, err := NewWriter(&bytes.Buffer{}, bad).Finish(); err == nil {
+			t.Errorf("a writer accepted %+v", bad)
+		}
 	}
 }
 
@@ -97,11 +99,18 @@ func TestMaskCRC32C(t *testing.T) {
 
 // TestFormatVersion1Readable reads the version 1 golden tables, written
 // before footers recorded a checksum type (their blocks carry the plain
-// CRC32C), and requires a damaged block among them to be caught.
+// CRC32C), requires a damaged block among them to be caught, and requires
+// a writer asked for version 1 to write them byte for byte.
 func TestFormatVersion1Readable(t *testing.T) {
 	dir := t.TempDir()
 	for _, g := range goldenTables[:2] {
 		path := filepath.Join("testdata", "v1", g.file)
+		opts := g.opts
+		opts.FormatVersion = 1
+		opts.CompressIndex = true // version 1 has no compressed index
+		if want, err := os.ReadFile(path); err != nil || !bytes.Equal(buildTable(t, g.entries(), opts), want) {
+			t.Errorf("%s: a version 1 writer's bytes differ from the golden table (%v)", g.file, err)
+		}
 		r := openTable(t, path, ReaderOptions{})
 		if v := r.Properties().FormatVersion; v != 1 {
 			t.Errorf("%s: format version %d", g.file, v)

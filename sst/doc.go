@@ -135,8 +135,10 @@
 //	40  u32 CRC32C of bytes 0..39 (plain, whatever the checksum type)
 //	44  u64 magic 0x3174737362626467 (the bytes "gdbbsst1")
 //
-// Version 1, which Open still reads, differs only here: bytes 36..39 are
-// the u32 1, and every trailer holds the plain (unmasked) CRC32C.
+// Version 1, which Open still reads and a Writer writes when asked
+// (WriterOptions.FormatVersion 1), differs only here: bytes 36..39 are the
+// u32 1, every trailer holds the plain (unmasked) CRC32C, and the index
+// block is always raw.
 //
 // # Example
 //

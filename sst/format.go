@@ -72,8 +72,12 @@ func (f *footer) encode(dst []byte) []byte {
 	binary.LittleEndian.PutUint32(b[20:], f.Filter.Len)
 	binary.LittleEndian.PutUint64(b[24:], f.Props.Offset)
 	binary.LittleEndian.PutUint32(b[32:], f.Props.Len)
-	b[36] = byte(f.Version)
-	b[37] = f.Checksum.RocksDBNumber()
+	if f.Version == formatVersion1 {
+		binary.LittleEndian.PutUint32(b[36:], formatVersion1)
+	} else {
+		b[36] = byte(f.Version)
+		b[37] = f.Checksum.RocksDBNumber()
+	}
 	binary.LittleEndian.PutUint32(b[40:], crc32.Checksum(b[:40], crcTable))
 	binary.LittleEndian.PutUint64(b[44:], tableMagic)
 	return append(dst, b[:]...)

@@ -24,6 +24,11 @@ type WriterOptions struct {
 	// CompressIndex stores the index block compressed like a data block
 	// (RocksDB's enable_index_compression); false stores it raw.
 	CompressIndex bool
+	// FormatVersion is the version to write: 0 means FormatVersion; 1
+	// writes the first format (footer without a checksum type, plain
+	// CRC32C trailers, raw index), which needs Checksum ChecksumCRC32C and
+	// ignores CompressIndex.
+	FormatVersion uint32
 }
 
 // Writer builds one table. It is not safe for concurrent use.
@@ -68,8 +73,20 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 		wr.err = fmt.Errorf("sst: unknown checksum type %d", opts.Checksum)
 	}
 	wr.props.Compression = opts.Compression
-	wr.props.FormatVersion = FormatVersion
-	wr.props.Checksum = opts.Checksum
+	switch opts.FormatVersion {
+	case 0:
+		wr.opts.FormatVersion = FormatVersion
+	case formatVersion1:
+		if opts.Checksum != ChecksumCRC32C {
+			wr.err = fmt.Errorf("sst: format version 1 checks blocks with CRC32C only, not %v", opts.Checksum)
+		}
+		wr.opts.Checksum, wr.opts.CompressIndex = checksumCRC32CUnmasked, false
+	case FormatVersion:
+	default:
+		wr.err = fmt.Errorf("sst: unknown format version %d", opts.FormatVersion)
+	}
+	wr.props.FormatVersion = wr.opts.FormatVersion
+	wr.props.Checksum = wr.opts.Checksum
 	return wr
 }
 
@@ -261,7 +278,7 @@ func (w *Writer) Finish() (Properties, error) {
 			return Properties{}, err
 		}
 	}
-	f := footer{Version: FormatVersion, Checksum: w.opts.Checksum}
+	f := footer{Version: w.opts.FormatVersion, Checksum: w.opts.Checksum}
 	if w.opts.BloomBitsPerKey > 0 {
 		filter := buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey)
 		h, err := w.writeBlock(filter, false)

@@ -75,7 +75,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
 	{Key: "whole_key_filtering", Ignored: true, How: "filters always hold whole keys"},
-	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
+	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2: RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
@@ -103,7 +103,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
 	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
-	// lsm reads it for the block format's index (lsm/indexcompression.go).
+	// lsm reads it for the block format's index (lsm/tableoptions.go).
 	"enable_index_compression"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
 
