@@ -47,6 +47,7 @@ type DB struct {
 	fs          FS
 	lock        io.Closer
 	cache       *sst.Cache
+	rows        *rowCache // nil: no row cache
 	numLevels   int
 	tableOpts   []sst.WriterOptions // per output level
 	repFactory  memtable.Factory
@@ -226,6 +227,7 @@ func (db *DB) prepareOptions() error {
 	if o.CacheSize > 0 {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)
 	}
+	db.rows = newRowCache(o.RowCacheSize, -1)
 	return nil
 }
 

@@ -85,11 +85,19 @@ type getter struct {
 	key     []byte
 	blobBuf blob.Buffer
 	err     error
+	// row, rec, recKind and recSeq carry a lookup through the row cache
+	// (rowcache_get.go): the row read or recorded, the recording callback
+	// bound once, and the last entry recorded.
+	row     []byte
+	rec     func(value []byte, kind base.Kind, seq uint64)
+	recKind base.Kind
+	recSeq  uint64
 }
 
 var getterPool = sync.Pool{New: func() any {
 	g := &getter{}
 	g.cb = g.onEntry
+	g.rec = g.record
 	return g
 }}
 
@@ -312,6 +320,9 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 }
 
 func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool, error) {
+	if db.rows != nil {
+		return db.getFromTableRows(f, key, seq, g)
+	}
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err

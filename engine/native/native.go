@@ -70,7 +70,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "delayed_write_rate", Ignored: true, How: "no write slowdown to a rate"},
 	{Key: "subcompactions", Ignored: true, How: "a compaction runs on one goroutine"},
 	{Key: "compression_max_dict_bytes", Ignored: true, How: "no dictionary compression"},
-	{Key: "cache_type", Ignored: true, How: "one block cache design"},
+	{Key: "cache_type", How: "one CLOCK block cache (sst/cache.go) for every type: hyper_clock_cache as RocksDB's, lru_cache and fast_lru_cache evicting by CLOCK rather than strict recency (measured in docs/BENCHMARKS.md, block cache types)"},
+	{Key: "cache_numshardbits", How: "applied to the block cache, but shards are kept at 256 KiB or more, and -1 picks one shard per 1 MiB (RocksDB: per 512 KiB), at most 64"},
 	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
@@ -95,7 +96,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
+	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
+}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"), engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
 	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
 	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
 	"universal_max_size_amplification_percent",
@@ -106,6 +108,12 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	// lsm reads it for the block format's index (lsm/tableoptions.go).
 	"enable_index_compression"),
 	engine.RocksDBFeatureNotes("hash_bucket_count"))
+
+// notesWithout returns notes less the note of key, which the engine
+// applies.
+func notesWithout(notes []engine.OptionNote, key string) []engine.OptionNote {
+	return slices.DeleteFunc(slices.Clone(notes), func(n engine.OptionNote) bool { return n.Key == key })
+}
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)

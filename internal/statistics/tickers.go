@@ -45,6 +45,8 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	RowCacheHit
+	RowCacheMiss
 	numTickers
 )
 
@@ -89,6 +91,8 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	RowCacheHit:                 "rocksdb.row.cache.hit",
+	RowCacheMiss:                "rocksdb.row.cache.miss",
 }
 
 // String is the ticker's RocksDB name.
