@@ -81,6 +81,8 @@ type DB struct {
 	blobs blobRegistry
 	// blobOpts are the key-value separation options (blob_options.go).
 	blobOpts blobOptions
+	// io is how the DB reads and writes tables and blob files (fileio.go).
+	io fileIO
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -149,6 +151,10 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.lock = lock
+	if err := db.probeDirectIO(lockName); err != nil {
+		db.closeFiles()
+		return nil, err
+	}
 	db.mu.Lock()
 	err = db.recover()
 	db.mu.Unlock()
@@ -228,7 +234,8 @@ func (db *DB) prepareOptions() error {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)
 	}
 	db.rows = newRowCache(o.RowCacheSize, -1)
-	return nil
+	db.io = newFileIO(o, db.tickers)
+	return checkDirectIOOptions(o)
 }
 
 func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
@@ -305,12 +312,14 @@ func (db *DB) switchLog(logNum uint64) error {
 	if err != nil {
 		return fmt.Errorf("lsm: create WAL: %w", err)
 	}
-	if osf, ok := f.(*os.File); ok && db.opts.MmapWrite {
+	osf, _ := f.(*os.File)
+	if osf != nil && db.opts.MmapWrite {
 		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
 			osf.Close()
 			return fmt.Errorf("lsm: create WAL: %w", err)
 		}
 	}
+	f = db.wrapWAL(f, osf)
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()
@@ -327,11 +336,7 @@ func (db *DB) switchLog(logNum uint64) error {
 	}
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
-	if db.mu.mem != nil {
-		db.mu.mem.lastSeq = db.mu.lastSeq
-		db.mu.imm = append(db.mu.imm, db.mu.mem)
-	}
-	db.mu.mem = mem
+	db.retireActiveMemtable(mem)
 	if err := db.fs.SyncDir(db.walDir); err != nil {
 		return fmt.Errorf("lsm: sync WAL dir: %w", err)
 	}

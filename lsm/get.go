@@ -37,11 +37,18 @@ func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
 // magic number names. A fault reading a new mapping is an error.
 func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, err error) {
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
-	file, err := db.fs.OpenReadOnly(name)
+	file, ra, direct, err := db.openTableForRead(name)
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table: %w", err)
 	}
-	if isRTable(file, size) {
+	if isRTable(ra, size) {
+		if direct {
+			// rtable maps its file: open it as ever.
+			file.Close()
+			if file, err = db.fs.OpenReadOnly(name); err != nil {
+				return nil, fmt.Errorf("lsm: open table: %w", err)
+			}
+		}
 		r, err := rtable.Open(file, size, rtable.ReaderOptions{Name: name})
 		if err != nil {
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
@@ -56,6 +63,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		FileNum:         num,
 		Name:            name,
 		Statistics:      db.tickers,
+		Direct:          direct,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)

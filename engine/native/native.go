@@ -55,7 +55,7 @@ func (Opener) Info() engine.Info {
 
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
-var OptionNotes = slices.Concat([]engine.OptionNote{
+var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
@@ -81,13 +81,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
 	{Key: "prefix_size", How: "buckets keys of the prefix_hash and hash_linkedlist memtables only: no prefix bloom filters or prefix seeks"},
-	{Key: "use_direct_reads", Ignored: true, How: "reads go through the page cache"},
-	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "writes go through the page cache"},
-	{Key: "bytes_per_sync", Ignored: true, How: "no incremental table syncs"},
-	{Key: "wal_bytes_per_sync", Ignored: true, How: "no incremental WAL syncs"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
-	{Key: "use_fsync", Ignored: true, How: "syncs use fdatasync"},
-	{Key: "compaction_readahead_size", Ignored: true, How: "compactions read tables sequentially without a readahead knob"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
@@ -107,7 +101,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
 	// lsm reads it for the block format's index (lsm/tableoptions.go).
 	"enable_index_compression"),
-	engine.RocksDBFeatureNotes("hash_bucket_count"))
+	engine.RocksDBFeatureNotes("hash_bucket_count")))
 
 // notesWithout returns notes less the note of key, which the engine
 // applies.
@@ -179,6 +173,10 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
 		return nil, err
+	}
+	if o.MmapWrite && o.UseDirectIOForFlushAndCompaction {
+		// Checked here: mapOptions maps the WAL whatever --mmap_write says.
+		return nil, lsm.ErrMmapWritesAndDirectIO
 	}
 	op, err := mergeop.Lookup(o.MergeOperator)
 	if err != nil {

@@ -45,6 +45,7 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	RateLimiterDrains
 	RowCacheHit
 	RowCacheMiss
 	numTickers
@@ -91,6 +92,7 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
 	RowCacheHit:                 "rocksdb.row.cache.hit",
 	RowCacheMiss:                "rocksdb.row.cache.miss",
 }
