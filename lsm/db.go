@@ -204,6 +204,14 @@ func (db *DB) prepareOptions() error {
 	if db.blobOpts, err = parseBlobOptions(o); err != nil {
 		return err
 	}
+	checksum, err := sst.ChecksumTypeFromRocksDB(o.ChecksumType)
+	if err != nil {
+		return fmt.Errorf("lsm: %w", err)
+	}
+	compressIndex, err := indexCompression(o)
+	if err != nil {
+		return err
+	}
 	db.tableOpts = make([]sst.WriterOptions, db.numLevels)
 	for level := range db.numLevels {
 		c, err := sst.ParseCompression(o.LevelCompression(level))
@@ -220,6 +228,9 @@ func (db *DB) prepareOptions() error {
 			BloomBitsPerKey:      max(o.BloomBits, 0),
 			Compression:          c,
 			CompressionLevel:     cl,
+			Checksum:             checksum,
+			CompressIndex:        compressIndex,
+			FormatVersion:        tableFormatVersion(o, checksum),
 		}
 	}
 	if err := db.preparePrefixOptions(o); err != nil {

@@ -223,7 +223,8 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 			return fmt.Errorf("create table: %w", err)
 		}
 		bw = bufio.NewWriterSize(f, 256<<10)
-		w = db.newTableWriter(bw, level, !dels.Empty())
+		// ci drops tombstones exactly in a bottommost compaction.
+		w = db.newTableWriter(bw, level, !dels.Empty(), ci.dropTombstones)
 		meta = &fileMeta{num: num}
 		return nil
 	}

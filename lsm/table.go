@@ -263,10 +263,22 @@ func (db *DB) levelFormat(level int) tableFormat {
 
 // newTableWriter returns a writer of a table for level, in the format the
 // DB chose for that level; a table that will hold range tombstones
-// (rangeDels) always gets the block format.
-func (db *DB) newTableWriter(bw *bufio.Writer, level int, rangeDels bool) tableWriter {
+// (rangeDels) always gets the block format. A bottommost compaction's
+// output (no deeper level overlaps it) gets no filter with
+// optimize_filters_for_hits, as RocksDB's table builder does: a lookup
+// that reaches the last level mostly finds its key there.
+func (db *DB) newTableWriter(bw *bufio.Writer, level int, rangeDels, bottommost bool) tableWriter {
+	noFilter := bottommost && db.opts.OptimizeFiltersForHits
 	if db.levelFormat(level) == formatRTable && !rangeDels {
-		return rtableWriter{rtable.NewWriter(bw, db.rtableOpts[level])}
+		o := db.rtableOpts[level]
+		if noFilter {
+			o.BloomBitsPerKey = 0
+		}
+		return rtableWriter{rtable.NewWriter(bw, o)}
 	}
-	return blockWriter{sst.NewWriter(bw, db.tableOpts[level])}
+	o := db.tableOpts[level]
+	if noFilter {
+		o.BloomBitsPerKey = 0
+	}
+	return blockWriter{sst.NewWriter(bw, o)}
 }

@@ -37,12 +37,14 @@ type benchShape struct {
 	name             string
 	keyLen, valueLen int
 	compression      Compression
+	checksum         ChecksumType
+	compressIndex    bool
 }
 
 var benchShapes = []benchShape{
-	{"k16v100", 16, 100, CompressionNone},
-	{"k8v50", 8, 50, CompressionNone},
-	{"k16v100snappy", 16, 100, CompressionSnappy},
+	{name: "k16v100", keyLen: 16, valueLen: 100, compression: CompressionNone},
+	{name: "k8v50", keyLen: 8, valueLen: 50, compression: CompressionNone},
+	{name: "k16v100snappy", keyLen: 16, valueLen: 100, compression: CompressionSnappy},
 }
 
 // benchKey writes the key of entry i as db_bench does for a fixed key size:
@@ -117,7 +119,7 @@ func buildNative(path string, s benchShape) (Properties, error) {
 		return Properties{}, err
 	}
 	defer f.Close()
-	w := NewWriter(f, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: s.compression})
+	w := NewWriter(f, WriterOptions{BlockSize: 4096, BlockRestartInterval: 16, BloomBitsPerKey: 10, Compression: s.compression, Checksum: s.checksum, CompressIndex: s.compressIndex})
 	rng := rand.New(rand.NewPCG(1, 1))
 	key, value := make([]byte, s.keyLen), make([]byte, s.valueLen)
 	for i := range uint64(benchEntries) {

@@ -13,8 +13,10 @@
 //     stay valid only until the callback returns or the iterator moves.
 //   - Damaged bytes produce an error wrapping ErrCorruption that names the
 //     file and the offset, never a panic and never wrong data: every block
-//     is checked against its CRC32C before its bytes are used (a mapped
-//     block once per Reader, or on every read with VerifyChecksums).
+//     is checked against its checksum before its bytes are used (a mapped
+//     block once per Reader, or on every read with VerifyChecksums). A
+//     table written with ChecksumNone has no checksums to check: damage
+//     inside its blocks is caught only where the bytes fail to decode.
 //   - Open refuses a file whose size differs from the recorded one. A mapped
 //     file that shrinks later gives ErrCorruption errors from Open and Iter,
 //     never SIGBUS; Get's callback sees bytes in place, so its caller guards
@@ -23,7 +25,7 @@
 //   - An Iter that failed stays invalid until it is positioned again.
 //   - Get, Iter moves and Value allocate nothing in steady state.
 //
-// # Format, version 1
+// # Format, version 2
 //
 // All integers are little endian; "uvarint" is the unsigned LEB128 varint
 // of encoding/binary. A table is:
@@ -37,13 +39,26 @@
 //
 // Every block is followed by a 5-byte trailer: one byte of compression type
 // (0 none, 1 snappy, 4 lz4, 7 zstd: RocksDB's CompressionType numbers) and
-// the u32 CRC32C (Castagnoli, unmasked) of the stored block bytes followed
-// by that type byte. A block handle's length never includes the trailer.
-// Data blocks may be compressed; filter, range-deletion, index and
-// properties blocks are always stored raw. A compressed block is: snappy, the snappy block
-// format; lz4, uvarint uncompressed length then an LZ4 block; zstd,
-// uvarint uncompressed length then one zstd frame. The writer stores a
-// block raw unless compression saves at least 1/8 of its bytes.
+// a u32 checksum of the stored block bytes followed by that type byte,
+// computed by the table's checksum type (footer byte 37, RocksDB's
+// ChecksumType numbers and functions, so a trailer holds what RocksDB's
+// ComputeBuiltinChecksum gives for the same bytes; checksum.go):
+//
+//	0 kNoChecksum  0
+//	1 kCRC32c      CRC32C (Castagnoli), masked: rotated right 15 bits, plus 0xa282ead8
+//	2 kxxHash      XXH32, seed 0
+//	3 kxxHash64    low 32 bits of XXH64, seed 0
+//	4 kXXH3        low 32 bits of XXH3_64bits of the block bytes without the
+//	               type byte, xor type byte × 0x6b9083d9 (mod 2^32)
+//
+// A block handle's length never includes the trailer.
+// Data blocks may be compressed, and so may the index block of a table
+// written with CompressIndex (RocksDB's enable_index_compression); filter,
+// range-deletion and properties blocks are always stored raw. A compressed
+// block is: snappy, the snappy block format; lz4, uvarint uncompressed
+// length then an LZ4 block; zstd, uvarint uncompressed length then one
+// zstd frame. The writer stores a block raw unless compression saves at
+// least 1/8 of its bytes.
 //
 // Data block pair. Entries are cut into pairs of roughly BlockSize
 // uncompressed bytes: a key block, its trailer, a value block, its trailer.
@@ -113,7 +128,7 @@
 // filter holds whole keys too, 0 when it holds prefixes only. Without
 // them the filter holds whole keys only. Example: prefix length 8 with
 // whole keys, no range tombstones: 00 00 00 08 01. Open reads the
-// range-deletion block, checks its CRC32C and decodes it; a block that
+// range-deletion block, checks its checksum and decodes it; a block that
 // does not decode or disagrees with the count is ErrCorruption.
 //
 // Footer, 52 bytes at the end of the file:
@@ -121,15 +136,23 @@
 //	 0  u64 index offset   |  8  u32 index length
 //	12  u64 filter offset  | 20  u32 filter length   (both 0 without a filter)
 //	24  u64 props offset   | 32  u32 props length
-//	36  u32 format version (1)
-//	40  u32 CRC32C of bytes 0..39
+//	36  u8  format version (2)
+//	37  u8  checksum type (RocksDB's number, 0..4)
+//	38  u16 zero
+//	40  u32 CRC32C of bytes 0..39 (plain, whatever the checksum type)
 //	44  u64 magic 0x3174737362626467 (the bytes "gdbbsst1")
+//
+// Version 1, which Open still reads and a Writer writes when asked
+// (WriterOptions.FormatVersion 1), differs only here: bytes 36..39 are the
+// u32 1, every trailer holds the plain (unmasked) CRC32C, and the index
+// block is always raw.
 //
 // # Example
 //
 // The entries ("apple", 7, set, "red"), ("apple", 5, delete), ("apricot",
-// 9, set, "orange") with BlockRestartInterval 2 and no compression or
-// filter give this 164-byte table (pinned by TestGoldenTable):
+// 9, set, "orange") with BlockRestartInterval 2, no compression or filter
+// and the default checksum type (CRC32C) give this 164-byte table (pinned
+// by TestGoldenTable):
 //
 //	0000  00 05 03 61 70 70 6c 65 81 0e    shared 0, unshared 5, value 3, "apple", trailer 7<<8|1 = 0x701
 //	000a  0a 00 00 80 0a                   shared 5 (5<<1|0), unshared 0, value 0, trailer 5<<8|0 = 0x500
@@ -137,16 +160,16 @@
 //	001b  00 00 00 00 00 00 00 00          restart 0: entry 0, value 0
 //	0023  0f 00 00 00 03 00 00 00          restart 1: entry 0x0f, value 3
 //	002b  02 00 00 00                      2 restarts
-//	002f  00 89 33 9f 12                   trailer: raw, CRC32C
+//	002f  00 16 10 95 09                   trailer: raw, masked CRC32C
 //	0034  72 65 64 6f 72 61 6e 67 65       value block "red" "orange"
-//	003d  00 3b b3 c2 a8                   trailer
+//	003d  00 5d 3c fa 08                   trailer
 //	0042  01 07 61 70 72 69 63 6f 74 00 2f 09   index: 1 pair, separator "apricot", offset 0, key 0x2f, value 9
-//	004e  00 6d 24 cc a6                   trailer
+//	004e  00 70 38 5e eb                   trailer
 //	0053  03 01 29 09 42 11 00 05 09 00 05 61 70 70 6c 65 07 61 70 72 69 63 6f 74
 //	                                       properties: 3 entries, 1 deletion, 41, 9, 66, 17, 0, seq 5..9, none, "apple", "apricot"
-//	006b  00 31 63 ee c4                   trailer
-//	0070  42 00.. 0c 00 00 00  00.. 00 00 00 00  53 00.. 18 00 00 00  01 00 00 00  be ae f5 35  67 64 62 62 73 73 74 31
-//	                                       footer: index (0x42, 12), no filter, props (0x53, 24), version 1, CRC, magic
+//	006b  00 b4 74 e6 68                   trailer
+//	0070  42 00.. 0c 00 00 00  00.. 00 00 00 00  53 00.. 18 00 00 00  02 01 00 00  f9 b5 96 f2  67 64 62 62 73 73 74 31
+//	                                       footer: index (0x42, 12), no filter, props (0x53, 24), version 2, CRC32C, CRC, magic
 //
 // # Reading
 //
@@ -163,7 +186,7 @@
 // pread (pairBuf). A compressed table read with Mmap and no
 // Cache decompresses a block on every visit: give such readers a cache.
 //
-// Not done in version 1: a two-level (partitioned) index, and a binary fuse
+// Not done in version 2: a two-level (partitioned) index, and a binary fuse
 // filter (the blocked bloom filter's one cache miss per probe leaves little
 // to win at the same false-positive rate).
 package sst

@@ -8,8 +8,12 @@ import (
 )
 
 // FormatVersion is the table format version this package writes. Open
-// rejects any other version.
-const FormatVersion uint32 = 1
+// reads it and version 1 (whose blocks carry the plain CRC32C) and rejects
+// any other.
+const FormatVersion uint32 = 2
+
+// formatVersion1 is the first format: its footer has no checksum type.
+const formatVersion1 uint32 = 1
 
 // tableMagic ends every table: the bytes "gdbbsst1" read as little endian.
 const tableMagic uint64 = 0x3174737362626467
@@ -17,8 +21,8 @@ const tableMagic uint64 = 0x3174737362626467
 const (
 	// footerLen is the fixed size of the footer (see the package doc).
 	footerLen = 52
-	// blockTrailerLen is the compression byte plus the CRC32C that follow
-	// every block.
+	// blockTrailerLen is the compression byte plus the checksum that
+	// follow every block.
 	blockTrailerLen = 5
 	// maxBlockLen bounds any block length read from a file, so corrupt
 	// lengths cannot ask for absurd allocations.
@@ -40,16 +44,6 @@ var ErrCorruption = errors.New("sst: corruption")
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// blockChecksum is the CRC32C of a block's stored bytes followed by its
-// compression byte.
-func blockChecksum(stored []byte, compression byte) uint32 {
-	c := ^crc32.Update(0, crcTable, stored)
-	// One table step for the trailing byte: passing a 1-byte slice to
-	// crc32.Update would make it escape, one allocation per block read.
-	c = crcTable[byte(c)^compression] ^ c>>8
-	return ^c
-}
-
 // corruptf builds an error wrapping ErrCorruption naming the file and offset.
 func corruptf(name string, off uint64, format string, args ...any) error {
 	return fmt.Errorf("%w: %s at offset %d: %s", ErrCorruption, name, off, fmt.Sprintf(format, args...))
@@ -65,6 +59,9 @@ type handle struct {
 type footer struct {
 	Index, Filter, Props handle
 	Version              uint32
+	// Checksum checks every block of the table: the type byte of a
+	// version 2 footer, checksumCRC32CUnmasked for version 1.
+	Checksum ChecksumType
 }
 
 func (f *footer) encode(dst []byte) []byte {
@@ -75,7 +72,12 @@ func (f *footer) encode(dst []byte) []byte {
 	binary.LittleEndian.PutUint32(b[20:], f.Filter.Len)
 	binary.LittleEndian.PutUint64(b[24:], f.Props.Offset)
 	binary.LittleEndian.PutUint32(b[32:], f.Props.Len)
-	binary.LittleEndian.PutUint32(b[36:], f.Version)
+	if f.Version == formatVersion1 {
+		binary.LittleEndian.PutUint32(b[36:], formatVersion1)
+	} else {
+		b[36] = byte(f.Version)
+		b[37] = f.Checksum.RocksDBNumber()
+	}
 	binary.LittleEndian.PutUint32(b[40:], crc32.Checksum(b[:40], crcTable))
 	binary.LittleEndian.PutUint64(b[44:], tableMagic)
 	return append(dst, b[:]...)
@@ -97,9 +99,18 @@ func decodeFooter(b []byte, size int64, name string) (footer, error) {
 	f.Index = handle{binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint32(b[8:])}
 	f.Filter = handle{binary.LittleEndian.Uint64(b[12:]), binary.LittleEndian.Uint32(b[20:])}
 	f.Props = handle{binary.LittleEndian.Uint64(b[24:]), binary.LittleEndian.Uint32(b[32:])}
-	f.Version = binary.LittleEndian.Uint32(b[36:])
-	if f.Version != FormatVersion {
-		return f, corruptf(name, off+36, "Corrupt or unsupported format_version: %d (this build reads %d)", f.Version, FormatVersion)
+	switch v := binary.LittleEndian.Uint32(b[36:]); {
+	case v == formatVersion1:
+		f.Version, f.Checksum = v, checksumCRC32CUnmasked
+	case b[36] == byte(FormatVersion) && b[38] == 0 && b[39] == 0:
+		f.Version = FormatVersion
+		n := int(b[37])
+		if n >= len(rocksDBChecksumNumbers) {
+			return f, corruptf(name, off+37, "Corrupt or unsupported checksum type: %d", n)
+		}
+		f.Checksum = rocksDBChecksumNumbers[n]
+	default:
+		return f, corruptf(name, off+36, "Corrupt or unsupported format_version: %d (this build reads %d and %d)", v, formatVersion1, FormatVersion)
 	}
 	limit := uint64(size) - footerLen
 	for i, h := range [3]handle{f.Index, f.Filter, f.Props} {

@@ -31,13 +31,22 @@ var goldenTables = []struct {
 			{[]byte("apricot"), 9, base.KindSet, []byte("orange")},
 		}
 	}},
-	{"bloom_multiblock.sst", WriterOptions{BlockSize: 128, BlockRestartInterval: 4, BloomBitsPerKey: 10}, func() []entry {
-		var es []entry
-		for i := range 40 {
-			es = append(es, entry{fmt.Appendf(nil, "user%04d", i*7), uint64(1000 - i), base.KindSet, fmt.Appendf(nil, "value-%d", i)})
-		}
-		return es
-	}},
+	{"bloom_multiblock.sst", WriterOptions{BlockSize: 128, BlockRestartInterval: 4, BloomBitsPerKey: 10}, multiblockEntries},
+	// One table per checksum type other than the default.
+	{"checksum_none.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumNone}, multiblockEntries},
+	{"checksum_xxhash.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXHash}, multiblockEntries},
+	{"checksum_xxhash64.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXHash64}, multiblockEntries},
+	{"checksum_xxh3.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXH3}, multiblockEntries},
+	{"index_snappy.sst", WriterOptions{BlockSize: 64, Compression: CompressionSnappy, CompressIndex: true}, multiblockEntries},
+}
+
+// multiblockEntries are 40 keys that fill several 128-byte blocks.
+func multiblockEntries() []entry {
+	var es []entry
+	for i := range 40 {
+		es = append(es, entry{fmt.Appendf(nil, "user%04d", i*7), uint64(1000 - i), base.KindSet, fmt.Appendf(nil, "value-%d", i)})
+	}
+	return es
 }
 
 func buildTable(t testing.TB, es []entry, opts WriterOptions) []byte {
@@ -174,8 +183,7 @@ func TestDamageBehindValidChecksum(t *testing.T) {
 		for pos := 0; pos < int(first.keyLen); pos++ {
 			bad := bytes.Clone(good)
 			bad[pos] ^= 0x5a
-			kind := bad[first.keyLen]
-			binary.LittleEndian.PutUint32(bad[first.keyLen+1:], blockChecksum(bad[:first.keyLen], kind))
+			binary.LittleEndian.PutUint32(bad[first.keyLen+1:], ChecksumCRC32C.sum(bad[:first.keyLen+1]))
 			if err := os.WriteFile(path, bad, 0o644); err != nil {
 				t.Fatal(err)
 			}

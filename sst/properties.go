@@ -16,6 +16,8 @@ type Properties struct {
 	SmallestSeq, LargestSeq  uint64
 	Compression              Compression
 	FormatVersion            uint32
+	// Checksum is the function that checks the table's blocks.
+	Checksum ChecksumType
 	// NumRangeDeletions counts the range tombstones of the range-deletion
 	// block, one per fragment and sequence (RocksDB's
 	// rocksdb.num.range-deletions); 0 when the table has no such block.
@@ -29,8 +31,9 @@ type Properties struct {
 	rangeDels handle
 }
 
-// encode appends the properties block (see the package doc). FileSize and
-// FormatVersion are not stored: the reader knows both from the file.
+// encode appends the properties block (see the package doc). FileSize,
+// FormatVersion and Checksum are not stored: the reader knows them from the
+// file and its footer.
 func (p *Properties) encode(dst []byte) []byte {
 	for _, v := range [...]uint64{p.NumEntries, p.NumDeletions, p.RawKeySize, p.RawValueSize,
 		p.DataSize, p.IndexSize, p.FilterSize, p.SmallestSeq, p.LargestSeq, uint64(p.Compression)} {

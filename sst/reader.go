@@ -60,7 +60,9 @@ type Reader struct {
 	// region registers mapped for fault reports (mmap_fault.go).
 	region *mmapfault.Region
 	props  Properties
-	filter bloom.Filter
+	// checksum checks every block (the footer's type).
+	checksum ChecksumType
+	filter   bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
@@ -203,6 +205,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
+	r.checksum = ft.Checksum
 	pb, err := r.readMetaBlock(ft.Props)
 	if err != nil {
 		return err
@@ -212,7 +215,8 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	}
 	r.props.FileSize = uint64(size)
 	r.props.FormatVersion = ft.Version
-	ib, err := r.readMetaBlock(ft.Index)
+	r.props.Checksum = ft.Checksum
+	ib, err := r.readIndexBlock(ft.Index)
 	if err != nil {
 		return err
 	}
@@ -276,26 +280,36 @@ func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
 // readMetaBlock reads and checks an uncompressed meta block (index,
 // filter, properties) and keeps it for the life of the Reader.
 func (r *Reader) readMetaBlock(h handle) ([]byte, error) {
-	b, err := r.readMeta(h.Offset, int(h.Len)+blockTrailerLen)
+	stored, kind, err := r.readCheckedMeta(h)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkBlock(b, h); err != nil {
-		return nil, err
+	if kind != CompressionNone {
+		return nil, corruptf(r.name, h.Offset, "meta block has compression type %d", kind)
 	}
-	if b[h.Len] != byte(CompressionNone) {
-		return nil, corruptf(r.name, h.Offset, "meta block has compression type %d", b[h.Len])
-	}
-	return b[:h.Len], nil
+	return stored, nil
 }
 
-// checkBlock verifies the checksum of a block read with its trailer.
+// readCheckedMeta reads a meta block and checks its checksum, returning
+// its stored bytes and its compression type.
+func (r *Reader) readCheckedMeta(h handle) ([]byte, Compression, error) {
+	b, err := r.readMeta(h.Offset, int(h.Len)+blockTrailerLen)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := r.checkBlock(b, h); err != nil {
+		return nil, 0, err
+	}
+	return b[:h.Len], Compression(b[h.Len]), nil
+}
+
+// checkBlock verifies the checksum of a block read with its trailer: the
+// table's checksum type over the stored bytes and the compression byte.
 func (r *Reader) checkBlock(b []byte, h handle) error {
-	stored := b[:h.Len]
-	kind := b[h.Len]
 	want := binary.LittleEndian.Uint32(b[h.Len+1:])
-	if got := blockChecksum(stored, kind); got != want {
-		return corruptf(r.name, h.Offset, "block checksum mismatch: computed %#x, stored %#x", got, want)
+	if got := r.checksum.sum(b[:h.Len+1]); got != want {
+		return corruptf(r.name, h.Offset, "block checksum mismatch: stored = %d, computed = %d, type = %d size %d",
+			r.checksum.readable(want), r.checksum.readable(got), r.checksum.RocksDBNumber(), h.Len)
 	}
 	return nil
 }

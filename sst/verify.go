@@ -2,7 +2,7 @@ package sst
 
 // VerifyBlocks reads every data block pair of the table from the file
 // (never from the block cache or the mapping, so what is checked is the
-// bytes on disk) and checks the CRC32C of the key block and of the value
+// bytes on disk) and checks the checksums of the key block and of the value
 // block against their trailers. Together with Open, which checks the
 // footer and the properties, index and filter blocks, it checks every
 // checksummed byte of the table: RocksDB's VerifySstFileChecksum. The

@@ -24,6 +24,16 @@ type WriterOptions struct {
 	// (prefixfilter.go).
 	FilterPrefixLen  int
 	PrefixOnlyFilter bool
+	// Checksum checks every block; the zero value is ChecksumCRC32C.
+	Checksum ChecksumType
+	// CompressIndex stores the index block compressed like a data block
+	// (RocksDB's enable_index_compression); false stores it raw.
+	CompressIndex bool
+	// FormatVersion is the version to write: 0 means FormatVersion; 1
+	// writes the first format (footer without a checksum type, plain
+	// CRC32C trailers, raw index), which needs Checksum ChecksumCRC32C and
+	// ignores CompressIndex.
+	FormatVersion uint32
 }
 
 // Writer builds one table. It is not safe for concurrent use.
@@ -64,8 +74,24 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	wr := &Writer{w: w, opts: opts}
 	wr.block.interval = opts.BlockRestartInterval
 	wr.comp, wr.err = newCompressor(opts.Compression, opts.CompressionLevel)
+	if !opts.Checksum.valid() {
+		wr.err = fmt.Errorf("sst: unknown checksum type %d", opts.Checksum)
+	}
 	wr.props.Compression = opts.Compression
-	wr.props.FormatVersion = FormatVersion
+	switch opts.FormatVersion {
+	case 0:
+		wr.opts.FormatVersion = FormatVersion
+	case formatVersion1:
+		if opts.Checksum != ChecksumCRC32C {
+			wr.err = fmt.Errorf("sst: format version 1 checks blocks with CRC32C only, not %v", opts.Checksum)
+		}
+		wr.opts.Checksum, wr.opts.CompressIndex = checksumCRC32CUnmasked, false
+	case FormatVersion:
+	default:
+		wr.err = fmt.Errorf("sst: unknown format version %d", opts.FormatVersion)
+	}
+	wr.props.FormatVersion = wr.opts.FormatVersion
+	wr.props.Checksum = wr.opts.Checksum
 	if opts.BloomBitsPerKey > 0 && opts.FilterPrefixLen > 0 {
 		wr.props.FilterPrefixLen, wr.props.PrefixOnlyFilter = opts.FilterPrefixLen, opts.PrefixOnlyFilter
 	}
@@ -191,19 +217,27 @@ func separator(a, b []byte) []byte {
 }
 
 // writeBlock writes one block and its trailer, compressing if allowed.
+// The block and its compression byte are copied into the output buffer
+// first and checksummed there, in one pass over contiguous bytes as the
+// reader checks them.
 func (w *Writer) writeBlock(raw []byte, compress bool) (handle, error) {
+	if w.err != nil {
+		return handle{}, w.err
+	}
 	stored, kind := raw, CompressionNone
 	if compress {
 		stored, kind = w.comp.compress(raw)
 	}
 	h := handle{Offset: w.off, Len: uint32(len(stored))}
-	var trailer [blockTrailerLen]byte
-	trailer[0] = byte(kind)
-	binary.LittleEndian.PutUint32(trailer[1:], blockChecksum(stored, byte(kind)))
-	if err := w.write(stored); err != nil {
-		return h, err
+	start := len(w.out)
+	w.out = append(w.out, stored...)
+	w.out = append(w.out, byte(kind))
+	w.out = binary.LittleEndian.AppendUint32(w.out, w.opts.Checksum.sum(w.out[start:]))
+	w.off += uint64(len(stored)) + blockTrailerLen
+	if len(w.out) >= writeBufferSize {
+		return h, w.flushOut()
 	}
-	return h, w.write(trailer[:])
+	return h, nil
 }
 
 func (w *Writer) write(b []byte) error {
@@ -252,8 +286,7 @@ func (w *Writer) Finish() (Properties, error) {
 			return Properties{}, err
 		}
 	}
-	var f footer
-	f.Version = FormatVersion
+	f := footer{Version: w.opts.FormatVersion, Checksum: w.opts.Checksum}
 	if w.opts.BloomBitsPerKey > 0 {
 		filter := buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey)
 		h, err := w.writeBlock(filter, false)
@@ -273,7 +306,7 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
 	index = append(index, w.index...)
-	h, err := w.writeBlock(index, false)
+	h, err := w.writeBlock(index, w.opts.CompressIndex)
 	if err != nil {
 		return Properties{}, err
 	}

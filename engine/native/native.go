@@ -75,11 +75,10 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
 	{Key: "whole_key_filtering", How: "applies to block-format tables; rtable tables' filters always hold whole keys"},
-	{Key: "format_version", Ignored: true, How: "the native table format has one version"},
-	{Key: "checksum_type", Ignored: true, How: "tables use CRC32C only"},
+	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2: RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
-	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
+	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
 	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in block-format tables (rtable tables keep whole-key filters) and memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
 	{Key: "total_order_seek", How: "a seek probes prefix filters only under prefix_same_as_start or auto_prefix_mode, so without them every seek is in total order already"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
@@ -103,7 +102,9 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 		"fifo_compaction_max_table_files_size_mb", "fifo_compaction_allow_compaction",
 		"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 		"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
-		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
+		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
+		// lsm reads it for the block format's index (lsm/tableoptions.go).
+		"enable_index_compression"),
 	engine.RocksDBFeatureNotes("hash_bucket_count")))
 
 // notesWithout returns notes less the note of key, which the engine
