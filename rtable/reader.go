@@ -221,11 +221,11 @@ func (r *Reader) appendKey(dst []byte, i uint64) []byte {
 	if r.m.keyMode == keysVariable {
 		return append(dst, r.varKey(i)...)
 	}
-	v := r.packedKey(i)
-	for j := int(r.m.keyWidth) - 1; j >= 0; j-- {
-		dst = append(dst, byte(v>>(8*uint(j))))
-	}
-	return append(dst, r.m.suffix...)
+	// The varying part's w bytes, big endian: the top w bytes of one
+	// 8-byte append.
+	w := int(r.m.keyWidth)
+	dst = binary.BigEndian.AppendUint64(dst, r.packedKey(i)<<(64-8*uint(w)))
+	return append(dst[:len(dst)-8+w], r.m.suffix...)
 }
 
 // trailer returns entry i's trailer.
