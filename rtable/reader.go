@@ -312,8 +312,8 @@ func (r *Reader) MayContain(userKey []byte) bool {
 }
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
-// with it; value points into the mapping (or, in a compressed table, a
-// pooled buffer) and is valid only during fn.
+// with it; value points into the mapping (or, for a value a compressed
+// table must decode, a pooled buffer) and is valid only during fn.
 // found is false if there is no such entry. A deletion is reported as found
 // with kind base.KindDelete. Get allocates nothing.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
@@ -361,6 +361,12 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 	if r.m.valueCodec == uint64(ValueRaw) {
 		fn(v, t.Kind(), t.Seq())
 		return true, nil
+	}
+	if r.m.valueCodec == uint64(ValueDict) {
+		if dv, ok := dictSingleCopy(v, r.dict); ok {
+			fn(dv, t.Kind(), t.Seq())
+			return true, nil
+		}
 	}
 	buf := r.valueBufs.Get().(*[]byte)
 	v, err = r.decodeValue(v, i, buf)
