@@ -11,7 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/godbbench/godbbench/internal/osfile"
 )
 
 // A backup directory (--backup_dir) of the engines without a backup
@@ -71,13 +72,9 @@ func lockBackupDir(dir string, exclusive bool) (io.Closer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("IO error: While open a file for lock: %s: %v", path, err)
 	}
-	how := syscall.LOCK_SH
-	if exclusive {
-		how = syscall.LOCK_EX
-	}
-	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+	if err := osfile.Flock(f, exclusive); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, osfile.ErrWouldBlock) {
 			return nil, fmt.Errorf("IO error: While lock file: %s: Resource temporarily unavailable", path)
 		}
 		return nil, fmt.Errorf("IO error: While lock file: %s: %v", path, err)
@@ -162,20 +159,7 @@ func writeFileAtomic(path, content string) error {
 		os.Remove(tmp) // the temporary file is ours
 		return err
 	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir fsyncs dir, as the native engine does its own.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return osfile.SyncDir(filepath.Dir(path))
 }
 
 // latestBackup reads LATEST.

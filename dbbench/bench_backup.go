@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/osfile"
 )
 
 // backup and restore are db_bench's: backup makes a new backup of the DB
@@ -103,7 +104,7 @@ func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) err
 		}
 		files = append(files, backupFile{name: e.Name(), size: size, crc: crc})
 	}
-	if err := syncDir(into); err != nil {
+	if err := osfile.SyncDir(into); err != nil {
 		return err
 	}
 	// The checkpoint's files are the ones just listed; nothing else is removed.
@@ -177,7 +178,7 @@ func restoreBackup(dir, into string, rate uint64) error {
 			return fmt.Errorf("Corruption: %s changed while it was restored", filepath.Join(from, f.name))
 		}
 	}
-	return syncDir(into)
+	return osfile.SyncDir(into)
 }
 
 // checkBackupFile reads path and compares it with its meta line.

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/godbbench/godbbench/internal/osfile"
 )
 
 // WritableFile is a file being written: the WAL, the MANIFEST, a table.
@@ -62,17 +63,7 @@ func (osFS) List(dir string) ([]string, error) {
 	return names, nil
 }
 
-func (osFS) SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (osFS) SyncDir(dir string) error { return osfile.SyncDir(dir) }
 
 // ErrLocked is wrapped by Open's error when another process has the DB open.
 var ErrLocked = errors.New("lsm: database is locked by another process")
@@ -91,9 +82,9 @@ func (osFS) Lock(name string) (io.Closer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := osfile.Flock(f, true); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, osfile.ErrWouldBlock) {
 			return nil, &lockedError{name}
 		}
 		return nil, fmt.Errorf("lsm: lock %s: %w", name, err)

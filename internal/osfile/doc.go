@@ -1,0 +1,10 @@
+// Package osfile holds the few operating-system file operations that more
+// than one package needs done the same way: making a directory's entries
+// durable, and taking an advisory lock on a file.
+//
+// Contract: SyncDir returns only after the directory's entries (creations,
+// renames, removals) are on stable storage, or with the error that stopped
+// it. Flock never blocks: a lock another open file description holds is
+// ErrWouldBlock, which callers turn into RocksDB's "Resource temporarily
+// unavailable" words.
+package osfile
