@@ -296,7 +296,12 @@
 // random miss in a file mapping costs 293-317 CPU ns under the same load
 // (BenchmarkPointerChase), so one to three misses account for most of the
 // measured Get. What is left to win is the value miss's TLB walk (huge
-// pages for the mapping), not the lookup.
+// pages for the mapping), not the lookup. With value codec 2 and values
+// that are whole copies of one length (db_bench's), a hit reads the
+// filter and key lines, then the value's fixed-length copy at its
+// ordinal times the length, then the dictionary's bytes: three dependent
+// misses, against which docs/BENCHMARKS.md sets the measured Get at 5M
+// keys.
 //
 // # Not done yet
 //
