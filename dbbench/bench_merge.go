@@ -23,7 +23,8 @@ func (r *runner) mergeKeyGen() (KeyGen, int64) {
 
 // benchMergeRandom is db_bench's MergeRandom: readwrites Merges of a
 // generated value on random keys (one DB-selection draw and one key draw
-// per op), bytes counting key and value.
+// per op), bytes counting key and value. With column families each Merge
+// goes to the family of its key's number, as db_bench's does.
 func benchMergeRandom(r *runner, t *thread) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	keys, n := r.mergeKeyGen()
@@ -32,9 +33,14 @@ func benchMergeRandom(r *runner, t *thread) error {
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
 		t.rand.Next() // DB selection draw
-		keys.Fill(key, int64(t.rand.Next()%uint64(n)))
+		k := int64(t.rand.Next() % uint64(n))
+		keys.Fill(key, k)
 		val := gen.Generate()
-		if err := r.db.Merge(key, val, &r.wo); err != nil {
+		db := r.db
+		if r.families != nil {
+			db = r.families.family(k)
+		}
+		if err := db.Merge(key, val, &r.wo); err != nil {
 			return fmt.Errorf("merge error: %v", err)
 		}
 		bytes += int64(len(key) + len(val))

@@ -116,7 +116,11 @@ func benchMixGraph(r *runner, t *thread) error {
 		switch queryType {
 		case mixGet:
 			gets++
-			ok, err := r.db.Get(key, take)
+			getDB := r.db
+			if r.families != nil {
+				getDB = r.families.family(keyRand) // Puts and Seeks stay in the default family, as db_bench's do
+			}
+			ok, err := getDB.Get(key, take)
 			if err != nil {
 				return fmt.Errorf("Get returned an error: %v", err)
 			}

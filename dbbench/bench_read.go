@@ -144,6 +144,9 @@ func benchReadRandom(r *runner, t *thread) error {
 	if r.readOperands {
 		return r.readRandomOperands(t)
 	}
+	if r.families != nil {
+		return r.readRandomFamilies(t)
+	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	ks := r.keySize
 	runs := engine.NewRuns(r.db)

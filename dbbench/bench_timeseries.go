@@ -61,6 +61,7 @@ func benchTimeSeries(r *runner, t *thread) error {
 	}
 	t.stats.stop()
 	t.stats.report(r.out, "timeseries write", r.cfg.histogram)
+	r.printFileOperations()
 	return nil
 }
 

@@ -18,7 +18,8 @@ func benchWriteUniqueRandom(r *runner, t *thread) error { return r.doWrite(t, wr
 // doWrite is db_bench's DoWrite: batches of entries_per_batch Puts; per batch
 // one RNG draw selects the DB (thrown away with one DB), then each key is the
 // next sequential number, rand % num, or the next of a shuffled permutation.
-// --duration applies only in random mode.
+// --duration applies only in random mode. With column families each Put
+// goes to the family of its key's number (familyWrites).
 func (r *runner) doWrite(t *thread, mode writeMode) error {
 	var seconds int64
 	if mode == writeRandom {
@@ -59,7 +60,7 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 	key := r.keys.NewBuf()
 	var bytes int64
 	perBatch := r.entriesPerBatch
-	if perBatch == 1 && keyNum != 0 && !r.cfg.rangeDeletes.on() && !r.cfg.sineWrite.on {
+	if perBatch == 1 && keyNum != 0 && !r.cfg.rangeDeletes.on() && !r.cfg.sineWrite.on && r.families == nil {
 		// A one-entry batch is a Put: same effect, no batch encoding.
 		bytes, err := r.writeRuns(t, &d, keySrc, gen)
 		t.stats.addBytes(bytes)
@@ -69,14 +70,26 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 	rd := newRangeDeleter(r)
 	var written int64
 	lastSine := t.stats.start
+	fams, err := r.familyWrites(batch, numOps)
+	if err != nil {
+		return err
+	}
 	for keyNum != 0 && !d.done(perBatch) {
+		if err := fams.enter(&d); err != nil {
+			return err
+		}
 		t.rand.Next() // DB selection draw
 		var batchBytes int64
 		batch.Reset()
 		for j := int64(0); j < perBatch; j++ {
-			r.keys.Fill(key, keySrc.next())
+			k := keySrc.next()
+			r.keys.Fill(key, k)
 			val := gen.Generate()
-			batch.Put(key, val)
+			if fams != nil {
+				fams.put(k, key, val)
+			} else {
+				batch.Put(key, val)
+			}
 			batchBytes += int64(len(val)) + entryOverhead
 			written++
 			if rd.c.due(written) {

@@ -104,7 +104,10 @@ type config struct {
 	buildInfo           bool
 	printMallocStats    bool
 	reportOpenTiming    bool
-	ycsb                ycsbConfig
+	// columnFamilyDistribution is --column_family_distribution, read by
+	// columnFamilies (columnfamilies.go).
+	columnFamilyDistribution string
+	ycsb                     ycsbConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
@@ -214,6 +217,7 @@ var configFlags = []struct {
 	{"build_info", func(c *config) any { return &c.buildInfo }},
 	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},
 	{"report_open_timing", func(c *config) any { return &c.reportOpenTiming }},
+	{"column_family_distribution", func(c *config) any { return &c.columnFamilyDistribution }},
 	{"sine_write_rate", func(c *config) any { return &c.sineWrite.on }},
 	{"sine_write_rate_interval_milliseconds", func(c *config) any { return &c.sineWrite.intervalMs }},
 	{"writes_before_delete_range", func(c *config) any { return &c.rangeDeletes.before }},

@@ -266,6 +266,14 @@ func (r *runner) open() error {
 		return err
 	}
 	r.db = db
+	if r.families, err = r.newColumnFamilies(db); err != nil {
+		r.errf("%v\n", err)
+		if cerr := r.db.Close(); cerr != nil {
+			r.errf("close error: %v\n", cerr)
+		}
+		r.db = nil
+		return errExit{"column families"}
+	}
 	if _, ok := db.(engine.ThreadContext); !ok && r.cfg.perfLevel > 1 && !r.warnedPerfLevel {
 		fmt.Fprintf(log, "WARNING: --perf_level=%d has no effect here: the %s engine keeps no perf context\n",
 			r.cfg.perfLevel, r.opener.Info().Name)

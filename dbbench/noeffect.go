@@ -37,16 +37,12 @@ var noEffectGroups = []struct {
 	{"io_uring: Debian's RocksDB is built without it, so C++ db_bench changes nothing either", []string{
 		"io_uring_enabled",
 	}},
-	{"column families and multiple databases", []string{
-		"column_family_distribution", "num_column_families", "num_hot_column_families",
+	{"multiple databases", []string{
 		"num_multi_db",
 	}},
 	{"secondary instances and custom environments", []string{
 		"env_uri", "fs_uri", "simulate_hdd", "simulate_hybrid_fs_file",
 		"simulate_hybrid_hdd_multipliers",
-	}},
-	{"statistics dumps and reporting", []string{
-		"report_file_operations",
 	}},
 	{"read options: user timestamps", []string{
 		"read_with_latest_user_timestamp",
@@ -63,6 +59,7 @@ var noEffectGroups = []struct {
 // on Debian's build, in its words.
 var refusedFlags = map[string]string{
 	"use_blob_db":                          "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; the integrated BlobDB is --enable_blob_files",
+	"num_multi_db":                         "Not implemented: --num_multi_db: the driver opens one database at --db on every engine",
 	"enable_numa":                          "NUMA is not defined in the system.",
 	"use_cache_jemalloc_no_dump_allocator": "JemallocNodumpAllocator not supported.",
 	"use_cache_memkind_kmem_allocator":     "Memkind library is not linked with the binary.",

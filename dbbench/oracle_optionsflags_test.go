@@ -99,10 +99,13 @@ var optionFlagValues = map[string][]string{
 // outside Options.
 var optionFlagsNotInFile = map[string]string{
 	"sync": "a write option", "disable_wal": "a write option", "verify_checksum": "a read option",
-	"readonly":          "opens read-only, writing no OPTIONS file",
-	"wal_recovery_mode": "this project's extension flag; C++ db_bench has no such flag",
-	"wal_dir":           "a path, which differs between the two runs",
-	"statistics":        "the statistics object is not serialized", "statistics_string": "the same",
+	"readonly":                "opens read-only, writing no OPTIONS file",
+	"wal_recovery_mode":       "this project's extension flag; C++ db_bench has no such flag",
+	"num_column_families":     "how many families are opened: TestOracleOptionsFileColumnFamilies",
+	"num_hot_column_families": "the same",
+	"report_file_operations":  "the counting file system is not serialized (TestOracleFileOperations)",
+	"wal_dir":                 "a path, which differs between the two runs",
+	"statistics":              "the statistics object is not serialized", "statistics_string": "the same",
 	"stats_level":                   "the same",
 	"rate_limiter_refill_period_us": "the rate limiter is not serialized (its bytes_per_sync default is: rate_limiter_bytes_per_sec)",
 	"rate_limiter_auto_tuned":       "the same", "rate_limit_bg_reads": "the same",
@@ -288,4 +291,33 @@ func diffOptions(want, got map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestOracleOptionsFileColumnFamilies: C++ db_bench writes one [CFOptions]
+// section per family it opens (all of them, or the hot ones), and so does
+// the rocksdb engine, with the same options.
+func TestOracleOptionsFileColumnFamilies(t *testing.T) {
+	requireRocksDBOracle(t)
+	for _, args := range [][]string{
+		{"--num_column_families=3"},
+		{"--num_column_families=4", "--num_hot_column_families=2", "--write_buffer_size=8388608"},
+	} {
+		want, wantCode := oracleOptionsFile(t, oracleBinary, args)
+		got, gotCode := oursOptionsFile(t, args)
+		if wantCode != 0 || gotCode != 0 {
+			t.Fatalf("%v: C++ db_bench exit %d, ours %d", args, wantCode, gotCode)
+		}
+		if d := diffOptions(want, got); d != "" {
+			t.Errorf("%v: OPTIONS files differ:\n%s", args, d)
+		}
+		sections := 0
+		for k := range got {
+			if strings.HasPrefix(k, "[CFOptions ") && strings.HasSuffix(k, " write_buffer_size") {
+				sections++
+			}
+		}
+		if sections < 2 {
+			t.Errorf("%v: %d [CFOptions] sections, want one per family", args, sections)
+		}
+	}
 }

@@ -27,6 +27,9 @@ type runner struct {
 	opener engine.Opener
 	opts   *options.Options
 	db     engine.DB
+	// families routes operations to the open DB's column families
+	// (--num_column_families > 1, columnfamilies.go); nil with one.
+	families *columnFamilies
 
 	seedBase    int64
 	threadCount int64 // db_bench's total_thread_count_: thread ordinals for seeding
@@ -274,6 +277,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 		r.outf("%s ", isoMicros(merged.start))
 	}
 	merged.report(r.out, name, r.cfg.histogram)
+	r.printFileOperations()
 	r.out.Flush()
 	r.json.record(r, name, &merged, n, warmup, benchStart)
 	if !warmup {

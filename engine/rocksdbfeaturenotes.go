@@ -41,6 +41,9 @@ var rocksDBFeatureHow = []struct{ key, how string }{
 	{"use_secondary_db", "no secondary instances"},
 	{"secondary_path", "no secondary instances"},
 	{"secondary_update_interval", "no secondary instances"},
+	{"num_column_families", "no column families: one family would measure something else"},
+	{"num_hot_column_families", "no column families"},
+	{"report_file_operations", "no counting file layer"},
 }
 
 // RocksDBFeatureNotes refuse the options of RocksDB features

@@ -8,6 +8,7 @@ import (
 
 	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/ratelimit"
 )
 
 // blobSink is the blob side of one flush or compaction. It moves values of
@@ -21,6 +22,9 @@ type blobSink struct {
 	db      *DB
 	write   bool   // outputs take blob files
 	gcBelow uint64 // relocate values of blob files numbered below this
+	// pri is the rate limiter priority of the files: High for a flush,
+	// Low for a compaction (outputfile.go).
+	pri ratelimit.Priority
 
 	w    *blob.Writer
 	f    WritableFile
@@ -38,7 +42,10 @@ type blobSink struct {
 // Garbage collection picks the oldest age_cutoff fraction of v's blob
 // files, as RocksDB does.
 func (db *DB) newBlobSink(v *version, level int, compaction bool) *blobSink {
-	s := &blobSink{db: db, write: db.blobOpts.writesBlobs(level)}
+	s := &blobSink{db: db, write: db.blobOpts.writesBlobs(level), pri: ratelimit.High}
+	if compaction {
+		s.pri = ratelimit.Low
+	}
 	if compaction && db.blobOpts.gc && len(v.blobs) > 0 {
 		nums := make([]uint64, 0, len(v.blobs))
 		for n := range v.blobs {
@@ -137,7 +144,7 @@ func (s *blobSink) add(key []byte, kind base.Kind, value []byte) (base.Kind, []b
 
 func (s *blobSink) startFile() error {
 	num := s.db.mu.vs.newFileNum()
-	f, err := s.db.fs.Create(blobName(s.db.dir, num))
+	f, err := s.db.createOutput(blobName(s.db.dir, num), s.pri)
 	if err != nil {
 		return fmt.Errorf("lsm: create blob file: %w", err)
 	}

@@ -315,7 +315,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			db.waitForBackground()
 			continue
 		}
-		if err := db.switchLog(db.mu.vs.newFileNum()); err != nil {
+		if err := db.switchMemtable(); err != nil {
 			db.mu.bgErr = err
 			return err
 		}

@@ -3,6 +3,8 @@ package lsm
 import (
 	"fmt"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/ratelimit"
 )
 
 // maybeScheduleCompaction starts compactions up to the concurrency limit
@@ -84,7 +86,7 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.mu.stats.runningCompactions--
 				return err
 			}
-			iters = append(iters, newTableIter(r, tableIterOptions{callerGuards: true}))
+			iters = append(iters, newTableIter(r, tableIterOptions{callerGuards: true, tableReadIO: db.io.compactionReads}))
 			readIn += f.size
 		}
 	} else {
@@ -118,7 +120,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	if c.outputLevel == 0 {
 		targetSize = 0
 	}
-	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0)
+	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0, ratelimit.Low)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}

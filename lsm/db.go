@@ -47,6 +47,7 @@ type DB struct {
 	fs          FS
 	lock        io.Closer
 	cache       *sst.Cache
+	rows        *rowCache // nil: no row cache
 	numLevels   int
 	tableOpts   []sst.WriterOptions // per output level
 	repFactory  memtable.Factory
@@ -80,6 +81,8 @@ type DB struct {
 	blobs blobRegistry
 	// blobOpts are the key-value separation options (blob_options.go).
 	blobOpts blobOptions
+	// io is how the DB reads and writes tables and blob files (fileio.go).
+	io fileIO
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -148,6 +151,10 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.lock = lock
+	if err := db.probeDirectIO(lockName); err != nil {
+		db.closeFiles()
+		return nil, err
+	}
 	db.mu.Lock()
 	err = db.recover()
 	db.mu.Unlock()
@@ -215,7 +222,9 @@ func (db *DB) prepareOptions() error {
 	if o.CacheSize > 0 {
 		db.cache = sst.NewCache(o.CacheSize, o.CacheNumShardBits)
 	}
-	return nil
+	db.rows = newRowCache(o.RowCacheSize, -1)
+	db.io = newFileIO(o, db.tickers)
+	return checkDirectIOOptions(o)
 }
 
 func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
@@ -292,12 +301,14 @@ func (db *DB) switchLog(logNum uint64) error {
 	if err != nil {
 		return fmt.Errorf("lsm: create WAL: %w", err)
 	}
-	if osf, ok := f.(*os.File); ok && db.opts.MmapWrite {
+	osf, _ := f.(*os.File)
+	if osf != nil && db.opts.MmapWrite {
 		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
 			osf.Close()
 			return fmt.Errorf("lsm: create WAL: %w", err)
 		}
 	}
+	f = db.wrapWAL(f, osf)
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()
@@ -314,11 +325,7 @@ func (db *DB) switchLog(logNum uint64) error {
 	}
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
-	if db.mu.mem != nil {
-		db.mu.mem.lastSeq = db.mu.lastSeq
-		db.mu.imm = append(db.mu.imm, db.mu.mem)
-	}
-	db.mu.mem = mem
+	db.retireActiveMemtable(mem)
 	if err := db.fs.SyncDir(db.walDir); err != nil {
 		return fmt.Errorf("lsm: sync WAL dir: %w", err)
 	}

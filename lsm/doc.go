@@ -37,6 +37,10 @@
 //   - Options.TableFormat chooses the format of new tables below L0
 //     ("block", the default, or "rtable"); a table is always read in the
 //     format its file has, so a DB may hold both.
+//   - The I/O options (rate limiter, direct reads and writes, read-ahead,
+//     bytes_per_sync, wal_bytes_per_sync, use_fsync) act on table, blob
+//     and WAL files as fileio.go says; direct I/O on a file system without
+//     O_DIRECT fails Open in RocksDB's words, never falling back.
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").

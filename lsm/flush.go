@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/internal/mmapfault"
+	"github.com/godbbench/godbbench/internal/ratelimit"
 )
 
 // Flush switches the active memtable if it holds anything and waits until
@@ -137,7 +138,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 	if db.blobOpts.writesBlobs(0) {
 		ci.blobs = db.newBlobSink(nil, 0, false)
 	}
-	outs, err := db.writeTables(&ci, 0, 0, tableNum)
+	outs, err := db.writeTables(&ci, 0, 0, tableNum, ratelimit.High)
 	if ci.blobs != nil {
 		err = db.finishBlobs(ci.blobs, e, outs, err)
 	}
@@ -150,9 +151,10 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 // writeTables writes the entries of ci to tables for level, starting a new
 // table at a user-key boundary once a table reaches targetSize (0: one
 // table), and ci's range tombstones with them (compaction_rangedel.go).
-// The first table is numbered firstNum unless that is 0. It needs no
-// lock: file numbers come from an atomic counter.
-func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64) (outs []*fileMeta, err error) {
+// The first table is numbered firstNum unless that is 0; the tables are
+// written at pri (outputfile.go). It needs no lock: file numbers come
+// from an atomic counter.
+func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64, pri ratelimit.Priority) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
@@ -216,7 +218,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 			num = db.mu.vs.newFileNum()
 		}
 		firstNum = 0
-		f, err = db.fs.Create(tableName(db.dir, num))
+		f, err = db.createOutput(tableName(db.dir, num), pri)
 		if err != nil {
 			return fmt.Errorf("create table: %w", err)
 		}

@@ -37,11 +37,18 @@ func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
 // magic number names. A fault reading a new mapping is an error.
 func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, err error) {
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
-	file, err := db.fs.OpenReadOnly(name)
+	file, ra, direct, err := db.openTableForRead(name)
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table: %w", err)
 	}
-	if isRTable(file, size) {
+	if isRTable(ra, size) {
+		if direct {
+			// rtable maps its file: open it as ever.
+			file.Close()
+			if file, err = db.fs.OpenReadOnly(name); err != nil {
+				return nil, fmt.Errorf("lsm: open table: %w", err)
+			}
+		}
 		r, err := rtable.Open(file, size, rtable.ReaderOptions{Name: name})
 		if err != nil {
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
@@ -56,6 +63,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		FileNum:         num,
 		Name:            name,
 		Statistics:      db.tickers,
+		Direct:          direct,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
@@ -85,11 +93,19 @@ type getter struct {
 	key     []byte
 	blobBuf blob.Buffer
 	err     error
+	// row, rec, recKind and recSeq carry a lookup through the row cache
+	// (rowcache_get.go): the row read or recorded, the recording callback
+	// bound once, and the last entry recorded.
+	row     []byte
+	rec     func(value []byte, kind base.Kind, seq uint64)
+	recKind base.Kind
+	recSeq  uint64
 }
 
 var getterPool = sync.Pool{New: func() any {
 	g := &getter{}
 	g.cb = g.onEntry
+	g.rec = g.record
 	return g
 }}
 
@@ -312,6 +328,9 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 }
 
 func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool, error) {
+	if db.rows != nil {
+		return db.getFromTableRows(f, key, seq, g)
+	}
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err

@@ -60,7 +60,7 @@ func (b *iterBundle) tableIter(db *DB, t *openTable, keysOnly bool) internalIter
 		slot = &b.tables[b.nTables]
 		b.nTables++
 	}
-	return newTableIter(t, tableIterOptions{block: slot, fillCache: true, keysOnly: keysOnly, blobs: db})
+	return newTableIter(t, tableIterOptions{block: slot, fillCache: true, keysOnly: keysOnly, blobs: db, tableReadIO: db.io.userReads})
 }
 
 func (b *iterBundle) levelIter(db *DB, files []*fileMeta, keysOnly bool) *levelIter {

@@ -60,7 +60,7 @@ func (l *levelIter) open(i int) bool {
 	}
 	l.cur = newTableIter(t, tableIterOptions{
 		block: &l.slot, rtable: l.rslot, fillCache: !l.noFill, keysOnly: l.keysOnly,
-		callerGuards: l.compaction, blobs: l.readBlobs(),
+		callerGuards: l.compaction, blobs: l.readBlobs(), tableReadIO: l.db.io.reads(l.compaction),
 	})
 	return true
 }

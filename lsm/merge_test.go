@@ -196,7 +196,9 @@ func randomOperand(rng *rand.Rand, spec string, op int) string {
 // TestRandomizedMergeModel mixes puts, deletes and merges with flushes,
 // compactions, snapshots and reopens, and checks reads, scans both ways
 // and snapshot reads against a map, over both table formats.
-func TestRandomizedMergeModel(t *testing.T) {
+func TestRandomizedMergeModel(t *testing.T) { runRandomizedMergeModels(t) }
+
+func runRandomizedMergeModels(t *testing.T) {
 	for _, fc := range formatCases {
 		for i, spec := range []string{"uint64add", "stringappend", "stringappendtest", "uint64add"} {
 			seed := int64(i + 1)

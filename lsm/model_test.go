@@ -218,6 +218,7 @@ func modelOptions(seed int64) *options.Options {
 	o.MaxBytesForLevelBase = 64 << 10
 	o.Memtablerep = []string{"skip_list", "cspp", "offset_skiplist", "skip_list"}[seed-1]
 	o.CompressionType = []string{"none", "snappy", "zstd", "lz4"}[seed-1]
+	o.RowCacheSize = modelRowCacheSize
 	return o
 }
 

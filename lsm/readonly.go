@@ -31,6 +31,9 @@ func (db *DB) openReadOnly() (*DB, error) {
 		}
 		return nil, fmt.Errorf("IO error: While opening a file for sequentially reading: %s: %w", current, err)
 	}
+	if err := db.probeDirectIO(currentName); err != nil {
+		return nil, err
+	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	dbNames, err := db.fs.List(db.dir)

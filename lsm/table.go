@@ -179,6 +179,9 @@ type tableIterOptions struct {
 	// resolves blob indexes to their values (blob_read.go); flushes and
 	// compactions leave it nil to see the indexes.
 	blobs *DB
+	// tableReadIO is the read-ahead and rate limiter charge of block
+	// reads (readio.go).
+	tableReadIO
 }
 
 // newTableIter returns an iterator over t.
@@ -201,6 +204,8 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 		}
 		block.it = r.NewIter()
 		block.it.SetFillCache(o.fillCache)
+		block.it.SetReadahead(o.readahead)
+		block.it.SetReadCharge(o.charge)
 		block.blobs.db = o.blobs
 		return block
 	}

@@ -81,6 +81,17 @@ type RocksDBFeatures struct {
 	SecondaryPath           string // secondary_path
 	SecondaryUpdateInterval int    // secondary_update_interval
 
+	// Column families: db_bench's writes and reads spread over
+	// NumColumnFamilies families (<= 1: the default family alone), of which
+	// NumHotColumnFamilies (0, or not below NumColumnFamilies: all) exist
+	// at open and take operations at a time (columnfamilies.go).
+	NumColumnFamilies    int // num_column_families
+	NumHotColumnFamilies int // num_hot_column_families
+
+	// ReportFileOperations counts the database's file operations and
+	// prints the counts after every benchmark's result line.
+	ReportFileOperations bool // report_file_operations
+
 	// KeySize is the driver's --key_size, which the plain table (its key
 	// length) and the uint64 comparator (8 bytes only) need.
 	KeySize int
@@ -100,6 +111,7 @@ func defaultRocksDBFeatures() RocksDBFeatures {
 		HashBucketCount:                        1 << 20,
 		KeySize:                                16,
 		SecondaryUpdateInterval:                5,
+		NumColumnFamilies:                      1,
 	}
 }
 
@@ -138,6 +150,9 @@ var rocksDBFeatureSpecs = []Spec{
 	flagOpt("use_keep_filter", setBool(func(o *Options) *bool { return &o.UseKeepFilter })),
 	flagOpt("use_uint64_comparator", setBool(func(o *Options) *bool { return &o.UseUint64Comparator })),
 	flagOpt("write_batch_protection_bytes_per_key", setInt(func(o *Options) *int { return &o.WriteBatchProtectionBytesPerKey })),
+	flagOpt("num_column_families", setInt(func(o *Options) *int { return &o.NumColumnFamilies })),
+	flagOpt("num_hot_column_families", setInt(func(o *Options) *int { return &o.NumHotColumnFamilies })),
+	flagOpt("report_file_operations", setBool(func(o *Options) *bool { return &o.ReportFileOperations })),
 	flagOpt("use_secondary_db", setBool(func(o *Options) *bool { return &o.UseSecondaryDB })),
 	flagOpt("secondary_path", setString(func(o *Options) *string { return &o.SecondaryPath })),
 	flagOpt("secondary_update_interval", setInt(func(o *Options) *int { return &o.SecondaryUpdateInterval })),

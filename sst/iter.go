@@ -60,7 +60,7 @@ func (t *Iter) loadKeys(i int) bool {
 	if t.wantValues {
 		pair = &t.pair
 	}
-	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, !t.noFill, true)
+	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
 	if err != nil {
 		t.err = err
 		return false
@@ -238,7 +238,7 @@ func (t *Iter) Value() ([]byte, error) {
 			pair = &t.pair
 		}
 		t.wantValues = true
-		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, !t.noFill, true)
+		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
 		if err != nil {
 			t.err = err
 			return nil, err

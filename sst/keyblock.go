@@ -110,6 +110,8 @@ type blockIter struct {
 	// atRestart is set while the next entry to decode is a restart point.
 	atRestart bool
 	err       error
+	// reverse holds the restart interval last scanned for prev and last.
+	reverse reverseCache
 }
 
 // init prepares it for block data; it returns errBadBlock if the restart
@@ -118,6 +120,7 @@ func (it *blockIter) init(data []byte) error {
 	it.data = data
 	it.err = nil
 	it.off, it.nextOff = 0, 0
+	it.reverse.reset()
 	if len(data) < 4 {
 		return errBadBlock
 	}
@@ -237,17 +240,29 @@ func (it *blockIter) last() bool {
 		it.off = it.restarts
 		return false
 	}
+	record := it.reverse.begin()
 	ok := it.decode(it.seekRestart(it.numRestarts - 1))
 	for ok && it.nextOff < it.restarts {
+		if record {
+			it.reverse.record(it)
+		}
 		ok = it.decode(it.valOff + it.valLen)
+	}
+	if ok && record {
+		it.reverse.record(it)
 	}
 	return ok && it.err == nil
 }
 
-// prev moves to the entry before the current one by rescanning from the
-// restart point before it: at most BlockRestartInterval decodes.
+// prev moves to the entry before the current one: from the reverse cache
+// when the last rescan went through it, else by rescanning from the restart
+// point before it (at most BlockRestartInterval decodes), which fills the
+// cache with that interval (reverseCache.begin says when).
 func (it *blockIter) prev() bool {
 	target := it.off
+	if it.reverse.restoreBefore(it, target) {
+		return true
+	}
 	// Last restart point whose entry starts before target.
 	lo, hi := 0, it.numRestarts
 	for lo < hi {
@@ -262,12 +277,19 @@ func (it *blockIter) prev() bool {
 		it.off = -1
 		return false
 	}
+	record := it.reverse.begin()
 	ok := it.decode(it.seekRestart(lo - 1))
 	for ok && it.nextOff < target {
+		if record {
+			it.reverse.record(it)
+		}
 		ok = it.decode(it.valOff + it.valLen)
 	}
 	if ok && it.nextOff != target {
 		return it.corrupt()
+	}
+	if ok && record {
+		it.reverse.record(it)
 	}
 	return ok
 }

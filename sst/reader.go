@@ -27,6 +27,10 @@ type ReaderOptions struct {
 	Name            string // for error messages (default: the file name)
 	// Statistics counts cache and filter work (statistics.go); nil: none.
 	Statistics *statistics.Statistics
+	// Direct says the file was opened with O_DIRECT (package
+	// internal/directio): every read is then made aligned (direct.go).
+	// It cannot be combined with Mmap.
+	Direct bool
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -44,7 +48,10 @@ func (d *dataBlock) valueOffset() uint64 {
 // Reader reads one table. All methods are safe for concurrent use; an Iter
 // is used by one goroutine at a time.
 type Reader struct {
-	f      *os.File
+	f *os.File
+	// ra is what blocks are read through: f, or f's aligned reader when
+	// the file is open for direct reads.
+	ra     io.ReaderAt
 	size   int64
 	name   string
 	opts   ReaderOptions
@@ -117,6 +124,10 @@ type pairBuf struct {
 	set         bool
 	ahead       bool // read ahead on sequential reads (iterators)
 	window      int  // current read-ahead bytes, 0 before the first sequential read
+	// fixed, when positive, is the read-ahead of every read, sequential
+	// or not, and charge is told of every read's bytes (iter_io.go).
+	fixed  int
+	charge func(n int)
 }
 
 const (
@@ -141,7 +152,7 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // provided the calling goroutine set runtime/debug.SetPanicOnFault
 // (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
-	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	r := &Reader{f: f, ra: readerAt(f, opts), size: size, opts: opts, cache: opts.Cache, name: opts.Name}
 	if r.name == "" {
 		r.name = f.Name()
 	}
@@ -256,7 +267,7 @@ func (r *Reader) readMeta(off uint64, n int) ([]byte, error) {
 		return bytes.Clone(r.mapped[off : off+uint64(n)]), nil
 	}
 	b := make([]byte, n)
-	if _, err := r.f.ReadAt(b, int64(off)); err != nil {
+	if _, err := r.ra.ReadAt(b, int64(off)); err != nil {
 		return nil, fmt.Errorf("sst: read %s at offset %d: %w", r.name, off, err)
 	}
 	return b, nil
@@ -411,14 +422,16 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // With pair non-nil, a block that must be read from the file is taken from
 // the whole pair read into pair, which then serves the pair's other block
 // too; the returned bytes may point into pair.buf and stay valid until the
-// pair is replaced. With fill false a block missing from the cache is not
+// pair is replaced. Without pair, charge (when not nil) is told of the
+// bytes of a block read from the file before the read (a pair's reads are
+// charged to pair.charge). With fill false a block missing from the cache is not
 // added to it (RocksDB's ReadOptions.fill_cache, off for compactions).
 //
 // With own set, a raw block of a mapped table is copied into *dst instead
 // of being returned in place, so that the caller's reads of the bytes can
 // never fault (see mmap_fault.go). Reads of the mapping here are guarded:
 // a fault is returned as an ErrCorruption error naming the table.
-func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
+func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, charge func(int), fill, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
 		return r.loadMapped(off, n, bit, dst, fill, own)
 	}
@@ -434,6 +447,9 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	if pair != nil {
 		raw, err = r.readPair(pair, bit/2, off, n)
 	} else {
+		if charge != nil {
+			charge(int(n) + blockTrailerLen)
+		}
 		raw, err = r.readBlock(tmp, off, n)
 	}
 	if err != nil {
@@ -548,8 +564,8 @@ func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, erro
 		sequential := p.set && i == p.last+1
 		p.first, p.last = 0, -1
 		last := i
-		if p.ahead && sequential {
-			p.window = min(max(2*p.window, minReadahead), maxReadahead)
+		if p.ahead && (sequential || p.fixed > 0) {
+			p.window = p.nextWindow()
 			for last+1 < len(r.blocks) && r.pairEnd(last+1)-r.blocks[i].offset <= uint64(p.window) {
 				last++
 			}
@@ -557,6 +573,9 @@ func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, erro
 			p.window = 0
 		}
 		size := int(r.pairEnd(last) - r.blocks[i].offset)
+		if p.charge != nil {
+			p.charge(size)
+		}
 		if cap(p.buf) < max(size, r.maxPair) {
 			p.buf = make([]byte, max(size, r.maxPair))
 		}
@@ -577,7 +596,7 @@ func (r *Reader) pairEnd(i int) uint64 {
 }
 
 func (r *Reader) readAt(buf []byte, off uint64) error {
-	if _, err := r.f.ReadAt(buf, int64(off)); err != nil {
+	if _, err := r.ra.ReadAt(buf, int64(off)); err != nil {
 		if errors.Is(err, io.EOF) {
 			return corruptf(r.name, off, "block extends past the end of the file")
 		}
@@ -619,7 +638,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, true, false)
+		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, true, false)
 		if err != nil {
 			return false, err
 		}
@@ -656,7 +675,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, bas
 		return nil
 	}
 	d := &r.blocks[i]
-	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, true, false)
+	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, true, false)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (Opener) Info() engine.Info {
 
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
-var OptionNotes = slices.Concat([]engine.OptionNote{
+var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
@@ -70,7 +70,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "delayed_write_rate", Ignored: true, How: "no write slowdown to a rate"},
 	{Key: "subcompactions", Ignored: true, How: "a compaction runs on one goroutine"},
 	{Key: "compression_max_dict_bytes", Ignored: true, How: "no dictionary compression"},
-	{Key: "cache_type", Ignored: true, How: "one block cache design"},
+	{Key: "cache_type", How: "one CLOCK block cache (sst/cache.go) for every type: hyper_clock_cache as RocksDB's, lru_cache and fast_lru_cache evicting by CLOCK rather than strict recency (measured in docs/BENCHMARKS.md, block cache types)"},
+	{Key: "cache_numshardbits", How: "applied to the block cache, but shards are kept at 256 KiB or more, and -1 picks one shard per 1 MiB (RocksDB: per 512 KiB), at most 64"},
 	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
@@ -81,13 +82,7 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", Ignored: true, How: "filters are written on every level"},
 	{Key: "prefix_size", How: "buckets keys of the prefix_hash and hash_linkedlist memtables only: no prefix bloom filters or prefix seeks"},
-	{Key: "use_direct_reads", Ignored: true, How: "reads go through the page cache"},
-	{Key: "use_direct_io_for_flush_and_compaction", Ignored: true, How: "writes go through the page cache"},
-	{Key: "bytes_per_sync", Ignored: true, How: "no incremental table syncs"},
-	{Key: "wal_bytes_per_sync", Ignored: true, How: "no incremental WAL syncs"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
-	{Key: "use_fsync", Ignored: true, How: "syncs use fdatasync"},
-	{Key: "compaction_readahead_size", Ignored: true, How: "compactions read tables sequentially without a readahead knob"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
 	{Key: "advise_random_on_open", Ignored: true, How: "no fadvise hints"},
@@ -96,7 +91,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
-}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
+	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
+}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"), engine.ReadOptionNotes, engine.ByNameNotes("a RocksDB feature the native engine does not have",
 	// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
 	"universal_size_ratio", "universal_min_merge_width", "universal_max_merge_width",
 	"universal_max_size_amplification_percent",
@@ -104,7 +100,13 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 	"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
 	"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size"),
-	engine.RocksDBFeatureNotes("hash_bucket_count"))
+	engine.RocksDBFeatureNotes("hash_bucket_count")))
+
+// notesWithout returns notes less the note of key, which the engine
+// applies.
+func notesWithout(notes []engine.OptionNote, key string) []engine.OptionNote {
+	return slices.DeleteFunc(slices.Clone(notes), func(n engine.OptionNote) bool { return n.Key == key })
+}
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -170,6 +172,10 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	}
 	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
 		return nil, err
+	}
+	if o.MmapWrite && o.UseDirectIOForFlushAndCompaction {
+		// Checked here: mapOptions maps the WAL whatever --mmap_write says.
+		return nil, lsm.ErrMmapWritesAndDirectIO
 	}
 	op, err := mergeop.Lookup(o.MergeOperator)
 	if err != nil {

@@ -2,6 +2,7 @@ package native
 
 import (
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
@@ -48,12 +49,12 @@ func TestRegistered(t *testing.T) {
 
 func TestWarnings(t *testing.T) {
 	o := options.Default()
-	o.Explicit["use_direct_reads"] = true
+	o.Explicit["advise_random_on_open"] = true
 	o.CompressionType = "zlib"
 	o.Explicit["compression_type"] = true
 	var w stringWriter
 	mapOptions(o, &w)
-	want := "WARNING: engine native ignores option use_direct_reads\nWARNING: engine native does not support compression zlib; using zstd\n"
+	want := "WARNING: engine native ignores option advise_random_on_open\nWARNING: engine native does not support compression zlib; using zstd\n"
 	if string(w) != want {
 		t.Fatalf("warnings:\n%s", w)
 	}
@@ -84,5 +85,24 @@ func TestHashBucketCount(t *testing.T) {
 	o.Explicit["hash_bucket_count"] = true
 	if got := mapOptions(o, io.Discard).Memtablerep; got != "hash_linkedlist:1024" {
 		t.Errorf("--hash_bucket_count=1024: memtablerep %q", got)
+	}
+}
+
+// TestIONotes: the I/O options the engine applies are not ignored, and
+// every key has one note.
+func TestIONotes(t *testing.T) {
+	seen := map[string]bool{}
+	for _, n := range OptionNotes {
+		if seen[n.Key] {
+			t.Errorf("two notes for %s", n.Key)
+		}
+		seen[n.Key] = true
+	}
+	for _, k := range []string{"rate_limiter_bytes_per_sec", "rate_limiter_refill_period_us", "rate_limiter_auto_tuned",
+		"rate_limit_bg_reads", "rate_limit_user_ops", "readahead_size", "compaction_readahead_size", "bytes_per_sync", "use_fsync",
+		"use_direct_reads", "use_direct_io_for_flush_and_compaction", "wal_bytes_per_sync", "rate_limit_auto_wal_flush"} {
+		if slices.Contains(unsupported, k) {
+			t.Errorf("%s is still ignored", k)
+		}
 	}
 }

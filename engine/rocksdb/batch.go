@@ -19,13 +19,14 @@ import (
 type batch struct {
 	b *C.rocksdb_writebatch_t
 	n int
+	d *DB // whose column families PutCF and DeleteCF name
 }
 
 var _ engine.Batch = (*batch)(nil)
 
 // NewBatch implements engine.DB.
 func (d *DB) NewBatch() engine.Batch {
-	return &batch{b: C.rocksdb_writebatch_create()}
+	return &batch{b: C.rocksdb_writebatch_create(), d: d}
 }
 
 func (b *batch) Put(key, value []byte) {

@@ -14,6 +14,7 @@ package rocksdb
 #include <rocksdb/c.h>
 #include "bridge.h"
 #include "flagfeatures.h"
+#include "filecounters.h"
 */
 import "C"
 
@@ -122,6 +123,9 @@ func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 	C.rocksdb_options_set_create_if_missing(c.opts, 1)
 	C.rocksdb_options_set_create_missing_column_families(c.opts, 1)
 	C.rocksdb_options_set_env(c.opts, c.env)
+	if o.ReportFileOperations {
+		C.gdb_use_counted_fs(c.opts)
+	}
 	if o.Statistics {
 		C.rocksdb_options_enable_statistics(c.opts)
 		C.gdb_set_stats_level(c.opts, C.int(o.StatsLevel))

@@ -81,6 +81,9 @@ type DB struct {
 	// secondary runs a secondary instance's catch-ups (secondary.go);
 	// nil for a primary.
 	secondary *secondaryUpdater
+	// families are the column families of --num_column_families > 1
+	// (columnfamilies.go); nil with the default family alone.
+	families *families
 }
 
 var (
@@ -127,7 +130,11 @@ func openDB(dir string, cfg *config, o *options.Options, warn io.Writer) (*DB, e
 	if o.UseSecondaryDB && (o.TransactionDB || o.OptimisticTransactionDB) {
 		return nil, fmt.Errorf("Cannot use use_secondary_db flag with transaction_db")
 	}
-	if wantsTransactions(o) {
+	if o.NumColumnFamilies > 1 {
+		if err := d.openFamilies(path, o); err != nil {
+			return nil, err
+		}
+	} else if wantsTransactions(o) {
 		if err := d.openTransactionDB(path, o); err != nil {
 			return nil, err
 		}
@@ -326,10 +333,14 @@ const (
 // costs two pool operations (~10 ns each).
 var valueBufs = sync.Pool{New: func() any { return &valueBuf{b: make([]byte, initialValueBuf)} }}
 
-// Flush implements engine.DB: it flushes the memtables and waits.
+// Flush implements engine.DB: it flushes the memtables and waits; with
+// column families, those of every family, as db_bench's flush does.
 func (d *DB) Flush() error {
 	if d.db == nil {
 		return errClosed
+	}
+	if d.families != nil {
+		return d.flushFamilies()
 	}
 	return cError(C.gdb_flush(d.db))
 }
@@ -456,6 +467,7 @@ func (d *DB) Close() error {
 	d.closeOnce.Do(func() {
 		err = d.endBlockCacheTrace()
 		d.secondary.stop()
+		d.closeFamilies()
 		C.rocksdb_column_family_handle_destroy(d.cf)
 		d.closeTransactionDB()
 		C.rocksdb_close(d.db)

@@ -57,6 +57,11 @@ var _ engine.Iterator = (*iterator)(nil)
 
 // NewIter implements engine.DB.
 func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
+	return d.newIter(o, d.cf)
+}
+
+// newIter is an iterator over column family cf.
+func (d *DB) newIter(o *engine.IterOptions, cf *C.rocksdb_column_family_handle_t) (engine.Iterator, error) {
 	if d.db == nil {
 		return nil, errClosed
 	}
@@ -80,7 +85,7 @@ func (d *DB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 			C.rocksdb_readoptions_set_iterate_upper_bound(it.ro, it.upper, C.size_t(len(o.UpperBound)))
 		}
 	}
-	it.it = C.rocksdb_create_iterator(d.db, it.ro)
+	it.it = C.rocksdb_create_iterator_cf(d.db, it.ro, cf)
 	return it, nil
 }
 

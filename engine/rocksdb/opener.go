@@ -5,6 +5,7 @@ package rocksdb
 /*
 #include <rocksdb/c.h>
 #include "bridge.h"
+#include "filecounters.h"
 */
 import "C"
 
@@ -76,6 +77,10 @@ func (Opener) Destroy(dir string, opts *options.Options) error {
 	}
 	cfg := &config{opts: C.rocksdb_options_create()}
 	defer cfg.destroy()
+	if opts != nil && opts.ReportFileOperations {
+		// db_bench destroys through its counting file system too.
+		C.gdb_use_counted_fs(cfg.opts)
+	}
 	if o.WALDir != "" {
 		s := cString(o.WALDir)
 		C.rocksdb_options_set_wal_dir(cfg.opts, s)

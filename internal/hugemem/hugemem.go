@@ -26,9 +26,8 @@
 //     regions, and only for them: each target region is referenced by its
 //     owner's list of regions until Free, so it stays reachable, and Go
 //     never moves a heap object; a pointer to any other object would not
-//     keep it alive. memtable/skiplist stores such pointers (its node
-//     links, towers and key/value pointers); memtable/offsetskiplist and
-//     memtable/cspp store 32-bit offsets only.
+//     keep it alive. The memtables here (skiplist, offsetskiplist, cspp)
+//     store 32-bit offsets only.
 //
 // Measured on the 2-core build machine (a Firecracker VM, THP "madvise"),
 // BenchmarkRandomReadChain: a dependent random read chain over 512 MiB takes

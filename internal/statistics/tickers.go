@@ -45,6 +45,9 @@ const (
 	FlushWriteBytes
 	IteratorsCreated
 	IteratorsDeleted
+	RateLimiterDrains
+	RowCacheHit
+	RowCacheMiss
 	numTickers
 )
 
@@ -89,6 +92,9 @@ var tickerNames = [numTickers]string{
 	FlushWriteBytes:             "rocksdb.flush.write.bytes",
 	IteratorsCreated:            "rocksdb.num.iterator.created",
 	IteratorsDeleted:            "rocksdb.num.iterator.deleted",
+	RateLimiterDrains:           "rocksdb.number.rate_limiter.drains",
+	RowCacheHit:                 "rocksdb.row.cache.hit",
+	RowCacheMiss:                "rocksdb.row.cache.miss",
 }
 
 // String is the ticker's RocksDB name.

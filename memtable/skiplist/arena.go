@@ -7,43 +7,49 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/hugemem"
+	"github.com/godbbench/godbbench/memtable"
 )
 
-// Memory. A list's nodes, towers and key/value bytes live in chunks mapped
-// by internal/hugemem: outside the Go heap, and, for the 2 MiB chunks of a
-// memtable of 32 MiB or more, on transparent huge pages. The Go heap gets no
-// huge pages (smaps showed 0 kB AnonHugePages for a 90 MiB list on it), and
-// a search takes a TLB miss as well as a cache miss at every node it visits
-// in random order; hugemem's read-chain benchmark: 209 ns a read in a
-// huge-page region against 271 ns in a Go heap slice.
+// Memory. A list's nodes live in chunks mapped by internal/hugemem: outside
+// the Go heap, and, for the 2 MiB chunks of a memtable of 32 MiB or more, on
+// transparent huge pages. The Go heap gets no huge pages (smaps showed 0 kB
+// AnonHugePages for a 90 MiB list on it), and a search takes a TLB miss as
+// well as a cache miss at every node it visits in random order; hugemem's
+// read-chain benchmark: 209 ns a read in a huge-page region against 271 ns
+// in a Go heap slice.
 //
-// The links between nodes, a tall node's tower pointer and the key/value
-// pointers are pointers the collector never sees, which is safe because
-// they only ever point into the list's own chunks (hugemem's rule): the
-// chunks live until the list is released (Release) or, for a list dropped
-// without Release, until the list is unreachable (a cleanup). Nothing in a
-// chunk points anywhere else; the head, a Go object, points into the
-// chunks, never the other way. In race-detector and non-Linux builds
-// hugemem's chunks are []byte allocations on the Go heap, so these
-// pointers are Go pointers in memory the collector does not scan; the
-// arena's list of regions keeps every chunk they can reach alive, which is
-// what hugemem's contract asks. The collector also no longer scans the
-// nodes, which it had to while they were Go objects.
+// Nodes refer to each other by uint32 offsets in 4-byte units, which
+// halves the links against pointers and keeps every pointer out of the
+// chunks. The offset space is cut into 2 MiB windows; a chunk starts a
+// window (a small memtable's 64 KiB chunks leave the rest of theirs
+// unused), and a region bigger than a window covers consecutive ones. The
+// window table maps window w to its address, so resolving an offset is a
+// shift, a mask and one load from the table:
 //
-// Two fill cursors (streams) keep the nodes dense: nodes and towers in one,
-// key and value bytes in the other, so a search's nodes are not spread over
-// the values' memory. Allocation is one atomic add on the stream's current
-// chunk; a mutex is taken once per chunk.
-
-type stream int
+//	byteOff = off << 2
+//	addr    = windows[byteOff >> 21] + (byteOff & (2 MiB - 1))
+//
+// The table is an array of maxWindows entries, so it never moves: 16 GiB
+// of reach with 2 MiB chunks, 512 MiB with 64 KiB ones (past that, Add
+// returns memtable.ErrFull). A window's entry is written before any offset
+// in it is handed out. Window 0 is the head node, a Go allocation of the
+// arena's own, so that Release can empty the list without touching chunks
+// it hands to the next list; no offset handed out by alloc is in window 0,
+// so offset 0 is nil.
+//
+// Allocation is one atomic add on the current chunk's fill mark; a mutex is
+// taken once per chunk. An allocation never straddles two chunks, so a node
+// is contiguous; one larger than a quarter of a chunk gets a region of its
+// own, so it never wastes the rest of a shared chunk.
 
 const (
-	streamNodes stream = iota
-	streamBytes
-	numStreams
-)
+	// windowShift: 2 MiB windows.
+	windowShift = 21
+	windowSize  = 1 << windowShift
+	// maxWindows is the window table's size: what uint32 offsets in 4-byte
+	// units reach (16 GiB).
+	maxWindows = 1 << (34 - windowShift)
 
-const (
 	// bigChunk is a chunk of a list for a memtable of bigListBytes or more:
 	// one huge page. Smaller memtables get smallChunk chunks, so that a
 	// tiny write buffer is not two huge pages.
@@ -60,94 +66,118 @@ const (
 // toucher's path); see hugemem.Pool.
 var chunks = hugemem.Pool{Max: maxPooledChunks, MaxIdle: hugemem.DefaultMaxIdle}
 
-// chunk is one region being filled by a stream.
+// chunk is the region being filled.
 type chunk struct {
-	base unsafe.Pointer
-	size uintptr
-	used atomic.Uintptr
+	base  unsafe.Pointer
+	start uint64 // byte offset of base
+	size  uint64
+	used  atomic.Uint64
 }
 
-// arena hands out the list's memory.
+// resolver resolves offsets: the window table, which never moves.
+type resolver struct{ windows *[maxWindows]unsafe.Pointer }
+
+// addr resolves a non-nil offset to its address.
+func (r resolver) addr(off uint32) unsafe.Pointer {
+	b := uint64(off) << 2
+	return unsafe.Add(r.windows[(b>>windowShift)&(maxWindows-1)], b&(windowSize-1))
+}
+
+// arena hands out the list's memory and resolves offsets.
 type arena struct {
-	cur       [numStreams]atomic.Pointer[chunk]
-	chunkSize uintptr
+	resolver
+	chunkSize uint64
+	cur       atomic.Pointer[chunk]
 	allocated atomic.Uint64 // bytes of all chunks
 
-	mu      sync.Mutex
-	regions []*hugemem.Region // guarded by mu
+	// head is window 0, which holds only the head node.
+	head *[headWords]uint32
+
+	mu       sync.Mutex
+	nwindows int               // guarded by mu; windows in use
+	regions  []*hugemem.Region // guarded by mu
 }
 
 func newArena(writeBufferSize uint64) *arena {
-	size := uintptr(bigChunk)
+	// Window table entries are written under mu, before an offset in them
+	// is handed out.
+	a := &arena{head: new([headWords]uint32), nwindows: 1, chunkSize: bigChunk}
+	a.windows = new([maxWindows]unsafe.Pointer)
 	if writeBufferSize != 0 && writeBufferSize < bigListBytes {
-		size = smallChunk
+		a.chunkSize = smallChunk
 	}
-	return &arena{chunkSize: size}
+	a.windows[0] = unsafe.Pointer(a.head)
+	return a
 }
 
-// alloc returns n bytes of zeroed memory in stream s, aligned as n is to a
-// power of two up to 64 (every node-stream allocation is a multiple of 64).
-func (a *arena) alloc(s stream, n uintptr) (unsafe.Pointer, error) {
+// alloc returns the offset and address of n zeroed bytes, n a multiple of
+// 4, at 4-byte alignment.
+func (a *arena) alloc(n uint64) (uint32, unsafe.Pointer, error) {
 	for {
-		c := a.cur[s].Load()
+		c := a.cur.Load()
 		if c != nil {
 			end := c.used.Add(n)
 			if end <= c.size {
-				return unsafe.Add(c.base, end-n), nil
+				return uint32((c.start + end - n) >> 2), unsafe.Add(c.base, end-n), nil
 			}
 		}
 		if n > a.chunkSize/4 {
-			// A large piece gets a region of its own, so it never wastes
-			// the rest of a shared chunk.
-			r, err := a.mapRegion(n)
+			c, err := a.install(n, false)
 			if err != nil {
-				return nil, err
+				return 0, nil, err
 			}
-			return unsafe.Pointer(unsafe.SliceData(r.Bytes)), nil
+			return uint32(c.start >> 2), c.base, nil
 		}
-		if err := a.refill(s, c); err != nil {
-			return nil, err
+		if _, err := a.install(a.chunkSize, true); err != nil {
+			return 0, nil, err
 		}
 	}
 }
 
-// refill installs a fresh chunk as stream s's current one, unless another
-// goroutine replaced old meanwhile.
-func (a *arena) refill(s stream, old *chunk) error {
+// install maps a region of at least n bytes at the next free windows and,
+// when current, makes it the chunk allocations are carved from.
+func (a *arena) install(n uint64, current bool) (*chunk, error) {
+	old := a.cur.Load()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.cur[s].Load() != old {
-		return nil
+	if current && a.cur.Load() != old {
+		return nil, nil // another goroutine installed one meanwhile
 	}
-	r := chunks.Get(int(a.chunkSize))
+	size := (n + a.chunkSize - 1) &^ (a.chunkSize - 1)
+	nwin := int((size + windowSize - 1) >> windowShift)
+	first := a.nwindows
+	if first+nwin > maxWindows {
+		return nil, fmt.Errorf("skiplist: %w: %d windows of entries", memtable.ErrFull, maxWindows-1)
+	}
+	var r *hugemem.Region
+	if size == bigChunk {
+		r = chunks.Get(bigChunk)
+	}
 	if r == nil {
 		var err error
-		if r, err = hugemem.Map(int(a.chunkSize)); err != nil {
-			return fmt.Errorf("skiplist: %w", err)
+		if r, err = hugemem.Map(int(size)); err != nil {
+			return nil, fmt.Errorf("skiplist: %w", err)
 		}
 	}
 	a.regions = append(a.regions, r)
-	a.allocated.Add(uint64(len(r.Bytes)))
-	a.cur[s].Store(&chunk{base: unsafe.Pointer(unsafe.SliceData(r.Bytes)), size: uintptr(len(r.Bytes))})
-	return nil
-}
-
-// mapRegion maps a region of its own for n bytes.
-func (a *arena) mapRegion(n uintptr) (*hugemem.Region, error) {
-	r, err := hugemem.Map(int(n))
-	if err != nil {
-		return nil, fmt.Errorf("skiplist: %w", err)
+	base := unsafe.Pointer(unsafe.SliceData(r.Bytes))
+	for k := 0; k < nwin; k++ {
+		a.windows[first+k] = unsafe.Add(base, k<<windowShift)
 	}
-	a.mu.Lock()
-	a.regions = append(a.regions, r)
-	a.mu.Unlock()
-	a.allocated.Add(uint64(len(r.Bytes)))
-	return r, nil
+	a.nwindows += nwin
+	a.allocated.Add(size)
+	c := &chunk{base: base, start: uint64(first) << windowShift, size: size}
+	if current {
+		a.cur.Store(c)
+	}
+	return c, nil
 }
 
 // release hands the arena's chunks to the pool (big ones; the rest are
-// unmapped). Nothing may touch the arena's memory afterwards.
-func (a *arena) release() { chunks.Recycle(a.take(), bigChunk) }
+// unmapped). Nothing may touch the arena's chunks afterwards.
+func (a *arena) release() {
+	chunks.Recycle(a.take(), bigChunk)
+}
 
 // free unmaps every chunk: the cleanup of a list dropped without Release.
 func (a *arena) free() {

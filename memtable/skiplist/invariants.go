@@ -7,10 +7,11 @@ import "github.com/godbbench/godbbench/internal/invariants"
 // (unless prev is the head) and strictly before next (unless next is nil).
 // Equal internal keys mean the same (user key, sequence) was added twice,
 // which memtable.Rep's contract makes a caller bug.
-func (l *List) checkFits(x, prev, next *node) {
-	t := lookup{key: x.key(), prefix: x.prefix(), trailer: x.trailer}
-	if (prev != &l.head && prev.cmp(&t) >= 0) || (next != nil && next.cmp(&t) <= 0) {
+func (l *List) checkFits(x, prev, next uint32) {
+	xp := l.r.addr(x)
+	t := lookupOf(xp)
+	if (prev != headRef && cmp(l.r.addr(prev), &t) >= 0) || (next != 0 && cmp(l.r.addr(next), &t) <= 0) {
 		invariants.Violated("skiplist: entry (%q, seq %d) is out of order at its insert position (added twice?)",
-			x.key(), x.trailer.Seq())
+			keyOf(xp), trailerOf(xp).Seq())
 	}
 }

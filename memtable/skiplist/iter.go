@@ -1,68 +1,77 @@
 package skiplist
 
 import (
-	"github.com/godbbench/godbbench/memtable"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
-// NewIter implements memtable.Rep.
+// NewIter implements memtable.Iter.
 func (l *List) NewIter() memtable.Iter { return &Iter{list: l} }
 
 // Iter walks a List; it is not safe for concurrent use by itself.
 type Iter struct {
 	list *List
-	n    *node
+	n    uint32         // the current node, 0 when not valid
+	p    unsafe.Pointer // its address
 }
 
-func (it *Iter) set(n *node) bool { it.n = n; return n != nil }
+func (it *Iter) set(n uint32) bool {
+	it.n = n
+	if n != 0 {
+		it.p = it.list.r.addr(n)
+	}
+	return n != 0
+}
 
 // First implements memtable.Iter.
-func (it *Iter) First() bool { return it.set(it.list.head.next[0].Load()) }
+func (it *Iter) First() bool { return it.set(link(it.list.r.addr(headRef), 0).Load()) }
 
 // Last implements memtable.Iter.
-func (it *Iter) Last() bool { return it.set(it.list.findLast(&lookup{}, false, true)) }
+func (it *Iter) Last() bool { return it.set(it.list.findLast(nil, false, true)) }
 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
-	t := newLookup(key, base.SeekTrailer(seq))
+	t := sortedrun.NewTarget(key, base.SeekTrailer(seq))
 	return it.set(it.list.findGreaterOrEqual(&t))
 }
 
 // SeekForPrev implements memtable.Iter.
 func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
-	t := newLookup(key, base.SeekForPrevTrailer(seq))
+	t := sortedrun.NewTarget(key, base.SeekForPrevTrailer(seq))
 	return it.set(it.list.findLast(&t, true, false))
 }
 
 // Next implements memtable.Iter.
 func (it *Iter) Next() bool {
-	if it.n == nil {
+	if it.n == 0 {
 		return false
 	}
-	return it.set(it.n.next[0].Load())
+	return it.set(link(it.p, 0).Load())
 }
 
 // Prev implements memtable.Iter: a search for the last node before this one.
 func (it *Iter) Prev() bool {
-	if it.n == nil {
+	if it.n == 0 {
 		return false
 	}
-	t := lookup{key: it.n.key(), prefix: it.n.prefix(), trailer: it.n.trailer}
+	t := lookupOf(it.p)
 	return it.set(it.list.findLast(&t, false, false))
 }
 
 // Valid implements memtable.Iter.
-func (it *Iter) Valid() bool { return it.n != nil }
+func (it *Iter) Valid() bool { return it.n != 0 }
 
 // Key implements memtable.Iter.
-func (it *Iter) Key() []byte { return it.n.key() }
+func (it *Iter) Key() []byte { return keyOf(it.p) }
 
 // Seq implements memtable.Iter.
-func (it *Iter) Seq() uint64 { return it.n.trailer.Seq() }
+func (it *Iter) Seq() uint64 { return trailerOf(it.p).Seq() }
 
 // Kind implements memtable.Iter.
-func (it *Iter) Kind() base.Kind { return it.n.trailer.Kind() }
+func (it *Iter) Kind() base.Kind { return trailerOf(it.p).Kind() }
 
 // Value implements memtable.Iter.
-func (it *Iter) Value() []byte { return it.n.value() }
+func (it *Iter) Value() []byte { return valueOf(it.p) }

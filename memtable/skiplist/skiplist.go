@@ -1,6 +1,6 @@
 // Package skiplist is the baseline memtable.Rep: RocksDB's InlineSkipList
-// algorithm (memtable/inlineskiplist.h) with pointer links, registered as
-// "skiplist", "skip_list" and "SkipListFactory".
+// algorithm (memtable/inlineskiplist.h), registered as "skiplist",
+// "skip_list" and "SkipListFactory".
 //
 // Contract: one node per internal key (user key, sequence, kind), ordered by
 // user key ascending then sequence descending. Add is lock-free and may run
@@ -14,22 +14,18 @@
 // cached in the rep and reused by the next Add that can claim it, which makes
 // ascending inserts (fillseq) cost O(1) comparisons instead of O(log n).
 //
-// Memory: nodes, towers and key/value bytes are carved from chunks outside
-// the Go heap, on transparent huge pages for memtables of 32 MiB or more
-// (arena.go). A node is 64 bytes, one cache line: the links of levels 0-2,
-// the key's first 16 bytes (searches compare the first 8 as one integer, so
-// most comparisons never look further), the trailer, the lengths, and a
-// pointer to the value (to the key and then the value when the key is
-// longer than 16 bytes); the one node in 64 taller than 3 levels also gets
-// a tower of the upper links in the next two cache lines. Per entry that is
-// 64 bytes plus the value, plus the key when it is longer than 16 bytes.
-// Keeping short keys in the node makes a scan take one cache miss per
-// entry instead of two. The lists are released to a pool of chunks when
-// their owner is done with them (memtable.Releaser). Measured with
-// memtablerep_bench (500,000 entries, 128 MiB write buffer, 3 alternated
-// runs), against 80-byte nodes in Go heap blocks: fillrandom 2.11-2.29 ->
-// 1.80-2.08 us/op, readrandom 2.76-2.96 -> 1.88-1.96. Prev is a search from
-// the top (O(log n)), as in RocksDB, since nodes have no back links.
+// Memory: a node is one allocation holding its own levels' links (uint32
+// offsets), the trailer, and the key and value with varint lengths, the
+// layout of InlineSkipList's node and memtable entry with 4-byte links
+// (node.go); nodes are carved from chunks outside the Go heap, on
+// transparent huge pages for memtables of 32 MiB or more (arena.go). For
+// db_bench's 16-byte keys and no value that is 33.3 bytes an entry, where
+// RocksDB 7.8.3 takes 49.1 (one writer: ConcurrentArena rounds a node to 8
+// bytes and its arena starts each on 16) or 42.7 (concurrent writers, from
+// a per-core shard): 8 bytes a level, 8 of sequence and type, the varint
+// lengths. The lists are released to a pool of chunks when their owner is
+// done with them (memtable.Releaser). Prev is a search from the top
+// (O(log n)), as in RocksDB, since nodes have no back links.
 //
 // Why the searches are not shared with memtable/offsetskiplist, which runs
 // the same InlineSkipList searches and splice upkeep over 32-bit offsets
@@ -45,17 +41,17 @@
 //	    --benchmarks=fillrandom,readrandom --num_operations=100000
 //
 // (and the same with offset_skiplist) took, in 2 runs each, 477-488 M
-// instructions and 5.21-5.23 M D1 misses here with the searches of this
-// file, 677-681 M and 5.58-5.74 M with the generic ones; offsetskiplist
-// went from 857-894 M to 975-1005 M instructions. So each list keeps its
-// own search code; the two are kept alike by hand.
+// instructions and 5.21-5.23 M D1 misses with the searches of this
+// package's pointer-linked version, 677-681 M and 5.58-5.74 M with the
+// generic ones; offsetskiplist went from 857-894 M to 975-1005 M
+// instructions. So each list keeps its own search code; the two are kept
+// alike by hand.
 //
 // Nothing here is persisted, so there is no on-disk format.
 package skiplist
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -65,156 +61,43 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
-const (
-	// maxHeight is InlineSkipList's default max_height.
-	maxHeight = 12
-	// inlineLinks levels live in the node itself; a node taller than that
-	// (one in 64) keeps the rest in a tower.
-	inlineLinks = 3
-	// nodeSize and towerSize are what a node and a tower take in the node
-	// stream: whole cache lines, so every node starts on one.
-	nodeSize  = 64
-	towerSize = 128
-	// tallBit in node.keyLen marks a node whose kv is a *tower.
-	tallBit = 1 << 31
-)
+// maxHeight is InlineSkipList's default max_height.
+const maxHeight = 12
 
 func init() {
 	memtable.Register([]string{"skiplist", "skip_list", "SkipListFactory"},
 		func(cfg memtable.Config) (memtable.Rep, error) { return NewSized(cfg.WriteBufferSize), nil })
 }
 
-// node is one internal key, exactly one 64-byte cache line: the links of
-// levels 0-2, the key's first 16 bytes (searches compare the first 8 as
-// one integer), the trailer, the lengths and the pointer to the rest.
-// Everything a search or a scan reads while passing a node is in that
-// line; keys of up to inlineKey bytes need nothing else, so a scan takes
-// one cache miss per node. Levels 3 and up live in a tower, which also
-// takes over the kv pointer, so the node stays at 64 bytes.
-type node struct {
-	next [inlineLinks]atomic.Pointer[node]
-	// ikey is the key's first inlineKey bytes, zero-padded; its first 8,
-	// read big-endian, are the prefix searches compare first.
-	ikey    [inlineKey]byte
-	trailer base.Trailer
-	keyLen  uint32 // the key's length, | tallBit when kv is a *tower
-	valLen  uint32
-	// kv is the value when the key fits in ikey, else the key then the
-	// value (nil when there is nothing to store there); for a tall node it
-	// is the *tower, which holds that pointer instead.
-	kv unsafe.Pointer
-}
-
-// tower holds a tall node's links of levels inlineLinks and up, and its kv.
-type tower struct {
-	upper [maxHeight - inlineLinks]atomic.Pointer[node]
-	kv    *byte
-}
-
-// The node is one cache line and a tower fits its slot; a change that
-// breaks this fails to compile.
-var (
-	_ [nodeSize - unsafe.Sizeof(node{})]byte
-	_ [unsafe.Sizeof(node{}) - nodeSize]byte
-	_ [towerSize - unsafe.Sizeof(tower{})]byte
-)
-
-// inlineKey is the longest key kept in the node: db_bench's default
-// key_size (16).
-const inlineKey = 16
-
-func (n *node) prefix() uint64 { return binary.BigEndian.Uint64(n.ikey[:8]) }
-
-func (n *node) klen() uint32 { return n.keyLen &^ tallBit }
-
-// kvBytes is where the key (when long) and the value are.
-func (n *node) kvBytes() *byte {
-	if n.keyLen&tallBit != 0 {
-		return (*tower)(n.kv).kv
-	}
-	return (*byte)(n.kv)
-}
-
-// link returns node n's link at level i.
-func (n *node) link(i int) *atomic.Pointer[node] {
-	if i < inlineLinks {
-		return &n.next[i]
-	}
-	return &(*tower)(n.kv).upper[i-inlineLinks]
-}
-
-func (n *node) key() []byte {
-	kl := n.klen()
-	if kl <= inlineKey {
-		return n.ikey[:kl:kl]
-	}
-	return unsafe.Slice(n.kvBytes(), kl)
-}
-
-func (n *node) value() []byte {
-	if n.valLen == 0 {
-		return nil
-	}
-	kl := n.klen()
-	if kl <= inlineKey {
-		return unsafe.Slice(n.kvBytes(), n.valLen)
-	}
-	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(n.kvBytes()), kl)), n.valLen)
-}
-
-// lookup is an internal key being searched for, with its prefix computed once.
-type lookup struct {
-	key     []byte
-	prefix  uint64
-	trailer base.Trailer
-}
-
-func newLookup(key []byte, trailer base.Trailer) lookup {
-	return lookup{key: key, prefix: base.KeyPrefix(key), trailer: trailer}
-}
-
-// cmp compares n with the internal key t.
-func (n *node) cmp(t *lookup) int {
-	if p := n.prefix(); p != t.prefix {
-		if p < t.prefix {
-			return -1
-		}
-		return 1
-	}
-	if c := bytes.Compare(n.key(), t.key); c != 0 {
-		return c
-	}
-	return base.CompareTrailers(n.trailer, t.trailer)
-}
-
-// after reports whether (key, trailer) sorts after node n; nil is +infinity.
-func after(t *lookup, n *node) bool {
-	return n != nil && n.cmp(t) < 0
+// after reports whether t sorts after the node at offset n; nil is
+// +infinity.
+func (r resolver) after(t *lookup, n uint32) bool {
+	return n != 0 && cmp(r.addr(n), t) < 0
 }
 
 // splice brackets a key at every level: prev[i] < key <= next[i].
-// prev[height] is head and next[height] is nil.
+// prev[height] is the head and next[height] is nil.
 type splice struct {
-	prev   [maxHeight + 1]*node
-	next   [maxHeight + 1]*node
+	prev   [maxHeight + 1]uint32
+	next   [maxHeight + 1]uint32
 	height int
 }
 
 // List is a concurrent skiplist memtable.
 type List struct {
-	head      node
-	headTower tower
-	height    atomic.Int32
-	count     atomic.Int64
+	a      *arena
+	r      resolver // a's
+	height atomic.Int32
+	count  atomic.Int64
 
 	// spliceBusy guards seqSplice: an Add that wins the CAS 0->1 reuses it,
 	// others use a splice on their own stack.
 	spliceBusy atomic.Uint32
 	seqSplice  splice
 
-	a        *arena
 	cleanup  runtime.Cleanup // frees the arena if the list is dropped unreleased
 	released atomic.Bool
 }
@@ -227,9 +110,8 @@ func New() *List { return NewSized(0) }
 // NewSized returns an empty list for a memtable of writeBufferSize bytes
 // (0: unknown, taken as large), which picks its chunk size (arena.go).
 func NewSized(writeBufferSize uint64) *List {
-	l := &List{a: newArena(writeBufferSize)}
-	l.head.keyLen = tallBit
-	l.head.kv = unsafe.Pointer(&l.headTower)
+	a := newArena(writeBufferSize)
+	l := &List{a: a, r: a.resolver}
 	l.height.Store(1)
 	// Keys and values handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
@@ -247,11 +129,9 @@ func (l *List) Release() {
 		return
 	}
 	l.cleanup.Stop()
-	for i := range l.head.next {
-		l.head.next[i].Store(nil)
-	}
-	for i := range l.headTower.upper {
-		l.headTower.upper[i].Store(nil)
+	head := l.r.addr(headRef)
+	for i := 0; i < maxHeight; i++ {
+		link(head, i).Store(0)
 	}
 	go l.a.release()
 }
@@ -265,47 +145,20 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 	return l.a.allocated.Load() + uint64(unsafe.Sizeof(*l))
 }
 
-// Add implements memtable.Rep. It returns an error only for a key of 2 GiB
-// or more.
+// Add implements memtable.Rep. It returns an error only for a key or value
+// of 2 GiB or more, or when the list would pass 16 GiB.
 func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
-	if len(key) >= tallBit || len(value) > math.MaxUint32 {
+	if len(key) > math.MaxInt32 || len(value) > math.MaxInt32 {
 		return fmt.Errorf("skiplist: a %d-byte key or %d-byte value is too large", len(key), len(value))
 	}
 	h := memtable.RandomHeight(maxHeight)
-	var kv unsafe.Pointer
-	if n := len(value) + len(key)*boolInt(len(key) > inlineKey); n > 0 {
-		p, err := l.a.alloc(streamBytes, uintptr(n))
-		if err != nil {
-			return err
-		}
-		b := unsafe.Slice((*byte)(p), n)
-		if len(key) > inlineKey {
-			copy(b, key)
-			b = b[len(key):]
-		}
-		copy(b, value)
-		kv = p
-	}
-	size := uintptr(nodeSize)
-	if h > inlineLinks {
-		size += towerSize
-	}
-	p, err := l.a.alloc(streamNodes, size)
+	off, p, err := l.a.alloc(nodeSize(h, uint32(len(key)), uint32(len(value))))
 	if err != nil {
 		return err
 	}
-	x := (*node)(p)
-	copy(x.ikey[:], key)
-	x.keyLen, x.valLen = uint32(len(key)), uint32(len(value))
-	x.trailer = base.MakeTrailer(seq, kind)
-	if h > inlineLinks {
-		t := (*tower)(unsafe.Add(p, nodeSize))
-		t.kv = (*byte)(kv)
-		x.kv = unsafe.Pointer(t)
-		x.keyLen |= tallBit
-	} else {
-		x.kv = kv
-	}
+	// The node's level-0 link is h-1 links into the allocation.
+	x := off + uint32(h-1)
+	writeNode(unsafe.Add(p, (h-1)*linkSize), base.MakeTrailer(seq, kind), key, value)
 	if l.spliceBusy.CompareAndSwap(0, 1) {
 		l.insert(x, h, &l.seqSplice)
 		l.spliceBusy.Store(0)
@@ -319,8 +172,9 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 
 // insert links x (of height h) using and then updating splice sp. It is
 // InlineSkipList::Insert<UseCAS=true> with allow_partial_splice_fix.
-func (l *List) insert(x *node, h int, sp *splice) {
-	t := lookup{key: x.key(), prefix: x.prefix(), trailer: x.trailer}
+func (l *List) insert(x uint32, h int, sp *splice) {
+	xp := l.r.addr(x)
+	t := lookupOf(xp)
 	maxH := int(l.height.Load())
 	for h > maxH {
 		if l.height.CompareAndSwap(int32(maxH), int32(h)) {
@@ -332,8 +186,8 @@ func (l *List) insert(x *node, h int, sp *splice) {
 	recompute := 0
 	if sp.height < maxH {
 		// Never used, or the list grew taller since: rebuild from the top.
-		sp.prev[maxH] = &l.head
-		sp.next[maxH] = nil
+		sp.prev[maxH] = headRef
+		sp.next[maxH] = 0
 		sp.height = maxH
 		recompute = maxH
 	} else {
@@ -343,13 +197,13 @@ func (l *List) insert(x *node, h int, sp *splice) {
 		for recompute < maxH {
 			p, n := sp.prev[recompute], sp.next[recompute]
 			switch {
-			case p.link(recompute).Load() != n:
+			case link(l.r.addr(p), recompute).Load() != n:
 				recompute++
-			case p != &l.head && !after(&t, p):
+			case p != headRef && !l.r.after(&t, p):
 				for sp.prev[recompute] == p {
 					recompute++
 				}
-			case after(&t, n):
+			case l.r.after(&t, n):
 				for sp.next[recompute] == n {
 					recompute++
 				}
@@ -367,13 +221,13 @@ func (l *List) insert(x *node, h int, sp *splice) {
 			if invariants.Enabled && i == 0 {
 				l.checkFits(x, sp.prev[0], sp.next[0])
 			}
-			x.link(i).Store(sp.next[i])
-			if sp.prev[i].link(i).CompareAndSwap(sp.next[i], x) {
+			link(xp, i).Store(sp.next[i])
+			if link(l.r.addr(sp.prev[i]), i).CompareAndSwap(sp.next[i], x) {
 				break
 			}
 			// Someone linked a node between prev and next at this level:
 			// search again from prev, at this level only.
-			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], nil, i)
+			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
 			if i > 0 {
 				valid = false
 			}
@@ -390,27 +244,42 @@ func (l *List) insert(x *node, h int, sp *splice) {
 
 // findSpliceForLevel walks level from before until the next node is at or
 // after the key (or is the known bound after).
-func (l *List) findSpliceForLevel(t *lookup, before, bound *node, level int) (*node, *node) {
+func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (uint32, uint32) {
+	r := l.r
+	bp := r.addr(before)
 	for {
-		next := before.link(level).Load()
-		if next == bound || !after(t, next) {
+		next := link(bp, level).Load()
+		if next == bound || next == 0 {
 			return before, next
 		}
-		before = next
+		np := r.addr(next)
+		c := prefixCmp(np, t)
+		if c == 0 {
+			c = cmpAny(np, t)
+		}
+		if c >= 0 {
+			return before, next
+		}
+		before, bp = next, np
 	}
 }
 
-// findGreaterOrEqual returns the first node >= (key, trailer), or nil.
-func (l *List) findGreaterOrEqual(t *lookup) *node {
-	x := &l.head
+// findGreaterOrEqual returns the first node >= t, or 0.
+func (l *List) findGreaterOrEqual(t *lookup) uint32 {
+	r := l.r
+	x := r.addr(headRef)
 	level := int(l.height.Load()) - 1
-	var bigger *node // known to be >= key: no need to compare again
+	var bigger uint32 // known to be >= key: no need to compare again
 	for {
-		next := x.link(level).Load()
-		if next != nil && next != bigger {
-			c := next.cmp(t)
+		next := link(x, level).Load()
+		if next != 0 && next != bigger {
+			np := r.addr(next)
+			c := prefixCmp(np, t)
+			if c == 0 {
+				c = cmpAny(np, t)
+			}
 			if c < 0 {
-				x = next
+				x = np
 				continue
 			}
 			if c == 0 {
@@ -425,28 +294,30 @@ func (l *List) findGreaterOrEqual(t *lookup) *node {
 	}
 }
 
-// findLast returns the last node with cmp(key, trailer) < 0, or <= 0 when
-// orEqual; with key == nil and last it returns the last node of the list.
-// It returns nil when there is no such node.
-func (l *List) findLast(t *lookup, orEqual, last bool) *node {
-	x := &l.head
+// findLast returns the last node that sorts before t, or not after it when
+// orEqual; with last it returns the last node of the list (t unused). It
+// returns 0 when there is no such node.
+func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
+	r := l.r
+	x := uint32(headRef)
+	xp := r.addr(x)
 	level := int(l.height.Load()) - 1
 	for {
-		next := x.link(level).Load()
-		if next != nil {
+		next := link(xp, level).Load()
+		if next != 0 {
+			np := r.addr(next)
 			if last {
-				x = next
+				x, xp = next, np
 				continue
 			}
-			c := next.cmp(t)
-			if c < 0 || (orEqual && c == 0) {
-				x = next
+			if c := cmp(np, t); c < 0 || (orEqual && c == 0) {
+				x, xp = next, np
 				continue
 			}
 		}
 		if level == 0 {
-			if x == &l.head {
-				return nil
+			if x == headRef {
+				return 0
 			}
 			return x
 		}
@@ -456,17 +327,14 @@ func (l *List) findLast(t *lookup, orEqual, last bool) *node {
 
 // Get implements memtable.Rep.
 func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
-	t := newLookup(key, base.SeekTrailer(snapshot))
+	t := sortedrun.NewTarget(key, base.SeekTrailer(snapshot))
 	n := l.findGreaterOrEqual(&t)
-	if n == nil || !bytes.Equal(n.key(), key) {
+	if n == 0 {
 		return nil, 0, false
 	}
-	return n.value(), n.trailer.Kind(), true
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
+	p := l.r.addr(n)
+	if !bytes.Equal(keyOf(p), key) {
+		return nil, 0, false
 	}
-	return 0
+	return valueOf(p), trailerOf(p).Kind(), true
 }

@@ -10,21 +10,22 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 )
 
-// TestKeysAroundInlineLength checks keys shorter than, as long as and longer
-// than the inline key (inlineKey bytes), including long keys that share
-// their first inlineKey bytes and differ after, and empty values: order,
-// iteration both ways, point lookups and the stored bytes.
-func TestKeysAroundInlineLength(t *testing.T) {
+// TestKeysAroundLengthBoundaries checks keys shorter than, as long as and
+// longer than the 8 bytes searches compare as one integer, and keys and
+// values around 128 bytes, where their varint lengths take a second byte;
+// keys of one length share all but their last byte, and some values are
+// empty: order, iteration both ways, point lookups and the stored bytes.
+func TestKeysAroundLengthBoundaries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	type entry struct {
 		key   []byte
 		seq   uint64
 		value []byte
 	}
-	stem := bytes.Repeat([]byte("p"), 40)
+	stem := bytes.Repeat([]byte("p"), 140)
 	var es []entry
 	seq := uint64(0)
-	for n := 0; n <= 40; n++ {
+	for _, n := range []int{0, 1, 2, 6, 7, 8, 9, 10, 15, 16, 17, 126, 127, 128, 129, 130} {
 		for variant := 0; variant < 3; variant++ {
 			key := slices.Clone(stem[:n])
 			if n > 0 {
@@ -33,8 +34,11 @@ func TestKeysAroundInlineLength(t *testing.T) {
 			for v := 0; v < 1+variant%2; v++ {
 				seq++
 				value := fmt.Appendf(nil, "value of %q at %d", key, seq)
-				if rng.IntN(4) == 0 {
+				switch rng.IntN(4) {
+				case 0:
 					value = nil
+				case 1:
+					value = bytes.Repeat(value, 10)[:126+rng.IntN(5)]
 				}
 				es = append(es, entry{key, seq, value})
 			}

@@ -1,0 +1,323 @@
+//go:build rocksdb
+
+package rocksdb
+
+/*
+#include <stdlib.h>
+#include <rocksdb/c.h>
+
+// gdb_open_families opens the n column families named, each with opts (as
+// db_bench opens its families with ColumnFamilyOptions(options)), creating
+// those missing (opts has create_missing_column_families set), read-only
+// when read_only is set. cfs receives n handles.
+static char* gdb_open_families(const rocksdb_options_t* opts, const char* path, int read_only,
+                               int n, const char* const* names, rocksdb_t** db,
+                               rocksdb_column_family_handle_t** cfs) {
+	char* err = NULL;
+	const rocksdb_options_t** cf_opts = malloc(sizeof(*cf_opts) * (size_t)n);
+	for (int i = 0; i < n; i++) cf_opts[i] = opts;
+	if (read_only) {
+		*db = rocksdb_open_for_read_only_column_families(opts, path, n, names, cf_opts, cfs, 0, &err);
+	} else {
+		*db = rocksdb_open_column_families(opts, path, n, names, cf_opts, cfs, &err);
+	}
+	free(cf_opts);
+	return err;
+}
+
+static char* gdb_flush_cf(rocksdb_t* db, rocksdb_column_family_handle_t* cf) {
+	char* err = NULL;
+	rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
+	rocksdb_flushoptions_set_wait(fo, 1);
+	rocksdb_flush_cf(db, fo, cf, &err);
+	rocksdb_flushoptions_destroy(fo);
+	return err;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/options"
+)
+
+// families are the column families of a DB opened with more than one:
+// slot i holds family i once it exists (slot 0 the default family, whose
+// handle is the DB's cf). Slots are read without a lock by every
+// operation and written under create, as db_bench's num_created is.
+type families struct {
+	slots  []atomic.Pointer[family]
+	create sync.Mutex
+}
+
+// family is one column family of a DB: an engine.DB whose reads and writes
+// go to that family through the C API's *_cf calls. It has no runs
+// (engine.Runner): the driver makes single calls on it.
+type family struct {
+	d *DB
+	h *C.rocksdb_column_family_handle_t
+}
+
+var (
+	_ engine.ColumnFamilies    = (*DB)(nil)
+	_ engine.DB                = (*family)(nil)
+	_ engine.ColumnFamilyBatch = (*batch)(nil)
+)
+
+// errNoFamilies is the error of a column family call on a DB opened with
+// one family.
+var errNoFamilies = errors.New("rocksdb: the database was opened without --num_column_families")
+
+// openFamilies opens the database with o.HotColumnFamilies() families, as
+// db_bench's OpenDb does when --num_column_families > 1.
+func (d *DB) openFamilies(path *C.char, o *options.Options) error {
+	if o.TransactionDB || o.OptimisticTransactionDB || o.UseSecondaryDB {
+		return fmt.Errorf("Not implemented: engine rocksdb opens --num_column_families only as a plain or read-only database")
+	}
+	n := o.HotColumnFamilies()
+	names := make([]*C.char, n)
+	for i := range names {
+		names[i] = cString(options.ColumnFamilyName(i))
+	}
+	defer func() {
+		for _, p := range names {
+			cFree(unsafe.Pointer(p))
+		}
+	}()
+	handles := make([]*C.rocksdb_column_family_handle_t, n)
+	if err := cError(C.gdb_open_families(d.cfg.opts, path, C.int(boolByte(o.ReadOnly)), C.int(n),
+		(**C.char)(unsafe.Pointer(&names[0])), &d.db, &handles[0])); err != nil {
+		return err
+	}
+	d.cf = handles[0]
+	d.families = &families{slots: make([]atomic.Pointer[family], o.NumColumnFamilies)}
+	for i, h := range handles {
+		d.families.slots[i].Store(&family{d: d, h: h})
+	}
+	return nil
+}
+
+// ColumnFamily implements engine.ColumnFamilies.
+func (d *DB) ColumnFamily(i int) engine.DB {
+	if f := d.family(i); f != nil {
+		return f
+	}
+	return nil
+}
+
+// family returns family i, nil when it does not exist.
+func (d *DB) family(i int) *family {
+	if d.families == nil || i < 0 || i >= len(d.families.slots) {
+		return nil
+	}
+	return d.families.slots[i].Load()
+}
+
+// CreateColumnFamily implements engine.ColumnFamilies with the C API's
+// rocksdb_create_column_family and the DB's options.
+func (d *DB) CreateColumnFamily(i int) (engine.DB, error) {
+	if d.db == nil {
+		return nil, errClosed
+	}
+	if d.families == nil {
+		return nil, errNoFamilies
+	}
+	if i < 0 || i >= len(d.families.slots) {
+		return nil, fmt.Errorf("rocksdb: column family %d of %d", i, len(d.families.slots))
+	}
+	fs := d.families
+	fs.create.Lock()
+	defer fs.create.Unlock()
+	if f := fs.slots[i].Load(); f != nil {
+		return f, nil
+	}
+	name := cString(options.ColumnFamilyName(i))
+	defer cFree(unsafe.Pointer(name))
+	var cerr *C.char
+	h := C.rocksdb_create_column_family(d.db, d.cfg.opts, name, &cerr)
+	if err := cError(cerr); err != nil {
+		return nil, err
+	}
+	f := &family{d: d, h: h}
+	fs.slots[i].Store(f)
+	return f, nil
+}
+
+// flushFamilies flushes every family that exists, one after another
+// (db_bench flushes them in one DB::Flush call, which the C API lacks).
+func (d *DB) flushFamilies() error {
+	for i := range d.families.slots {
+		if f := d.families.slots[i].Load(); f != nil {
+			if err := cError(C.gdb_flush_cf(d.db, f.h)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// closeFamilies releases the handles of the families other than the
+// default one, before the DB closes.
+func (d *DB) closeFamilies() {
+	if d.families == nil {
+		return
+	}
+	for i := 1; i < len(d.families.slots); i++ {
+		if f := d.families.slots[i].Swap(nil); f != nil {
+			C.rocksdb_column_family_handle_destroy(f.h)
+		}
+	}
+}
+
+// PutCF implements engine.ColumnFamilyBatch.
+func (b *batch) PutCF(i int, key, value []byte) {
+	C.rocksdb_writebatch_put_cf(b.b, b.d.family(i).h, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)))
+	b.n++
+}
+
+// DeleteCF implements engine.ColumnFamilyBatch.
+func (b *batch) DeleteCF(i int, key []byte) {
+	C.rocksdb_writebatch_delete_cf(b.b, b.d.family(i).h, bytesPtr(key), C.size_t(len(key)))
+	b.n++
+}
+
+// Put implements engine.DB.
+func (f *family) Put(key, value []byte, wo *engine.WriteOptions) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_put_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)), &cerr)
+	return cError(cerr)
+}
+
+// Delete implements engine.DB.
+func (f *family) Delete(key []byte, wo *engine.WriteOptions) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_delete_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
+	return cError(cerr)
+}
+
+// Merge implements engine.DB.
+func (f *family) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_merge_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)), &cerr)
+	return cError(cerr)
+}
+
+// SingleDelete implements engine.DB.
+func (f *family) SingleDelete(key []byte, wo *engine.WriteOptions) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_singledelete_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
+	return cError(cerr)
+}
+
+// DeleteRange implements engine.DB.
+func (f *family) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	var cerr *C.char
+	C.rocksdb_delete_range_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(start), C.size_t(len(start)), bytesPtr(end), C.size_t(len(end)), &cerr)
+	return cError(cerr)
+}
+
+// NewBatch implements engine.DB: the DB's batch, whose plain entries go to
+// the default family.
+func (f *family) NewBatch() engine.Batch { return f.d.NewBatch() }
+
+// Apply implements engine.DB as the DB's Apply.
+func (f *family) Apply(b engine.Batch, wo *engine.WriteOptions) error { return f.d.Apply(b, wo) }
+
+// Get implements engine.DB with the C API's rocksdb_get_pinned_cf: fn
+// reads the pinned value in place.
+func (f *family) Get(key []byte, fn func(value []byte)) (bool, error) {
+	if f.d.db == nil {
+		return false, errClosed
+	}
+	var cerr *C.char
+	ps := C.rocksdb_get_pinned_cf(f.d.db, f.d.ro, f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
+	if err := cError(cerr); err != nil {
+		return false, err
+	}
+	if ps == nil {
+		return false, nil
+	}
+	var n C.size_t
+	v := C.rocksdb_pinnableslice_value(ps, &n)
+	fn(goBytes(v, n))
+	C.rocksdb_pinnableslice_destroy(ps)
+	return true, nil
+}
+
+// GetMergeOperands implements engine.DB: the bridge lists the default
+// family's operands only.
+func (f *family) GetMergeOperands(key []byte, fn func(operand []byte)) (bool, error) {
+	if f == f.d.family(0) {
+		return f.d.GetMergeOperands(key, fn)
+	}
+	return false, fmt.Errorf("Not implemented: engine rocksdb lists merge operands of the default column family only")
+}
+
+// NewIter implements engine.DB over the family.
+func (f *family) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
+	return f.d.newIter(o, f.h)
+}
+
+// Flush implements engine.DB: it flushes the family's memtables and waits.
+func (f *family) Flush() error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	return cError(C.gdb_flush_cf(f.d.db, f.h))
+}
+
+// Compact implements engine.DB with the C API's rocksdb_compact_range_cf
+// (RocksDB's default CompactRangeOptions; targetLevel is not applied).
+func (f *family) Compact(start, end []byte, targetLevel int) error {
+	if f.d.db == nil {
+		return errClosed
+	}
+	C.rocksdb_compact_range_cf(f.d.db, f.h, bytesPtr(start), C.size_t(len(start)), bytesPtr(end), C.size_t(len(end)))
+	return nil
+}
+
+// WaitForCompactions implements engine.DB as the DB's.
+func (f *family) WaitForCompactions() error { return f.d.WaitForCompactions() }
+
+// Property implements engine.DB: the family's value of a RocksDB property.
+func (f *family) Property(name string) (string, bool) {
+	if f.d.db == nil {
+		return "", false
+	}
+	cname := cString(name)
+	defer cFree(unsafe.Pointer(cname))
+	v := C.rocksdb_property_value_cf(f.d.db, f.h, cname)
+	if v == nil {
+		return "", false
+	}
+	out := C.GoString(v)
+	C.rocksdb_free(unsafe.Pointer(v))
+	return out, true
+}
+
+// ResetStats implements engine.DB as the DB's.
+func (f *family) ResetStats() error { return f.d.ResetStats() }
+
+// Close implements engine.DB: a family lives until its DB closes.
+func (f *family) Close() error { return nil }

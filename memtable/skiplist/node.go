@@ -1,0 +1,191 @@
+package skiplist
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
+)
+
+// A node is one internal key with its value, in one allocation of the arena
+// (arena.go), laid out as RocksDB's InlineSkipList lays out a memtable
+// entry: the links of the levels above 0 before the node, the entry after
+// it. A node of height h is referred to by the offset of its level-0 link
+// (4-byte units, see arena.go); from that address:
+//
+//	-4*(h-1)  next[h-1] ... next[1]  u32 offsets, higher levels first
+//	 0        next[0]                u32 offset, 0 is nil
+//	 4        trailer                u64 little-endian, base.Trailer (seq<<8 | kind)
+//	12        key length             varint32 (1 byte below 128)
+//	          key bytes
+//	          value length           varint32
+//	          value bytes
+//	          zero padding to a multiple of 4
+//
+// The node keeps no height: a search only follows level i of a node it
+// reached at level i or above, as in InlineSkipList.
+//
+// Example: key "ab", seq 7, kind Set (1), value "xyz", height 2, allocated
+// at byte offset 0x200000, the first chunk's start (the node's offset is
+// 0x80001, its level-0 link's):
+//
+//	0x200000: 00 00 00 00               next[1] = nil
+//	0x200004: 00 00 00 00               next[0] = nil
+//	0x200008: 01 07 00 00 00 00 00 00   trailer 7<<8|1
+//	0x200010: 02 61 62                  key length 2, "ab"
+//	0x200013: 03 78 79 7a               value length 3, "xyz"
+//	0x200017: 00                        padding
+//
+// Per entry that is 4 bytes a level (1.33 levels on average), 12 bytes of
+// link 0 and trailer, the key and the value with a length byte each (below
+// 128 bytes), padded to 4: 33.3 bytes for db_bench's 16-byte keys and no
+// value, 25.3 for memtablerep_bench's 8-byte keys.
+const (
+	offTrailer = 4
+	offKey     = 12
+	linkSize   = 4
+)
+
+// The head node fills window 0: maxHeight links, a trailer and the lengths
+// of an empty key and value.
+const (
+	headWords = 16
+	headRef   = maxHeight - 1
+)
+
+var _ [headWords*4 - (maxHeight*linkSize + offKey - linkSize + 2)]byte // the head fits
+
+// nodeSize is the bytes of a node of height h for a key of kl bytes and a
+// value of vl bytes.
+func nodeSize(h int, kl, vl uint32) uint64 {
+	n := uint64(h)*linkSize + offKey - linkSize + uint64(varintLen(kl)) + uint64(kl) + uint64(varintLen(vl)) + uint64(vl)
+	return (n + 3) &^ 3
+}
+
+// link returns the level-i link of the node at p.
+func link(p unsafe.Pointer, i int) *atomic.Uint32 {
+	return (*atomic.Uint32)(unsafe.Add(p, -i*linkSize))
+}
+
+func trailerOf(p unsafe.Pointer) base.Trailer {
+	return base.Trailer(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, offTrailer)), 8)))
+}
+
+// keyOf returns the key of the node at p.
+func keyOf(p unsafe.Pointer) []byte {
+	kl, n := getVarint(unsafe.Add(p, offKey))
+	return unsafe.Slice((*byte)(unsafe.Add(p, offKey+n)), kl)
+}
+
+// valueOf returns the value of the node at p (nil when empty).
+func valueOf(p unsafe.Pointer) []byte {
+	kl, n := getVarint(unsafe.Add(p, offKey))
+	q := unsafe.Add(p, offKey+n+int(kl))
+	vl, m := getVarint(q)
+	if vl == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(q, m)), vl)
+}
+
+// writeNode fills the entry part of a freshly allocated node at p.
+func writeNode(p unsafe.Pointer, trailer base.Trailer, key, value []byte) {
+	binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(p, offTrailer)), 8), uint64(trailer))
+	q := unsafe.Add(p, offKey)
+	q = unsafe.Add(q, putVarint(q, uint32(len(key))))
+	copy(unsafe.Slice((*byte)(q), len(key)), key)
+	q = unsafe.Add(q, len(key))
+	q = unsafe.Add(q, putVarint(q, uint32(len(value))))
+	copy(unsafe.Slice((*byte)(q), len(value)), value)
+}
+
+// getVarint decodes the varint32 at p and returns it with its length.
+func getVarint(p unsafe.Pointer) (uint32, int) {
+	if b := *(*byte)(p); b < 0x80 {
+		return uint32(b), 1
+	}
+	return getLongVarint(p)
+}
+
+// getLongVarint is getVarint for values of 128 and up.
+func getLongVarint(p unsafe.Pointer) (uint32, int) {
+	v, n := binary.Uvarint(unsafe.Slice((*byte)(p), binary.MaxVarintLen32))
+	return uint32(v), n
+}
+
+// putVarint writes v as a varint32 at p and returns its length.
+func putVarint(p unsafe.Pointer, v uint32) int {
+	return binary.PutUvarint(unsafe.Slice((*byte)(p), varintLen(v)), uint64(v))
+}
+
+// varintLen is the length of v as a varint: one byte per 7 bits.
+func varintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
+
+// lookup is an internal key being searched for, with its prefix computed
+// once.
+type lookup = sortedrun.Target
+
+// lookupOf is the internal key of the node at p.
+func lookupOf(p unsafe.Pointer) lookup { return sortedrun.NewTarget(keyOf(p), trailerOf(p)) }
+
+// cmp compares the node at p with the internal key t.
+func cmp(p unsafe.Pointer, t *lookup) int {
+	if c := prefixCmp(p, t); c != 0 {
+		return c
+	}
+	return cmpAny(p, t)
+}
+
+// prefixCmp is cmp when the first 8 key bytes, compared as one big-endian
+// integer, settle it, for a key of 8 to 127 bytes; otherwise it is 0. That
+// settles most comparisons with no call (prefixCmp is inlined), so a search
+// loop that calls cmpAny only on 0 keeps its registers (Go's calling
+// convention saves none across a call).
+func prefixCmp(p unsafe.Pointer, t *lookup) int {
+	if kl := *(*byte)(unsafe.Add(p, offKey)); kl-8 < 0x80-8 {
+		if prefix := prefixAt(unsafe.Add(p, offKey+1)); prefix != t.Prefix {
+			if prefix < t.Prefix {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// cmpAny is cmp for every key length.
+func cmpAny(p unsafe.Pointer, t *lookup) int {
+	kp := unsafe.Add(p, offKey+1)
+	kl := uint32(*(*byte)(unsafe.Add(p, offKey)))
+	if kl >= 0x80 {
+		var n int
+		kl, n = getVarint(unsafe.Add(p, offKey))
+		kp = unsafe.Add(p, offKey+n)
+	}
+	var prefix uint64
+	if kl >= 8 {
+		prefix = binary.BigEndian.Uint64((*[8]byte)(kp)[:])
+	} else {
+		prefix = base.KeyPrefix(unsafe.Slice((*byte)(kp), kl))
+	}
+	if prefix != t.Prefix {
+		if prefix < t.Prefix {
+			return -1
+		}
+		return 1
+	}
+	return cmpTail(p, unsafe.Slice((*byte)(kp), kl), t)
+}
+
+// cmpTail is cmp for keys with equal prefixes: the whole key, then the
+// trailer.
+func cmpTail(p unsafe.Pointer, key []byte, t *lookup) int {
+	if c := bytes.Compare(key, t.Key); c != 0 {
+		return c
+	}
+	return base.CompareTrailers(trailerOf(p), t.Trailer)
+}
