@@ -3,7 +3,6 @@ package lsm
 import (
 	"encoding/binary"
 	"runtime/debug"
-	"slices"
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/mmapfault"
@@ -48,8 +47,8 @@ type rtableIter struct {
 	keysOnly bool
 	reverse  bool
 	// batch holds the copied entries in walk order, one record each: the
-	// trailer (u64), the key length (u32) and the value length (u32,
-	// 0 without values), little endian, then the key and the value bytes.
+	// rtable's batch record (rtable.AppendBatch): the trailer, the key
+	// and value lengths, the key and the value bytes.
 	batch []byte
 	// off is the offset of the record after the current one, left the
 	// number of records from there to the batch's end.
@@ -76,8 +75,6 @@ type rtableIter struct {
 const (
 	rtableBatchMax   = 64
 	rtableBatchBytes = 32 << 10
-	// rtableRecordHeader is a batch record's trailer and two lengths.
-	rtableRecordHeader = 16
 )
 
 // stepOn is the mode of fill that continues the walk from the rtable.Iter's
@@ -139,9 +136,9 @@ func (t *rtableIter) decode() {
 	t.trailer = base.Trailer(binary.LittleEndian.Uint64(b))
 	kl := int(binary.LittleEndian.Uint32(b[8:]))
 	vl := int(binary.LittleEndian.Uint32(b[12:]))
-	b = b[rtableRecordHeader:]
+	b = b[rtable.BatchRecordHeader:]
 	t.key, t.value = b[:kl:kl], b[kl:kl+vl:kl+vl]
-	t.off += rtableRecordHeader + kl + vl
+	t.off += rtable.BatchRecordHeader + kl + vl
 	t.left--
 }
 
@@ -166,52 +163,29 @@ func (t *rtableIter) fill(mode seekMode, key []byte) bool {
 	return t.valid
 }
 
-// copyBatch is fill's guarded part: it appends the records and counts
-// them in t.left.
+// copyBatch is fill's guarded part: it appends the records, in one
+// rtable.Iter.AppendBatch call, and counts them in t.left. The rtable.Iter
+// stays on the batch's last entry.
 func (t *rtableIter) copyBatch(mode seekMode, key []byte) (err error) {
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	if t.it == nil {
 		t.it = t.r.NewIter()
 	}
-	it := t.it
 	var ok bool
 	if mode == stepOn {
 		ok = t.move()
 	} else {
-		ok = positionBy(it, mode, key)
-	}
-	for ok {
-		// Key, Seq and Kind before Value: a failed Value leaves the
-		// rtable.Iter invalid.
-		k, trailer := it.Key(), it.Seq()<<8|uint64(it.Kind())
-		var v []byte
-		var verr error
-		if t.hasVals {
-			v, verr = it.Value()
-		}
-		// One growth per record at most, the first sized to it.
-		b := slices.Grow(t.batch, rtableRecordHeader+len(k)+len(v))
-		n := len(b)
-		b = b[:n+rtableRecordHeader]
-		binary.LittleEndian.PutUint64(b[n:], trailer)
-		binary.LittleEndian.PutUint32(b[n+8:], uint32(len(k)))
-		binary.LittleEndian.PutUint32(b[n+12:], uint32(len(v)))
-		b = append(b, k...)
-		t.batch = append(b, v...)
-		t.left++
-		if verr != nil {
-			t.valErr = verr
-			break // the rtable.Iter is invalid until it moves
-		}
-		if t.left >= t.next || len(t.batch) >= rtableBatchBytes {
-			break
-		}
-		ok = t.move()
+		ok = positionBy(t.it, mode, key)
 	}
 	if !ok {
 		t.done = true
-		return it.Error()
+		return t.it.Error()
 	}
+	var more bool
+	t.batch, t.left, more, t.valErr = t.it.AppendBatch(t.batch, rtable.BatchOptions{
+		MaxEntries: t.next, MaxBytes: rtableBatchBytes, Reverse: t.reverse, Values: t.hasVals,
+	})
+	t.done = !more
 	return nil
 }
 
@@ -248,9 +222,6 @@ func (t *rtableIter) Value() ([]byte, error) {
 func (t *rtableIter) loadValue() (value []byte, err error) {
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	back := t.left
-	if t.done {
-		back++ // the rtable.Iter is past the batch's last entry
-	}
 	for range back {
 		t.moveBack()
 	}

@@ -7,8 +7,9 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 )
 
-// TestZeroAllocs checks that Get, every iterator move, Key and Value
-// allocate nothing, for packed and variable keys.
+// TestZeroAllocs checks that Get, every iterator move, Key, Value and
+// AppendBatch (into a grown buffer) allocate nothing, for packed and
+// variable keys.
 func TestZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
@@ -32,6 +33,7 @@ func TestZeroAllocs(t *testing.T) {
 			sink := 0
 			fn := func(v []byte, _ base.Kind, _ uint64) { sink += len(v) }
 			i := 0
+			var batch []byte
 			ops := map[string]func(){
 				"Get": func() {
 					if _, err := r.Get(keys[i%len(keys)], base.MaxSeq, fn); err != nil {
@@ -51,6 +53,11 @@ func TestZeroAllocs(t *testing.T) {
 					it.Prev()
 					v, _ := it.Value()
 					sink += len(it.Key()) + len(v) + int(it.Kind())
+					i++
+				},
+				"SeekGE+AppendBatch": func() {
+					it.SeekGE(keys[i%len(keys)])
+					batch, _, _, _ = it.AppendBatch(batch[:0], BatchOptions{MaxEntries: 64, MaxBytes: 32 << 10, Values: true})
 					i++
 				},
 			}

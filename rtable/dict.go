@@ -46,6 +46,10 @@ type dictEncoder struct {
 	hashed int      // positions below hashed are in table
 	table  []uint32 // position + 1 by hash; 0: none
 	whole  []uint32 // position + 1 by wholeHash; 0: none
+	// offsetBytes is the width copies write their offsets in once the
+	// dictionary is final (dictOffsetBytes); 0 while it grows: the
+	// shortest uvarint.
+	offsetBytes int
 }
 
 func newDictEncoder() *dictEncoder {
@@ -90,7 +94,7 @@ func (e *dictEncoder) add(v []byte) {
 func (e *dictEncoder) encode(dst, v []byte) []byte {
 	if len(v) >= dictMatch {
 		if c := int(e.whole[wholeHash(v)]) - 1; c >= 0 && c+len(v) <= len(e.dict) && bytes.Equal(e.dict[c:c+len(v)], v) {
-			return appendCopy(dst, len(v), c)
+			return appendCopy(dst, len(v), c, e.offsetBytes)
 		}
 	}
 	lit, p := 0, 0
@@ -104,16 +108,64 @@ func (e *dictEncoder) encode(dst, v []byte) []byte {
 		for p > lit && c > 0 && e.dict[c-1] == v[p-1] {
 			p, c, l = p-1, c-1, l+1
 		}
-		dst = appendCopy(appendLiteral(dst, v[lit:p]), l, c)
+		dst = appendCopy(appendLiteral(dst, v[lit:p]), l, c, e.offsetBytes)
 		p += l
 		lit = p
 	}
 	return appendLiteral(dst, v[lit:])
 }
 
-func appendCopy(dst []byte, length, offset int) []byte {
+// appendCopy appends a copy of length bytes of the dictionary at offset,
+// the offset as a uvarint of width bytes (0: the shortest).
+func appendCopy(dst []byte, length, offset, width int) []byte {
 	dst = binary.AppendUvarint(dst, uint64(length)<<1|1)
-	return binary.AppendUvarint(dst, uint64(offset))
+	if width == 0 {
+		return binary.AppendUvarint(dst, uint64(offset))
+	}
+	return appendPaddedUvarint(dst, uint64(offset), width)
+}
+
+// appendPaddedUvarint appends v as a uvarint of exactly width bytes: the
+// shortest encoding with zero groups of 7 bits added before its last byte
+// (binary.Uvarint reads it as v). v must fit in 7×width bits.
+func appendPaddedUvarint(dst []byte, v uint64, width int) []byte {
+	for range width - 1 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}
+
+// dictOffsetBytes is the width of every copy's offset in a table whose
+// dictionary has dictLen bytes: the uvarint length of the largest offset,
+// dictLen-1. Equal widths make equal values store in equal lengths, so a
+// table whose values are all whole copies of one length stores them at a
+// fixed length and needs no value offsets.
+func dictOffsetBytes(dictLen int) int {
+	w := 1
+	for dictLen-1 >= 1<<(7*w) {
+		w++
+	}
+	return w
+}
+
+// padCopies appends to dst the operations src with every copy's offset
+// rewritten at width bytes; src is a valid encoding.
+func padCopies(dst, src []byte, width int) []byte {
+	for len(src) > 0 {
+		h, n := binary.Uvarint(src)
+		dst = append(dst, src[:n]...)
+		src = src[n:]
+		if h&1 == 0 {
+			dst = append(dst, src[:h>>1]...)
+			src = src[h>>1:]
+			continue
+		}
+		o, n := binary.Uvarint(src)
+		dst = appendPaddedUvarint(dst, o, width)
+		src = src[n:]
+	}
+	return dst
 }
 
 func appendLiteral(dst, b []byte) []byte {
@@ -170,4 +222,22 @@ func decodeDictValue(dst, src, dict []byte) (out []byte, what string) {
 		dst = append(dst, dict[o:o+l]...)
 	}
 	return dst, ""
+}
+
+// dictSingleCopy returns the value that src codes when src is one copy
+// operation, in place in dict, and ok false otherwise (other encodings and
+// damaged ones, which decodeDictValue handles and reports). A value that
+// recurs whole, the common case of db_bench's values, is read without a
+// copy or a buffer.
+func dictSingleCopy(src, dict []byte) (value []byte, ok bool) {
+	h, n := binary.Uvarint(src)
+	if n <= 0 || h&1 == 0 {
+		return nil, false
+	}
+	o, m := binary.Uvarint(src[n:])
+	l := h >> 1
+	if m <= 0 || n+m != len(src) || l == 0 || o > uint64(len(dict)) || l > uint64(len(dict))-o {
+		return nil, false
+	}
+	return dict[o : o+l : o+l], true
 }

@@ -82,6 +82,11 @@ func TestDictBeyondSample(t *testing.T) {
 	if p.ValueCodec != ValueDict || p.ValueBytes > p.RawValueSize/5 {
 		t.Fatalf("codec %d, %d value bytes for %d raw", p.ValueCodec, p.ValueBytes, p.RawValueSize)
 	}
+	// Every value is one whole copy, its offset at the dictionary's
+	// width: one stored length, so no value offsets.
+	if r.groupStarts != nil || r.valueLen != 1+uint64(dictOffsetBytes(int(p.DictBytes))) {
+		t.Fatalf("values stored at varying lengths (fixed length %d, dictionary %d bytes)", r.valueLen, p.DictBytes)
+	}
 	it := r.NewIter()
 	defer it.Close()
 	i := 0
@@ -118,15 +123,24 @@ func FuzzDictValue(f *testing.F) {
 		if len(dict) > 1<<16 {
 			return
 		}
-		if out, what := decodeDictValue(nil, ops, dict); what == "" && len(out) > len(ops)/2*len(dict)+len(ops) {
+		out, what := decodeDictValue(nil, ops, dict)
+		if what == "" && len(out) > len(ops)/2*len(dict)+len(ops) {
 			t.Fatalf("%d bytes of operations gave %d bytes", len(ops), len(out))
+		}
+		if sv, ok := dictSingleCopy(ops, dict); ok && (what != "" || !bytes.Equal(sv, out)) {
+			t.Fatalf("operations %x: one copy %q, decoded %q (%s)", ops, sv, out, what)
 		}
 		e := newDictEncoder()
 		e.add(dict)
 		c := e.encode(nil, v)
-		out, what := decodeDictValue(nil, c, dict)
+		out, what = decodeDictValue(nil, c, dict)
 		if what != "" || !bytes.Equal(out, v) {
 			t.Fatalf("%q coded as %x decodes to %q (%s)", v, c, out, what)
+		}
+		// The same operations with offsets at the dictionary's width.
+		p := padCopies(nil, c, dictOffsetBytes(len(dict)))
+		if out, what := decodeDictValue(nil, p, dict); what != "" || !bytes.Equal(out, v) {
+			t.Fatalf("%q coded as %x, padded to %x, decodes to %q (%s)", v, c, p, out, what)
 		}
 	})
 }

@@ -141,7 +141,13 @@
 // the stored bytes end. Each starts with a uvarint h: when h is even, h/2
 // >= 1 literal bytes follow and are copied out; when h is odd, a uvarint
 // o follows and (h-1)/2 >= 1 bytes of D starting at o are copied out (o +
-// length <= len(D)). Anything else is corruption. The writer chooses D
+// length <= len(D)). Anything else is corruption. The writer writes every
+// o in the same number of bytes, that of the uvarint len(D)-1 (1 for D up
+// to 128 bytes, 2 up to 16 KiB, 3 up to MaxDictBytes), adding 0x80 bytes
+// of no value before the last one where o is shorter (a reader decodes o
+// as any uvarint): a table whose values are whole copies of one length
+// then stores every value in the same number of bytes, the fixed-length
+// case above with no value offsets section. The writer chooses D
 // from the first DictSampleBytes (8 MiB) of the table's values, greedily
 // in value order: a value of 6 bytes or more joins D when coding it
 // against D so far saves less than half its bytes, while D stays within
@@ -290,7 +296,12 @@
 // random miss in a file mapping costs 293-317 CPU ns under the same load
 // (BenchmarkPointerChase), so one to three misses account for most of the
 // measured Get. What is left to win is the value miss's TLB walk (huge
-// pages for the mapping), not the lookup.
+// pages for the mapping), not the lookup. With value codec 2 and values
+// that are whole copies of one length (db_bench's), a hit reads the
+// filter and key lines, then the value's fixed-length copy at its
+// ordinal times the length, then the dictionary's bytes: three dependent
+// misses, against which docs/BENCHMARKS.md sets the measured Get at 5M
+// keys.
 //
 // # Not done yet
 //
@@ -299,15 +310,15 @@
 // against a dictionary that fits them less), and copies from earlier in
 // the same value (db_bench's 100-byte values repeat their first half;
 // a value missing from the dictionary is stored as one literal); a
-// smaller record of value ends in the Writer (8 bytes an entry once stored
-// values vary in length, as dictionary-coded ones do: 40 MB of a 5M-entry
-// table's build); huge pages for the mapping; and madvise advice per
-// region: the kernel reads a file around each faulting page (read_ahead_kb
-// is 8 MiB on the machine the numbers above come from), so a cold
-// key-only scan can bring in the value pages nearest the keys section
-// although the reader never touches them (TestKeyScanLeavesValuePagesAlone
-// turns read-around off to observe that), and a cold Get reads far more
-// than its value.
+// smaller record of value ends in the Writer (8 bytes an entry once
+// stored values vary in length, as dictionary-coded ones of mixed lengths
+// do: 40 MB of a 5M-entry table's build); huge pages for the mapping; and
+// madvise advice per region: the kernel reads a file around each
+// faulting page (read_ahead_kb is 8 MiB on the machine the numbers above
+// come from), so a cold key-only scan can bring in the value pages
+// nearest the keys section although the reader never touches them
+// (TestKeyScanLeavesValuePagesAlone turns read-around off to observe
+// that), and a cold Get reads far more than its value.
 //
 // # In the engine
 //

@@ -221,11 +221,11 @@ func (r *Reader) appendKey(dst []byte, i uint64) []byte {
 	if r.m.keyMode == keysVariable {
 		return append(dst, r.varKey(i)...)
 	}
-	v := r.packedKey(i)
-	for j := int(r.m.keyWidth) - 1; j >= 0; j-- {
-		dst = append(dst, byte(v>>(8*uint(j))))
-	}
-	return append(dst, r.m.suffix...)
+	// The varying part's w bytes, big endian: the top w bytes of one
+	// 8-byte append.
+	w := int(r.m.keyWidth)
+	dst = binary.BigEndian.AppendUint64(dst, r.packedKey(i)<<(64-8*uint(w)))
+	return append(dst[:len(dst)-8+w], r.m.suffix...)
 }
 
 // trailer returns entry i's trailer.
@@ -312,8 +312,8 @@ func (r *Reader) MayContain(userKey []byte) bool {
 }
 
 // Get finds the newest entry of userKey with seq <= snapshot and calls fn
-// with it; value points into the mapping (or, in a compressed table, a
-// pooled buffer) and is valid only during fn.
+// with it; value points into the mapping (or, for a value a compressed
+// table must decode, a pooled buffer) and is valid only during fn.
 // found is false if there is no such entry. A deletion is reported as found
 // with kind base.KindDelete. Get allocates nothing.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
@@ -361,6 +361,12 @@ func (r *Reader) deliver(i uint64, t base.Trailer, fn func([]byte, base.Kind, ui
 	if r.m.valueCodec == uint64(ValueRaw) {
 		fn(v, t.Kind(), t.Seq())
 		return true, nil
+	}
+	if r.m.valueCodec == uint64(ValueDict) {
+		if dv, ok := dictSingleCopy(v, r.dict); ok {
+			fn(dv, t.Kind(), t.Seq())
+			return true, nil
+		}
 	}
 	buf := r.valueBufs.Get().(*[]byte)
 	v, err = r.decodeValue(v, i, buf)

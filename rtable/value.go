@@ -58,12 +58,16 @@ func (w *Writer) encodeValue(v []byte) []byte {
 }
 
 // decodeValue returns the value stored as b at ordinal i, decompressing
-// into *buf when it must (growing it to the value's length).
+// into *buf when it must (growing it to the value's length); a value that
+// is one copy of the dictionary is returned in place.
 func (r *Reader) decodeValue(b []byte, i uint64, buf *[]byte) ([]byte, error) {
 	if r.m.valueCodec == uint64(ValueRaw) || len(b) == 0 {
 		return b, nil
 	}
 	if r.m.valueCodec == uint64(ValueDict) {
+		if v, ok := dictSingleCopy(b, r.dict); ok {
+			return v, nil
+		}
 		v, what := decodeDictValue((*buf)[:0], b, r.dict)
 		*buf = v
 		if what != "" {

@@ -63,7 +63,7 @@ func (w *Writer) chooseDict() error {
 		start := len(coded)
 		coded = enc.encode(coded, v)
 		if len(v) >= dictMatch && len(coded)-start > len(v)/2 && len(enc.dict)+len(v) <= MaxDictBytes {
-			coded = appendCopy(coded[:start], len(v), len(enc.dict))
+			coded = appendCopy(coded[:start], len(v), len(enc.dict), 0)
 			enc.add(v)
 		}
 		codedEnds[i] = len(coded)
@@ -79,6 +79,16 @@ func (w *Writer) chooseDict() error {
 	}
 	if len(coded)+len(enc.dict) < snappyCost {
 		w.codec, w.dict = ValueDict, enc
+		// The dictionary is final: every copy's offset takes the same
+		// width from here on, in the held values too.
+		enc.offsetBytes = dictOffsetBytes(len(enc.dict))
+		padded := make([]byte, 0, len(coded)+len(coded)/2)
+		start := 0
+		for i, end := range codedEnds {
+			padded = padCopies(padded, coded[start:end], enc.offsetBytes)
+			start, codedEnds[i] = end, len(padded)
+		}
+		coded = padded
 		if err := w.write(enc.dict); err != nil {
 			return err
 		}

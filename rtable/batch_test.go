@@ -1,0 +1,109 @@
+package rtable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
+)
+
+// checkBatches walks r in batches of varying size from every start a
+// positioning can give, in both directions, with and without values, and
+// compares each record with the model.
+func checkBatches(t *testing.T, r *Reader, m model, rng *rand.Rand) {
+	t.Helper()
+	it := r.NewIter()
+	defer it.Close()
+	for _, reverse := range []bool{false, true} {
+		for _, values := range []bool{false, true} {
+			ok := it.First()
+			want, step := 0, 1
+			if reverse {
+				ok, want, step = it.Last(), len(m)-1, -1
+			}
+			var buf []byte
+			for ok {
+				o := BatchOptions{MaxEntries: 1 + rng.IntN(70), MaxBytes: 1 + rng.IntN(4000), Reverse: reverse, Values: values}
+				var n int
+				var more bool
+				var err error
+				buf, n, more, err = it.AppendBatch(buf[:0], o)
+				if err != nil || n < 1 || n > o.MaxEntries {
+					t.Fatalf("AppendBatch(%+v) at %d: %d records, %v", o, want, n, err)
+				}
+				for b := buf; len(b) > 0; want += step {
+					b = checkRecord(t, b, m[want], values, fmt.Sprintf("reverse %v values %v entry %d", reverse, values, want))
+				}
+				if more != (want >= 0 && want < len(m)) {
+					t.Fatalf("AppendBatch says more=%v before entry %d of %d", more, want, len(m))
+				}
+				if last := want - step; it.Key() == nil || !bytes.Equal(it.Key(), m[last].key) || it.Seq() != m[last].seq {
+					t.Fatalf("after the batch the iterator is on %q seq %d, want entry %d", it.Key(), it.Seq(), last)
+				}
+				ok = more && (reverse && it.Prev() || !reverse && it.Next())
+			}
+			if want != len(m) && want != -1 {
+				t.Fatalf("reverse %v values %v: batches stopped at entry %d of %d", reverse, values, want, len(m))
+			}
+		}
+	}
+	// A batch from a seek starts at the seek's entry.
+	for _, k := range probeKeys(rng, m) {
+		lb := m.lowerBound(k)
+		if !it.SeekGE(k) {
+			continue
+		}
+		buf, n, _, err := it.AppendBatch(nil, BatchOptions{MaxEntries: 3, MaxBytes: 1 << 20, Values: true})
+		if err != nil || n != min(3, len(m)-lb) {
+			t.Fatalf("AppendBatch after SeekGE(%q): %d records, %v", k, n, err)
+		}
+		for i := range n {
+			buf = checkRecord(t, buf, m[lb+i], true, fmt.Sprintf("SeekGE(%q)+%d", k, i))
+		}
+	}
+	for ok := it.Last(); ok; ok = it.Next() {
+	}
+	if _, n, more, _ := it.AppendBatch(nil, BatchOptions{MaxEntries: 1}); n != 0 || more {
+		t.Fatalf("AppendBatch past the last entry gave %d records, more %v", n, more)
+	}
+}
+
+// checkRecord checks the batch record at the start of b against e and
+// returns the rest of b.
+func checkRecord(t *testing.T, b []byte, e entry, values bool, what string) []byte {
+	t.Helper()
+	if len(b) < BatchRecordHeader {
+		t.Fatalf("%s: %d bytes left, short of a record header", what, len(b))
+	}
+	tr := base.Trailer(binary.LittleEndian.Uint64(b))
+	kl, vl := int(binary.LittleEndian.Uint32(b[8:])), int(binary.LittleEndian.Uint32(b[12:]))
+	b = b[BatchRecordHeader:]
+	if kl+vl > len(b) {
+		t.Fatalf("%s: record of key %d and value %d bytes overruns the batch's %d", what, kl, vl, len(b))
+	}
+	key, value := b[:kl], b[kl:kl+vl]
+	wantValue := e.value
+	if !values {
+		wantValue = nil
+	}
+	if !bytes.Equal(key, e.key) || tr.Seq() != e.seq || tr.Kind() != e.kind || !bytes.Equal(value, wantValue) {
+		t.Fatalf("%s: got %q seq %d kind %d %q, want %q seq %d kind %d %q", what, key, tr.Seq(), tr.Kind(), value, e.key, e.seq, e.kind, wantValue)
+	}
+	return b[kl+vl:]
+}
+
+func TestAppendBatch(t *testing.T) {
+	for _, s := range shapes {
+		for _, opts := range []WriterOptions{{}, {ValueCompression: ValueSnappy}, {ValueCompression: ValueDict}} {
+			t.Run(fmt.Sprintf("%s/%+v", s.name, opts), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(3, 4))
+				es := sortEntries(s.gen(rng))
+				r, _ := writeTable(t, es, opts)
+				checkBatches(t, r, model(es), rng)
+			})
+		}
+	}
+}
