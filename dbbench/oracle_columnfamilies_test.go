@@ -60,3 +60,27 @@ func TestColumnFamiliesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOneColumnFamilyRuns: db_bench runs the default family alone for any
+// --num_column_families <= 1, whatever --num_hot_column_families says, so
+// engines without column families run those command lines.
+func TestOneColumnFamilyRuns(t *testing.T) {
+	for _, name := range []string{"native", "pebble"} {
+		for _, flags := range [][]string{
+			{"--num_column_families=0"},
+			{"--num_column_families=-1"},
+			{"--num_hot_column_families=3"},
+			{"--num_column_families=1", "--num_hot_column_families=-2"},
+		} {
+			var out, errb bytes.Buffer
+			args := append([]string{"--engine=" + name, "--db=" + filepath.Join(t.TempDir(), "db"),
+				"--benchmarks=fillseq", "--num=10"}, flags...)
+			if code := dbbench.Main(args, &out, &errb); code != 0 {
+				t.Errorf("%s %v: exit %d, want 0\n%s", name, flags, code, errb.String())
+			}
+			if !strings.Contains(out.String(), "fillseq") {
+				t.Errorf("%s %v: fillseq did not run:\n%s", name, flags, out.String())
+			}
+		}
+	}
+}

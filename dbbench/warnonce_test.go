@@ -17,7 +17,7 @@ func TestWarningsOncePerProcessAndOnlyWhenChanged(t *testing.T) {
 		code, _, errs := runMain(t, db, "--engine="+eng, "--seed=1", "--num=100",
 			"--benchmarks=fillseq,fillrandom,fillseq", "--compression_type=zlib",
 			"--statistics=0", "--use_blob_db=false", "--use_direct_reads=false",
-			"--io_uring_enabled=false", "--readahead_size=1", "--open_files=100", "--use_direct_io_for_flush_and_compaction=1")
+			"--io_uring_enabled=false", "--async_io=1", "--open_files=100", "--bloom_locality=1")
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s", eng, code, errs)
 		}
@@ -28,8 +28,8 @@ func TestWarningsOncePerProcessAndOnlyWhenChanged(t *testing.T) {
 		}
 		for _, once := range []string{
 			"WARNING: --io_uring_enabled is accepted for compatibility but has no effect here\n",
-			"WARNING: engine " + eng + " ignores option readahead_size\n",
-			"WARNING: engine " + eng + " ignores option use_direct_io_for_flush_and_compaction\n",
+			"WARNING: engine " + eng + " ignores option async_io\n",
+			"WARNING: engine " + eng + " ignores option bloom_locality\n",
 		} {
 			if n := strings.Count(errs, once); n != 1 {
 				t.Errorf("%s: %q said %d times, want once:\n%s", eng, once, n, errs)

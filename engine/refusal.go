@@ -13,9 +13,21 @@ import (
 // first such option in notes' order is named.
 func RefusedOption(o *options.Options, engineName string, notes []OptionNote) error {
 	for _, n := range notes {
-		if n.Refused && o.Explicit[n.Key] {
+		if n.Refused && o.Explicit[n.Key] && !meansDefault(o, n.Key) {
 			return fmt.Errorf("Not implemented: engine %s cannot apply --%s: %s", engineName, n.Key, n.How)
 		}
 	}
 	return nil
+}
+
+// meansDefault reports whether an option set away from its default still
+// asks for nothing the default does not: db_bench runs the default family
+// alone for any --num_column_families <= 1, whatever
+// --num_hot_column_families says.
+func meansDefault(o *options.Options, key string) bool {
+	switch key {
+	case "num_column_families", "num_hot_column_families":
+		return o.NumColumnFamilies <= 1
+	}
+	return false
 }
