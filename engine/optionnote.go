@@ -59,6 +59,34 @@ var RateLimiterAndRowCacheNotes = []OptionNote{
 	{Key: "row_cache_size", Ignored: true, How: "no row cache"},
 }
 
+// Overlay returns notes with each note of own in place of the note on the
+// same key, or dropped where own's note has no How (the engine applies the
+// option as RocksDB does), and own's notes with a How on keys notes lacks
+// appended; the other notes keep their order. An engine lists the shared
+// notes (ReadOptionNotes, RateLimiterAndRowCacheNotes, ...) in notes and
+// what it does itself in own.
+func Overlay(notes, own []OptionNote) []OptionNote {
+	out := make([]OptionNote, 0, len(notes)+len(own))
+	used := make([]bool, len(own))
+	for _, n := range notes {
+		i := slices.IndexFunc(own, func(o OptionNote) bool { return o.Key == n.Key })
+		if i < 0 {
+			out = append(out, n)
+			continue
+		}
+		used[i] = true
+		if own[i].How != "" {
+			out = append(out, own[i])
+		}
+	}
+	for i, n := range own {
+		if !used[i] && n.How != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // ReadOptionNotesExcept is ReadOptionNotes without the notes on keys, for
 // an engine that applies those read options.
 func ReadOptionNotesExcept(keys ...string) []OptionNote {

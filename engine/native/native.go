@@ -55,7 +55,7 @@ func (Opener) Info() engine.Info {
 
 // OptionNotes are the options the native engine ignores or applies
 // differently from RocksDB (engine.OptionNote).
-var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
+var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
@@ -80,7 +80,6 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
 	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
 	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in block-format tables (rtable tables keep whole-key filters) and memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
-	{Key: "total_order_seek", How: "a seek probes prefix filters only under prefix_same_as_start or auto_prefix_mode, so without them every seek is in total order already"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},
@@ -90,10 +89,7 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 	{Key: "blob_compression_type", How: "snappy, zstd, lz4 and none, as compression_type; a value compressing by less than 1/8 is stored raw"},
 	{Key: "blob_garbage_collection_force_threshold", Ignored: true, How: "no forced compactions for blob garbage: garbage collection happens in compactions picked for the LSM's shape"},
 	{Key: "blob_compaction_readahead_size", Ignored: true, How: "blob files are read with pread, without a readahead knob"},
-	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
-}, notesWithout(engine.RateLimiterAndRowCacheNotes, "row_cache_size"),
-	// lsm's iterators apply the prefix seek options (lsm/iter_prefix.go).
-	engine.ReadOptionNotesExcept("total_order_seek", "prefix_same_as_start", "auto_prefix_mode"),
+}, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes,
 	engine.ByNameNotes("a RocksDB feature the native engine does not have",
 		"memtable_whole_key_filtering",
 		// lsm's universal and FIFO pickers read these (lsm/compaction_style.go).
@@ -105,13 +101,7 @@ var OptionNotes = withIONotes(slices.Concat([]engine.OptionNote{
 		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
 		// lsm reads it for the block format's index (lsm/tableoptions.go).
 		"enable_index_compression"),
-	engine.RocksDBFeatureNotes("hash_bucket_count")))
-
-// notesWithout returns notes less the note of key, which the engine
-// applies.
-func notesWithout(notes []engine.OptionNote, key string) []engine.OptionNote {
-	return slices.DeleteFunc(slices.Clone(notes), func(n engine.OptionNote) bool { return n.Key == key })
-}
+	engine.RocksDBFeatureNotes("hash_bucket_count")), ownNotes)
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)

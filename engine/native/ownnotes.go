@@ -2,12 +2,19 @@ package native
 
 import "github.com/godbbench/godbbench/engine"
 
-// ioNotes are the native engine's notes on db_bench's I/O options, which
-// package lsm applies (lsm/fileio.go). They replace the shared notes of
-// engine.RateLimiterAndRowCacheNotes and engine.ReadOptionNotes for the
-// same keys; a note without How drops the key's shared note: the option
-// is applied as RocksDB applies it.
-var ioNotes = []engine.OptionNote{
+// ownNotes are what the native engine does itself with options that the
+// shared notes (engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes)
+// describe for an engine without the feature: the row cache, the prefix
+// read options (lsm/iter_prefix.go) and the I/O options (lsm/fileio.go).
+// engine.Overlay puts them in place of the shared notes; a note without
+// How drops the key's shared note, the option being applied as RocksDB
+// applies it.
+var ownNotes = []engine.OptionNote{
+	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
+	{Key: "total_order_seek", How: "a seek probes prefix filters only under prefix_same_as_start or auto_prefix_mode, so without them every seek is in total order already"},
+	// lsm's iterators apply the prefix seek options (lsm/iter_prefix.go).
+	{Key: "prefix_same_as_start"},
+	{Key: "auto_prefix_mode"},
 	{Key: "rate_limiter_bytes_per_sec", How: "limits the table and blob file writes of flushes (high priority) and compactions (low), as RocksDB's GenericRateLimiter; MANIFEST writes pass freely, WAL writes too unless rate_limit_auto_wal_flush"},
 	{Key: "rate_limiter_refill_period_us"},
 	{Key: "rate_limiter_auto_tuned"},
@@ -21,37 +28,4 @@ var ioNotes = []engine.OptionNote{
 	{Key: "use_direct_io_for_flush_and_compaction", How: "flush and compaction outputs (tables, blob files) are written with O_DIRECT in aligned 1 MiB pieces, the last padded with zeros and the file truncated to its size; WAL and MANIFEST writes are buffered as before; refused with mmap_write, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "wal_bytes_per_sync", How: "the WAL, mapped or written, starts writeback (sync_file_range) of all but its last MiB every wal_bytes_per_sync bytes, as RocksDB's WritableFileWriter"},
 	{Key: "use_fsync", How: "table and blob files sync with fsync, else fdatasync; the WAL syncs with fdatasync and the MANIFEST with fsync either way"},
-}
-
-// withIONotes returns notes with each of ioNotes' keys replaced by its
-// ioNotes entry, or dropped where that has no How, and the ioNotes with
-// How whose keys notes lack appended; the other notes keep their order.
-func withIONotes(notes []engine.OptionNote) []engine.OptionNote {
-	out := make([]engine.OptionNote, 0, len(notes)+len(ioNotes))
-	seen := make([]bool, len(ioNotes))
-	for _, n := range notes {
-		if i := ioNoteIndex(n.Key); i >= 0 {
-			seen[i] = true
-			if ioNotes[i].How != "" {
-				out = append(out, ioNotes[i])
-			}
-			continue
-		}
-		out = append(out, n)
-	}
-	for i, n := range ioNotes {
-		if !seen[i] && n.How != "" {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-func ioNoteIndex(key string) int {
-	for i, n := range ioNotes {
-		if n.Key == key {
-			return i
-		}
-	}
-	return -1
 }
