@@ -17,17 +17,18 @@ type familyWrites struct {
 	stage       int64
 }
 
-// familyWrites returns doWrite's family routing for maxOps operations
-// into batch, nil when the run has one family.
-func (r *runner) familyWrites(batch engine.Batch, maxOps int64) (*familyWrites, error) {
-	if r.families == nil {
+// familyWrites returns doWrite's routing to the families fams of one
+// database for maxOps operations into batch, nil when the run has one
+// family.
+func (r *runner) familyWrites(fams *columnFamilies, batch engine.Batch, maxOps int64) (*familyWrites, error) {
+	if fams == nil {
 		return nil, nil
 	}
 	b, ok := batch.(engine.ColumnFamilyBatch)
 	if !ok {
 		return nil, fmt.Errorf("Not implemented: the %s engine's batches have no column families", r.opener.Info().Name)
 	}
-	return &familyWrites{fams: r.families, batch: b, opsPerStage: r.families.opsPerStage(maxOps), maxOps: maxOps}, nil
+	return &familyWrites{fams: fams, batch: b, opsPerStage: fams.opsPerStage(maxOps), maxOps: maxOps}, nil
 }
 
 // enter creates the families of the stage d has reached, after its
@@ -49,10 +50,11 @@ func (w *familyWrites) put(keyNum int64, key, value []byte) {
 	w.batch.PutCF(w.fams.pick(keyNum), key, value)
 }
 
-// readRandomFamilies is ReadRandom with column families: the keys drawn as
-// benchReadRandom draws them, each looked up with a single Get in the
-// family of its key's number, as db_bench's ReadRandom does.
-func (r *runner) readRandomFamilies(t *thread) error {
+// readRandomEach is ReadRandom with column families or several
+// databases: the databases and keys drawn as benchReadRandom draws them,
+// each key looked up with a single Get in its database, in the family of
+// its key's number, as db_bench's ReadRandom does.
+func (r *runner) readRandomEach(t *thread) error {
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	key := r.keys.NewBuf()
 	sink := &getSink{key: key, fold: r.foldReads}
@@ -62,9 +64,13 @@ func (r *runner) readRandomFamilies(t *thread) error {
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	var read, found, bytes int64
 	for !d.done(1) {
-		k := picker.next(r, t)
+		id, k := picker.next(r, t)
+		db, fams := r.slot(id)
+		if fams != nil {
+			db = fams.family(k)
+		}
 		r.keys.Fill(key, k)
-		ok, err := r.families.family(k).Get(key, take)
+		ok, err := db.Get(key, take)
 		if err != nil {
 			return fmt.Errorf("Get returned an error: %v", err)
 		}

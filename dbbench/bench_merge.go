@@ -32,13 +32,12 @@ func benchMergeRandom(r *runner, t *thread) error {
 	var bytes int64
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, fams := r.selectDB(t)
 		k := int64(t.rand.Next() % uint64(n))
 		keys.Fill(key, k)
 		val := gen.Generate()
-		db := r.db
-		if r.families != nil {
-			db = r.families.family(k)
+		if fams != nil {
+			db = fams.family(k)
 		}
 		if err := db.Merge(key, val, &r.wo); err != nil {
 			return fmt.Errorf("merge error: %v", err)
@@ -65,17 +64,17 @@ func benchReadRandomMergeRandom(r *runner, t *thread) error {
 	maxLength := 0
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
 		keys.Fill(key, int64(t.rand.Next()%uint64(n)))
 		if int32(t.rand.Next()%100) < r.cfg.mergeReadPercent {
-			if err := r.db.Merge(key, gen.Generate(), &r.wo); err != nil {
+			if err := db.Merge(key, gen.Generate(), &r.wo); err != nil {
 				return fmt.Errorf("merge error: %v", err)
 			}
 			merges++
 			t.stats.finishedOps(1, opMerge)
 			continue
 		}
-		ok, err := r.db.Get(key, take)
+		ok, err := db.Get(key, take)
 		if err != nil {
 			r.errf("get error: %v\n", err)
 		} else if ok {
@@ -131,10 +130,12 @@ func (r *runner) readRandomOperands(t *thread) error {
 	var picker readKeyPicker
 	lim := t.shared.readLimiter
 	for !d.done(1) {
-		r.keys.Fill(key, picker.next(r, t))
+		id, k := picker.next(r, t)
+		db, _ := r.slot(id)
+		r.keys.Fill(key, k)
 		read++
 		sink.bytes = 0
-		ok, err := r.db.GetMergeOperands(key, take)
+		ok, err := db.GetMergeOperands(key, take)
 		if err != nil {
 			return fmt.Errorf("Get returned an error: %v", err)
 		}

@@ -14,14 +14,14 @@ func benchReadRandomWriteRandom(r *runner, t *thread) error {
 	getWeight, putWeight := 0, 0
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
 		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
 		if getWeight == 0 && putWeight == 0 {
 			getWeight = int(r.cfg.readWritePercent)
 			putWeight = 100 - getWeight
 		}
 		if getWeight > 0 {
-			ok, err := r.db.Get(key, take)
+			ok, err := db.Get(key, take)
 			if err != nil {
 				r.errf("get error: %v\n", err)
 			} else if ok {
@@ -31,7 +31,7 @@ func benchReadRandomWriteRandom(r *runner, t *thread) error {
 			readsDone++
 			t.stats.finishedOps(1, opRead)
 		} else if putWeight > 0 {
-			if err := r.db.Put(key, gen.Generate(), &r.wo); err != nil {
+			if err := db.Put(key, gen.Generate(), &r.wo); err != nil {
 				return fmt.Errorf("put error: %v", err)
 			}
 			putWeight--
@@ -56,9 +56,9 @@ func benchUpdateRandom(r *runner, t *thread) error {
 	var found, bytes, reads int64
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
 		r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
-		ok, err := r.db.Get(key, take)
+		ok, err := db.Get(key, take)
 		if err != nil {
 			return fmt.Errorf("Get returned an error: %v", err)
 		}
@@ -71,7 +71,7 @@ func benchUpdateRandom(r *runner, t *thread) error {
 			lim.request(int64(len(key) + r.valueSize))
 		}
 		val := gen.Generate()
-		if err := r.db.Put(key, val, &r.wo); err != nil {
+		if err := db.Put(key, val, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += int64(len(key) + len(val) + r.cfg.userTimestampSize)
@@ -90,8 +90,8 @@ func benchUpdateRandom(r *runner, t *thread) error {
 // status (a read-only DB's "Not supported" included: exit 0); so does
 // this, saying what failed.
 func benchCompact(r *runner, t *thread) error {
-	t.rand.Next() // DB selection draw
-	if err := r.db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
+	db, _ := r.selectDB(t)
+	if err := db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
 		r.compactErrorIgnored(err)
 	}
 	return nil

@@ -13,17 +13,27 @@ func (r *runner) iterOptions() *engine.IterOptions {
 }
 
 // benchReadSequential is db_bench's ReadSequential (readseq, readtocache):
-// a forward scan from the first key, min(reads, keys) entries. With
-// --scan_omit_value the value is never loaded and only key bytes count.
-func benchReadSequential(r *runner, t *thread) error { return r.readScan(t, false) }
+// a forward scan from the first key, min(reads, keys) entries, of each
+// database in turn. With --scan_omit_value the value is never loaded and
+// only key bytes count.
+func benchReadSequential(r *runner, t *thread) error { return r.readScans(t, false) }
 
-// benchReadReverse is db_bench's ReadReverse: the same scan backwards.
-func benchReadReverse(r *runner, t *thread) error { return r.readScan(t, true) }
+// benchReadReverse is db_bench's ReadReverse: the same scans backwards.
+func benchReadReverse(r *runner, t *thread) error { return r.readScans(t, true) }
 
-// readScan is the scan of readseq and readreverse, in runs (runs.go) that
-// also end on the read rate limiter's requests (one every 1,024 entries).
-func (r *runner) readScan(t *thread, reverse bool) error {
-	it, err := r.db.NewIter(r.iterOptions())
+// readScans scans every open database in order, as db_bench's
+// ReadSequential and ReadReverse do with --num_multi_db.
+func (r *runner) readScans(t *thread, reverse bool) error {
+	return r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		return r.readScan(t, db, reverse)
+	})
+}
+
+// readScan is the scan of readseq and readreverse over db, in runs
+// (runs.go) that also end on the read rate limiter's requests (one every
+// 1,024 entries).
+func (r *runner) readScan(t *thread, db engine.DB, reverse bool) error {
+	it, err := db.NewIter(r.iterOptions())
 	if err != nil {
 		return fmt.Errorf("iterator error: %v", err)
 	}
@@ -34,7 +44,7 @@ func (r *runner) readScan(t *thread, reverse bool) error {
 	if r.foldReads && !(omitKey && omitValue) {
 		scan.Entry = sink.take
 	}
-	runs := engine.NewRuns(r.db)
+	runs := engine.NewRuns(db)
 	oneCall := runs.OneCall(reverse || scan.Entry != nil)
 	var doneNs []int64
 	if t.stats.detailed {
@@ -144,8 +154,8 @@ func benchReadRandom(r *runner, t *thread) error {
 	if r.readOperands {
 		return r.readRandomOperands(t)
 	}
-	if r.families != nil {
-		return r.readRandomFamilies(t)
+	if r.families != nil || r.multi != nil {
+		return r.readRandomEach(t)
 	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	ks := r.keySize
@@ -175,7 +185,8 @@ func benchReadRandom(r *runner, t *thread) error {
 		}
 		n, off := 0, 0
 		for int64(n) < limit && !d.done(1) {
-			r.keys.Fill(keys[off:off+ks], picker.next(r, t))
+			_, k := picker.next(r, t) // one database
+			r.keys.Fill(keys[off:off+ks], k)
 			off += ks
 			n++
 		}
@@ -222,18 +233,19 @@ func (s *Stats) endReadRandom(read, found, bytes int64, checksum uint64) {
 	s.addMessage(fmt.Sprintf("(%d of %d found)\n", found, read))
 }
 
-// readKeyPicker is ReadRandom's choice of the next key: one DB-selection
-// draw, then a random key, or with --batch_size > 1 and
+// readKeyPicker is ReadRandom's choice of the next database and key: one
+// DB-selection draw, then a random key, or with --batch_size > 1 and
 // --multiread_stride, runs of batch_size keys stride apart from a random
 // start.
 type readKeyPicker struct{ numKeys, keyRand int64 }
 
-func (p *readKeyPicker) next(r *runner, t *thread) int64 {
-	t.rand.Next() // DB selection draw
+// next returns the number of the database to read and the key's number.
+func (p *readKeyPicker) next(r *runner, t *thread) (int, int64) {
+	id := r.selectSlot(t)
 	stride := r.cfg.multireadStride
 	if r.entriesPerBatch <= 1 || stride == 0 {
 		p.keyRand = r.randomKey(t)
-		return p.keyRand
+		return id, p.keyRand
 	}
 	p.numKeys++
 	if p.numKeys == r.entriesPerBatch {
@@ -245,11 +257,11 @@ func (p *readKeyPicker) next(r *runner, t *thread) int64 {
 	} else {
 		p.keyRand += stride
 	}
-	return p.keyRand
+	return id, p.keyRand
 }
 
 // benchMultiReadRandom is db_bench's MultiReadRandom: batch_size random keys
-// per MultiGet (one DB-selection draw per batch).
+// per MultiGet, in the database of one selection draw per batch.
 func benchMultiReadRandom(r *runner, t *thread) error {
 	n := int(r.entriesPerBatch)
 	keys := make([][]byte, n)
@@ -263,17 +275,20 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 	// A traced run records each batch as one MultiGet, as RocksDB does,
 	// and looks it up through the engine itself.
 	var rec *traceRecorder
-	db := r.db
-	if t, ok := db.(*tracedDB); ok {
-		db, rec = t.DB, t.rec
+	runs := make([]*engine.Runs, r.dbCount())
+	for i := range runs {
+		db, _ := r.slot(i)
+		if t, ok := db.(*tracedDB); ok {
+			db, rec = t.DB, t.rec
+		}
+		runs[i] = engine.NewRuns(db)
 	}
-	runs := engine.NewRuns(db)
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	var read, found, multireads int64
 	stride := r.cfg.multireadStride
 	lim := t.shared.readLimiter
 	for !d.done(r.entriesPerBatch) {
-		t.rand.Next() // DB selection draw
+		id := r.selectSlot(t)
 		if stride != 0 {
 			k := r.randomKey(t)
 			if k+(r.entriesPerBatch-1)*stride >= r.cfg.num {
@@ -291,7 +306,7 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 		if rec != nil {
 			rec.multiGet(keys)
 		}
-		if err := runs.MultiGet(keys, foundv, take); err != nil {
+		if err := runs[id].MultiGet(keys, foundv, take); err != nil {
 			return fmt.Errorf("MultiGet returned an error: %v", err)
 		}
 		read += r.entriesPerBatch
@@ -319,8 +334,8 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 func benchIteratorCreation(r *runner, t *thread) error {
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
-		it, err := r.db.NewIter(r.iterOptions())
+		db, _ := r.selectDB(t)
+		it, err := db.NewIter(r.iterOptions())
 		if err != nil {
 			return fmt.Errorf("iterator error: %v", err)
 		}

@@ -1,6 +1,10 @@
 package dbbench
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/godbbench/godbbench/engine"
+)
 
 // This file holds db_bench's read-modify-write benchmarks that do the
 // modify step in the driver (no merge operator): each op Gets a random key
@@ -25,7 +29,7 @@ func benchXORUpdateRandom(r *runner, t *thread) error {
 	var found, reads int64
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		ok, err := r.getRandomKey(t, key, take)
+		db, ok, err := r.getRandomKey(t, key, take)
 		if err != nil {
 			return err
 		}
@@ -37,7 +41,7 @@ func benchXORUpdateRandom(r *runner, t *thread) error {
 				newValue[i] ^= b
 			}
 		}
-		if err := r.db.Put(key, newValue, &r.wo); err != nil {
+		if err := db.Put(key, newValue, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		reads++
@@ -63,7 +67,7 @@ func benchAppendRandom(r *runner, t *thread) error {
 	var found, bytes, reads int64
 	d := r.newDuration(int64(r.cfg.duration), r.readwrites)
 	for !d.done(1) {
-		ok, err := r.getRandomKey(t, key, take)
+		db, ok, err := r.getRandomKey(t, key, take)
 		if err != nil {
 			return err
 		}
@@ -78,7 +82,7 @@ func benchAppendRandom(r *runner, t *thread) error {
 			value.buf = append(value.buf, ',')
 		}
 		value.buf = append(value.buf, operand...)
-		if err := r.db.Put(key, value.buf, &r.wo); err != nil {
+		if err := db.Put(key, value.buf, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += int64(len(key) + len(value.buf) + r.cfg.userTimestampSize)
@@ -104,13 +108,14 @@ func (c *valueCopy) take(v []byte) {
 
 // getRandomKey is the read half of a read-modify-write op: the
 // DB-selection draw, the key rand % num into key, and its Get into take.
-// It reports whether the key was found, or the Get's error.
-func (r *runner) getRandomKey(t *thread, key []byte, take func([]byte)) (bool, error) {
-	t.rand.Next() // DB selection draw
+// It returns the database to write back to and whether the key was
+// found, or the Get's error.
+func (r *runner) getRandomKey(t *thread, key []byte, take func([]byte)) (engine.DB, bool, error) {
+	db, _ := r.selectDB(t)
 	r.keys.Fill(key, int64(t.rand.Next()%uint64(r.cfg.num)))
-	ok, err := r.db.Get(key, take)
+	ok, err := db.Get(key, take)
 	if err != nil {
-		return false, fmt.Errorf("Get returned an error: %v", err)
+		return db, false, fmt.Errorf("Get returned an error: %v", err)
 	}
-	return ok, nil
+	return db, ok, nil
 }

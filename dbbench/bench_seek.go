@@ -7,8 +7,8 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// benchSeekRandom is db_bench's SeekRandom: per op one key draw (no
-// DB-selection draw with one DB), a new iterator, Seek (SeekForPrev with
+// benchSeekRandom is db_bench's SeekRandom: per op one key draw (then a
+// DB-selection draw with several databases only), a new iterator, Seek (SeekForPrev with
 // --reverse_iterator), then --seek_nexts steps each counting key + value
 // bytes. found = the iterator landed exactly on the target. As in
 // db_bench, every seek makes its own iterator, so it sees the writes made
@@ -22,17 +22,26 @@ func benchSeekRandom(r *runner, t *thread) error {
 	var it engine.Iterator
 	var err error
 	tailing := r.cfg.tailingIterator
-	if tailing {
-		opts.Tailing = true
-		if it, err = r.db.NewIter(opts); err != nil {
-			return fmt.Errorf("iterator error: %v", err)
-		}
-	}
+	// tailingIters are the tailing iterators, one per database.
+	var tailingIters []engine.Iterator
 	defer func() {
-		if it != nil {
+		if it != nil && !tailing {
 			it.Close()
 		}
+		for _, ti := range tailingIters {
+			ti.Close()
+		}
 	}()
+	if tailing {
+		opts.Tailing = true
+		for i := 0; i < r.dbCount(); i++ {
+			db, _ := r.slot(i)
+			if it, err = db.NewIter(opts); err != nil {
+				return fmt.Errorf("iterator error: %v", err)
+			}
+			tailingIters = append(tailingIters, it)
+		}
+	}
 	key := r.keys.NewBuf()
 	bound := r.keys.NewBuf()
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
@@ -62,11 +71,21 @@ func benchSeekRandom(r *runner, t *thread) error {
 			bound[n-1]++
 			opts.UpperBound = bound[:n]
 		}
-		if !tailing {
+		// With several databases db_bench draws the one to seek in after
+		// the key; with one it draws nothing.
+		id := 0
+		if r.multi != nil {
+			id = r.selectSlot(t)
+		}
+		if tailing {
+			it = tailingIters[id]
+		} else {
 			if it != nil {
 				it.Close()
 			}
-			if it, err = r.db.NewIter(opts); err != nil {
+			db, _ := r.slot(id)
+			if it, err = db.NewIter(opts); err != nil {
+				it = nil
 				return fmt.Errorf("iterator error: %v", err)
 			}
 		}

@@ -15,9 +15,13 @@ func benchWriteSeq(r *runner, t *thread) error          { return r.doWrite(t, wr
 func benchWriteRandom(r *runner, t *thread) error       { return r.doWrite(t, writeRandom) }
 func benchWriteUniqueRandom(r *runner, t *thread) error { return r.doWrite(t, writeUniqueRandom) }
 
-// doWrite is db_bench's DoWrite: batches of entries_per_batch Puts; per batch
-// one RNG draw selects the DB (thrown away with one DB), then each key is the
-// next sequential number, rand % num, or the next of a shuffled permutation.
+// doWrite is db_bench's DoWrite: batches of entries_per_batch Puts into
+// one database each. With --num_multi_db > 1 every database has its own
+// key generator and the run writes num (or writes) entries per database:
+// the random modes draw the batch's database from the thread's random
+// numbers (a draw thrown away with one database), the sequential mode
+// fills the databases one after the other. Each key is then the next
+// sequential number, rand % num, or the next of a shuffled permutation.
 // --duration applies only in random mode. With column families each Put
 // goes to the family of its key's number (familyWrites).
 func (r *runner) doWrite(t *thread, mode writeMode) error {
@@ -29,7 +33,8 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 	if numOps == 0 {
 		numOps = r.num
 	}
-	d := r.newDuration(seconds, numOps)
+	maxOps := numOps * int64(r.dbCount())
+	d := r.newDuration(seconds, maxOps)
 	// db_bench's key generator draws from --num plus
 	// --max_num_range_tombstones keys, range deletions or not.
 	keyNum := r.num + r.cfg.rangeDeletes.max
@@ -48,59 +53,71 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 	if r.num != r.cfg.num {
 		t.stats.addMessage(fmtOps(r.num))
 	}
-	keySrc := &writeKeys{mode: mode, num: keyNum, perm: perm, rand: t.rand}
+	keySrc := writeKeys{mode: mode, num: keyNum, perm: perm, rand: t.rand}
 	if shaped {
-		bytes, err := r.writeUniqueShaped(t, &d, keySrc)
+		if r.multi != nil {
+			return errUniqueShapedSeveralDBs
+		}
+		bytes, err := r.writeUniqueShaped(t, &d, &keySrc)
 		t.stats.addBytes(bytes)
 		return err
 	}
 	gen := newValueGen(&r.shape, r.valueData)
-	batch := r.db.NewBatch()
-	defer batch.Close()
-	key := r.keys.NewBuf()
-	var bytes int64
 	perBatch := r.entriesPerBatch
-	if perBatch == 1 && keyNum != 0 && !r.cfg.rangeDeletes.on() && !r.cfg.sineWrite.on && r.families == nil {
+	if perBatch == 1 && keyNum != 0 && !r.cfg.rangeDeletes.on() && !r.cfg.sineWrite.on && r.families == nil && r.multi == nil {
 		// A one-entry batch is a Put: same effect, no batch encoding.
-		bytes, err := r.writeRuns(t, &d, keySrc, gen)
+		bytes, err := r.writeRuns(t, &d, &keySrc, gen)
 		t.stats.addBytes(bytes)
 		return err
 	}
+	targets, err := r.newWriteTargets(keySrc, maxOps)
+	if err != nil {
+		return err
+	}
+	defer targets.close()
+	key := r.keys.NewBuf()
+	var bytes int64
 	entryOverhead := int64(r.keySize + r.cfg.userTimestampSize)
 	rd := newRangeDeleter(r)
 	var written int64
 	lastSine := t.stats.start
-	fams, err := r.familyWrites(batch, numOps)
-	if err != nil {
-		return err
-	}
+	id, nextSeqDBAt := 0, numOps
 	for keyNum != 0 && !d.done(perBatch) {
-		if err := fams.enter(&d); err != nil {
+		if err := targets.enter(&d); err != nil {
 			return err
 		}
-		t.rand.Next() // DB selection draw
+		if mode != writeSequential {
+			id = int(t.rand.Next() % uint64(len(targets)))
+		} else if written >= nextSeqDBAt {
+			// The sequential fill loads the databases in turn.
+			nextSeqDBAt += numOps
+			if id++; id >= len(targets) {
+				return errFilledAllDBs
+			}
+		}
+		w := &targets[id]
 		var batchBytes int64
-		batch.Reset()
+		w.batch.Reset()
 		for j := int64(0); j < perBatch; j++ {
-			k := keySrc.next()
+			k := w.keys.next()
 			r.keys.Fill(key, k)
 			val := gen.Generate()
-			if fams != nil {
-				fams.put(k, key, val)
+			if w.fams != nil {
+				w.fams.put(k, key, val)
 			} else {
-				batch.Put(key, val)
+				w.batch.Put(key, val)
 			}
 			batchBytes += int64(len(val)) + entryOverhead
 			written++
 			if rd.c.due(written) {
-				rd.addTo(r, batch, keySrc.next())
+				rd.addTo(r, w.batch, w.keys.next())
 			}
 		}
 		if lim := t.shared.writeLimiter; lim != nil {
 			lim.request(batchBytes)
 			t.stats.resetLastOpTime()
 		}
-		if err := r.db.Apply(batch, &r.wo); err != nil {
+		if err := w.db.Apply(w.batch, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += batchBytes
@@ -144,20 +161,23 @@ func (k *writeKeys) next() int64 {
 func fmtOps(n int64) string { return "(" + itoa(n) + " ops)" }
 
 // doDelete is db_bench's DoDelete: batches of deletes, sequential from 0 or
-// rand % num, one DB-selection draw per batch; duration only for random.
+// rand % num, into the database of one selection draw per batch; duration
+// only for random.
 func (r *runner) doDelete(t *thread, seq bool) error {
 	var seconds int64
 	if !seq {
 		seconds = int64(r.cfg.duration)
 	}
 	d := r.newDuration(seconds, r.deletes)
-	batch := r.db.NewBatch()
-	defer batch.Close()
+	batches := r.batchPerDB()
+	defer closeBatches(batches)
 	key := r.keys.NewBuf()
 	var i int64
 	perBatch := r.entriesPerBatch
 	for !d.done(perBatch) {
-		t.rand.Next() // DB selection draw
+		id := r.selectSlot(t)
+		db, _ := r.slot(id)
+		batch := batches[id]
 		batch.Reset()
 		for j := int64(0); j < perBatch; j++ {
 			var k int64
@@ -169,7 +189,7 @@ func (r *runner) doDelete(t *thread, seq bool) error {
 			r.keys.Fill(key, k)
 			batch.Delete(key)
 		}
-		if err := r.db.Apply(batch, &r.wo); err != nil {
+		if err := db.Apply(batch, &r.wo); err != nil {
 			return fmt.Errorf("del error: %v", err)
 		}
 		t.stats.finishedOps(perBatch, opDelete)
@@ -200,7 +220,7 @@ func (r *runner) bgWrites(t *thread, merge bool) error {
 	hinted := false
 	rd := newRangeDeleter(r)
 	for {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
 		if r.cfg.finishAfterWrites && written == r.writes {
 			r.errf("Exiting the writer after %d writes...\n", written)
 			break
@@ -218,9 +238,9 @@ func (r *runner) bgWrites(t *thread, merge bool) error {
 		val := gen.Generate()
 		var err error
 		if merge {
-			err = r.db.Merge(key, val, &r.wo)
+			err = db.Merge(key, val, &r.wo)
 		} else {
-			err = r.db.Put(key, val, &r.wo)
+			err = db.Put(key, val, &r.wo)
 		}
 		if err != nil {
 			return fmt.Errorf("put or merge error: %v", err)
@@ -232,7 +252,7 @@ func (r *runner) bgWrites(t *thread, merge bool) error {
 			lim.request(int64(len(key) + len(val)))
 		}
 		if rd.c.due(written) {
-			if err := rd.write(r, int64(t.rand.Next()%uint64(r.cfg.num))); err != nil {
+			if err := rd.write(r, db, int64(t.rand.Next()%uint64(r.cfg.num))); err != nil {
 				return err
 			}
 			t.stats.finishedOps(1, opWrite)

@@ -107,7 +107,10 @@ type config struct {
 	// columnFamilyDistribution is --column_family_distribution, read by
 	// columnFamilies (columnfamilies.go).
 	columnFamilyDistribution string
-	ycsb                     ycsbConfig
+	// numMultiDB is --num_multi_db: above 1, that many databases in
+	// numbered subdirectories of --db (multidb.go).
+	numMultiDB int32
+	ycsb       ycsbConfig
 }
 
 // configFlags lists the flags the driver reads, each with the config field
@@ -218,6 +221,7 @@ var configFlags = []struct {
 	{"print_malloc_stats", func(c *config) any { return &c.printMallocStats }},
 	{"report_open_timing", func(c *config) any { return &c.reportOpenTiming }},
 	{"column_family_distribution", func(c *config) any { return &c.columnFamilyDistribution }},
+	{"num_multi_db", func(c *config) any { return &c.numMultiDB }},
 	{"sine_write_rate", func(c *config) any { return &c.sineWrite.on }},
 	{"sine_write_rate_interval_milliseconds", func(c *config) any { return &c.sineWrite.intervalMs }},
 	{"writes_before_delete_range", func(c *config) any { return &c.rangeDeletes.before }},

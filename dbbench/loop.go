@@ -124,6 +124,9 @@ func (r *runner) runItem(item string) error {
 		r.errf("unknown benchmark '%s'\n", name)
 		return errExit{"unknown benchmark"}
 	}
+	if err := r.checkSeveralDBs(name); err != nil {
+		return err
+	}
 	if spec.skip {
 		r.out.Flush()
 		r.errf("%s : skipped (not implemented by this db_bench)\n", name)

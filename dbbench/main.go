@@ -146,10 +146,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	printEnvironment(errw, opener.Info().VersionLine, time.Now())
 	r.openLog.release()
 	defer func() {
-		if r.db != nil {
-			if err := r.db.Close(); err != nil {
-				fmt.Fprintf(errw, "close error: %v\n", err)
-			}
+		if err := r.closeDBs(); err != nil {
+			fmt.Fprintf(errw, "close error: %v\n", err)
 		}
 	}()
 	r.printHeader(compressionWarnings(opener.Info().Name, cfg.compressionType))
@@ -172,9 +170,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		r.printMallocStats()
 	}
 	out.Flush()
-	db := r.db
-	r.db = nil
-	if err := db.Close(); err != nil {
+	if err := r.closeDBs(); err != nil {
 		fmt.Fprintf(errw, "close error: %v\n", err)
 		return 1
 	}
@@ -253,11 +249,37 @@ func (r *runner) open() error {
 	if r.openLog != nil {
 		log = r.openLog
 	}
+	if r.severalDBs() {
+		if err := r.openSeveral(log); err != nil {
+			return err
+		}
+	} else if err := r.openOne(log); err != nil {
+		return err
+	}
+	if _, ok := r.db.(engine.ThreadContext); !ok && r.cfg.perfLevel > 1 && !r.warnedPerfLevel {
+		fmt.Fprintf(log, "WARNING: --perf_level=%d has no effect here: the %s engine keeps no perf context\n",
+			r.cfg.perfLevel, r.opener.Info().Name)
+		r.warnedPerfLevel = true
+	}
+	// Warnings are reported once per process, not at every fresh-DB re-open.
+	r.opts.Explicit = map[string]bool{}
+	if r.cfg.existingKeys {
+		if err := r.loadExistingKeys(); err != nil {
+			r.errf("%v\n", err)
+			if cerr := r.closeDBs(); cerr != nil {
+				r.errf("close error: %v\n", cerr)
+			}
+			return errExit{"use_existing_keys"}
+		}
+	}
+	return nil
+}
+
+// openOne opens the one database at --db with its column families.
+func (r *runner) openOne(log io.Writer) error {
 	openStart := time.Now()
 	db, err := r.opener.Open(r.cfg.db, r.opts, log)
-	if r.cfg.reportOpenTiming {
-		r.outf("OpenDb:     %s milliseconds\n", strconv.FormatFloat(float64(time.Since(openStart).Nanoseconds())/1e6, 'g', 6, 64))
-	}
+	r.reportOpenTime(openStart)
 	if err != nil {
 		if r.openLog != nil {
 			r.openLog.release()
@@ -274,38 +296,28 @@ func (r *runner) open() error {
 		r.db = nil
 		return errExit{"column families"}
 	}
-	if _, ok := db.(engine.ThreadContext); !ok && r.cfg.perfLevel > 1 && !r.warnedPerfLevel {
-		fmt.Fprintf(log, "WARNING: --perf_level=%d has no effect here: the %s engine keeps no perf context\n",
-			r.cfg.perfLevel, r.opener.Info().Name)
-		r.warnedPerfLevel = true
-	}
-	// Warnings are reported once per process, not at every fresh-DB re-open.
-	r.opts.Explicit = map[string]bool{}
-	if r.cfg.existingKeys {
-		if err := r.loadExistingKeys(); err != nil {
-			r.errf("%v\n", err)
-			if cerr := r.db.Close(); cerr != nil {
-				r.errf("close error: %v\n", cerr)
-			}
-			r.db = nil
-			return errExit{"use_existing_keys"}
-		}
-	}
 	return nil
+}
+
+// reportOpenTime prints --report_open_timing's line for an Open that
+// started at start, as db_bench's OpenDb does after each Open.
+func (r *runner) reportOpenTime(start time.Time) {
+	if r.cfg.reportOpenTiming {
+		r.outf("OpenDb:     %s milliseconds\n", strconv.FormatFloat(float64(time.Since(start).Nanoseconds())/1e6, 'g', 6, 64))
+	}
 }
 
 // reopenFresh closes, destroys and re-opens the DB for a fresh-DB benchmark.
 func (r *runner) reopenFresh() error {
-	if r.db != nil {
-		if err := r.db.Close(); err != nil {
-			r.out.Flush()
-			r.errf("close error: %v\n", err)
-			return errExit{"close failed"}
-		}
-		r.db = nil
+	if err := r.closeDBs(); err != nil {
+		r.out.Flush()
+		r.errf("close error: %v\n", err)
+		return errExit{"close failed"}
 	}
 	// A file the user named as --db is left alone; open reports it.
-	if !existsNotDir(r.cfg.db) {
+	if r.severalDBs() {
+		r.destroySeveral()
+	} else if !existsNotDir(r.cfg.db) {
 		r.destroyFailed(r.opener.Destroy(r.cfg.db, r.opts))
 	}
 	if err := r.open(); err != nil {
@@ -353,6 +365,11 @@ func (r *runner) printStatistics() {
 	if !ok {
 		r.errf("WARNING: engine %s keeps no statistics; --statistics has no block to print\n", r.opener.Info().Name)
 		return
+	}
+	if r.multi != nil {
+		// db_bench's databases share one statistics object; here each
+		// keeps its own.
+		r.errf("WARNING: --statistics with --num_multi_db=%d: the STATISTICS block counts %s only\n", r.cfg.numMultiDB, r.multi[0].path)
 	}
 	r.outf("STATISTICS:\n%s\n", v)
 }

@@ -3,16 +3,25 @@ package dbbench
 import (
 	"fmt"
 	"strings"
+
+	"github.com/godbbench/godbbench/engine"
 )
 
 // Meta operations run in the main goroutine and print only their own output
 // (no "DB path" and no result line).
 
+// metaFlush flushes every open database, then says so once.
 func (r *runner) metaFlush() error {
-	if err := r.db.Flush(); err != nil {
-		r.out.Flush()
-		r.errf("Flush failed: %v\n", err)
-		return errExit{"flush failed"}
+	err := r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		if err := db.Flush(); err != nil {
+			r.out.Flush()
+			r.errf("Flush failed: %v\n", err)
+			return errExit{"flush failed"}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	r.outf("flush memtable\n")
 	return nil
@@ -22,46 +31,58 @@ func (r *runner) metaFlush() error {
 // db_bench ignores CompactRange's status and goes on (a read-only DB's
 // "Not supported" included, exit 0); so does this, saying what failed.
 func (r *runner) metaCompactAll() error {
-	if err := r.db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
-		r.out.Flush()
-		r.compactErrorIgnored(err)
-	}
-	return nil
+	return r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		if err := db.Compact(nil, nil, int(r.cfg.compactTargetLevel)); err != nil {
+			r.out.Flush()
+			r.compactErrorIgnored(err)
+		}
+		return nil
+	})
 }
 
 // metaWaitForCompaction prints db_bench 7.8.3's started/finished lines
-// (twice, as it checks twice). db_bench polls properties with 5 s and 10 s
-// sleeps; the engines here expose an exact wait, so no sleep is needed.
+// (twice per database, as it checks twice), naming each database by its
+// path. db_bench polls properties with 5 s and 10 s sleeps; the engines
+// here expose an exact wait, so no sleep is needed.
 func (r *runner) metaWaitForCompaction() error {
-	for i := 0; i < 2; i++ {
-		r.outf("waitforcompaction(%s): started\n", r.cfg.db)
-		r.out.Flush()
-		if err := r.db.WaitForCompactions(); err != nil {
-			r.errf("waitforcompaction(%s): %v\n", r.cfg.db, err)
-			return errExit{"waitforcompaction failed"}
+	return r.eachDB(func(db engine.DB, path string, _ *columnFamilies) error {
+		for i := 0; i < 2; i++ {
+			r.outf("waitforcompaction(%s): started\n", path)
+			r.out.Flush()
+			if err := db.WaitForCompactions(); err != nil {
+				r.errf("waitforcompaction(%s): %v\n", path, err)
+				return errExit{"waitforcompaction failed"}
+			}
+			r.outf("waitforcompaction(%s): finished\n", path)
 		}
-		r.outf("waitforcompaction(%s): finished\n", r.cfg.db)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (r *runner) metaResetStats() error {
-	if err := r.db.ResetStats(); err != nil {
-		r.out.Flush()
-		r.errf("resetstats error: %v\n", err)
-		return errExit{"resetstats failed"}
-	}
-	return nil
+	return r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		if err := db.ResetStats(); err != nil {
+			r.out.Flush()
+			r.errf("resetstats error: %v\n", err)
+			return errExit{"resetstats failed"}
+		}
+		return nil
+	})
 }
 
-// printProperty is db_bench's PrintStats(key): a newline, the property text
-// (or "(failed)"), a newline.
+// printProperty is db_bench's PrintStats(key): for each database (headed
+// by its path when there are several) a newline, the property text (or
+// "(failed)"), a newline.
 func (r *runner) printProperty(name string) {
-	v, ok := r.db.Property(name)
-	if !ok {
-		v = "(failed)"
-	}
-	r.outf("\n%s\n", v)
+	r.eachDB(func(db engine.DB, path string, _ *columnFamilies) error {
+		r.dbHeader(path)
+		v, ok := db.Property(name)
+		if !ok {
+			v = "(failed)"
+		}
+		r.outf("\n%s\n", v)
+		return nil
+	})
 	r.out.Flush()
 }
 
@@ -75,13 +96,17 @@ var memStatProperties = []string{
 }
 
 func (r *runner) printMemStats() {
-	for _, p := range memStatProperties {
-		v, ok := r.db.Property(p)
-		if !ok {
-			v = "(failed)"
+	r.eachDB(func(db engine.DB, path string, _ *columnFamilies) error {
+		r.dbHeader(path)
+		for _, p := range memStatProperties {
+			v, ok := db.Property(p)
+			if !ok {
+				v = "(failed)"
+			}
+			r.outf("%s: %s\n", p, v)
 		}
-		r.outf("%s: %s\n", p, v)
-	}
+		return nil
+	})
 	r.out.Flush()
 }
 

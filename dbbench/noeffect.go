@@ -37,9 +37,6 @@ var noEffectGroups = []struct {
 	{"io_uring: Debian's RocksDB is built without it, so C++ db_bench changes nothing either", []string{
 		"io_uring_enabled",
 	}},
-	{"multiple databases", []string{
-		"num_multi_db",
-	}},
 	{"secondary instances and custom environments", []string{
 		"env_uri", "fs_uri", "simulate_hdd", "simulate_hybrid_fs_file",
 		"simulate_hybrid_hdd_multipliers",
@@ -59,7 +56,6 @@ var noEffectGroups = []struct {
 // on Debian's build, in its words.
 var refusedFlags = map[string]string{
 	"use_blob_db":                          "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; the integrated BlobDB is --enable_blob_files",
-	"num_multi_db":                         "Not implemented: --num_multi_db: the driver opens one database at --db on every engine",
 	"enable_numa":                          "NUMA is not defined in the system.",
 	"use_cache_jemalloc_no_dump_allocator": "JemallocNodumpAllocator not supported.",
 	"use_cache_memkind_kmem_allocator":     "Memkind library is not linked with the binary.",

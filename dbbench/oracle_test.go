@@ -92,16 +92,22 @@ func TestOracleCounts(t *testing.T) {
 	requireOracle(t)
 	for _, engine := range oracleEngines() {
 		for i, args := range oracleLists {
-			args := append([]string{"--compression_type=none"}, args...)
-			want := summarize(runOracle(t, args))
-			got := summarize(runOurs(t, engine, args))
-			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("engine %s list %d %v:\n--- ours\n%s\n--- C++ db_bench\n%s", engine, i, args,
-					strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-			if len(want) == 0 {
-				t.Errorf("list %d: no result lines from the oracle", i)
-			}
+			compareCounts(t, engine, i, append([]string{"--compression_type=none"}, args...))
 		}
+	}
+}
+
+// compareCounts runs list i, args, on C++ db_bench and on engine and
+// requires the same summary, and one that is not empty.
+func compareCounts(t *testing.T, engine string, i int, args []string) {
+	t.Helper()
+	want := summarize(runOracle(t, args))
+	got := summarize(runOurs(t, engine, args))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("engine %s list %d %v:\n--- ours\n%s\n--- C++ db_bench\n%s", engine, i, args,
+			strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(want) == 0 {
+		t.Errorf("list %d: no result lines from the oracle", i)
 	}
 }

@@ -67,14 +67,14 @@ func (d *rangeDeleter) addTo(r *runner, batch engine.Batch, k int64) {
 	batch.DeleteRange(d.begin, d.end)
 }
 
-// write writes the range deletion from key number k on its own, with
-// db_bench's error words.
-func (d *rangeDeleter) write(r *runner, k int64) error {
+// write writes the range deletion from key number k on its own into db,
+// with db_bench's error words.
+func (d *rangeDeleter) write(r *runner, db engine.DB, k int64) error {
 	d.count++
 	if d.c.expand {
 		for off := int64(0); off < d.c.width; off++ {
 			r.keys.Fill(d.begin, k+off)
-			if err := r.db.Delete(d.begin, &r.wo); err != nil {
+			if err := db.Delete(d.begin, &r.wo); err != nil {
 				return fmt.Errorf("delete error: %v", err)
 			}
 		}
@@ -82,7 +82,7 @@ func (d *rangeDeleter) write(r *runner, k int64) error {
 	}
 	r.keys.Fill(d.begin, k)
 	r.keys.Fill(d.end, k+d.c.width)
-	if err := r.db.DeleteRange(d.begin, d.end, &r.wo); err != nil {
+	if err := db.DeleteRange(d.begin, d.end, &r.wo); err != nil {
 		return fmt.Errorf("deleterange error: %v", err)
 	}
 	return nil

@@ -39,7 +39,6 @@ func TestRefusedFlags(t *testing.T) {
 		"--use_blob_db": "Not implemented: --use_blob_db: stacked BlobDB is not supported on any engine; " +
 			"the integrated BlobDB is --enable_blob_files\n",
 		"--enable_numa":                          "NUMA is not defined in the system.\n",
-		"--num_multi_db=2":                       "Not implemented: --num_multi_db: the driver opens one database at --db on every engine\n",
 		"--use_cache_jemalloc_no_dump_allocator": "JemallocNodumpAllocator not supported.\n",
 	} {
 		var out, errb bytes.Buffer

@@ -30,6 +30,9 @@ type runner struct {
 	// families routes operations to the open DB's column families
 	// (--num_column_families > 1, columnfamilies.go); nil with one.
 	families *columnFamilies
+	// multi are the databases of --num_multi_db > 1 (multidb.go), r.db
+	// the first of them; nil with one database.
+	multi []dbSlot
 
 	seedBase    int64
 	threadCount int64 // db_bench's total_thread_count_: thread ordinals for seeding
