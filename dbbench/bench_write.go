@@ -95,29 +95,29 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 				return errFilledAllDBs
 			}
 		}
-		w := &targets[id]
+		batch, keys, fams := targets[id].batch, &targets[id].keys, targets[id].fams
 		var batchBytes int64
-		w.batch.Reset()
+		batch.Reset()
 		for j := int64(0); j < perBatch; j++ {
-			k := w.keys.next()
+			k := keys.next()
 			r.keys.Fill(key, k)
 			val := gen.Generate()
-			if w.fams != nil {
-				w.fams.put(k, key, val)
+			if fams != nil {
+				fams.put(k, key, val)
 			} else {
-				w.batch.Put(key, val)
+				batch.Put(key, val)
 			}
 			batchBytes += int64(len(val)) + entryOverhead
 			written++
 			if rd.c.due(written) {
-				rd.addTo(r, w.batch, w.keys.next())
+				rd.addTo(r, batch, keys.next())
 			}
 		}
 		if lim := t.shared.writeLimiter; lim != nil {
 			lim.request(batchBytes)
 			t.stats.resetLastOpTime()
 		}
-		if err := w.db.Apply(w.batch, &r.wo); err != nil {
+		if err := targets[id].db.Apply(batch, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		bytes += batchBytes

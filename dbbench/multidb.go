@@ -49,7 +49,11 @@ func (r *runner) slot(i int) (engine.DB, *columnFamilies) {
 // the thread's random numbers, made with one database too, modulo the
 // number of databases.
 func (r *runner) selectSlot(t *thread) int {
-	return int(t.rand.Next() % uint64(r.dbCount()))
+	v := t.rand.Next()
+	if r.multi == nil {
+		return 0
+	}
+	return int(v % uint64(len(r.multi)))
 }
 
 // selectDB is db_bench's SelectDBWithCfh(thread): the database of
