@@ -33,14 +33,14 @@ const (
 // none, db_bench dies parsing them (an uncaught std::stoi exception), where
 // this says so and exits 1. It counts no operations.
 func benchGetMergeOperands(r *runner, t *thread) error {
-	t.rand.Next() // DB selection draw
+	db, _ := r.selectDB(t)
 	key := []byte("my_key")
 	wo := &engine.WriteOptions{} // db_bench merges with default WriteOptions
 	var value []byte
 	var mergeErr error // db_bench goes on; a failed Get says it
 	for i := 1; i < gmoTotalValues; i++ {
 		if i%gmoListSize == 0 {
-			if err := r.db.Merge(key, value[:len(value)-1], wo); err != nil && mergeErr == nil {
+			if err := db.Merge(key, value[:len(value)-1], wo); err != nil && mergeErr == nil {
 				mergeErr = err
 			}
 			value = value[:0]
@@ -56,7 +56,7 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 	var list []int
 	var sample string
 	var parseErr error
-	found, err := r.db.Get(key, func(v []byte) {
+	found, err := db.Get(key, func(v []byte) {
 		list, parseErr = parseSortList(list[:0], v)
 		sample = string(v[:min(len(v), 10)])
 	})
@@ -87,7 +87,7 @@ func benchGetMergeOperands(r *runner, t *thread) error {
 	var count, total int
 	hit = false
 	parseErr = nil
-	if _, err := r.db.GetMergeOperands(key, func(v []byte) {
+	if _, err := db.GetMergeOperands(key, func(v []byte) {
 		if count < len(samples) {
 			samples[count] = append([]byte(nil), v...)
 		}

@@ -13,10 +13,15 @@ import (
 // stats_history, which drive RocksDB's maintenance calls through
 // engine.Maintainer (and a property, for block_cache_entry_stats).
 
-// maintainer returns the engine's engine.Maintainer, or an error naming
-// the engine when it has none.
+// maintainer returns the engine.Maintainer of the open database (the
+// first of several), or an error naming the engine when it has none.
 func (r *runner) maintainer(bench string) (engine.Maintainer, error) {
-	if m, ok := r.db.(engine.Maintainer); ok {
+	return r.maintainerOf(r.db, bench)
+}
+
+// maintainerOf is maintainer for the open database db.
+func (r *runner) maintainerOf(db engine.DB, bench string) (engine.Maintainer, error) {
+	if m, ok := db.(engine.Maintainer); ok {
 		return m, nil
 	}
 	return nil, fmt.Errorf("%s: the %s engine lacks RocksDB's maintenance calls (engine.Maintainer)", bench, r.opener.Info().Name)
@@ -35,8 +40,7 @@ func setupApproximateSizeRandom(r *runner, _ *benchSpec) error {
 // entries_per_batch operations; the message is the mean size of a range.
 // db_bench ignores the call's status; an error here ends the run.
 func benchApproximateSizeRandom(r *runner, t *thread) error {
-	m, err := r.maintainer("approximatesizerandom")
-	if err != nil {
+	if _, err := r.maintainer("approximatesizerandom"); err != nil {
 		return err
 	}
 	batch := int(r.entriesPerBatch)
@@ -48,7 +52,8 @@ func benchApproximateSizeRandom(r *runner, t *thread) error {
 	var sum, count int64
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
+		m, _ := r.maintainerOf(db, "approximatesizerandom") // every database is of one engine
 		for i := range ranges {
 			lo, hi := r.randomKey(t), r.randomKey(t)
 			if lo > hi {
@@ -91,11 +96,12 @@ func benchVerifyFileChecksums(r *runner, t *thread) error {
 	return r.verifyCall(t, "verifyfilechecksums", "VerifyFileChecksums", engine.Maintainer.VerifyFileChecksums)
 }
 
-// verifyCall makes one verification call of the benchmark bench, after
-// db_bench's DB-selection draw; call is named by method in the error.
+// verifyCall makes one verification call of the benchmark bench on the
+// database of db_bench's selection draw; call is named by method in the
+// error.
 func (r *runner) verifyCall(t *thread, bench, method string, call func(engine.Maintainer) error) error {
-	t.rand.Next() // DB selection draw
-	m, err := r.maintainer(bench)
+	db, _ := r.selectDB(t)
+	m, err := r.maintainerOf(db, bench)
 	if err != nil {
 		return err
 	}

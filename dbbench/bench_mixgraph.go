@@ -81,7 +81,7 @@ func benchMixGraph(r *runner, t *thread) error {
 	num := r.cfg.num
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, fams := r.selectDB(t)
 		iniRand := r.randomKey(t)
 		randV := iniRand % num
 		u := float64(randV) / float64(num)
@@ -116,9 +116,9 @@ func benchMixGraph(r *runner, t *thread) error {
 		switch queryType {
 		case mixGet:
 			gets++
-			getDB := r.db
-			if r.families != nil {
-				getDB = r.families.family(keyRand) // Puts and Seeks stay in the default family, as db_bench's do
+			getDB := db
+			if fams != nil {
+				getDB = fams.family(keyRand) // Puts and Seeks stay in the default family, as db_bench's do
 			}
 			ok, err := getDB.Get(key, take)
 			if err != nil {
@@ -141,7 +141,7 @@ func benchMixGraph(r *runner, t *thread) error {
 				size %= valueMax
 			}
 			totalValueSize += float64(size)
-			if err := r.db.Put(key, gen.GenerateN(int(size)), &r.wo); err != nil {
+			if err := db.Put(key, gen.GenerateN(int(size)), &r.wo); err != nil {
 				return fmt.Errorf("put error: %v", err)
 			}
 			if lim := t.shared.writeLimiter; lim != nil && puts%100 == 0 {
@@ -150,7 +150,7 @@ func benchMixGraph(r *runner, t *thread) error {
 			t.stats.finishedOps(1, opWrite)
 		case mixSeek:
 			scanLen := paretoCdfInversion(u, m.iterTheta, m.iterK, m.iterSig) % m.maxScanLen
-			n, found, b, s, err := seekScan(r.db, key, scanLen, r.foldReads)
+			n, found, b, s, err := seekScan(db, key, scanLen, r.foldReads)
 			if err != nil {
 				return err
 			}

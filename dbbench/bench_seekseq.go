@@ -74,7 +74,7 @@ func benchFillSeekSeq(r *runner, t *thread) error {
 // the rate limiter and the stats see each round of 100, and the loop runs
 // until more than --reads Gets were issued.
 func benchReadRandomFast(r *runner, t *thread) error {
-	t.rand.Next() // DB selection draw
+	db, _ := r.selectDB(t)
 	pot := int64(1)
 	for pot < r.cfg.num {
 		pot <<= 1
@@ -90,7 +90,7 @@ func benchReadRandomFast(r *runner, t *thread) error {
 			k := int64(t.rand.Next()) & (pot - 1)
 			r.keys.Fill(key, k)
 			read++
-			ok, err := r.db.Get(key, take)
+			ok, err := db.Get(key, take)
 			if err != nil {
 				return fmt.Errorf("Get returned an error: %v", err)
 			}

@@ -77,11 +77,11 @@ func (r *runner) timeSeriesWrite(t *thread) error {
 	idRange := uint64(r.cfg.timeseries.keyIDRange)
 	d := r.newDuration(int64(r.cfg.duration), r.writes)
 	for !d.done(1) {
-		t.rand.Next() // DB selection draw
+		db, _ := r.selectDB(t)
 		r.keys.Fill(key, int64(t.rand.Next()%idRange))
 		putLowBytes(stamp, r.timestamps.Add(1)-1)
 		val := gen.Generate()
-		if err := r.db.Put(key, val, &r.wo); err != nil {
+		if err := db.Put(key, val, &r.wo); err != nil {
 			return fmt.Errorf("put error: %v", err)
 		}
 		t.stats.finishedOps(1, opWrite)

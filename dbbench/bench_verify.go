@@ -26,12 +26,14 @@ func benchRandomWithVerify(r *runner, t *thread) error {
 	keys.num = r.cfg.numDistinct
 	key := keys.NewBuf()
 	many := newManyKeys(len(key))
-	batch := r.db.NewBatch()
-	defer batch.Close()
+	batches := r.batchPerDB()
+	defer closeBatches(batches)
 	var found, gets, puts, dels int64
 	getWeight, putWeight, delWeight := 0, 0, 0
 	for i := int64(0); i < r.readwrites; i++ {
-		t.rand.Next() // DB selection draw
+		id := r.selectSlot(t)
+		db, _ := r.slot(id)
+		batch := batches[id]
 		if getWeight == 0 && putWeight == 0 && delWeight == 0 {
 			getWeight = int(r.cfg.readWritePercent)
 			delWeight = int(r.cfg.deletePercent)
@@ -41,7 +43,7 @@ func benchRandomWithVerify(r *runner, t *thread) error {
 		many.set(key)
 		switch {
 		case getWeight > 0:
-			last, err := r.getMany(many)
+			last, err := r.getMany(db, many)
 			if err != nil {
 				return err
 			}
@@ -57,7 +59,7 @@ func benchRandomWithVerify(r *runner, t *thread) error {
 			for _, k := range many.keys {
 				batch.Put(k, value)
 			}
-			if err := r.db.Apply(batch, &r.wo); err != nil {
+			if err := db.Apply(batch, &r.wo); err != nil {
 				return fmt.Errorf("putmany error: %v", err)
 			}
 			putWeight--
@@ -68,7 +70,7 @@ func benchRandomWithVerify(r *runner, t *thread) error {
 			for _, k := range many.keys {
 				batch.Delete(k)
 			}
-			if err := r.db.Apply(batch, &r.wo); err != nil {
+			if err := db.Apply(batch, &r.wo); err != nil {
 				return fmt.Errorf("deletemany error: %v", err)
 			}
 			delWeight--
@@ -109,8 +111,8 @@ func (m *manyKeys) set(key []byte) {
 // getMany is db_bench's GetMany: the three values from one point in time,
 // a missing key reading as empty, a line on stderr when they differ. It
 // reports whether the last key was found.
-func (r *runner) getMany(m *manyKeys) (lastFound bool, err error) {
-	it, err := r.db.NewIter(&engine.IterOptions{})
+func (r *runner) getMany(db engine.DB, m *manyKeys) (lastFound bool, err error) {
+	it, err := db.NewIter(&engine.IterOptions{})
 	if err != nil {
 		return false, fmt.Errorf("get error: %v", err)
 	}

@@ -28,6 +28,8 @@ var multiDBLists = [][]string{
 		"--num=3000", "--seed=5"},
 	{"--benchmarks=mergerandom,readrandommergerandom,readrandom", "--num=3000", "--seed=6",
 		"--merge_operator=uint64add", "--value_size=8"},
+	{"--benchmarks=fillrandom,mixgraph,randomwithverify,readrandomfast,readrandom", "--num=3000", "--reads=3000",
+		"--seed=7", "--mix_get_ratio=0.7", "--mix_put_ratio=0.2", "--mix_seek_ratio=0.1", "--numdistinct=500"},
 }
 
 func TestOracleMultiDBCounts(t *testing.T) {
@@ -104,11 +106,11 @@ func dirNames(t *testing.T, dir string) []string {
 func TestMultiDBRefusesOneDBBenchmark(t *testing.T) {
 	var out, errb bytes.Buffer
 	args := []string{"--db=" + filepath.Join(t.TempDir(), "db"), "--num_multi_db=2",
-		"--benchmarks=fillseq,mixgraph", "--num=100"}
+		"--benchmarks=fillseq,timeseries", "--num=100"}
 	if code := dbbench.Main(args, &out, &errb); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, errb.String())
 	}
-	if msg := errb.String(); !strings.Contains(msg, "mixgraph") || !strings.Contains(msg, "--num_multi_db") {
+	if msg := errb.String(); !strings.Contains(msg, "timeseries") || !strings.Contains(msg, "--num_multi_db") {
 		t.Errorf("stderr does not name the benchmark and the flag:\n%s", msg)
 	}
 	if !strings.Contains(out.String(), "fillseq") {
