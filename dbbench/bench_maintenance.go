@@ -117,11 +117,18 @@ func (r *runner) verifyCall(t *thread, bench, method string, call func(engine.Ma
 // exits 1 after this many tries.
 const compactLevelTries = 10
 
-// metaCompactLevel is db_bench's CompactLevel (compact0, compact1):
-// compactLevelOnce until it succeeds, with a waitforcompaction (and its
-// lines) after each failure.
+// metaCompactLevel is db_bench's CompactLevel (compact0, compact1): on
+// each database in turn, compactLevelOnce until it succeeds, with a
+// waitforcompaction (and its lines) after each failure.
 func (r *runner) metaCompactLevel(from int) error {
-	m, err := r.maintainer(fmt.Sprintf("compact%d", from))
+	return r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		return r.compactLevel(db, from)
+	})
+}
+
+// compactLevel is metaCompactLevel on the database db.
+func (r *runner) compactLevel(db engine.DB, from int) error {
+	m, err := r.maintainerOf(db, fmt.Sprintf("compact%d", from))
 	if err != nil {
 		r.out.Flush()
 		r.errf("%v\n", err)
@@ -198,12 +205,21 @@ func (r *runner) compactLevelOnce(m engine.Maintainer, from int) (bool, error) {
 	return true, nil
 }
 
-// metaStatsHistory is db_bench's PrintStatsHistory: every snapshot of the
+// metaStatsHistory is db_bench's PrintStatsHistory: for each database
+// (headed by its path when there are several) every snapshot of the
 // engine's statistics history, a "------ <local time> ------" line and
 // then " <time>   <name>  <value>" per statistic. A failure is printed on
 // stdout and the run goes on, as db_bench does.
 func (r *runner) metaStatsHistory() error {
-	m, err := r.maintainer("stats_history")
+	return r.eachDB(func(db engine.DB, path string, _ *columnFamilies) error {
+		r.dbHeader(path)
+		return r.statsHistory(db)
+	})
+}
+
+// statsHistory is metaStatsHistory on the database db.
+func (r *runner) statsHistory(db engine.DB) error {
+	m, err := r.maintainerOf(db, "stats_history")
 	if err != nil {
 		r.out.Flush()
 		r.errf("%v\n", err)

@@ -31,9 +31,10 @@ func benchRandomReplaceKeys(r *runner, t *thread) error {
 	gen := newValueGen(&r.shape, r.valueData)
 	key := r.keys.NewBuf()
 	versions := make([]uint32, distinct)
+	db, _ := r.selectDB(t)
 	for d := int64(0); d < distinct; d++ {
 		r.keys.Fill(key, d*replaceKeyVersions)
-		if err := r.db.Put(key, gen.Generate(), &r.wo); err != nil {
+		if err := db.Put(key, gen.Generate(), &r.wo); err != nil {
 			return fmt.Errorf("Operation failed: %v", err)
 		}
 	}
@@ -44,16 +45,16 @@ func benchRandomReplaceKeys(r *runner, t *thread) error {
 		r.keys.Fill(key, id*replaceKeyVersions+int64(versions[id]))
 		var err error
 		if r.cfg.useSingleDeletes {
-			err = r.db.SingleDelete(key, &r.wo)
+			err = db.SingleDelete(key, &r.wo)
 		} else {
-			err = r.db.Delete(key, &r.wo)
+			err = db.Delete(key, &r.wo)
 		}
 		if err != nil {
 			return fmt.Errorf("Operation failed: %v", err)
 		}
 		versions[id] = (versions[id] + 1) % replaceKeyVersions
 		r.keys.Fill(key, id*replaceKeyVersions+int64(versions[id]))
-		if err := r.db.Put(key, nil, &r.wo); err != nil {
+		if err := db.Put(key, nil, &r.wo); err != nil {
 			return fmt.Errorf("Operation failed: %v", err)
 		}
 		t.stats.finishedOps(1, opOthers)

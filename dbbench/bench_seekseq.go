@@ -25,7 +25,8 @@ func benchFillSeekSeq(r *runner, t *thread) error {
 		return err
 	}
 	t.stats.startAt(r, t.tid)
-	it, err := r.db.NewIter(&engine.IterOptions{})
+	db, _ := r.selectDB(t)
+	it, err := db.NewIter(&engine.IterOptions{})
 	if err != nil {
 		return fmt.Errorf("iterator error: %v", err)
 	}

@@ -206,11 +206,18 @@ var severalDBBenchmarks = setOf(
 	"updaterandom", "xorupdaterandom", "appendrandom", "readrandomwriterandom",
 	"mergerandom", "readrandommergerandom", "compact", "mixgraph", "readrandomfast",
 	"randomwithverify", "getmergeoperands", "approximatesizerandom", "verifychecksum",
-	"verifyfilechecksums",
+	"verifyfilechecksums", "fillseekseq", "randomreplacekeys", "compact0", "compact1", "stats_history",
 	"flush", "compactall", "waitforcompaction", "resetstats", "stats", "levelstats",
 	"sstables", "memstats", "block_cache_entry_stats",
 	"crc32c", "xxhash", "xxhash64", "xxh3", "acquireload", "compress", "uncompress",
 )
+
+// severalDBRefusals are db_bench's own refusals of benchmarks with
+// several databases, in its words (it aborts after readwhilescanning's).
+var severalDBRefusals = map[string]string{
+	"randomtransaction": "Cannot run RandomTransaction benchmark with FLAGS_multi_db > 1.",
+	"readwhilescanning": "Not supporting multiple DBs.",
+}
 
 // checkSeveralDBs refuses, with several databases, a benchmark that runs
 // on one database here.
@@ -219,6 +226,10 @@ func (r *runner) checkSeveralDBs(name string) error {
 		return nil
 	}
 	r.out.Flush()
-	r.errf("Not implemented: benchmark %s runs on one database; --num_multi_db=%d opens several\n", name, r.cfg.numMultiDB)
+	if msg, ok := severalDBRefusals[name]; ok {
+		r.errf("%s\n", msg)
+	} else {
+		r.errf("Not implemented: benchmark %s runs on one database; --num_multi_db=%d opens several\n", name, r.cfg.numMultiDB)
+	}
 	return errExit{"benchmark on one database"}
 }

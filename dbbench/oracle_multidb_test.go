@@ -30,6 +30,7 @@ var multiDBLists = [][]string{
 		"--merge_operator=uint64add", "--value_size=8"},
 	{"--benchmarks=fillrandom,mixgraph,randomwithverify,readrandomfast,readrandom", "--num=3000", "--reads=3000",
 		"--seed=7", "--mix_get_ratio=0.7", "--mix_put_ratio=0.2", "--mix_seek_ratio=0.1", "--numdistinct=500"},
+	{"--benchmarks=fillseekseq,randomreplacekeys,readrandom", "--num=2000", "--seed=8", "--numdistinct=100"},
 }
 
 func TestOracleMultiDBCounts(t *testing.T) {
@@ -100,6 +101,25 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
+// TestMultiDBPrintoutsPerDatabase: the property printouts and
+// waitforcompaction's lines cover every database in order, each
+// printout headed by "==== DB: <path> ===" as in C++.
+func TestMultiDBPrintoutsPerDatabase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	text := runNative(t, dir, "--num_multi_db=2", "--benchmarks=fillseq,stats,waitforcompaction", "--num=100")
+	last := -1
+	for _, want := range []string{
+		"\n==== DB: " + dir + "/0 ===\n", "\n==== DB: " + dir + "/1 ===\n",
+		"waitforcompaction(" + dir + "/0): finished", "waitforcompaction(" + dir + "/1): started",
+	} {
+		i := strings.Index(text, want)
+		if i <= last {
+			t.Fatalf("%q missing or out of order in:\n%s", want, text)
+		}
+		last = i
+	}
+}
+
 // TestMultiDBRefusesOneDBBenchmark: a benchmark that runs on one database
 // here stops a run with several, naming itself and the flag, instead of
 // measuring the first database alone.
@@ -122,12 +142,19 @@ func TestMultiDBRefusesOneDBBenchmark(t *testing.T) {
 // --num_multi_db of 0 or 1.
 func TestOneMultiDBIsOneDB(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
-	var out, errb bytes.Buffer
-	args := []string{"--db=" + dir, "--num_multi_db=1", "--benchmarks=fillseq", "--num=100"}
-	if code := dbbench.Main(args, &out, &errb); code != 0 {
-		t.Fatalf("exit %d\n%s", code, errb.String())
-	}
+	runNative(t, dir, "--num_multi_db=1", "--benchmarks=fillseq", "--num=100")
 	if slices.Contains(dirNames(t, dir), "0") {
 		t.Errorf("--num_multi_db=1 made a subdirectory: %v", dirNames(t, dir))
 	}
+}
+
+// runNative runs our db_bench on the native engine at dir and returns its
+// stdout, failing t unless it exits 0.
+func runNative(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := dbbench.Main(append([]string{"--db=" + dir}, args...), &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d\n%s", args, code, errb.String())
+	}
+	return out.String()
 }
