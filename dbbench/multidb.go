@@ -112,8 +112,11 @@ func (r *runner) openSeveral(log io.Writer) error {
 	r.multi = make([]dbSlot, 0, r.cfg.numMultiDB)
 	for i := 0; i < int(r.cfg.numMultiDB); i++ {
 		path := multiDBPath(r.cfg.db, i)
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			return r.failSeveral(fmt.Errorf("open error: %v", err))
+		// A read-only open creates nothing, as with one database.
+		if !r.opts.ReadOnly {
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				return r.failSeveral(fmt.Errorf("open error: %v", err))
+			}
 		}
 		start := time.Now()
 		db, err := r.opener.Open(path, r.slotOptions(i), log)

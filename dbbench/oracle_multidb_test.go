@@ -68,17 +68,23 @@ func TestOracleMultiDBColumnFamilies(t *testing.T) {
 }
 
 // TestMultiDBLayout: the databases are the numbered subdirectories of
-// --db, and --db holds nothing else, as with C++ db_bench.
+// --db, and --db holds nothing else, as with C++ db_bench; a --wal_dir
+// has the same numbered subdirectories.
 func TestMultiDBLayout(t *testing.T) {
 	for _, engine := range oracleEngines() {
 		dir := filepath.Join(t.TempDir(), "db")
+		walDir := filepath.Join(t.TempDir(), "wal")
 		var out, errb bytes.Buffer
-		args := []string{"--engine=" + engine, "--db=" + dir, "--num_multi_db=3", "--benchmarks=fillseq", "--num=100"}
+		args := []string{"--engine=" + engine, "--db=" + dir, "--wal_dir=" + walDir, "--num_multi_db=3",
+			"--benchmarks=fillseq", "--num=100"}
 		if code := dbbench.Main(args, &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d\n%s", engine, code, errb.String())
 		}
 		if got := dirNames(t, dir); !slices.Equal(got, []string{"0", "1", "2"}) {
 			t.Errorf("%s: --db holds %v, want the databases 0, 1 and 2", engine, got)
+		}
+		if got := dirNames(t, walDir); !slices.Equal(got, []string{"0", "1", "2"}) {
+			t.Errorf("%s: --wal_dir holds %v, want the WAL directories 0, 1 and 2", engine, got)
 		}
 		for _, sub := range []string{"0", "1", "2"} {
 			if len(dirNames(t, filepath.Join(dir, sub))) == 0 {
