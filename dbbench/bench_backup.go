@@ -44,8 +44,11 @@ func backupLimiter(rate uint64) (*rateLimiter, int) {
 	return newRateLimiter(float64(rate)), int(min(chunk, max(512, rate/10)))
 }
 
-func benchBackup(r *runner, _ *thread) error {
-	db := untraced(r.db)
+// benchBackup is db_bench's Backup: a backup of the database of one
+// selection draw into --backup_dir.
+func benchBackup(r *runner, t *thread) error {
+	selected, _ := r.selectDB(t)
+	db := untraced(selected)
 	if be, ok := r.opener.(engine.BackupEngine); ok {
 		if err := be.Backup(db, r.cfg.backupDir, r.cfg.backupRateLimit); err != nil {
 			return fmt.Errorf("backup: %v", err)

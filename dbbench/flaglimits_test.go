@@ -157,6 +157,7 @@ func init() {
 			"writes_before_delete_range",
 		"column families: <= 1 is the default family alone, and a hot count of 0 or not below the " +
 			"family count makes every family hot, as in db_bench": "num_column_families num_hot_column_families",
+		"databases: <= 1 opens one at --db, as in db_bench": "num_multi_db",
 		"a RocksDB feature (options.RocksDBFeatures): RocksDB checks it as in C++ db_bench, other engines " +
 			"refuse it": "cache_high_pri_pool_ratio cache_low_pri_pool_ratio compressed_secondary_cache_size " +
 			"compressed_secondary_cache_numshardbits compressed_secondary_cache_high_pri_pool_ratio " +

@@ -210,6 +210,7 @@ var severalDBBenchmarks = setOf(
 	"mergerandom", "readrandommergerandom", "compact", "mixgraph", "readrandomfast",
 	"randomwithverify", "getmergeoperands", "approximatesizerandom", "verifychecksum",
 	"verifyfilechecksums", "fillseekseq", "randomreplacekeys", "compact0", "compact1", "stats_history",
+	"backup", "restore",
 	"flush", "compactall", "waitforcompaction", "resetstats", "stats", "levelstats",
 	"sstables", "memstats", "block_cache_entry_stats",
 	"crc32c", "xxhash", "xxhash64", "xxh3", "acquireload", "compress", "uncompress",
