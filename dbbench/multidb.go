@@ -109,6 +109,14 @@ func (r *runner) openSeveral(log io.Writer) error {
 		r.errf("Not implemented: --trace_file records one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
 		return errExit{"trace_file with several databases"}
 	}
+	// db_bench creates --wal_dir for the databases' own WAL directories
+	// in it, which RocksDB makes one level deep only.
+	if r.opts.WALDir != "" && !r.opts.ReadOnly {
+		if err := os.MkdirAll(r.opts.WALDir, 0o755); err != nil {
+			r.errf("open error: %v\n", err)
+			return errExit{"open failed"}
+		}
+	}
 	r.multi = make([]dbSlot, 0, r.cfg.numMultiDB)
 	for i := 0; i < int(r.cfg.numMultiDB); i++ {
 		path := multiDBPath(r.cfg.db, i)
