@@ -90,10 +90,26 @@ func newArena(capBytes uint64) *arena {
 	}
 }
 
-// addr resolves a non-nil offset to its address.
-func (a *arena) addr(off uint32) unsafe.Pointer {
+// resolver resolves offsets: the address of the window table, which never
+// moves or grows, and the window size. Lists keep a copy, so a search
+// resolves a node with one load from the table and no bounds check.
+type resolver struct {
+	windows unsafe.Pointer // &arena.windows[0]
+	shift   uint
+	mask    uint64
+}
+
+// addr resolves a non-nil offset to its address. Offsets come from alloc,
+// so the window index is always inside the table.
+func (r resolver) addr(off uint32) unsafe.Pointer {
 	b := uint64(off) << 2
-	return unsafe.Add(a.windows[b>>a.shift], b&a.mask)
+	w := *(*unsafe.Pointer)(unsafe.Add(r.windows, (b>>r.shift)*uint64(unsafe.Sizeof(r.windows))))
+	return unsafe.Add(w, b&r.mask)
+}
+
+// resolver returns a's resolver.
+func (a *arena) resolver() resolver {
+	return resolver{windows: unsafe.Pointer(unsafe.SliceData(a.windows)), shift: a.shift, mask: a.mask}
 }
 
 // stream selects one of the arena's fill cursors. Nodes and value bytes
@@ -181,11 +197,6 @@ func (a *arena) refill(s stream, old *chunk, n uint64) error {
 	a.allocated.Add(size)
 	a.cur[s].Store(c)
 	return nil
-}
-
-// word returns the uint32 at byte delta from offset off.
-func (a *arena) word(off uint32, delta uintptr) *uint32 {
-	return (*uint32)(unsafe.Add(a.addr(off), delta))
 }
 
 // release hands the arena's regions to the chunk pool (see chunkpool.go).

@@ -8,7 +8,7 @@ import "github.com/godbbench/godbbench/internal/invariants"
 // next's (unless next is nil). An equal key belongs in that node's
 // versions, never in a second node.
 func (l *List) checkFits(t *lookup, prev, next uint32) {
-	if (prev != l.head && cmp(l.a.addr(prev), t) >= 0) || (next != 0 && cmp(l.a.addr(next), t) <= 0) {
+	if (prev != l.head && cmp(l.r.addr(prev), t) >= 0) || (next != 0 && cmp(l.r.addr(next), t) <= 0) {
 		invariants.Violated("offsetskiplist: key %q is out of order at its insert position", t.key)
 	}
 }

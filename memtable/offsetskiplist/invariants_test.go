@@ -30,8 +30,8 @@ func TestInvariantNodeOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a := link(l.a.addr(l.head), 0).Load()
-	c := link(l.a.addr(a), 0).Load()
+	a := link(l.r.addr(l.head), 0).Load()
+	c := link(l.r.addr(a), 0).Load()
 	d := lookupFor([]byte("d"))
 	invariantstest.Fires(t, "out of order", func() { l.checkFits(&d, a, c) })
 }

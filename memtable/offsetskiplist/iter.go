@@ -41,7 +41,7 @@ func (it *Iter) atFirst(n uint32) bool {
 	if n == 0 {
 		return it.invalidate()
 	}
-	it.n, it.np = n, it.l.a.addr(n)
+	it.n, it.np = n, it.l.r.addr(n)
 	if tag := tagOf(it.np).Load(); tag&chainBit == 0 {
 		it.ref, it.tag = 0, tag
 	} else {
@@ -94,7 +94,7 @@ func (it *Iter) atLast(n uint32) bool {
 }
 
 // First implements memtable.Iter.
-func (it *Iter) First() bool { return it.atFirst(link(it.l.a.addr(it.l.head), 0).Load()) }
+func (it *Iter) First() bool { return it.atFirst(link(it.l.r.addr(it.l.head), 0).Load()) }
 
 // Last implements memtable.Iter.
 func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) }

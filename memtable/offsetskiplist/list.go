@@ -92,6 +92,7 @@ type splice struct {
 // List is a concurrent offset skiplist memtable.
 type List struct {
 	a       *arena
+	r       resolver // a's
 	head    uint32
 	height  atomic.Int32
 	count   atomic.Int64
@@ -108,16 +109,23 @@ var _ memtable.Releaser = (*List)(nil)
 
 // Release implements memtable.Releaser: the arena's huge-page regions go to
 // the chunk pool for the next lists, zeroed on a goroutine of their own. The list
-// must not be used afterwards; its arena is dropped, so a use after Release
-// panics instead of reading another list's memory. Later calls do nothing.
+// must not be used afterwards; its arena and resolver are dropped, so a use
+// after Release faults on a nil window table instead of reading another
+// list's memory. Later calls do nothing.
 func (l *List) Release() {
 	if !l.released.CompareAndSwap(false, true) {
 		return
 	}
+	go l.detach().release()
+}
+
+// detach stops the cleanup and drops the list's arena and resolver, and
+// returns the arena.
+func (l *List) detach() *arena {
 	l.cleanup.Stop()
 	a := l.a
-	l.a = nil
-	go a.release()
+	l.a, l.r = nil, resolver{}
+	return a
 }
 
 // New returns an empty list whose arena may grow to memCap bytes (0 means
@@ -126,7 +134,8 @@ func New(memCap uint64) *List {
 	if memCap == 0 {
 		memCap = DefaultMemCap
 	}
-	l := &List{a: newArena(memCap)}
+	a := newArena(memCap)
+	l := &List{a: a, r: a.resolver()}
 	l.seqBase.Store(noBase)
 	// Values and keys handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
@@ -194,7 +203,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 
 	// The user key exists already: only a version is added.
 	if n := sp.next[0]; n != 0 {
-		if np := l.a.addr(n); bytes.Equal(keyOf(np), key) {
+		if np := l.r.addr(n); bytes.Equal(keyOf(np), key) {
 			return l.addVersion(n, np, trailer, value)
 		}
 	}
@@ -211,7 +220,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 			return err
 		}
 	}
-	xp := l.a.addr(x)
+	xp := l.r.addr(x)
 	writeNode(xp, tag, key, value)
 
 	valid := true
@@ -219,7 +228,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 		for {
 			if i == 0 && sp.next[0] != 0 {
 				// Another Add may have linked this user key first: join it.
-				if np := l.a.addr(sp.next[0]); bytes.Equal(keyOf(np), key) {
+				if np := l.r.addr(sp.next[0]); bytes.Equal(keyOf(np), key) {
 					return l.addVersion(sp.next[0], np, trailer, value)
 				}
 			}
@@ -227,7 +236,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 				l.checkFits(&t, sp.prev[0], sp.next[0])
 			}
 			link(xp, i).Store(sp.next[i])
-			if link(l.a.addr(sp.prev[i]), i).CompareAndSwap(sp.next[i], x) {
+			if link(l.r.addr(sp.prev[i]), i).CompareAndSwap(sp.next[i], x) {
 				break
 			}
 			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
@@ -259,7 +268,7 @@ func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
 	scan:
 		for recompute < maxH {
 			p, n := sp.prev[recompute], sp.next[recompute]
-			pp := l.a.addr(p)
+			pp := l.r.addr(p)
 			switch {
 			case link(pp, recompute).Load() != n:
 				recompute++
@@ -267,7 +276,7 @@ func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
 				for sp.prev[recompute] == p {
 					recompute++
 				}
-			case n != 0 && after(t, n, l.a.addr(n)):
+			case n != 0 && after(t, n, l.r.addr(n)):
 				for sp.next[recompute] == n {
 					recompute++
 				}
@@ -284,13 +293,13 @@ func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
 // findSpliceForLevel walks level from before until the next node's key is
 // >= t's (or is the known bound).
 func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (uint32, uint32) {
-	bp := l.a.addr(before)
+	bp := l.r.addr(before)
 	for {
 		next := link(bp, level).Load()
 		if next == bound || next == 0 {
 			return before, next
 		}
-		np := l.a.addr(next)
+		np := l.r.addr(next)
 		c := prefixCmp(np, t)
 		if c == 0 {
 			c = cmpAny(np, t)
@@ -304,13 +313,13 @@ func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (u
 
 // findGreaterOrEqual returns the first node whose key is >= t's, or 0.
 func (l *List) findGreaterOrEqual(t *lookup) uint32 {
-	x := l.a.addr(l.head)
+	x := l.r.addr(l.head)
 	level := int(l.height.Load()) - 1
 	var bigger uint32 // known >= key: skip comparing it again
 	for {
 		next := link(x, level).Load()
 		if next != 0 && next != bigger {
-			np := l.a.addr(next)
+			np := l.r.addr(next)
 			c := prefixCmp(np, t)
 			if c == 0 {
 				c = cmpAny(np, t)
@@ -335,12 +344,12 @@ func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 // key when last, t unused), or 0 when there is none.
 func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
 	x := l.head
-	xp := l.a.addr(x)
+	xp := l.r.addr(x)
 	level := int(l.height.Load()) - 1
 	for {
 		next := link(xp, level).Load()
 		if next != 0 {
-			np := l.a.addr(next)
+			np := l.r.addr(next)
 			if last {
 				x, xp = next, np
 				continue
@@ -367,7 +376,7 @@ func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 	if n == 0 {
 		return nil, 0, false
 	}
-	np := l.a.addr(n)
+	np := l.r.addr(n)
 	if !bytes.Equal(keyOf(np), key) {
 		return nil, 0, false
 	}

@@ -81,7 +81,7 @@ func (l *List) inlineTrailer(tag uint32) base.Trailer {
 }
 
 // rec resolves a version ref (bit 31 set) to its record's address.
-func (l *List) rec(ref uint32) unsafe.Pointer { return l.a.addr((ref &^ chainBit) << 1) }
+func (l *List) rec(ref uint32) unsafe.Pointer { return l.r.addr((ref &^ chainBit) << 1) }
 
 func recTrailer(r unsafe.Pointer) base.Trailer {
 	return base.Trailer(*(*uint32)(r)) | base.Trailer(*(*uint32)(unsafe.Add(r, 4)))<<32
@@ -93,7 +93,7 @@ func recNext(r unsafe.Pointer) *atomic.Uint32 { return (*atomic.Uint32)(unsafe.A
 func (l *List) recValue(r unsafe.Pointer) []byte {
 	vl := *(*uint32)(unsafe.Add(r, offRecLen))
 	if vl == inNode {
-		return nodeValue(l.a.addr(*(*uint32)(unsafe.Add(r, recHeader))))
+		return nodeValue(l.r.addr(*(*uint32)(unsafe.Add(r, recHeader))))
 	}
 	if vl == 0 {
 		return nil
@@ -112,7 +112,7 @@ func (l *List) newRecord(t base.Trailer, value []byte, n uint32) (uint32, error)
 	if err != nil {
 		return 0, err
 	}
-	r := l.a.addr(off)
+	r := l.r.addr(off)
 	*(*uint32)(r) = uint32(t)
 	*(*uint32)(unsafe.Add(r, 4)) = uint32(t >> 32)
 	if n != 0 {
