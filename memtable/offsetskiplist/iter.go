@@ -9,7 +9,12 @@ import (
 )
 
 // NewIter implements memtable.Rep.
-func (l *List) NewIter() memtable.Iter { return &Iter{l: l} }
+func (l *List) NewIter() memtable.Iter {
+	if l.a == nil {
+		panic(errReleased)
+	}
+	return &Iter{l: l}
+}
 
 // Iter walks a List in internal-key order: nodes by user key, and within a
 // node its versions (sequence descending). It is not safe for concurrent

@@ -109,8 +109,8 @@ var _ memtable.Releaser = (*List)(nil)
 
 // Release implements memtable.Releaser: the arena's huge-page regions go to
 // the chunk pool for the next lists, zeroed on a goroutine of their own. The list
-// must not be used afterwards; its arena and resolver are dropped, so a use
-// after Release faults on a nil window table instead of reading another
+// must not be used afterwards; its arena and resolver are dropped, and Add,
+// Get and NewIter panic on a released list instead of reading another
 // list's memory. Later calls do nothing.
 func (l *List) Release() {
 	if !l.released.CompareAndSwap(false, true) {
@@ -118,6 +118,9 @@ func (l *List) Release() {
 	}
 	go l.detach().release()
 }
+
+// errReleased is the panic of a use after Release.
+const errReleased = "offsetskiplist: use of a released list"
 
 // detach stops the cleanup and drops the list's arena and resolver, and
 // returns the arena.
@@ -169,6 +172,9 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 // Add implements memtable.Rep. It returns memtable.ErrFull when the arena
 // cannot hold the entry; the list is unchanged then.
 func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
+	if l.a == nil {
+		panic(errReleased)
+	}
 	if uint64(len(key)) > maxArenaBytes || uint64(len(value)) > maxArenaBytes {
 		return memtable.ErrFull
 	}
@@ -371,6 +377,9 @@ func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
 
 // Get implements memtable.Rep.
 func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
+	if l.a == nil {
+		panic(errReleased)
+	}
 	t := lookupFor(key)
 	n := l.findGreaterOrEqual(&t)
 	if n == 0 {
