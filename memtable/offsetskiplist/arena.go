@@ -112,10 +112,13 @@ func (a *arena) resolver() resolver {
 	return resolver{windows: unsafe.Pointer(unsafe.SliceData(a.windows)), shift: a.shift, mask: a.mask}
 }
 
-// stream selects one of the arena's fill cursors. Nodes and value bytes
-// are filled into different chunks so that the nodes a search walks stay
-// dense: with 50-byte values, interleaving them would spread the nodes over
-// 2.4 times the memory, and cache and TLB misses are what a search costs.
+// stream selects one of the arena's fill cursors. Nodes (with the first
+// version's value inline) and the version records of keys with more than
+// one version are filled into different chunks: the nodes a search walks
+// stay dense, and records, whose sizes are multiples of 8, stay 8-aligned
+// (versions.go refers to them in 8-byte units). Offset 0, which the chunk
+// at byte 0 skips, is in the node stream: the list's first allocation is
+// its head node.
 type stream int
 
 const (
