@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,9 +60,14 @@ func fillWAL(t *testing.T, dir string, o *options.Options) {
 	}
 }
 
+// walTestValue is value i: 100 random printable bytes, twice.
 func walTestValue(i int) string {
-	half := fmt.Sprintf("value%05d-%x", i, uint64(i)*0x9e3779b97f4a7c15)
-	return half + half
+	rng := rand.New(rand.NewSource(int64(i)))
+	half := make([]byte, 100)
+	for j := range half {
+		half[j] = ' ' + byte(rng.Intn(95))
+	}
+	return string(half) + string(half)
 }
 
 // TestWALCompressionRecoversEitherWay: a compressed WAL is recovered by an

@@ -24,22 +24,50 @@ var zstdMagic = [4]byte{0x28, 0xb5, 0x2f, 0xfd}
 const maxDecodedRecord = 4 << 30
 
 // Compressor compresses the records of compressed logs. A zstd encoder
-// holds about 1 MiB of state, so one Compressor serves every log a
-// database writes; it is safe for concurrent use.
+// holds its match tables and entropy state, so one Compressor serves every
+// log a database writes; it is safe for concurrent use.
+//
+// It encodes at klauspost/compress's fastest level (about zstd's level 1;
+// RocksDB's streaming compression sets none, so libzstd's default, 3), and
+// codes literals with Huffman only in records of entropyMinRecord bytes or
+// more: in a small record the Huffman table costs about what it saves,
+// while building it was most of the encoding's CPU. Measured in
+// docs/BENCHMARKS.md ("WAL compression").
 type Compressor struct {
-	enc *zstd.Encoder
+	small *zstd.Encoder // records under entropyMinRecord bytes: raw literals
+	large *zstd.Encoder // larger records: Huffman-coded literals
 }
 
-// NewCompressor returns a Compressor at zstd's default level (3), as
-// RocksDB's streaming WAL compression, with each frame's content checksum
-// on (RocksDB sets ZSTD_c_checksumFlag).
+// entropyMinRecord is the size from which records are entropy coded: for
+// 430-byte fillrandom batches (--value_size=400 --compression_ratio=0.5)
+// Huffman coding saved nothing and cost 30 times the rest of the encoding;
+// for 4300-byte ones it saved 16% of the frame.
+const entropyMinRecord = 4096
+
+// NewCompressor returns a Compressor; each frame carries its content
+// checksum, as RocksDB sets ZSTD_c_checksumFlag.
 func NewCompressor() (*Compressor, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
-	if err != nil {
-		return nil, fmt.Errorf("wal: zstd encoder: %w", err)
+	c := &Compressor{}
+	for _, e := range []struct {
+		enc       **zstd.Encoder
+		noEntropy bool
+	}{{&c.small, true}, {&c.large, false}} {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true), zstd.WithNoEntropyCompression(e.noEntropy))
+		if err != nil {
+			return nil, fmt.Errorf("wal: zstd encoder: %w", err)
+		}
+		*e.enc = enc
 	}
-	return &Compressor{enc: enc}, nil
+	return c, nil
+}
+
+// encode appends the zstd frame of p to dst.
+func (c *Compressor) encode(p, dst []byte) []byte {
+	if len(p) < entropyMinRecord {
+		return c.small.EncodeAll(p, dst)
+	}
+	return c.large.EncodeAll(p, dst)
 }
 
 // NewCompressedWriter returns a Writer appending to w, which must be
@@ -61,7 +89,7 @@ func (w *Writer) compress(p []byte) []byte {
 	if w.compressor == nil {
 		return p
 	}
-	w.frame = w.compressor.enc.EncodeAll(p, w.frame[:0])
+	w.frame = w.compressor.encode(p, w.frame[:0])
 	return w.frame
 }
 

@@ -48,8 +48,10 @@
 // 28 b5 2f fd, a frame header with the content size, the blocks, and a
 // 4-byte content checksum (the low 32 bits of the XXH64 of the record;
 // RocksDB sets ZSTD_c_checksumFlag), except the frame of an empty record,
-// which has no checksum. Frames are written at zstd's default level (3),
-// as RocksDB's streaming compression, which sets no level.
+// which has no checksum. Frames are written at about zstd's level 1 (RocksDB
+// leaves libzstd's default, 3), with the literals of records under 4 KiB
+// stored raw rather than Huffman-coded (Compressor says why); any zstd
+// decoder reads them, RocksDB's included.
 //
 // A log without the type-9 chunk is not compressed, so logs written
 // before compression existed, or with it off, read as before. The MANIFEST
