@@ -338,10 +338,12 @@ func BenchmarkCompressedAddRecordFlush(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.SetBytes(430)
-			for i := 0; b.Loop(); i++ {
-				w.AddRecord(recs[i%len(recs)])
+			n := 0
+			for ; b.Loop(); n++ {
+				w.AddRecord(recs[n%len(recs)])
 				_ = w.Flush()
 			}
+			b.ReportMetric(float64(w.Size())/float64(n), "B/rec")
 		})
 	}
 }
