@@ -193,6 +193,9 @@ func TestCompressedWALRecoveryModes(t *testing.T) {
 // TestCompressedRecoveryStoppedAtEveryStep is TestRecoveryStoppedAtEveryStep
 // over three compressed WALs, recovered into compressed ones.
 func TestCompressedRecoveryStoppedAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("TestRecoveryStoppedAtEveryStep covers the same steps over plain WALs")
+	}
 	src := t.TempDir()
 	db := mustOpen(t, src, zstdWALOptions())
 	for i := range 300 {

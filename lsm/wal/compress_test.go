@@ -116,7 +116,7 @@ func TestEmptyCompressedLog(t *testing.T) {
 func TestCompressedTornTailIsEOF(t *testing.T) {
 	recs := compressedRecords()[:80]
 	data := encodeCompressed(t, recs)
-	step := max(1, len(data)/600)
+	step := max(1, len(data)/samples(600))
 	for cut := 0; cut < len(data); cut = nextCut(cut, step) {
 		n := readsPrefix(t, data[:cut], recs)
 		// The same cut in a preallocated, mapped log: zeros after it.
@@ -125,6 +125,14 @@ func TestCompressedTornTailIsEOF(t *testing.T) {
 			t.Fatalf("cut %d with a zero tail: %d records, %v; want %d", cut, len(got), err, n)
 		}
 	}
+}
+
+// samples is n, or a tenth of it under -short (the race detector's runs).
+func samples(n int) int {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
 }
 
 // nextCut steps through a log: every offset in its first chunks, then
@@ -142,7 +150,7 @@ func nextCut(cut, step int) int {
 func TestCompressedFlipNeverWrongData(t *testing.T) {
 	recs := compressedRecords()[:12]
 	data := encodeCompressed(t, recs)
-	step := max(1, len(data)/3000)
+	step := max(1, len(data)/samples(3000))
 	for i := 0; i < len(data); i += step {
 		d := append([]byte(nil), data...)
 		d[i] ^= 1 << (i % 8)
@@ -231,6 +239,9 @@ func TestLostCompressionChunk(t *testing.T) {
 }
 
 func TestCompressedWriteAndReadAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
 	rng := rand.New(rand.NewSource(3))
 	rec := batchLike(rng, 430) // a fillrandom batch at --value_size=400
 	w := NewCompressedWriter(io.Discard, testCompressor(t))
@@ -315,7 +326,7 @@ func FuzzCompressedLog(f *testing.F) {
 				next++
 			}
 			if next == len(recs) {
-				t.Fatal(fmt.Sprintf("record %q was never written at or after the last one read", rec))
+				t.Fatalf("record %q was never written at or after the last one read", rec)
 			}
 			next++
 		}
