@@ -145,22 +145,36 @@ func (db *DB) lead(w *writer) error {
 	keys := 0
 	if err == nil && !w.flush {
 		groupBytes = w.batch.Size()
+		sync = w.sync
 		for n < db.mu.writers.len() {
 			f := db.mu.writers.at(n)
 			if f.flush || groupBytes+f.batch.Size() > maxGroupBytes {
 				break
 			}
 			groupBytes += f.batch.Size()
+			sync = sync || f.sync
 			n++
 		}
+		if sync && db.mu.retiringWALs > 0 {
+			// The WALs before this one are synced first (walretire.go).
+			db.waitRetiredWALs()
+			if db.mu.bgErr != nil {
+				err = fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
+				groupBytes = 0
+			}
+		}
+	}
+	if err == nil && !w.flush {
 		for i := range n {
 			g := db.mu.writers.at(i)
 			db.group = append(db.group, g)
 			g.batch.setSeq(db.mu.lastSeq + 1)
 			db.mu.lastSeq += uint64(g.batch.Count())
 			keys += g.batch.Count()
-			sync = sync || g.sync
 			logged = logged || !g.noWAL
+		}
+		if logged {
+			db.prepareNextWAL()
 		}
 	}
 	lastSeq := db.mu.lastSeq
