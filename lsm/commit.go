@@ -304,20 +304,20 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 		autoCompact := !o.DisableAutoCompactions
 		switch {
 		case !delayed && !force && autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
-			db.mu.stats.stalls[stallL0Slowdown]++
+			db.countStall(stallL0Slowdown)
 			delayed = true
 			db.delayWrite(size)
 			continue
 		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.mu.imm) >= o.MaxWriteBufferNumber-2:
 			// RocksDB slows writes when the unflushed memtables (the
 			// active one included) reach max_write_buffer_number - 1.
-			db.mu.stats.stalls[stallMemtableSlowdown]++
+			db.countStall(stallMemtableSlowdown)
 			delayed = true
 			db.delayWrite(size)
 			continue
 		case !force && autoCompact && o.Level0StopWritesTrigger > 0 && l0 >= o.Level0StopWritesTrigger:
 			// RocksDB stops every write, not only memtable switches.
-			db.mu.stats.stalls[stallL0NumFiles]++
+			db.countStall(stallL0NumFiles)
 			db.waitForBackground()
 			continue
 		case !force && !db.mu.mem.full():
@@ -325,7 +325,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 		case force && db.mu.mem.empty():
 			return nil
 		case len(db.mu.imm) >= max(o.MaxWriteBufferNumber-1, 1):
-			db.mu.stats.stalls[stallMemtableCompaction]++
+			db.countStall(stallMemtableCompaction)
 			db.waitForBackground()
 			continue
 		}
@@ -334,6 +334,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			return err
 		}
 		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.countStallConditions()
 		db.maybeScheduleFlush()
 		return nil
 	}

@@ -104,6 +104,7 @@ func (db *DB) flushLoop() {
 		db.mu.imm = db.mu.imm[len(mems):]
 		db.mu.flushedID = mems[len(mems)-1].id
 		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.countStallConditions()
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
