@@ -55,3 +55,12 @@ func TestNextWALMadeAhead(t *testing.T) {
 		}
 	}
 }
+
+// waitWALAhead returns once no goroutine is making the next WAL.
+func waitWALAhead(db *DB) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	for db.mu.nextWAL.making {
+		db.bgCond.Wait()
+	}
+}
