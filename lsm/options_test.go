@@ -103,11 +103,7 @@ func TestTargetLevel(t *testing.T) {
 // delayed write: after the second flush (2 tables), the third round's
 // switch, and its flush (3 tables), whatever the 50 delayed writes.
 func TestL0SlowdownCounted(t *testing.T) {
-	o := testOptions()
-	o.Level0FileNumCompactionTrigger = 100 // compactions never pick L0
-	o.Level0SlowdownWritesTrigger = 2
-	o.Level0StopWritesTrigger = 100
-	db := mustOpen(t, t.TempDir(), o)
+	db := mustOpen(t, t.TempDir(), l0SlowdownOptions())
 	defer db.Close()
 	for f := 0; f < 3; f++ {
 		for i := 0; i < 50; i++ {

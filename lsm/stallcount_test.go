@@ -3,6 +3,8 @@ package lsm
 import (
 	"fmt"
 	"testing"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 // TestStallCountedOncePerPublication: a stall condition is counted once
@@ -10,11 +12,7 @@ import (
 // writers meet it in between, and an L0 condition met while an L0
 // compaction runs also counts as its _with_compaction twin.
 func TestStallCountedOncePerPublication(t *testing.T) {
-	o := testOptions()
-	o.Level0FileNumCompactionTrigger = 100 // compactions never pick L0
-	o.Level0SlowdownWritesTrigger = 2
-	o.Level0StopWritesTrigger = 100
-	db := mustOpen(t, t.TempDir(), o)
+	db := mustOpen(t, t.TempDir(), l0SlowdownOptions())
 	defer db.Close()
 	for f := 0; f < 2; f++ {
 		put(t, db, fmt.Sprintf("key%d", f), "v")
@@ -47,4 +45,14 @@ func TestStallCountedOncePerPublication(t *testing.T) {
 	if got := s.stalls[stallL0SlowdownWithCompaction] - before[stallL0SlowdownWithCompaction]; got != 1 {
 		t.Fatalf("%d slowdowns with compaction counted, want still 1: no L0 compaction ran at the second publication", got)
 	}
+}
+
+// l0SlowdownOptions slow writes from two L0 tables on and never compact
+// L0.
+func l0SlowdownOptions() *options.Options {
+	o := testOptions()
+	o.Level0FileNumCompactionTrigger = 100 // compactions never pick L0
+	o.Level0SlowdownWritesTrigger = 2
+	o.Level0StopWritesTrigger = 100
+	return o
 }
