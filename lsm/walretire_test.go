@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,5 +175,60 @@ func TestRetiredWALWindow(t *testing.T) {
 		if v, ok := getString(t, reopened, fmt.Sprintf("key%05d", i)); !ok || v != value {
 			t.Fatalf("machine crash after a synchronous write: key %d, logged before it, lost", i)
 		}
+	}
+}
+
+// failSyncFS fails every Sync of the file named failing.
+type failSyncFS struct {
+	FS
+	failing string
+}
+
+type failSyncFile struct {
+	WritableFile
+	fs   *failSyncFS
+	name string
+}
+
+var errSyncFailed = errors.New("sync failed")
+
+func (f *failSyncFS) Create(name string) (WritableFile, error) {
+	w, err := f.FS.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &failSyncFile{WritableFile: w, fs: f, name: filepath.Base(name)}, nil
+}
+
+func (f *failSyncFile) Sync() error {
+	if f.name == f.fs.failing {
+		return errSyncFailed
+	}
+	return f.WritableFile.Sync()
+}
+
+// TestRetiredWALSyncFailure: when the sync of a WAL a switch retired fails,
+// a synchronous write that follows fails with it and writes stop, as after
+// a failed WAL write.
+func TestRetiredWALSyncFailure(t *testing.T) {
+	dir := t.TempDir()
+	ffs := &failSyncFS{FS: DefaultFS}
+	db := mustOpenFS(t, dir, ffs, testOptions())
+	defer db.Close()
+	first := db.mu.logNum
+	ffs.failing = filepath.Base(walName(dir, first))
+	value := strings.Repeat("v", 1000)
+	for i := 0; db.mu.logNum == first; i++ {
+		put(t, db, fmt.Sprintf("key%05d", i), value)
+	}
+	b := NewBatch()
+	b.Put([]byte("synced"), []byte("1"))
+	if err := db.Write(b, WriteOptions{Sync: true}); !errors.Is(err, errSyncFailed) {
+		t.Fatalf("synchronous write after the retired WAL's sync failed: %v, want %v", err, errSyncFailed)
+	}
+	b.Reset()
+	b.Put([]byte("later"), []byte("1"))
+	if err := db.Write(b, WriteOptions{}); !errors.Is(err, errSyncFailed) {
+		t.Fatalf("write after the failure: %v, want writes stopped with %v", err, errSyncFailed)
 	}
 }
