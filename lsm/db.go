@@ -89,6 +89,9 @@ type DB struct {
 	blobOpts blobOptions
 	// io is how the DB reads and writes tables and blob files (fileio.go).
 	io fileIO
+	// walCompressor compresses WAL records; nil: WALs are not compressed
+	// (walcompress.go).
+	walCompressor *wal.Compressor
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -207,6 +210,9 @@ func (db *DB) prepareOptions() error {
 	}
 	db.repFactory, db.repConfig = f, mcfg
 	if db.blobOpts, err = parseBlobOptions(o); err != nil {
+		return err
+	}
+	if err := db.prepareWALCompression(o); err != nil {
 		return err
 	}
 	checksum, err := sst.ChecksumTypeFromRocksDB(o.ChecksumType)
@@ -333,7 +339,7 @@ func (db *DB) switchLog(logNum uint64, f WritableFile) error {
 	if db.mu.logFile != nil {
 		db.retireWAL(db.mu.logFile)
 	}
-	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
+	db.mu.logFile, db.mu.log, db.mu.logNum = f, db.newWALWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
 	db.retireActiveMemtable(mem)
 	return nil
