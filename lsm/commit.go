@@ -145,22 +145,36 @@ func (db *DB) lead(w *writer) error {
 	keys := 0
 	if err == nil && !w.flush {
 		groupBytes = w.batch.Size()
+		sync = w.sync
 		for n < db.mu.writers.len() {
 			f := db.mu.writers.at(n)
 			if f.flush || groupBytes+f.batch.Size() > maxGroupBytes {
 				break
 			}
 			groupBytes += f.batch.Size()
+			sync = sync || f.sync
 			n++
 		}
+		if sync && db.mu.retiringWALs > 0 {
+			// The WALs before this one are synced first (walretire.go).
+			db.waitRetiredWALs()
+			if db.mu.bgErr != nil {
+				err = fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
+				groupBytes = 0
+			}
+		}
+	}
+	if err == nil && !w.flush {
 		for i := range n {
 			g := db.mu.writers.at(i)
 			db.group = append(db.group, g)
 			g.batch.setSeq(db.mu.lastSeq + 1)
 			db.mu.lastSeq += uint64(g.batch.Count())
 			keys += g.batch.Count()
-			sync = sync || g.sync
 			logged = logged || !g.noWAL
+		}
+		if logged {
+			db.prepareNextWAL()
 		}
 	}
 	lastSeq := db.mu.lastSeq
@@ -290,20 +304,20 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 		autoCompact := !o.DisableAutoCompactions
 		switch {
 		case !delayed && !force && autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
-			db.mu.stats.stalls[stallL0Slowdown]++
+			db.countStall(stallL0Slowdown)
 			delayed = true
 			db.delayWrite(size)
 			continue
 		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.mu.imm) >= o.MaxWriteBufferNumber-2:
 			// RocksDB slows writes when the unflushed memtables (the
 			// active one included) reach max_write_buffer_number - 1.
-			db.mu.stats.stalls[stallMemtableSlowdown]++
+			db.countStall(stallMemtableSlowdown)
 			delayed = true
 			db.delayWrite(size)
 			continue
 		case !force && autoCompact && o.Level0StopWritesTrigger > 0 && l0 >= o.Level0StopWritesTrigger:
 			// RocksDB stops every write, not only memtable switches.
-			db.mu.stats.stalls[stallL0NumFiles]++
+			db.countStall(stallL0NumFiles)
 			db.waitForBackground()
 			continue
 		case !force && !db.mu.mem.full():
@@ -311,7 +325,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 		case force && db.mu.mem.empty():
 			return nil
 		case len(db.mu.imm) >= max(o.MaxWriteBufferNumber-1, 1):
-			db.mu.stats.stalls[stallMemtableCompaction]++
+			db.countStall(stallMemtableCompaction)
 			db.waitForBackground()
 			continue
 		}
@@ -320,6 +334,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			return err
 		}
 		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.countStallConditions()
 		db.maybeScheduleFlush()
 		return nil
 	}

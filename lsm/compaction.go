@@ -40,6 +40,7 @@ func (db *DB) installEdit(e *versionEdit) error {
 		return err
 	}
 	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+	db.countStallConditions()
 	return nil
 }
 

@@ -108,6 +108,11 @@ type DB struct {
 		lastSeq  uint64 // last sequence assigned to a write
 		snaps    snapshotList
 		bgErr    error // sticky: once set, writes fail with it
+		// nextWAL is the WAL made ahead for the next switch (walnext.go).
+		nextWAL walAhead
+		// retiringWALs counts the WALs switched out whose sync and close
+		// still run (walretire.go).
+		retiringWALs int
 		// delayDebt is write delay owed under level0_slowdown_writes_trigger.
 		delayDebt time.Duration
 		closed    bool
@@ -322,40 +327,21 @@ func (db *DB) removeTables(edit *versionEdit) {
 	}
 }
 
-// switchLog makes a new WAL and an empty active memtable (DB.mu held).
-func (db *DB) switchLog(logNum uint64) error {
-	f, err := db.fs.Create(walName(db.walDir, logNum))
-	if err != nil {
-		return fmt.Errorf("lsm: create WAL: %w", err)
-	}
-	osf, _ := f.(*os.File)
-	if osf != nil && db.opts.MmapWrite {
-		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
-			osf.Close()
-			return fmt.Errorf("lsm: create WAL: %w", err)
-		}
-	}
-	f = db.wrapWAL(f, osf)
+// switchLog makes f, WAL logNum, the WAL of a new empty active memtable
+// (DB.mu held). The WAL it replaces is synced and closed in the
+// background (walretire.go).
+func (db *DB) switchLog(logNum uint64, f WritableFile) error {
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()
 		return err
 	}
 	if db.mu.logFile != nil {
-		// The old WAL was flushed by every group that wrote it; sync so the
-		// memtable it backs survives a crash until its flush.
-		if err := db.mu.logFile.Sync(); err != nil {
-			f.Close()
-			return fmt.Errorf("lsm: sync WAL: %w", err)
-		}
-		db.mu.logFile.Close()
+		db.retireWAL(db.mu.logFile)
 	}
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, db.newWALWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
 	db.retireActiveMemtable(mem)
-	if err := db.fs.SyncDir(db.walDir); err != nil {
-		return fmt.Errorf("lsm: sync WAL dir: %w", err)
-	}
 	return nil
 }
 
@@ -459,6 +445,7 @@ func (db *DB) Close() error {
 	}
 	db.mu.Unlock()
 	db.bgWG.Wait()
+	db.discardNextWAL()
 	db.reads.clear()
 	// Drop the DB's references; memtables still listed by an open iterator's
 	// read state are released when it closes.

@@ -75,6 +75,12 @@ func (db *DB) flushLoop() {
 			db.mu.Unlock()
 			meta, err = db.writeLevel0(mems, snaps, tableNum, e)
 			db.mu.Lock()
+			// The flushed memtables' WALs are synced before the MANIFEST
+			// edit that makes them obsolete (walretire.go).
+			db.waitRetiredWALs()
+			if err == nil && db.mu.bgErr != nil {
+				err = db.mu.bgErr
+			}
 		}
 		db.mu.stats.runningFlushes--
 		if err == nil {
@@ -90,12 +96,15 @@ func (db *DB) flushLoop() {
 			err = db.mu.vs.logAndApply(e)
 		}
 		if err != nil {
-			db.mu.bgErr = fmt.Errorf("flush: %w", err)
+			if db.mu.bgErr == nil {
+				db.mu.bgErr = fmt.Errorf("flush: %w", err)
+			}
 			break
 		}
 		db.mu.imm = db.mu.imm[len(mems):]
 		db.mu.flushedID = mems[len(mems)-1].id
 		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.countStallConditions()
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}

@@ -84,7 +84,11 @@ type StallMetrics struct {
 	L0Stops           uint64 // stopped by level0_stop_writes_trigger
 	MemtableStops     uint64 // stopped by max_write_buffer_number
 	MemtableSlowdowns uint64 // delayed with one memtable left before the stop
-	Duration          time.Duration
+	// L0SlowdownsWithCompaction and L0StopsWithCompaction are the L0
+	// slowdowns and stops counted while an L0 compaction ran.
+	L0SlowdownsWithCompaction uint64
+	L0StopsWithCompaction     uint64
+	Duration                  time.Duration
 }
 
 // MemtableMetrics describe one or more memtables.
@@ -129,11 +133,13 @@ func (db *DB) Metrics() (Metrics, error) {
 		FlushPending:       len(db.mu.imm) > 0 && !db.mu.flushing,
 		BackgroundError:    db.mu.bgErr != nil,
 		Stalls: StallMetrics{
-			L0Slowdowns:       s.stalls[stallL0Slowdown],
-			L0Stops:           s.stalls[stallL0NumFiles],
-			MemtableStops:     s.stalls[stallMemtableCompaction],
-			MemtableSlowdowns: s.stalls[stallMemtableSlowdown],
-			Duration:          time.Duration(s.stallMicros) * time.Microsecond,
+			L0Slowdowns:               s.stalls[stallL0Slowdown],
+			L0Stops:                   s.stalls[stallL0NumFiles],
+			MemtableStops:             s.stalls[stallMemtableCompaction],
+			MemtableSlowdowns:         s.stalls[stallMemtableSlowdown],
+			Duration:                  time.Duration(s.stallMicros) * time.Microsecond,
+			L0SlowdownsWithCompaction: s.stalls[stallL0SlowdownWithCompaction],
+			L0StopsWithCompaction:     s.stalls[stallL0NumFilesWithCompaction],
 		},
 	}
 	scores := db.levelScores(v)

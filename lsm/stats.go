@@ -8,10 +8,12 @@ import (
 
 // Stall counters, indexes of dbStats.stalls.
 const (
-	stallL0Slowdown         = iota // delayed by level0_slowdown_writes_trigger
-	stallL0NumFiles                // stopped by level0_stop_writes_trigger
-	stallMemtableCompaction        // stopped by max_write_buffer_number
-	stallMemtableSlowdown          // delayed one memtable before the stop
+	stallL0Slowdown               = iota // delayed by level0_slowdown_writes_trigger
+	stallL0NumFiles                      // stopped by level0_stop_writes_trigger
+	stallMemtableCompaction              // stopped by max_write_buffer_number
+	stallMemtableSlowdown                // delayed one memtable before the stop
+	stallL0SlowdownWithCompaction        // stallL0Slowdown while an L0 compaction ran
+	stallL0NumFilesWithCompaction        // stallL0NumFiles while an L0 compaction ran
 	numStalls
 )
 
@@ -46,8 +48,9 @@ type dbStats struct {
 	writes             WriteMetrics
 	stallMicros        uint64 // cumulative time writers stalled
 	stalls             [numStalls]uint64
-	levels             []levelStats // compactions by output level, flushes in level 0
-	flushes            levelStats   // the flushes alone
+	stallCounted       [numStalls]bool // counted since the last publication (stallcount.go)
+	levels             []levelStats    // compactions by output level, flushes in level 0
+	flushes            levelStats      // the flushes alone
 	runningFlushes     int
 	runningCompactions int
 	// tickers are RocksDB's statistics (statistics.go), kept by init: they

@@ -50,8 +50,11 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err := db.mu.vs.createManifest(); err != nil {
 		return nil, err
 	}
-	newLog := db.mu.vs.newFileNum()
-	if err := db.switchLog(newLog); err != nil {
+	newLog, f, err := db.newWAL()
+	if err != nil {
+		return nil, err
+	}
+	if err := db.switchLog(newLog, f); err != nil {
 		return nil, err
 	}
 	if _, err := db.replayWALs(append(logs, newLog), false); err != nil {

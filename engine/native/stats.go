@@ -102,6 +102,8 @@ func columnFamilyStats(m *lsm.Metrics) rocksfmt.ColumnFamilyStats {
 	cf.ByPriority[rocksfmt.PriorityLow] = compactions
 	cf.Stalls[rocksfmt.StallL0Slowdown] = m.Stalls.L0Slowdowns
 	cf.Stalls[rocksfmt.StallL0NumFiles] = m.Stalls.L0Stops
+	cf.Stalls[rocksfmt.StallL0SlowdownWithCompaction] = m.Stalls.L0SlowdownsWithCompaction
+	cf.Stalls[rocksfmt.StallL0NumFilesWithCompaction] = m.Stalls.L0StopsWithCompaction
 	cf.Stalls[rocksfmt.StallMemtableCompaction] = m.Stalls.MemtableStops
 	cf.Stalls[rocksfmt.StallMemtableSlowdown] = m.Stalls.MemtableSlowdowns
 	return cf
