@@ -20,6 +20,9 @@ type Iter struct {
 	vblk  int // block whose value block is in vdata, -1 if none
 	// Scratch for blocks read without the cache.
 	keyBuf, valueBuf, tmp []byte
+	// bufs is the pool entry the scratch buffers came from (nil once
+	// returned by Close; iter_buffers.go).
+	bufs *iterBuffers
 	// pair holds whole pairs once values have been asked for: a scan that
 	// reads values then needs one pread per pair instead of two.
 	pair       pairBuf
@@ -31,6 +34,7 @@ type Iter struct {
 // NewIter returns an unpositioned iterator.
 func (r *Reader) NewIter() *Iter {
 	t := &Iter{r: r, blk: -1, vblk: -1}
+	t.takeBuffers()
 	t.pair.reset()
 	t.pair.ahead = true
 	return t
@@ -264,5 +268,8 @@ func (t *Iter) Close() error {
 	t.kh, t.vh = cacheHandle{}, cacheHandle{}
 	t.vblk, t.blk = -1, -1
 	t.it.data = nil
+	t.vdata = nil
+	t.pair.reset()
+	t.returnBuffers()
 	return t.err
 }

@@ -138,30 +138,38 @@ func TestCacheEvictsWithinBudget(t *testing.T) {
 		t.Fatal("reserve failed on an empty cache")
 	}
 	copy(data, bytes.Repeat([]byte{0xAB}, 1000))
-	c.publish(pinned, new(atomic.Int32))
+	var pinnedHint, lastHint atomic.Int32
+	c.publish(pinned, &pinnedHint)
 	for i := range uint64(5000) {
 		h, b, ok := c.reserve(2, i*4096, 3000+int(i%500))
 		if !ok {
 			continue
 		}
 		b[0] = byte(i)
-		c.publish(h, new(atomic.Int32))
+		hint := new(atomic.Int32)
+		if i == 4999 {
+			hint = &lastHint
+		}
+		c.publish(h, hint)
 		h.release()
 		if u := c.Usage(); u > c.Capacity() {
 			t.Fatalf("usage %d above capacity %d", u, c.Capacity())
 		}
 	}
-	h, b, ok := c.lookup(1, 0, new(atomic.Int32))
+	h, b, ok := c.lookup(1, 0, &pinnedHint)
 	if !ok || !bytes.Equal(b, bytes.Repeat([]byte{0xAB}, 1000)) {
 		t.Fatal("pinned block was evicted or overwritten")
 	}
 	h.release()
 	pinned.release()
-	h, b, ok = c.lookup(2, 4999*4096, new(atomic.Int32))
+	h, b, ok = c.lookup(2, 4999*4096, &lastHint)
 	if !ok || b[0] != byte(4999%256) || len(b) != 3000+4999%500 {
 		t.Fatal("most recent block missing")
 	}
 	h.release()
+	if _, _, ok := c.lookup(2, 4999*4096, new(atomic.Int32)); ok {
+		t.Fatal("a lookup without a hint found a block")
+	}
 	if NewCache(0, -1) != nil {
 		t.Fatal("zero capacity must give a nil cache")
 	}
@@ -230,4 +238,31 @@ func TestEstimatedSizeGrows(t *testing.T) {
 	if uint64(buf.Len()) != p.FileSize {
 		t.Fatalf("wrote %d bytes, FileSize says %d", buf.Len(), p.FileSize)
 	}
+}
+
+// TestCachePublishRepointsHint inserts one block twice, as two Readers of
+// the same file do: the second insert loses, and its hint must then name
+// the slot holding the block, or that Reader would never find it.
+func TestCachePublishRepointsHint(t *testing.T) {
+	c := NewCache(4*slabSize, 0)
+	var first, second atomic.Int32
+	insert := func(mark byte, hint *atomic.Int32) {
+		h, b, ok := c.reserve(7, 0, 1000)
+		if !ok {
+			t.Fatal("reserve failed")
+		}
+		b[0] = mark
+		c.publish(h, hint)
+		h.release()
+	}
+	insert(1, &first)
+	insert(2, &second)
+	if first.Load() != second.Load() {
+		t.Fatalf("hints %d and %d: the losing insert's hint does not name the cached slot", first.Load(), second.Load())
+	}
+	h, b, ok := c.lookup(7, 0, &second)
+	if !ok || b[0] != 1 {
+		t.Fatalf("lookup through the repointed hint: ok %v", ok)
+	}
+	h.release()
 }
