@@ -317,6 +317,11 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // found is false if there is no such entry. A deletion is reported as found
 // with kind base.KindDelete. Get allocates nothing.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
+	return r.get(userKey, snapshot, fn, r.hasFilter)
+}
+
+// get is Get, consulting the filter when useFilter is set.
+func (r *Reader) get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64), useFilter bool) (bool, error) {
 	n := r.m.entries
 	if n == 0 {
 		return false, nil
@@ -332,7 +337,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 		v := varyingPart(rest[:w])
-		if r.hasFilter && !r.filter.MayContain(hashPacked(v)) {
+		if useFilter && !r.filter.MayContain(hashPacked(v)) {
 			return false, nil
 		}
 		for i = r.packedLowerBound(v); i < n && r.packedKey(i) == v; i++ {
@@ -342,7 +347,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 		}
 		return false, nil
 	}
-	if r.hasFilter && !r.filter.MayContain(hashBytes(rest)) {
+	if useFilter && !r.filter.MayContain(hashBytes(rest)) {
 		return false, nil
 	}
 	for i = r.varLowerBound(rest); i < n && bytes.Equal(r.varKey(i), rest); i++ {

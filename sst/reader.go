@@ -31,6 +31,11 @@ type ReaderOptions struct {
 	// internal/directio): every read is then made aligned (direct.go).
 	// It cannot be combined with Mmap.
 	Direct bool
+	// GetReadCharge, when set, is told the byte count of each read Get
+	// makes of the file, before it makes it: a rate limiter's gate (user
+	// reads under --rate_limit_user_ops). Mapped tables are not read, so
+	// not charged.
+	GetReadCharge func(n int)
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -642,14 +647,21 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 	}
+	found, err = r.lookup(userKey, snapshot, fn)
+	r.countFilterFound(found)
+	return found, err
+}
+
+// lookup is Get after the filter: it searches the blocks.
+func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
 	i := r.findBlock(userKey)
 	if i == len(r.blocks) {
 		return false, nil
 	}
 	st := r.getState.Get().(*getState)
 	st.pair.reset()
-	found, err = r.get(st, i, userKey, snapshot, fn)
-	r.countFilterFound(found)
+	st.pair.charge = r.opts.GetReadCharge
+	found, err := r.get(st, i, userKey, snapshot, fn)
 	r.getState.Put(st)
 	return found, err
 }

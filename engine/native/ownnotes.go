@@ -19,7 +19,7 @@ var ownNotes = []engine.OptionNote{
 	{Key: "rate_limiter_refill_period_us"},
 	{Key: "rate_limiter_auto_tuned"},
 	{Key: "rate_limit_bg_reads", How: "limits compactions' table reads instead of writes, as RocksDB does; tables read through a mapping (mmap_read, rtable) are not charged"},
-	{Key: "rate_limit_user_ops", How: "with rate_limit_bg_reads, charges iterators' table reads at user priority; Get's reads are not charged"},
+	{Key: "rate_limit_user_ops", How: "with rate_limit_bg_reads, charges the table reads of iterators and of Get at user priority, as RocksDB; blob file reads are not charged"},
 	{Key: "rate_limit_auto_wal_flush"},
 	{Key: "readahead_size", How: "fixes the read-ahead of iterators over block-format tables read with pread; 0 keeps the adaptive window (16 KiB doubling to 256 KiB on sequential reads)"},
 	{Key: "compaction_readahead_size", How: "fixes the read-ahead of compaction inputs in the block format read with pread; 0 keeps the adaptive window"},
