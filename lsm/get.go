@@ -44,7 +44,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 	if isRTable(ra, size) {
 		if direct {
 			// rtable maps its file: open it as ever.
-			file.Close()
+			db.closeRead(file)
 			if file, err = db.fs.OpenReadOnly(name); err != nil {
 				return nil, fmt.Errorf("lsm: open table: %w", err)
 			}
@@ -54,7 +54,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 		}
 		db.rtablesOpened.Store(true)
-		return &openTable{tableReader: r, format: formatRTable, rangeDels: &rangedel.List{}}, nil
+		return &openTable{tableReader: r, format: formatRTable, rangeDels: &rangedel.List{}, counts: db.fileCounts()}, nil
 	}
 	r, err := sst.Open(file, size, sst.ReaderOptions{
 		Cache:           db.cache,
@@ -65,11 +65,12 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		Statistics:      db.tickers,
 		Direct:          direct,
 		GetReadCharge:   db.io.userReads.charge,
+		FileOperations:  db.fileCounts(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 	}
-	return &openTable{tableReader: r, format: formatBlock, rangeDels: r.RangeDels()}, nil
+	return &openTable{tableReader: r, format: formatBlock, rangeDels: r.RangeDels(), counts: db.fileCounts()}, nil
 }
 
 // getter carries one Get through the table callbacks. Getters are pooled

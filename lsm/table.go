@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/rtable"
@@ -95,6 +96,8 @@ type openTable struct {
 	// rangeDels are the table's range tombstones (empty when it has none;
 	// rtable tables never have any).
 	rangeDels *rangedel.List
+	// counts counts the close of the file (fs_counted.go); nil: none.
+	counts *fileops.Counters
 }
 
 // props returns the table's properties.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/bloom"
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/internal/mmapfault"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/internal/statistics"
@@ -36,6 +37,9 @@ type ReaderOptions struct {
 	// reads under --rate_limit_user_ops). Mapped tables are not read, so
 	// not charged.
 	GetReadCharge func(n int)
+	// FileOperations, when set, counts the reads made of the file
+	// (--report_file_operations); reads of a mapping are not counted.
+	FileOperations *fileops.Counters
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -160,6 +164,9 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
 	r := &Reader{f: f, ra: readerAt(f, opts), size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	if opts.FileOperations != nil {
+		r.ra = fileops.ReaderAt{ReaderAt: r.ra, Counts: opts.FileOperations}
+	}
 	if r.name == "" {
 		r.name = f.Name()
 	}

@@ -100,7 +100,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
 		// lsm reads it for the block format's index (lsm/tableoptions.go).
 		"enable_index_compression"),
-	engine.RocksDBFeatureNotes("hash_bucket_count")), ownNotes)
+	engine.RocksDBFeatureNotes("hash_bucket_count", "report_file_operations")), ownNotes)
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -182,7 +182,7 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 		return nil, err
 	}
 	stats := openStatistics(o)
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats})
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o)})
 	if err != nil {
 		return nil, err
 	}

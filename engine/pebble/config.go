@@ -73,7 +73,8 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
 }, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotesExcept("prefix_same_as_start", "total_order_seek"),
 	engine.ByNameNotes("a RocksDB feature Pebble does not have", valueSeparationHonoured...),
-	engine.RocksDBFeatureNotes())
+	engine.RocksDBFeatureNotes("report_file_operations"),
+	[]engine.OptionNote{{Key: "report_file_operations", How: "counts Pebble's vfs.File calls (engine/pebble/countfs.go): its files have no Flush, a file's Sync is an fsync, SyncData and SyncTo are syncs"}})
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
