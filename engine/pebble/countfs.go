@@ -24,6 +24,9 @@ import (
 //
 // Files Pebble maps or reads outside the vfs.File calls are not counted.
 
+// fileOperationsNotes say how Pebble's counts differ from RocksDB's.
+var fileOperationsNotes = []engine.OptionNote{{Key: "report_file_operations", How: "counts Pebble's vfs.File calls (engine/pebble/countfs.go): its files have no Flush, a file's Sync is an fsync, SyncData and SyncTo are syncs"}}
+
 var _ engine.FileOperationCounter = Opener{}
 
 // FileOperations implements engine.FileOperationCounter with the
