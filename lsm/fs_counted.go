@@ -13,7 +13,7 @@ import (
 // what RocksDB's CountedFileSystem counts, in the DB's own calls:
 //
 //   - opened: Create, OpenReadOnly, ReadFile, and the O_DIRECT opens and
-//     creates of direct I/O; closed: the Close of a file created, of a
+//     creates of direct I/O (not the O_DIRECT probe at open); closed: the Close of a file created, of a
 //     table's reader (block format or rtable), and of the files read for a
 //     check or a copy (closeRead). LOCK is not counted, as RocksDB does
 //     not count LockFile; MkdirAll and List are not, as RocksDB counts
