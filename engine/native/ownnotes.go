@@ -28,5 +28,8 @@ var ownNotes = []engine.OptionNote{
 	{Key: "use_direct_io_for_flush_and_compaction", How: "flush and compaction outputs (tables, blob files) are written with O_DIRECT in aligned 1 MiB pieces, the last padded with zeros and the file truncated to its size; WAL and MANIFEST writes are buffered as before; refused with mmap_write, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "wal_bytes_per_sync", How: "the WAL, mapped or written, starts writeback (sync_file_range) of all but its last MiB every wal_bytes_per_sync bytes, as RocksDB's WritableFileWriter"},
 	{Key: "report_file_operations", How: "counts the native engine's file calls (lsm/fs_counted.go): no Flush() (writes are unbuffered), fsync as Fsync() and fdatasync as Sync(), range syncs not counted, a write to the mapped WAL an append; reads through a mapping (mmap_read, rtable) and of blob files are not counted"},
+	// zstd WALs in RocksDB's compressed log format; other types turn WAL
+	// compression off with RocksDB's LOG warning (lsm/walcompress.go).
+	{Key: "wal_compression"},
 	{Key: "use_fsync", How: "table and blob files sync with fsync, else fdatasync; the WAL syncs with fdatasync and the MANIFEST with fsync either way"},
 }
