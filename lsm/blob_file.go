@@ -42,6 +42,8 @@ type blobFileMeta struct {
 type openBlob struct {
 	f *os.File
 	r *blob.Reader
+	// db counts the close of f (fs_counted.go).
+	db *DB
 }
 
 // blobFileState is a blob file's entry in one version: the file and the
@@ -127,7 +129,7 @@ func (db *DB) unrefBlobs(v *version) {
 
 func (f *blobFileMeta) close() {
 	if o := f.reader.Swap(nil); o != nil {
-		o.f.Close()
+		o.db.closeRead(o.f)
 	}
 }
 
@@ -151,10 +153,10 @@ func (db *DB) blobReader(f *blobFileMeta) (*blob.Reader, error) {
 	}
 	r, err := blob.Open(file, int64(f.size), filepath.Base(name))
 	if err != nil {
-		file.Close()
+		db.closeRead(file)
 		return nil, corruptBlob(err)
 	}
-	f.reader.Store(&openBlob{f: file, r: r})
+	f.reader.Store(&openBlob{f: file, r: r, db: db})
 	return r, nil
 }
 

@@ -31,7 +31,7 @@ func (db *DB) verifyBlobFiles(manifest string) error {
 			return fmt.Errorf("%w: %s lists blob file %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
 		}
 		st, err := f.Stat()
-		f.Close()
+		db.closeRead(f)
 		if err != nil {
 			return fmt.Errorf("lsm: stat %s: %w", name, err)
 		}

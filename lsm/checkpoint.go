@@ -180,7 +180,7 @@ func (db *DB) copyFile(from, to string) error {
 	if err != nil {
 		return fmt.Errorf("lsm: checkpoint: %w", err)
 	}
-	defer src.Close()
+	defer db.closeRead(src)
 	dst, err := db.fs.Create(to)
 	if err != nil {
 		return fmt.Errorf("lsm: checkpoint: %w", err)

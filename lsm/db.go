@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/lsm/wal"
@@ -35,6 +36,9 @@ type Config struct {
 	// Statistics, when it records anything, counts the DB's work in
 	// RocksDB's tickers and histograms (statistics.go).
 	Statistics *statistics.Statistics
+	// FileOperations, when set, counts the DB's file operations
+	// (--report_file_operations; fs_counted.go).
+	FileOperations *fileops.Counters
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -139,6 +143,9 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder()}
 	if db.fs == nil {
 		db.fs = DefaultFS
+	}
+	if cfg.FileOperations != nil {
+		db.fs = countingFS{FS: db.fs, c: cfg.FileOperations}
 	}
 	if db.walDir == "" {
 		db.walDir = dir

@@ -83,7 +83,7 @@ func (db *DB) openTableForRead(name string) (*os.File, io.ReaderAt, bool, error)
 		return f, f, false, err
 	}
 	f, err := openDirect(name)
-	if err != nil {
+	if err := db.countOpened(err); err != nil {
 		return nil, nil, false, err
 	}
 	return f, directio.NewReaderAt(f), true, nil

@@ -18,8 +18,8 @@ import (
 //     --rate_limiter_auto_tuned shape the limiter. With
 //     --rate_limit_bg_reads the limiter limits reads instead (RocksDB's
 //     kReadsOnly mode), writes pass freely, and compactions' block reads
-//     are charged at Low; with --rate_limit_user_ops too, iterators' block
-//     reads are charged at User.
+//     are charged at Low; with --rate_limit_user_ops too, the block reads
+//     of iterators and of Get are charged at User.
 //   - --bytes_per_sync: once an output has grown bytes_per_sync past the
 //     last range handed to writeback, its bytes up to 1 MiB before the end
 //     (4 KiB aligned) are handed to writeback with
@@ -69,6 +69,7 @@ func newFileIO(o *options.Options, tickers *statistics.Statistics) fileIO {
 		Mode:               mode,
 		AutoTuned:          o.RateLimiterAutoTuned,
 		OnDrain:            drainCounter(tickers),
+		Clock:              rateLimiterClock,
 	})
 	io.limiter = l
 	if l.Limits(ratelimit.Read) {
@@ -79,6 +80,10 @@ func newFileIO(o *options.Options, tickers *statistics.Statistics) fileIO {
 	}
 	return io
 }
+
+// rateLimiterClock is the rate limiter's clock, nil for the system's;
+// tests set a virtual one, so that no test sleeps.
+var rateLimiterClock ratelimit.Clock
 
 // reads returns the read settings of a compaction's inputs or of an
 // iterator's tables.

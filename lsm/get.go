@@ -43,7 +43,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 	if isRTable(ra, size) {
 		if direct {
 			// rtable maps its file: open it as ever.
-			file.Close()
+			db.closeRead(file)
 			if file, err = db.fs.OpenReadOnly(name); err != nil {
 				return nil, fmt.Errorf("lsm: open table: %w", err)
 			}
@@ -53,7 +53,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 		}
 		db.rtablesOpened.Store(true)
-		return &openTable{tableReader: r, format: formatRTable, rangeDels: r.RangeDels()}, nil
+		return &openTable{tableReader: r, format: formatRTable, rangeDels: r.RangeDels(), counts: db.fileCounts()}, nil
 	}
 	r, err := sst.Open(file, size, sst.ReaderOptions{
 		Cache:           db.cache,
@@ -63,11 +63,13 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		Name:            name,
 		Statistics:      db.tickers,
 		Direct:          direct,
+		GetReadCharge:   db.io.userReads.charge,
+		FileOperations:  db.fileCounts(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 	}
-	return &openTable{tableReader: r, format: formatBlock, rangeDels: r.RangeDels()}, nil
+	return &openTable{tableReader: r, format: formatBlock, rangeDels: r.RangeDels(), counts: db.fileCounts()}, nil
 }
 
 // getter carries one Get through the table callbacks. Getters are pooled
@@ -303,11 +305,13 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 	if db.opts.MmapRead || db.rtablesOpened.Load() {
 		defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	}
-	for _, f := range v.levels[0] {
+	skipLevel := db.filterSkipLevel(v)
+	for i, f := range v.levels[0] {
 		if compareKeys(key, f.smallest) < 0 || compareKeys(key, f.largest) > 0 || f.smallestSeq > seq {
 			continue
 		}
-		if found, err := db.getFromTable(f, key, seq, g); found || err != nil {
+		skipFilter := skipLevel == 0 && i == len(v.levels[0])-1
+		if found, err := db.getFromTable(f, skipFilter, key, seq, g); found || err != nil {
 			db.countLevelHit(0, found)
 			return found, err
 		}
@@ -318,7 +322,7 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 		if i >= len(files) || compareKeys(key, files[i].smallest) < 0 {
 			continue
 		}
-		if found, err := db.getFromTable(files[i], key, seq, g); found || err != nil {
+		if found, err := db.getFromTable(files[i], skipLevel == level, key, seq, g); found || err != nil {
 			db.countLevelHit(level, found)
 			return found, err
 		}
@@ -326,19 +330,21 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 	return false, nil
 }
 
-func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool, error) {
+// getFromTable looks key up in f, without consulting f's filter when
+// skipFilter is set (filterskip.go).
+func (db *DB) getFromTable(f *fileMeta, skipFilter bool, key []byte, seq uint64, g *getter) (bool, error) {
 	if db.rows != nil {
-		return db.getFromTableRows(f, key, seq, g)
+		return db.getFromTableRows(f, skipFilter, key, seq, g)
 	}
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err
 	}
 	// Get consults the table's filter before any key or block.
-	found, err := r.Get(key, seq, g.cb)
+	found, err := tableGet(r, skipFilter, key, seq, g.cb)
 	// A merge operand: the older versions in this table come next.
 	for found && err == nil && g.kind == base.KindMerge && g.seq > 0 {
-		found, err = r.Get(key, g.seq-1, g.cb)
+		found, err = tableGet(r, skipFilter, key, g.seq-1, g.cb)
 	}
 	return found && g.kind != base.KindMerge, err
 }

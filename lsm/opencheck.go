@@ -154,7 +154,7 @@ func (db *DB) verifyTable(manifest string, m *fileMeta) error {
 	if err != nil {
 		return fmt.Errorf("%w: %s lists %s, which cannot be opened: %w", ErrCorruption, manifest, filepath.Base(name), err)
 	}
-	defer f.Close()
+	defer db.closeRead(f)
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("lsm: stat %s: %w", name, err)
@@ -252,7 +252,7 @@ func (db *DB) tableSeqs(name string) (props tableProps, ok bool) {
 		return props, false
 	}
 	st, err := file.Stat()
-	file.Close()
+	db.closeRead(file)
 	if err != nil {
 		return props, false
 	}

@@ -11,7 +11,11 @@ import (
 // (pri Low) to write.
 func (db *DB) createOutput(name string, pri ratelimit.Priority) (WritableFile, error) {
 	if db.opts.UseDirectIOForFlushAndCompaction {
-		return db.createDirectOutput(name, pri)
+		out, err := db.createDirectOutput(name, pri)
+		if err != nil {
+			return nil, err
+		}
+		return db.countCreated(out, db.io.useFsync), nil
 	}
 	f, err := db.fs.Create(name)
 	if err != nil {
@@ -20,10 +24,11 @@ func (db *DB) createOutput(name string, pri ratelimit.Priority) (WritableFile, e
 	if !db.io.writesLimited() && db.io.bytesPerSync == 0 && db.io.useFsync {
 		return f, nil // *os.File's Sync is fsync already
 	}
+	f, recount := uncounted(f)
 	osf, _ := f.(*os.File)
 	out := &outputFile{WritableFile: f, io: &db.io, pri: pri, os: osf}
 	out.ranges = rangeSyncer{f: osf, every: db.io.bytesPerSync}
-	return out, nil
+	return recount(out, db.io.useFsync), nil
 }
 
 // outputFile is a table or blob file a flush or compaction writes under

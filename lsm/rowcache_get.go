@@ -48,7 +48,7 @@ func rowSeqKey(f *fileMeta, seq uint64) uint64 {
 }
 
 // getFromTableRows is getFromTable through the row cache.
-func (db *DB) getFromTableRows(f *fileMeta, key []byte, seq uint64, g *getter) (bool, error) {
+func (db *DB) getFromTableRows(f *fileMeta, skipFilter bool, key []byte, seq uint64, g *getter) (bool, error) {
 	seqKey := rowSeqKey(f, seq)
 	h := db.rows.hash(f.num, seqKey, key)
 	row, hit := db.rows.lookup(h, f.num, seqKey, key, g.row)
@@ -60,9 +60,9 @@ func (db *DB) getFromTableRows(f *fileMeta, key []byte, seq uint64, g *getter) (
 			return false, err
 		}
 		g.recKind = base.KindSet
-		found, err := r.Get(key, seq, g.rec)
+		found, err := tableGet(r, skipFilter, key, seq, g.rec)
 		for found && err == nil && g.recKind == base.KindMerge && g.recSeq > 0 {
-			found, err = r.Get(key, g.recSeq-1, g.rec)
+			found, err = tableGet(r, skipFilter, key, g.recSeq-1, g.rec)
 		}
 		if err != nil {
 			return false, err

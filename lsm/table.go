@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/rtable"
@@ -97,6 +98,8 @@ type openTable struct {
 	format tableFormat
 	// rangeDels are the table's range tombstones (empty when it has none).
 	rangeDels *rangedel.List
+	// counts counts the close of the file (fs_counted.go); nil: none.
+	counts *fileops.Counters
 }
 
 // props returns the table's properties.

@@ -51,17 +51,17 @@ func (db *DB) checkTableChecksums(f *fileMeta) error {
 			return err
 		}
 		err = r.VerifyValues()
-		if cerr := r.Close(); err == nil {
+		if cerr := db.closeRead(r); err == nil {
 			err = cerr
 		}
 		return err
 	}
-	r, err := sst.Open(file, int64(f.size), sst.ReaderOptions{VerifyChecksums: true, FileNum: f.num, Name: name})
+	r, err := sst.Open(file, int64(f.size), sst.ReaderOptions{VerifyChecksums: true, FileNum: f.num, Name: name, FileOperations: db.fileCounts()})
 	if err != nil {
 		return err
 	}
 	err = r.VerifyBlocks()
-	if cerr := r.Close(); err == nil {
+	if cerr := db.closeRead(r); err == nil {
 		err = cerr
 	}
 	return err

@@ -41,6 +41,7 @@ func (db *DB) createWAL(num uint64) (WritableFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lsm: create WAL: %w", err)
 	}
+	f, recount := uncounted(f)
 	osf, _ := f.(*os.File)
 	if osf != nil && db.opts.MmapWrite {
 		if f, err = newMmapLog(osf, walExtent(db.opts.WriteBufferSize)); err != nil {
@@ -48,7 +49,7 @@ func (db *DB) createWAL(num uint64) (WritableFile, error) {
 			return nil, fmt.Errorf("lsm: create WAL: %w", err)
 		}
 	}
-	f = db.wrapWAL(f, osf)
+	f = recount(db.wrapWAL(f, osf), f == WritableFile(osf)) // mapped: fdatasync
 	if err := db.fs.SyncDir(db.walDir); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lsm: sync WAL dir: %w", err)

@@ -334,11 +334,17 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // found is false if there is no such entry. A deletion is reported as found
 // with kind base.KindDelete. Get allocates nothing.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
+	return r.get(userKey, snapshot, fn, true)
+}
+
+// get is Get, consulting the filter (whole-key or prefix) when useFilter
+// is set.
+func (r *Reader) get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64), useFilter bool) (bool, error) {
 	n := r.m.entries
 	if n == 0 {
 		return false, nil
 	}
-	if r.prefixOnlyFilter && !r.prefixMayMatch(userKey) {
+	if useFilter && r.prefixOnlyFilter && !r.prefixMayMatch(userKey) {
 		return false, nil
 	}
 	rest, c := r.splitPrefix(userKey)
@@ -352,7 +358,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 		v := varyingPart(rest[:w])
-		if r.wholeKeyFilter && !r.filter.MayContain(hashPacked(v)) {
+		if useFilter && r.wholeKeyFilter && !r.filter.MayContain(hashPacked(v)) {
 			return false, nil
 		}
 		for i = r.packedLowerBound(v); i < n && r.packedKey(i) == v; i++ {
@@ -362,7 +368,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 		}
 		return false, nil
 	}
-	if r.wholeKeyFilter && !r.filter.MayContain(hashBytes(rest)) {
+	if useFilter && r.wholeKeyFilter && !r.filter.MayContain(hashBytes(rest)) {
 		return false, nil
 	}
 	for i = r.varLowerBound(rest); i < n && bytes.Equal(r.varKey(i), rest); i++ {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/bloom"
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/internal/mmapfault"
 	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/internal/statistics"
@@ -31,6 +32,14 @@ type ReaderOptions struct {
 	// internal/directio): every read is then made aligned (direct.go).
 	// It cannot be combined with Mmap.
 	Direct bool
+	// GetReadCharge, when set, is told the byte count of each read Get
+	// makes of the file, before it makes it: a rate limiter's gate (user
+	// reads under --rate_limit_user_ops). Mapped tables are not read, so
+	// not charged.
+	GetReadCharge func(n int)
+	// FileOperations, when set, counts the reads made of the file
+	// (--report_file_operations); reads of a mapping are not counted.
+	FileOperations *fileops.Counters
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -155,6 +164,9 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
 	r := &Reader{f: f, ra: readerAt(f, opts), size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	if opts.FileOperations != nil {
+		r.ra = fileops.ReaderAt{ReaderAt: r.ra, Counts: opts.FileOperations}
+	}
 	if r.name == "" {
 		r.name = f.Name()
 	}
@@ -642,14 +654,21 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 	}
+	found, err = r.lookup(userKey, snapshot, fn)
+	r.countFilterFound(found)
+	return found, err
+}
+
+// lookup is Get after the filter: it searches the blocks.
+func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
 	i := r.findBlock(userKey)
 	if i == len(r.blocks) {
 		return false, nil
 	}
 	st := r.getState.Get().(*getState)
 	st.pair.reset()
-	found, err = r.get(st, i, userKey, snapshot, fn)
-	r.countFilterFound(found)
+	st.pair.charge = r.opts.GetReadCharge
+	found, err := r.get(st, i, userKey, snapshot, fn)
 	r.getState.Put(st)
 	return found, err
 }

@@ -77,7 +77,6 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2: RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "open_files", Ignored: true, How: "every table stays open"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "no table cache shards"},
-	{Key: "optimize_filters_for_hits", How: "bottommost compaction outputs are written without a filter, as RocksDB does; reads consult every filter a table has, where RocksDB also skips them on the last non-empty level"},
 	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in tables of either format and in memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
@@ -100,7 +99,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
 		// lsm reads it for the block format's index (lsm/tableoptions.go).
 		"enable_index_compression"),
-	engine.RocksDBFeatureNotes("hash_bucket_count")), ownNotes)
+	engine.RocksDBFeatureNotes("hash_bucket_count", "report_file_operations")), ownNotes)
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -182,7 +181,7 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 		return nil, err
 	}
 	stats := openStatistics(o)
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats})
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o)})
 	if err != nil {
 		return nil, err
 	}

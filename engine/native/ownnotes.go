@@ -19,7 +19,7 @@ var ownNotes = []engine.OptionNote{
 	{Key: "rate_limiter_refill_period_us"},
 	{Key: "rate_limiter_auto_tuned"},
 	{Key: "rate_limit_bg_reads", How: "limits compactions' table reads instead of writes, as RocksDB does; tables read through a mapping (mmap_read, rtable) are not charged"},
-	{Key: "rate_limit_user_ops", How: "with rate_limit_bg_reads, charges iterators' table reads at user priority; Get's reads are not charged"},
+	{Key: "rate_limit_user_ops", How: "with rate_limit_bg_reads, charges the table reads of iterators and of Get at user priority, as RocksDB; blob file reads are not charged"},
 	{Key: "rate_limit_auto_wal_flush"},
 	{Key: "readahead_size", How: "fixes the read-ahead of iterators over block-format tables read with pread; 0 keeps the adaptive window (16 KiB doubling to 256 KiB on sequential reads)"},
 	{Key: "compaction_readahead_size", How: "fixes the read-ahead of compaction inputs in the block format read with pread; 0 keeps the adaptive window"},
@@ -27,6 +27,7 @@ var ownNotes = []engine.OptionNote{
 	{Key: "use_direct_reads", How: "block-format tables are read with O_DIRECT through aligned buffers, so the block cache is their only cache; rtable tables (always mapped) and blob files are read as before; refused with mmap_read, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "use_direct_io_for_flush_and_compaction", How: "flush and compaction outputs (tables, blob files) are written with O_DIRECT in aligned 1 MiB pieces, the last padded with zeros and the file truncated to its size; WAL and MANIFEST writes are buffered as before; refused with mmap_write, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "wal_bytes_per_sync", How: "the WAL, mapped or written, starts writeback (sync_file_range) of all but its last MiB every wal_bytes_per_sync bytes, as RocksDB's WritableFileWriter"},
+	{Key: "report_file_operations", How: "counts the native engine's file calls (lsm/fs_counted.go): no Flush() (writes are unbuffered), fsync as Fsync() and fdatasync as Sync(), range syncs not counted, a write to the mapped WAL an append; reads through a mapping (mmap_read, rtable) and of blob files are not counted"},
 	// zstd WALs in RocksDB's compressed log format; other types turn WAL
 	// compression off with RocksDB's LOG warning (lsm/walcompress.go).
 	{Key: "wal_compression"},

@@ -71,7 +71,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
 }, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes,
 	engine.ByNameNotes("a RocksDB feature Pebble does not have", valueSeparationHonoured...),
-	engine.RocksDBFeatureNotes()), ownReadNotes)
+	engine.RocksDBFeatureNotes("report_file_operations"), fileOperationsNotes), ownReadNotes)
 
 // ownReadNotes are what Pebble does itself with the prefix read options
 // that engine.ReadOptionNotes describes for an engine without a prefix

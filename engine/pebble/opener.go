@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 )
@@ -61,7 +62,11 @@ func moduleVersion() string {
 // database in dir. Options Pebble cannot honour are reported on warn; warn
 // also receives Pebble's error log lines for the life of the database.
 func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
-	d, err := open(dir, opts, warn, vfs.Default)
+	var fs vfs.FS = vfs.Default
+	if opts != nil && opts.ReportFileOperations {
+		fs = countingFS{FS: fs, c: &fileops.Process}
+	}
+	d, err := open(dir, opts, warn, fs)
 	if err != nil {
 		return nil, err // not a nil *DB in a non-nil interface
 	}

@@ -2,36 +2,11 @@ package ratelimit
 
 import (
 	"sync"
-	"sync/atomic"
 	"testing"
 )
 
-// virtualClock moves only when a request waits: WaitUntil jumps to the
-// deadline at once unless the wake signal is already there. Elapsed
-// virtual time is then the time the requests would have waited.
-type virtualClock struct{ now atomic.Int64 }
-
-func (c *virtualClock) NowMicros() int64 { return c.now.Load() }
-
-func (c *virtualClock) WaitUntil(t int64, wake <-chan struct{}) {
-	select {
-	case <-wake:
-		return
-	default:
-	}
-	for {
-		now := c.now.Load()
-		if now >= t || c.now.CompareAndSwap(now, t) {
-			return
-		}
-	}
-}
-
-// advance moves the clock forward by d microseconds.
-func (c *virtualClock) advance(d int64) { c.now.Add(d) }
-
 func TestGrantsHoldTheRate(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	l := New(Config{BytesPerSec: 1 << 20, RefillPeriodMicros: 100000, Clock: clock})
 	burst := l.SingleBurstBytes()
 	if want := int64(1<<20) / 10; burst != want {
@@ -56,7 +31,7 @@ func TestGrantsHoldTheRate(t *testing.T) {
 }
 
 func TestRequestLargerThanBurstIsSplit(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	l := New(Config{BytesPerSec: 1000, RefillPeriodMicros: 1000000, Clock: clock})
 	if got := l.RequestToken(2500, High, Write); got != 1000 {
 		t.Fatalf("RequestToken(2500) granted %d, want one burst, 1000", got)
@@ -75,10 +50,10 @@ func TestRequestLargerThanBurstIsSplit(t *testing.T) {
 }
 
 func TestUnusedBytesCarryOverOnePeriod(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	l := New(Config{BytesPerSec: 1000, RefillPeriodMicros: 1000000, Clock: clock})
 	l.Request(1, Low, Write) // refills: 999 left
-	clock.advance(5000000)   // idle periods add nothing by themselves
+	clock.Advance(5000000)   // idle periods add nothing by themselves
 	l.Request(1000, Low, Write)
 	// The refill adds a burst to the 999 held (999 < 1000): 1999, and the
 	// request takes 1000 without waiting past the refill.
@@ -100,7 +75,7 @@ func TestModeChoosesWhatIsLimited(t *testing.T) {
 		mode        Mode
 		read, write bool
 	}{{WritesOnly, false, true}, {ReadsOnly, true, false}, {AllIO, true, true}} {
-		clock := &virtualClock{}
+		clock := &VirtualClock{}
 		l := New(Config{BytesPerSec: 100, RefillPeriodMicros: 1000000, Mode: tc.mode, Clock: clock})
 		l.Request(1000, Low, Read)
 		l.Request(1000, Low, Write)
@@ -122,7 +97,7 @@ func TestModeChoosesWhatIsLimited(t *testing.T) {
 }
 
 func TestDrainsAreReported(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	drains := 0
 	l := New(Config{BytesPerSec: 1000, RefillPeriodMicros: 1000000, Clock: clock, OnDrain: func() { drains++ }})
 	l.Request(3000, Low, Write)
@@ -132,7 +107,7 @@ func TestDrainsAreReported(t *testing.T) {
 }
 
 func TestAutoTuneStartsAtHalfAndFollowsDrains(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	const ceiling = 20 << 20
 	l := New(Config{BytesPerSec: ceiling, RefillPeriodMicros: 1000, AutoTuned: true, Clock: clock})
 	if got := l.BytesPerSecond(); got != ceiling/2 {
@@ -156,7 +131,7 @@ func TestAutoTuneStartsAtHalfAndFollowsDrains(t *testing.T) {
 		prev = rate
 	}
 	// No drain for 100 periods: the floor, ceiling/20.
-	clock.advance(refillsPerTune * 1000)
+	clock.Advance(refillsPerTune * 1000)
 	l.Request(1, Low, Write)
 	if got := l.BytesPerSecond(); got != ceiling/allowedRangeFactor {
 		t.Fatalf("rate %d after idle periods, want %d", got, ceiling/allowedRangeFactor)
@@ -164,7 +139,7 @@ func TestAutoTuneStartsAtHalfAndFollowsDrains(t *testing.T) {
 }
 
 func TestPriorityOrderServesUserFirstAndHighMostly(t *testing.T) {
-	l := New(Config{BytesPerSec: 1000, Fairness: 10, Clock: &virtualClock{}})
+	l := New(Config{BytesPerSec: 1000, Fairness: 10, Clock: &VirtualClock{}})
 	highSecond, highLast := 0, 0
 	for i := 0; i < 10000; i++ {
 		o := l.priorityOrder()
@@ -197,7 +172,7 @@ func TestPriorityOrderServesUserFirstAndHighMostly(t *testing.T) {
 // behind a waiting one and lets one refill grant exactly one more burst:
 // the user request must get it.
 func TestQueuedRequestsAreGrantedByPriority(t *testing.T) {
-	clock := &blockingClock{virtualClock: virtualClock{}, waiting: make(chan struct{}, 8)}
+	clock := &blockingClock{VirtualClock: VirtualClock{}, waiting: make(chan struct{}, 8)}
 	l := New(Config{BytesPerSec: 1000, RefillPeriodMicros: 1000000, Clock: clock})
 	l.Request(1000, Low, Write) // empties the bucket at time 0
 	var wg sync.WaitGroup
@@ -241,7 +216,7 @@ func waitQueued(l *Limiter, pri Priority) {
 // blockingClock's WaitUntil reports on waiting and blocks until the test
 // releases it (or wake arrives).
 type blockingClock struct {
-	virtualClock
+	VirtualClock
 	waiting chan struct{}
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -280,7 +255,7 @@ func (c *blockingClock) release(t int64) {
 }
 
 func TestConcurrentRequestsAllGranted(t *testing.T) {
-	clock := &virtualClock{}
+	clock := &VirtualClock{}
 	l := New(Config{BytesPerSec: 1 << 20, RefillPeriodMicros: 10000, Clock: clock})
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

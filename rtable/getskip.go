@@ -1,0 +1,10 @@
+package rtable
+
+import "github.com/godbbench/godbbench/internal/base"
+
+// GetSkippingFilter is Get without consulting the table's filter, for a
+// lookup that expects to find its key (RocksDB's skip_filters, set by
+// optimize_filters_for_hits on the last non-empty level).
+func (r *Reader) GetSkippingFilter(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
+	return r.get(userKey, snapshot, fn, false)
+}
