@@ -15,8 +15,11 @@ import (
 )
 
 // tableReader returns the open reader of f, opening it on first use in the
-// format its footer names.
+// format its footer names, pinned until releaseTable (tablecache.go).
 func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
+	if db.tables != nil {
+		return db.tables.acquire(db, f)
+	}
 	if t := f.reader.Load(); t != nil {
 		return t, nil
 	}
@@ -25,7 +28,7 @@ func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
 	if t := f.reader.Load(); t != nil {
 		return t, nil
 	}
-	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num)
+	t, err := db.openTableOf(f)
 	if err != nil {
 		return nil, err
 	}
@@ -334,6 +337,9 @@ func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err
+	}
+	if db.tables != nil {
+		defer db.tables.release(r) // also when a fault unwinds the lookup
 	}
 	// Get consults the table's filter before any key or block.
 	found, err := r.Get(key, seq, g.cb)

@@ -138,7 +138,9 @@ func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 			l.err = err
 			return false
 		}
-		if tableMayContainPrefix(t, prefix) {
+		may := tableMayContainPrefix(t, prefix)
+		l.db.releaseTable(t)
+		if may {
 			if !l.open(i) {
 				return false
 			}

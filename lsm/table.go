@@ -95,6 +95,8 @@ type openTable struct {
 	// rangeDels are the table's range tombstones (empty when it has none;
 	// rtable tables never have any).
 	rangeDels *rangedel.List
+	// cached is the reader's state in the table cache (tablecache.go).
+	cached tableCacheEntry
 }
 
 // props returns the table's properties.
