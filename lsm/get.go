@@ -15,25 +15,15 @@ import (
 )
 
 // tableReader returns the open reader of f, opening it on first use in the
-// format its footer names, pinned until releaseTable (tablecache.go).
+// format its footer names, pinned until releaseTable (tablecache.go). An
+// open table without a table cache is an inlined atomic load.
 func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
-	if db.tables != nil {
-		return db.tables.acquire(db, f)
+	if db.tables == nil {
+		if t := f.reader.Load(); t != nil {
+			return t, nil
+		}
 	}
-	if t := f.reader.Load(); t != nil {
-		return t, nil
-	}
-	f.openMu.Lock()
-	defer f.openMu.Unlock()
-	if t := f.reader.Load(); t != nil {
-		return t, nil
-	}
-	t, err := db.openTableOf(f)
-	if err != nil {
-		return nil, err
-	}
-	f.reader.Store(t)
-	return t, nil
+	return db.openTableReader(f)
 }
 
 // openTableFile opens the table file name of size bytes in the format its
@@ -334,13 +324,18 @@ func (db *DB) getFromTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool
 	if db.rows != nil {
 		return db.getFromTableRows(f, key, seq, g)
 	}
+	if db.tables != nil {
+		return db.getFromPinnedTable(f, key, seq, g)
+	}
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err
 	}
-	if db.tables != nil {
-		defer db.tables.release(r) // also when a fault unwinds the lookup
-	}
+	return getInTable(r, key, seq, g)
+}
+
+// getInTable is getFromTable's lookup in f's reader r.
+func getInTable(r *openTable, key []byte, seq uint64, g *getter) (bool, error) {
 	// Get consults the table's filter before any key or block.
 	found, err := r.Get(key, seq, g.cb)
 	// A merge operand: the older versions in this table come next.

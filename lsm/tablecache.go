@@ -218,6 +218,35 @@ func (c *tableCache) unlinkLocked(t *openTable) {
 	t.cached.prev, t.cached.next = nil, nil
 }
 
+// openTableReader is tableReader's way when it cannot answer with one
+// atomic load: through the table cache, or opening the table once.
+func (db *DB) openTableReader(f *fileMeta) (*openTable, error) {
+	if db.tables != nil {
+		return db.tables.acquire(db, f)
+	}
+	f.openMu.Lock()
+	defer f.openMu.Unlock()
+	if t := f.reader.Load(); t != nil {
+		return t, nil
+	}
+	t, err := db.openTableOf(f)
+	if err != nil {
+		return nil, err
+	}
+	f.reader.Store(t)
+	return t, nil
+}
+
+// getFromPinnedTable is getFromTable through the table cache.
+func (db *DB) getFromPinnedTable(f *fileMeta, key []byte, seq uint64, g *getter) (bool, error) {
+	r, err := db.tables.acquire(db, f)
+	if err != nil {
+		return false, err
+	}
+	defer db.tables.release(r) // also when a fault unwinds the lookup
+	return getInTable(r, key, seq, g)
+}
+
 // openTableOf opens f's table, counting the open or its failure.
 func (db *DB) openTableOf(f *fileMeta) (*openTable, error) {
 	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num)
