@@ -96,10 +96,13 @@ func openTableFDs(t *testing.T, dir string) int {
 // must see one of its key's values, every scan every key in order, and
 // the DB must end holding the last round.
 func TestTableCacheModel(t *testing.T) {
-	for _, mmap := range []bool{false, true} {
-		t.Run(fmt.Sprintf("mmap=%v", mmap), func(t *testing.T) {
+	for _, format := range []string{"pread", "mmap", options.TableFormatRTable} {
+		t.Run(format, func(t *testing.T) {
 			o := manyTablesOptions(20)
-			o.MmapRead = mmap
+			o.MmapRead = format == "mmap"
+			if format == options.TableFormatRTable {
+				o.TableFormat = format // mapped tables below L0
+			}
 			testTableCacheModel(t, o)
 		})
 	}
