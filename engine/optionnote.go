@@ -87,12 +87,6 @@ func Overlay(notes, own []OptionNote) []OptionNote {
 	return out
 }
 
-// ReadOptionNotesExcept is ReadOptionNotes without the notes on keys, for
-// an engine that applies those read options.
-func ReadOptionNotesExcept(keys ...string) []OptionNote {
-	return slices.DeleteFunc(slices.Clone(ReadOptionNotes), func(n OptionNote) bool { return slices.Contains(keys, n.Key) })
-}
-
 // ReadOptionNotes are the notes on db_bench's read options
 // (options.ReadOptions) for an engine with no prefix extractor, no
 // readahead knob, no asynchronous reads and no rate limiter.

@@ -19,10 +19,8 @@ import (
 //     key and the next table's first key (writeTables), and a table is only
 //     cut at a key no fragment reaches (rangedel.List.Reaches), so that
 //     tables stay disjoint although a table's largest key is then the end
-//     of its last fragment;
-//   - a table with tombstones is written in the block format, whose
-//     range-deletion block holds them, even for a level whose tables are
-//     otherwise rtable tables.
+//     of its last fragment; either format stores them (sst's
+//     range-deletion block, rtable's range deletion section).
 
 // coveredInStripe reports whether the entry (key, seq) is deleted by a
 // tombstone of the inputs that every snapshot seeing the entry also sees.

@@ -224,7 +224,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 		}
 		bw = bufio.NewWriterSize(f, 256<<10)
 		// ci drops tombstones exactly in a bottommost compaction.
-		w = db.newTableWriter(bw, level, !dels.Empty(), ci.dropTombstones)
+		w = db.newTableWriter(bw, level, ci.dropTombstones)
 		meta = &fileMeta{num: num}
 		return nil
 	}

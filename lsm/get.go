@@ -8,7 +8,6 @@ import (
 	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/mmapfault"
-	"github.com/godbbench/godbbench/internal/rangedel"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
@@ -47,7 +46,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 			return nil, fmt.Errorf("lsm: open table %s: %w", name, err)
 		}
 		db.rtablesOpened.Store(true)
-		return &openTable{tableReader: r, format: formatRTable, rangeDels: &rangedel.List{}}, nil
+		return &openTable{tableReader: r, format: formatRTable, rangeDels: r.RangeDels()}, nil
 	}
 	r, err := sst.Open(file, size, sst.ReaderOptions{
 		Cache:           db.cache,

@@ -1,6 +1,8 @@
 package lsm
 
 import (
+	"github.com/godbbench/godbbench/internal/statistics"
+	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -138,7 +140,7 @@ func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 			l.err = err
 			return false
 		}
-		may := tableMayContainPrefix(t, prefix)
+		may := l.db.tableMayContainPrefix(t, prefix)
 		l.db.releaseTable(t)
 		if may {
 			if !l.open(i) {
@@ -154,11 +156,22 @@ func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 	return false
 }
 
-// tableMayContainPrefix asks t's filter whether t may hold prefix (an
-// rtable table's filter holds whole keys only).
-func tableMayContainPrefix(t *openTable, prefix []byte) bool {
-	if r, ok := t.tableReader.(*sst.Reader); ok {
+// tableMayContainPrefix asks t's filter whether t may hold prefix. An
+// sst reader counts its probes in the prefix tickers; an rtable reader
+// has no statistics, so its probes are counted here.
+func (db *DB) tableMayContainPrefix(t *openTable, prefix []byte) bool {
+	switch r := t.tableReader.(type) {
+	case *sst.Reader:
 		return r.MayContainPrefix(prefix)
+	case *rtable.Reader:
+		may, probed := r.MayContainPrefix(prefix)
+		if s := db.tickers; probed && s != nil {
+			s.Add(statistics.BloomFilterPrefixChecked, 1)
+			if !may {
+				s.Add(statistics.BloomFilterPrefixUseful, 1)
+			}
+		}
+		return may
 	}
 	return true
 }

@@ -243,11 +243,11 @@ func runRandomizedModels(t *testing.T, rangeDels bool) {
 				dir := t.TempDir()
 				o := fc.with(modelOptions(seed))
 				run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }, format: &fc}
-				if rangeDels {
-					// Tables holding range tombstones are block tables
-					// at every level.
-					run.format = nil
-				}
+				// rtableDels counts, over the maintenance steps, the
+				// rtable tables seen holding range tombstones: the rtable
+				// runs must store some there, not only in L0's block
+				// tables.
+				rtableDels := 0
 				run.db = run.open()
 				m := run.m
 				for op := 0; op < 3000; op++ {
@@ -293,7 +293,13 @@ func runRandomizedModels(t *testing.T, rangeDels bool) {
 						}
 					default:
 						run.maintain(op)
+						if rangeDels && fc.format == options.TableFormatRTable {
+							rtableDels += rtableRangeDelTables(t, run.db)
+						}
 					}
+				}
+				if rangeDels && fc.format == options.TableFormatRTable && rtableDels == 0 {
+					t.Error("no rtable table ever held a range tombstone")
 				}
 				run.finish()
 			})

@@ -15,8 +15,7 @@ import (
 // makes:
 //
 //   - table filters hold prefixes, and whole keys unless
-//     whole_key_filtering is false (sst's prefixfilter.go; rtable tables
-//     keep whole-key filters);
+//     whole_key_filtering is false (sst's and rtable's prefixfilter.go);
 //   - with memtable_prefix_bloom_size_ratio > 0, a memtable bloom filter
 //     of prefixes, and whole keys with memtable_whole_key_filtering
 //     (memtable_bloom.go);

@@ -39,8 +39,9 @@ func prefixBenchDB(b *testing.B, o *options.Options, tables bool) *DB {
 }
 
 // prefixBenchConfigs are the DB settings compared: no extractor, and
-// --prefix_size=8 --memtable_bloom_size_ratio=0.1, both with 10 bloom
-// bits per key.
+// --prefix_size=8 --memtable_bloom_size_ratio=0.1 or without the memtable
+// bloom, all with 10 bloom bits per key, over block tables, and two of
+// them over rtable tables.
 var prefixBenchConfigs = []struct {
 	name string
 	opts func() *options.Options
@@ -57,6 +58,17 @@ var prefixBenchConfigs = []struct {
 	}},
 	{"prefix8-nomembloom", func() *options.Options {
 		o := benchOptions()
+		o.BloomBits, o.PrefixSize = 10, 8
+		return o
+	}},
+	// The same two over rtable tables below L0.
+	{"rtable-none", func() *options.Options {
+		o := rtableOptions()
+		o.BloomBits = 10
+		return o
+	}},
+	{"rtable-prefix8-nomembloom", func() *options.Options {
+		o := rtableOptions()
 		o.BloomBits, o.PrefixSize = 10, 8
 		return o
 	}},

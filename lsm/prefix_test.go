@@ -59,6 +59,8 @@ func TestPrefixModel(t *testing.T) {
 		{label: "total order seek", bloomBits: 10, prefix: 4, memRatio: 0.1, sameAsStart: true, total: true},
 		{label: "auto prefix", bloomBits: 10, prefix: 4, memRatio: 0.1, auto: true},
 		{label: "rtable", bloomBits: 10, prefix: 4, memRatio: 0.1, sameAsStart: true, rtable: true},
+		{label: "rtable whole", bloomBits: 10, prefix: 4, wholeKey: true, sameAsStart: true, rtable: true},
+		{label: "rtable auto prefix", bloomBits: 10, prefix: 4, wholeKey: true, auto: true, rtable: true},
 	} {
 		t.Run(c.label, func(t *testing.T) { runPrefixModel(t, c, int64(i)) })
 	}
@@ -111,6 +113,9 @@ func runPrefixModel(t *testing.T, c prefixConfig, seed int64) {
 			db = mustOpen(t, dir, o)
 		}
 		checkPrefixReads(t, db, m, c, rng, fmt.Sprintf("round %d", round))
+	}
+	if c.rtable {
+		formatCase{"rtable", options.TableFormatRTable}.requireFormat(t, db)
 	}
 }
 
@@ -179,10 +184,17 @@ func checkPrefixReads(t *testing.T, db *DB, m model, c prefixConfig, rng *rand.R
 }
 
 // TestPrefixSeekSkipsTables checks that a prefix seek leaves out the
-// tables (L0 and sorted levels) whose filters rule the prefix out, as the
-// prefix tickers count, and the memtable its bloom filter rules out.
+// tables (L0 and sorted levels, in either table format) whose filters
+// rule the prefix out, as the prefix tickers count, and the memtable its
+// bloom filter rules out.
 func TestPrefixSeekSkipsTables(t *testing.T) {
-	o := testOptions()
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) { testPrefixSeekSkipsTables(t, fc) })
+	}
+}
+
+func testPrefixSeekSkipsTables(t *testing.T, fc formatCase) {
+	o := fc.with(testOptions())
 	o.BloomBits, o.PrefixSize, o.MemtableBloomSizeRatio = 10, 4, 0.1
 	stats := statistics.New(statistics.ExceptHistogramOrTimers)
 	db, err := Open(t.TempDir(), o, Config{Version: "test", Statistics: stats})
@@ -221,6 +233,9 @@ func TestPrefixSeekSkipsTables(t *testing.T) {
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if step == "L6" {
+			fc.requireFormat(t, db)
 		}
 		checked, useful := stats.Ticker(statistics.BloomFilterPrefixChecked), stats.Ticker(statistics.BloomFilterPrefixUseful)
 		seekAbsent()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/godbbench/godbbench/options"
 	"github.com/godbbench/godbbench/sst"
 )
 
@@ -70,10 +71,20 @@ func TestRangeDelWALReplay(t *testing.T) {
 
 // TestRangeDelSnapshotSurvivesCompaction: a snapshot taken before a range
 // deletion keeps seeing the deleted keys through flushes and full
-// compactions, and the keys are gone from tables once it is released.
+// compactions, the compaction's output table (of either format) holds the
+// tombstone and hides the keys after a reopen, and the keys are gone from
+// tables once the snapshot is released.
 func TestRangeDelSnapshotSurvivesCompaction(t *testing.T) {
-	db := mustOpen(t, t.TempDir(), testOptions())
-	defer db.Close()
+	for _, fc := range formatCases {
+		t.Run(fc.name, func(t *testing.T) { testRangeDelSnapshotSurvivesCompaction(t, fc) })
+	}
+}
+
+func testRangeDelSnapshotSurvivesCompaction(t *testing.T, fc formatCase) {
+	dir := t.TempDir()
+	o := fc.with(testOptions())
+	db := mustOpen(t, dir, o)
+	defer func() { db.Close() }()
 	for i := range 100 {
 		put(t, db, fmt.Sprintf("k%03d", i), "v")
 	}
@@ -88,7 +99,23 @@ func TestRangeDelSnapshotSurvivesCompaction(t *testing.T) {
 	if n := len(visibleKeys(t, db)); n != 20 {
 		t.Fatalf("latest scan sees %d keys, want 20", n)
 	}
+	fc.requireFormat(t, db)
+	if fc.format == options.TableFormatRTable && rtableRangeDelTables(t, db) == 0 {
+		t.Fatal("the compaction wrote the tombstone into no rtable table")
+	}
 	snap.Release()
+	// The covered keys are still in the table beside the tombstone: after
+	// a reopen, only the tombstone read back from the table hides them.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, dir, o)
+	if n := len(visibleKeys(t, db)); n != 20 {
+		t.Fatalf("after reopening, a scan sees %d keys, want 20", n)
+	}
+	if found, err := db.Get([]byte("k050"), nil); found || err != nil {
+		t.Fatalf("Get(k050) = %v, %v after reopening", found, err)
+	}
 	// A write overlapping the L1 table makes the next compaction rewrite
 	// it (Compact leaves a lone bottommost level alone, as RocksDB does).
 	put(t, db, "k095", "v2")

@@ -51,7 +51,8 @@ func parseTableFormat(name string) (tableFormat, error) {
 // rtable tables code their values against a table dictionary
 // (rtable.ValueDict, which falls back to per-value snappy for a table
 // whose values do not recur) when the level's compression is anything but
-// none, and take the block format's bloom bits per key. Any compression
+// none, and take the block format's bloom bits per key and filter
+// contents (prefixes, whole keys: prefix.go). Any compression
 // type maps to the one codec: rtable has no per-value use for zstd's or
 // lz4's block coding, and a dictionary needs no second flag.
 func (db *DB) chooseTableFormats(o *options.Options) error {
@@ -72,6 +73,8 @@ func (db *DB) chooseTableFormats(o *options.Options) error {
 		db.rtableOpts[level] = rtable.WriterOptions{
 			BloomBitsPerKey:  db.tableOpts[level].BloomBitsPerKey,
 			ValueCompression: codec,
+			FilterPrefixLen:  db.tableOpts[level].FilterPrefixLen,
+			PrefixOnlyFilter: db.tableOpts[level].PrefixOnlyFilter,
 		}
 	}
 	return nil
@@ -92,8 +95,7 @@ type tableReader interface {
 type openTable struct {
 	tableReader
 	format tableFormat
-	// rangeDels are the table's range tombstones (empty when it has none;
-	// rtable tables never have any).
+	// rangeDels are the table's range tombstones (empty when it has none).
 	rangeDels *rangedel.List
 	// cached is the reader's state in the table cache (tablecache.go).
 	cached tableCacheEntry
@@ -157,6 +159,7 @@ func rtableProps(p *rtable.Properties) tableProps {
 		fileSize: p.FileSize, smallestKey: p.SmallestKey, largestKey: p.LargestKey,
 		smallestSeq: p.SmallestSeq, largestSeq: p.LargestSeq,
 		numEntries: p.NumEntries, numDeletions: p.NumDeletions,
+		numRangeDels: p.NumRangeDeletions,
 	}
 }
 
@@ -218,8 +221,7 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 type tableWriter interface {
 	Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error
 	EstimatedSize() uint64
-	// setRangeDels gives the table range tombstones; only the block
-	// format stores them.
+	// setRangeDels gives the table range tombstones.
 	setRangeDels(l *rangedel.List) error
 	finish() (tableProps, error)
 }
@@ -238,14 +240,8 @@ func (w blockWriter) finish() (tableProps, error) {
 
 type rtableWriter struct{ *rtable.Writer }
 
-// errRTableRangeDels refuses range tombstones for an rtable table, which
-// has no block for them; newTableWriter never asks for it.
-var errRTableRangeDels = errorString("lsm: rtable tables cannot hold range tombstones")
-
 func (w rtableWriter) setRangeDels(l *rangedel.List) error {
-	if !l.Empty() {
-		return errRTableRangeDels
-	}
+	w.SetRangeDels(l)
 	return nil
 }
 
@@ -264,14 +260,13 @@ func (db *DB) levelFormat(level int) tableFormat {
 }
 
 // newTableWriter returns a writer of a table for level, in the format the
-// DB chose for that level; a table that will hold range tombstones
-// (rangeDels) always gets the block format. A bottommost compaction's
+// DB chose for that level (both formats store range tombstones). A bottommost compaction's
 // output (no deeper level overlaps it) gets no filter with
 // optimize_filters_for_hits, as RocksDB's table builder does: a lookup
 // that reaches the last level mostly finds its key there.
-func (db *DB) newTableWriter(bw *bufio.Writer, level int, rangeDels, bottommost bool) tableWriter {
+func (db *DB) newTableWriter(bw *bufio.Writer, level int, bottommost bool) tableWriter {
 	noFilter := bottommost && db.opts.OptimizeFiltersForHits
-	if db.levelFormat(level) == formatRTable && !rangeDels {
+	if db.levelFormat(level) == formatRTable {
 		o := db.rtableOpts[level]
 		if noFilter {
 			o.BloomBitsPerKey = 0

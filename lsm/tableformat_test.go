@@ -66,6 +66,30 @@ func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
 	return counts
 }
 
+// rtableRangeDelTables counts the rtable tables of db's current version
+// that hold range tombstones.
+func rtableRangeDelTables(t testing.TB, db *DB) int {
+	t.Helper()
+	db.mu.Lock()
+	v := db.mu.vs.current
+	v.ref() // background compactions may retire its tables meanwhile
+	db.mu.Unlock()
+	defer v.unref()
+	n := 0
+	for _, files := range v.levels {
+		for _, f := range files {
+			tr, err := db.tableReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.format == formatRTable && !tr.rangeDels.Empty() {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // requireFormat fails unless db holds a table of the case's format, so
 // that a test meant for it cannot pass over the other one.
 func (c formatCase) requireFormat(t testing.TB, db *DB) {

@@ -54,7 +54,7 @@ func readEverything(r *Reader) error {
 func TestEveryFlippedByteDetected(t *testing.T) {
 	tables := map[string][]byte{}
 	for _, g := range goldenTables {
-		tables[g.file] = buildBytes(t, g.entries, g.opts)
+		tables[g.file] = g.bytes(t)
 	}
 	for _, s := range shapes {
 		if s.name == "empty" {

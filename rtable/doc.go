@@ -36,13 +36,16 @@
 //     alone, and the trailers section when it asks for Seq or Kind: it
 //     never touches a value page.
 //
-// # Format, versions 1 and 2
+// # Format, versions 1, 2 and 3
 //
-// The two versions differ only in the trailers column (one kind bit in
-// version 1, two in version 2). A Writer writes version 2 for a table
-// whose trailers column holds a merge operand and version 1 otherwise, so
-// a table without merge operands has the same bytes in either; Open reads
-// both.
+// Versions 1 and 2 differ only in the trailers column (one kind bit in
+// version 1, two in version 2). Version 3 has version 2's trailers column
+// and adds a range deletion section and, at the end of the meta section,
+// what the filter holds (prefixes, whole keys) and the tombstone count. A
+// Writer writes version 3 for a table with range tombstones or a filter
+// of prefixes, else version 2 for a table whose trailers column holds a
+// merge operand, else version 1, so a table has the bytes of the oldest
+// version that holds it; Open reads all three.
 //
 // All integers are little endian unless said otherwise; "uvarint" is the
 // unsigned LEB128 varint of encoding/binary; CRC is CRC32C (Castagnoli,
@@ -57,6 +60,7 @@
 //	value offsets      (empty when every value has the same length)
 //	value checksums
 //	filter section     (empty without a filter)
+//	range deletions    (version 3 only; empty without range tombstones)
 //	meta section
 //	footer             (32 bytes)
 //
@@ -162,14 +166,35 @@
 // Filter section: a blocked bloom filter over the distinct user keys, in
 // 64-byte lines. A packed-key table hashes the varying part x as
 // splitmix64's finalizer applied to x + 0x2545F4914F6CDD1D; a variable-key
-// table hashes the key after P (hashBytes). The line of hash h is
+// table hashes the key after P (hashBytes). A version 3 table whose meta
+// section records a prefix length N > 0 also holds the distinct prefixes
+// (the first N bytes of every key of at least N bytes, P included),
+// each hashed whole with hashBytes, and holds no whole keys when the meta
+// section says so (RocksDB's whole_key_filtering=false); Get then probes
+// the key's prefix, and skips the filter for a key shorter than N. The line of hash h is
 // (h>>32) × lines >> 32; the probes are the 9-bit fields of h ×
 // 0x9E3779B97F4A7C15, least significant first, each naming bit b of the
 // line (byte b/8, mask 1<<(b%8)); the meta section gives the probe count.
 //
+// Range deletion section (version 3): the table's range tombstones,
+// fragmented (internal/rangedel): disjoint key ranges in ascending order,
+// each with the sequence numbers of the tombstones covering all of it:
+//
+//	uvarint F                       fragments, >= 1 when the section is not empty
+//	F times, in key order:
+//	  uvarint len(start), start     the fragment is [start, end), start < end,
+//	  uvarint len(end), end         start >= the previous fragment's end
+//	  uvarint S, S >= 1             sequences, then S uvarints strictly descending
+//
+// the bytes sst's block format keeps in its range-deletion block. A
+// tombstone [start, end) at sequence t deletes every entry of a user key
+// in the range with a sequence below t, in this table and in any older
+// one; the reader hands them to the engine (Reader.RangeDels) and applies
+// none itself.
+//
 // Meta section, uvarints in this order: n; deletions; raw key bytes (user
 // keys plus 8 each); the value area's length; smallest
-// seq; largest seq; key mode (1 packed, 2 variable); K (0 if variable); P
+// seq; largest seq (both over the entries and the range tombstones); key mode (1 packed, 2 variable); K (0 if variable); P
 // as uvarint length and bytes; S likewise (empty if variable); W (0 if
 // variable); TW; base trailer; L+1, or 0 when value lengths vary; OW (0
 // when they do not); filter probes (0: no filter); value codec (0 raw, 1
@@ -178,13 +203,17 @@
 // u32 CRC (so tables of codecs 0 and 1 have the same bytes as before
 // codec 2 existed, and a reader that predates it refuses a codec-2
 // table at Open as corrupt, naming the codec). Then for each of the six
-// sections in file order: uvarint offset, uvarint length, u32 CRC of its
-// bytes.
+// sections in file order (seven in version 3, the range deletion section
+// last): uvarint offset, uvarint length, u32 CRC of its bytes. Version 3
+// then has: the filter's prefix length N (0: whole keys only); 1 when
+// whole keys are in the filter, 0 when not (never 0 with N = 0); the
+// number of range tombstones, counted as sequences over all fragments
+// (0 exactly when the range deletion section is empty).
 //
 // Footer, 32 bytes at the end of the file:
 //
 //	 0  u64 meta offset   |  8  u32 meta length  | 12  u32 meta CRC
-//	16  u32 format version (1 or 2)
+//	16  u32 format version (1, 2 or 3)
 //	20  u32 CRC of bytes 0..19
 //	24  u64 magic 0x3162747262626467 (the bytes "gdbbrtb1")
 //
@@ -247,6 +276,35 @@
 // dictionary and stays a literal. A Get of "c" finds ordinal 2, whose
 // stored value is bytes 4..6 of the value area (ends 4 and 6 of group 0),
 // 0d 02: h = 13, odd, so a copy of 6 bytes of D from offset 2, "cdefgh".
+//
+// With range tombstones, format version 3: the entries ("a", 5, set, "1"),
+// ("c", 3, set, "2"), ("e", 4, delete) and the tombstones ["b", "d") at 6
+// and ["c", "f") at 2 give this 228-byte table (testdata/rangedel.hex):
+//
+//	0000  31 32                        value area "1" "2" (the deletion's is empty)
+//	0002  61 63 65 00.. (7 zeros)      keys: P "", S "", W 1
+//	000c  key index (68 bytes): 2 knots, R 2, shift 1, E 32, x 0x61 0x65, y 0 2, T 0 1 1 2 2
+//	0050  09 01 04 00.. (7 zeros)      trailers: TW 1 over s0 = 3, two kind bits:
+//	                                   (5-3)<<2|1, (3-3)<<2|1, (4-3)<<2|0
+//	005a  00 00 00 00 00 00 00 00  01 02 02 00.. (7 zeros)
+//	                                   value offsets: group 0 at 0, ends 1 2 2 (OW 1)
+//	006c  60 c4 55 73                  value checksums: group 0
+//	0070  03  01 62 01 63 01 06  01 63 01 64 02 06 02  01 64 01 66 01 02
+//	                                   range deletions: 3 fragments,
+//	                                   ["b", "c"): 6; ["c", "d"): 6, 2; ["d", "f"): 2
+//	0084  03 01 1b 02 02 06 01 01 00 00 01 01 80 06 00 01 00 00 02
+//	                                   meta: 3 entries, 1 deletion, 27, value area 2,
+//	                                   seq 2..6 (the tombstones widen 3..5), packed, K 1,
+//	                                   P "", S "", W 1, TW 1, base 0x300, L+1 0, OW 1,
+//	                                   no filter, codec raw, 2 raw value bytes
+//	      then the seven sections (keys at 0x02, 10 bytes; index at 0x0c, 68;
+//	      trailers at 0x50, 10; offsets at 0x5a, 18; checksums at 0x6c, 4;
+//	      filter empty at 0x70; range deletions at 0x70, 20), each with its CRC
+//	00c1  00 01 04                     filter prefix length 0, whole keys 1, 4 tombstones
+//	00c4  footer: meta (0x84, 64 bytes, CRC), version 3, CRC, magic
+//
+// Its properties give the key range ["a", "f"]: the last fragment's end,
+// an exclusive bound, is the table's largest key, as in the block format.
 //
 // # Why this layout
 //
@@ -331,5 +389,10 @@
 // do not recur. It guards Get, opens and compactions against faults in a
 // mapping (internal/mmapfault), and reads iterators in guarded batches
 // that it copies (lsm/iter_rtable.go); docs/BENCHMARKS.md ("rtable in the
-// engine") has the db_bench numbers.
+// engine") has the db_bench numbers. A flush or compaction output with
+// range tombstones (DeleteRange) is an rtable table like any other, its
+// tombstones in the range deletion section; with a prefix extractor
+// (--prefix_size) the filters hold prefixes, and whole keys unless
+// --whole_key_filtering=0, as the block format's do, so a prefix seek
+// skips the tables whose filters rule its prefix out.
 package rtable

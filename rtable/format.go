@@ -10,11 +10,18 @@ import (
 
 // FormatVersion is the newest table format version this package writes
 // and reads. Version 1 keeps one kind bit per entry in the trailers column
-// (Delete and Set); version 2 keeps two (Delete, Set and Merge). A Writer
-// writes version 2 only for a table whose trailers column holds a merge
-// operand, so tables without one are byte for byte those of version 1.
-// Open reads both and rejects any other.
-const FormatVersion uint32 = 2
+// (Delete and Set); version 2 keeps two (Delete, Set and Merge); version 3
+// keeps two and adds to the meta section what the filter holds (prefixes,
+// whole keys) and a range deletion section. A Writer writes version 3
+// only for a table with range tombstones or a prefix filter, version 2
+// only for one whose trailers column holds a merge operand, and version 1
+// otherwise, so a table of an older version's features has that version's
+// bytes. Open reads all three and rejects any other.
+const FormatVersion uint32 = 3
+
+// versionExtended is the first version whose meta section carries the
+// filter contents and the range deletion section.
+const versionExtended uint32 = 3
 
 // kindBits returns how many low bits of a trailers column entry hold the
 // kind in format version v.

@@ -12,7 +12,7 @@ import (
 // everything every way: it must never panic.
 func FuzzDecode(f *testing.F) {
 	for _, g := range goldenTables {
-		f.Add(buildBytes(f, g.entries, g.opts), []byte("apple"))
+		f.Add(g.bytes(f), []byte("apple"))
 	}
 	for _, s := range shapes[1:] {
 		es := sortEntries(s.gen(rand.New(rand.NewPCG(5, 6))))
@@ -39,6 +39,10 @@ func FuzzDecode(f *testing.F) {
 		it.Key()
 		r.Get(key, base.MaxSeq, fn)
 		r.MayContain(key)
+		r.MayContainPrefix(key)
+		for _, fr := range r.RangeDels().Fragments() {
+			r.Get(fr.Start, base.MaxSeq, fn)
+		}
 	})
 }
 

@@ -26,10 +26,17 @@ const (
 	secOffsets
 	secChecksums
 	secFilter
+	// secRangeDels exists from format version 3 on; a table of an
+	// older version has it empty.
+	secRangeDels
 	numSections
 )
 
-var sectionNames = [numSections]string{"keys", "key index", "trailers", "value offsets", "value checksums", "filter"}
+// numSectionsBefore3 is the number of sections a meta section of format
+// version 1 or 2 lists.
+const numSectionsBefore3 = secRangeDels
+
+var sectionNames = [numSections]string{"keys", "key index", "trailers", "value offsets", "value checksums", "filter", "range deletion"}
 
 // section locates one part of the table and carries its CRC32C.
 type section struct {
@@ -58,9 +65,16 @@ type meta struct {
 	dictBytes               uint64 // ValueDict: the dictionary's length (it starts the file)
 	dictCRC                 uint32 // ValueDict: the dictionary's CRC
 	sections                [numSections]section
+	// Format version 3 on: the filter's prefix length (0: whole keys
+	// only), whether whole keys are in the filter too, and the number of
+	// range tombstones (sequences over all fragments).
+	filterPrefixLen uint64
+	wholeKeys       bool
+	rangeDels       uint64
 }
 
-func (m *meta) encode(dst []byte) []byte {
+// encode appends the meta section of a table of format version v.
+func (m *meta) encode(dst []byte, v uint32) []byte {
 	for _, v := range [...]uint64{m.entries, m.deletions, m.rawKeyBytes, m.valueAreaBytes,
 		m.smallestSeq, m.largestSeq, m.keyMode, m.keyLen} {
 		dst = binary.AppendUvarint(dst, v)
@@ -76,10 +90,23 @@ func (m *meta) encode(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, m.dictBytes)
 		dst = binary.LittleEndian.AppendUint32(dst, m.dictCRC)
 	}
-	for _, s := range m.sections {
+	sections := m.sections[:numSectionsBefore3]
+	if v >= versionExtended {
+		sections = m.sections[:]
+	}
+	for _, s := range sections {
 		dst = binary.AppendUvarint(dst, s.offset)
 		dst = binary.AppendUvarint(dst, s.length)
 		dst = binary.LittleEndian.AppendUint32(dst, s.crc)
+	}
+	if v >= versionExtended {
+		whole := uint64(0)
+		if m.wholeKeys {
+			whole = 1
+		}
+		for _, f := range [...]uint64{m.filterPrefixLen, whole, m.rangeDels} {
+			dst = binary.AppendUvarint(dst, f)
+		}
 	}
 	return dst
 }
@@ -88,8 +115,8 @@ func (m *meta) encode(dst []byte) []byte {
 // other and against the file: the sections must follow the value area
 // back to back and end at metaOffset, and each must have the length its
 // fields imply. After it succeeds, every read the reader makes by entry
-// ordinal stays inside its section.
-func decodeMeta(b []byte, metaOffset uint64) (meta, error) {
+// ordinal stays inside its section. v is the footer's format version.
+func decodeMeta(b []byte, metaOffset uint64, v uint32) (meta, error) {
 	var m meta
 	var err error
 	next := func() uint64 {
@@ -141,11 +168,29 @@ func decodeMeta(b []byte, metaOffset uint64) (meta, error) {
 		m.dictBytes = next()
 		m.dictCRC = u32()
 	}
-	for i := range m.sections {
+	listed := numSectionsBefore3
+	if v >= versionExtended {
+		listed = numSections
+	}
+	for i := range listed {
 		s := &m.sections[i]
 		s.offset = next()
 		s.length = next()
 		s.crc = u32()
+	}
+	m.wholeKeys = true
+	if v >= versionExtended {
+		m.filterPrefixLen = next()
+		whole := next()
+		m.rangeDels = next()
+		if err == nil && (whole > 1 || m.filterPrefixLen > maxFilterPrefixLen || whole == 0 && m.filterPrefixLen == 0) {
+			err = fmt.Errorf("filter of prefixes of %d bytes with whole keys %d", m.filterPrefixLen, whole)
+		}
+		m.wholeKeys = whole == 1
+	} else {
+		// An older table's meta section ends where the range deletion
+		// section would start.
+		m.sections[secRangeDels] = section{offset: metaOffset, crc: checksum(nil)}
 	}
 	if err != nil {
 		return m, err
@@ -172,7 +217,7 @@ func (m *meta) check(metaOffset uint64) error {
 		return bytes + packPad
 	}
 	want := [numSections]uint64{secChecksums: 4 * groups}
-	exact := [numSections]bool{true, true, true, true, true, false}
+	exact := [numSections]bool{true, true, true, true, true, false, false}
 	switch m.keyMode {
 	case keysPacked:
 		if m.keyWidth < 1 || m.keyWidth > 8 || m.keyLen != uint64(len(m.prefix))+m.keyWidth+uint64(len(m.suffix)) {
@@ -238,6 +283,12 @@ func (m *meta) check(metaOffset uint64) error {
 	}
 	if f := m.sections[secFilter].length; f%bloom.LineBytes != 0 || (f == 0) != (m.filterProbes == 0) {
 		return fmt.Errorf("filter of %d bytes with %d probes", f, m.filterProbes)
+	}
+	if m.filterPrefixLen > 0 && m.filterProbes == 0 {
+		return fmt.Errorf("filter of %d-byte prefixes without a filter", m.filterPrefixLen)
+	}
+	if (m.rangeDels == 0) != (m.sections[secRangeDels].length == 0) || m.rangeDels > m.sections[secRangeDels].length {
+		return fmt.Errorf("%d range tombstones in a range deletion section of %d bytes", m.rangeDels, m.sections[secRangeDels].length)
 	}
 	return nil
 }

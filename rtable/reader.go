@@ -11,6 +11,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/bloom"
 	"github.com/godbbench/godbbench/internal/mmapfault"
+	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
 // ReaderOptions configure Open.
@@ -58,6 +59,13 @@ type Reader struct {
 	verified  []atomic.Uint64
 	filter    bloom.Filter
 	hasFilter bool
+	// wholeKeyFilter says the filter holds whole keys (Get probes them);
+	// prefixOnlyFilter that it holds prefixes only (Get probes the
+	// key's prefix; prefixfilter.go).
+	wholeKeyFilter, prefixOnlyFilter bool
+	// rangeDels are the table's range tombstones, decoded from a copy of
+	// the range deletion section (empty when it has none).
+	rangeDels *rangedel.List
 	// valueBufs holds *[]byte buffers for Get to decompress values into.
 	valueBufs sync.Pool
 }
@@ -112,7 +120,7 @@ func (r *Reader) init(verify bool) error {
 	if got := checksum(mb); verify && got != ft.metaCRC {
 		return corruptf(r.name, ft.metaOffset, "meta section checksum mismatch: computed %#x, stored %#x", got, ft.metaCRC)
 	}
-	if r.m, err = decodeMeta(mb, ft.metaOffset); err != nil {
+	if r.m, err = decodeMeta(mb, ft.metaOffset, ft.version); err != nil {
 		return corruptf(r.name, ft.metaOffset, "meta section: %v", err)
 	}
 	m := &r.m
@@ -174,6 +182,10 @@ func (r *Reader) init(verify bool) error {
 	if m.filterProbes > 0 {
 		r.filter, r.hasFilter = bloom.New(sec[secFilter], int(m.filterProbes), bloom.Fields9)
 	}
+	r.wholeKeyFilter, r.prefixOnlyFilter = r.hasFilter && m.wholeKeys, r.hasFilter && !m.wholeKeys
+	if r.rangeDels, err = decodeRangeDels(sec[secRangeDels], m.rangeDels); err != nil {
+		return bad(secRangeDels, "%v", err)
+	}
 	r.props = Properties{
 		NumEntries: n, NumDeletions: m.deletions, RawKeySize: m.rawKeyBytes, RawValueSize: m.rawValueBytes,
 		SmallestSeq: m.smallestSeq, LargestSeq: m.largestSeq,
@@ -183,11 +195,13 @@ func (r *Reader) init(verify bool) error {
 		ValueCodec: ValueCodec(m.valueCodec), DictBytes: m.dictBytes,
 		FileSize: uint64(len(r.data)), PackedKeys: m.keyMode == keysPacked,
 		KeyWidth: int(m.keyWidth), TrailerWidth: int(m.trailerWidth),
+		FilterPrefixLen: int(m.filterPrefixLen), PrefixOnlyFilter: !m.wholeKeys,
 	}
 	if n > 0 {
 		r.props.SmallestKey = r.appendKey(nil, 0)
 		r.props.LargestKey = r.appendKey(nil, n-1)
 	}
+	coverRangeDels(&r.props, r.rangeDels)
 	return nil
 }
 
@@ -295,7 +309,10 @@ func (r *Reader) verifyGroup(g uint64) error {
 // MayContain reports whether the filter admits userKey (true without a
 // filter).
 func (r *Reader) MayContain(userKey []byte) bool {
-	if !r.hasFilter {
+	if r.prefixOnlyFilter {
+		return r.prefixMayMatch(userKey)
+	}
+	if !r.wholeKeyFilter {
 		return true
 	}
 	rest, c := r.splitPrefix(userKey)
@@ -321,6 +338,9 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	if n == 0 {
 		return false, nil
 	}
+	if r.prefixOnlyFilter && !r.prefixMayMatch(userKey) {
+		return false, nil
+	}
 	rest, c := r.splitPrefix(userKey)
 	if c != 0 {
 		return false, nil
@@ -332,7 +352,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 			return false, nil
 		}
 		v := varyingPart(rest[:w])
-		if r.hasFilter && !r.filter.MayContain(hashPacked(v)) {
+		if r.wholeKeyFilter && !r.filter.MayContain(hashPacked(v)) {
 			return false, nil
 		}
 		for i = r.packedLowerBound(v); i < n && r.packedKey(i) == v; i++ {
@@ -342,7 +362,7 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 		}
 		return false, nil
 	}
-	if r.hasFilter && !r.filter.MayContain(hashBytes(rest)) {
+	if r.wholeKeyFilter && !r.filter.MayContain(hashBytes(rest)) {
 		return false, nil
 	}
 	for i = r.varLowerBound(rest); i < n && bytes.Equal(r.varKey(i), rest); i++ {

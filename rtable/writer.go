@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
 // WriterOptions configure a Writer. The zero value of a field means its
@@ -16,6 +17,11 @@ import (
 type WriterOptions struct {
 	BloomBitsPerKey  int // 0 = no filter
 	ValueCompression ValueCodec
+	// FilterPrefixLen > 0 adds the first FilterPrefixLen bytes of every
+	// key at least that long to the filter, and PrefixOnlyFilter then
+	// leaves the whole keys out of it (prefixfilter.go).
+	FilterPrefixLen  int
+	PrefixOnlyFilter bool
 }
 
 // Properties describe a finished table.
@@ -23,7 +29,10 @@ type Properties struct {
 	NumEntries, NumDeletions uint64
 	RawKeySize, RawValueSize uint64 // keys counted with their 8-byte trailer, as RocksDB does
 	SmallestSeq, LargestSeq  uint64
-	SmallestKey, LargestKey  []byte // user keys; nil for an empty table
+	SmallestKey, LargestKey  []byte // user keys, widened to the range tombstones; nil for an empty table
+	NumRangeDeletions        uint64 // range tombstones (sequences over all fragments)
+	FilterPrefixLen          int    // the length of the prefixes in the filter; 0: none
+	PrefixOnlyFilter         bool   // the filter holds prefixes and no whole keys
 	KeyBytes, IndexBytes     uint64 // keys section and key index section
 	TrailerBytes, ValueBytes uint64 // trailers section; value area plus offsets and checksums
 	FilterBytes, FileSize    uint64
@@ -74,6 +83,8 @@ type Writer struct {
 	sample     []byte
 	sampleEnds []int
 	dict       *dictEncoder
+	// rangeDels are the table's range tombstones (SetRangeDels).
+	rangeDels *rangedel.List
 }
 
 // NewWriter returns a Writer that writes a table to w.
@@ -181,6 +192,12 @@ func (w *Writer) Finish() (Properties, error) {
 	if n%groupLen != 0 {
 		w.groupCRCs = append(w.groupCRCs, w.groupCRC)
 	}
+	p := &w.props
+	if n > 0 {
+		p.SmallestKey = bytes.Clone(w.key(0))
+		p.LargestKey = bytes.Clone(w.key(n - 1))
+	}
+	coverRangeDels(p, w.rangeDels)
 	m := meta{
 		entries: n, deletions: w.props.NumDeletions,
 		rawKeyBytes: w.props.RawKeySize, valueAreaBytes: w.off - w.areaStart, rawValueBytes: w.props.RawValueSize,
@@ -192,7 +209,12 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	var sec [numSections][]byte
 	var hashes []uint64
-	withHashes := w.opts.BloomBitsPerKey > 0 && n > 0
+	withFilter := w.opts.BloomBitsPerKey > 0 && n > 0
+	prefixLen := w.opts.FilterPrefixLen
+	if !withFilter {
+		prefixLen = 0
+	}
+	withHashes := withFilter && (prefixLen == 0 || !w.opts.PrefixOnlyFilter)
 	if pre, suf, width, ok := w.packedLayout(); ok {
 		m.keyMode, m.keyLen, m.keyWidth = keysPacked, uint64(w.keyLen), uint64(width)
 		m.prefix, m.suffix = pre, suf
@@ -204,8 +226,22 @@ func (w *Writer) Finish() (Properties, error) {
 		}
 		sec[secKeys], sec[secIndex], hashes = w.variableKeys(len(m.prefix), withHashes)
 	}
+	if prefixLen > 0 {
+		hashes = w.appendPrefixHashes(hashes)
+	}
+	m.wholeKeys = true
+	if prefixLen > 0 && len(hashes) > 0 {
+		// A filter of no keys at all (prefixes only, no key long
+		// enough for one) is left out, and no prefixes recorded.
+		m.filterPrefixLen, m.wholeKeys = uint64(prefixLen), !w.opts.PrefixOnlyFilter
+	}
+	if !w.rangeDels.Empty() {
+		sec[secRangeDels] = w.rangeDels.Encode(nil)
+		m.rangeDels = p.NumRangeDeletions
+	}
+	extended := m.filterPrefixLen > 0 || m.rangeDels > 0
 	var version uint32
-	m.trailerWidth, m.baseTrailer, sec[secTrailers], version = w.trailerColumn()
+	m.trailerWidth, m.baseTrailer, sec[secTrailers], version = w.trailerColumn(extended)
 	if w.valueEnds == nil {
 		m.valueLen = uint64(w.valueLen) + 1
 	} else {
@@ -214,7 +250,7 @@ func (w *Writer) Finish() (Properties, error) {
 	for _, c := range w.groupCRCs {
 		sec[secChecksums] = binary.LittleEndian.AppendUint32(sec[secChecksums], c)
 	}
-	if withHashes {
+	if len(hashes) > 0 {
 		probes := filterProbesFor(w.opts.BloomBitsPerKey)
 		m.filterProbes = uint64(probes)
 		sec[secFilter] = buildFilter(hashes, w.opts.BloomBitsPerKey, probes)
@@ -225,7 +261,7 @@ func (w *Writer) Finish() (Properties, error) {
 			return Properties{}, err
 		}
 	}
-	mb := m.encode(nil)
+	mb := m.encode(nil, version)
 	f := footer{metaOffset: w.off, metaLen: uint32(len(mb)), metaCRC: checksum(mb), version: version}
 	if err := w.write(mb); err != nil {
 		return Properties{}, err
@@ -237,17 +273,13 @@ func (w *Writer) Finish() (Properties, error) {
 		w.err = fmt.Errorf("rtable: write: %w", err)
 		return Properties{}, w.err
 	}
-	p := &w.props
-	if n > 0 {
-		p.SmallestKey = bytes.Clone(w.key(0))
-		p.LargestKey = bytes.Clone(w.key(n - 1))
-	}
 	p.KeyBytes, p.IndexBytes = uint64(len(sec[secKeys])), uint64(len(sec[secIndex]))
 	p.TrailerBytes, p.FilterBytes = uint64(len(sec[secTrailers])), uint64(len(sec[secFilter]))
 	p.ValueBytes = m.dictBytes + m.valueAreaBytes + uint64(len(sec[secOffsets])+len(sec[secChecksums]))
 	p.FileSize = w.off
 	p.PackedKeys, p.KeyWidth, p.TrailerWidth = m.keyMode == keysPacked, int(m.keyWidth), int(m.trailerWidth)
 	p.ValueCodec, p.DictBytes = w.codec, m.dictBytes
+	p.FilterPrefixLen, p.PrefixOnlyFilter = int(m.filterPrefixLen), !m.wholeKeys
 	return *p, nil
 }
 
@@ -357,20 +389,23 @@ func (w *Writer) variableKeys(prefixLen int, withHashes bool) (keys, index []byt
 // section and the format version it needs: per entry, its sequence number
 // minus the smallest, shifted left by the kind bits, or'ed with its kind.
 // The kind takes one bit (version 1) unless a merge operand needs two
-// (version 2).
-func (w *Writer) trailerColumn() (width, baseTrailer uint64, col []byte, version uint32) {
+// (version 2), or the table needs version 3 (extended), which has two.
+func (w *Writer) trailerColumn(extended bool) (width, baseTrailer uint64, col []byte, version uint32) {
+	version = 1
+	if extended {
+		version = versionExtended
+	}
 	if w.trailers == nil {
 		if w.props.NumEntries == 0 {
-			return 0, uint64(base.MakeTrailer(0, base.KindSet)), nil, 1
+			return 0, uint64(base.MakeTrailer(0, base.KindSet)), nil, version
 		}
-		return 0, w.firstTrailer, nil, 1
+		return 0, w.firstTrailer, nil, version
 	}
 	lo, hi := w.trailers[0]>>8, w.trailers[0]>>8
-	version = 1
 	for _, t := range w.trailers {
 		lo, hi = min(lo, t>>8), max(hi, t>>8)
 		if base.Trailer(t).Kind() == base.KindMerge {
-			version = 2
+			version = max(version, 2)
 		}
 	}
 	kb := kindBits(version)

@@ -21,7 +21,7 @@ const pebbleLevels = 7
 // away from its default is reported once at Open) and the ones it honours
 // only for its built-in value (checked one by one in partlyHonoured).
 // statistics and stats_level are honoured (statistics.go).
-var OptionNotes = slices.Concat([]engine.OptionNote{
+var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "min_write_buffer_number_to_merge", Ignored: true, How: "Pebble flushes every full memtable on its own"},
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget"},
 	{Key: "arena_block_size", Ignored: true, How: "memtable arenas are one allocation of MemTableSize"},
@@ -63,17 +63,23 @@ var OptionNotes = slices.Concat([]engine.OptionNote{
 	{Key: "compaction_style", How: "leveled only"},
 	{Key: "index_block_restart_interval", How: "fixed at 1"},
 	{Key: "whole_key_filtering", How: "filters hold whole keys, or under prefix_size prefixes only"},
-	{Key: "prefix_same_as_start", How: "SeekGE is Pebble's SeekPrefixGE, which ends the walk at the prefix; a reverse seek walks in total order, and Pebble refuses Prev after a prefix seek"},
-	{Key: "total_order_seek", Ignored: true, How: "only prefix_same_as_start seeks probe prefix filters, and always"},
 	{Key: "checksum_type", How: "CRC32C only (checksum_type=1)"},
 	{Key: "verify_checksum", How: "always verified"},
 	{Key: "paranoid_checks", How: "always checked"},
 	{Key: "max_bytes_for_level_multiplier", How: "whole multipliers only"},
 	{Key: "table_cache_numshardbits", How: "0 to 16 only"},
 	{Key: "compression_type", How: "snappy, zstd and none; other codecs map to Pebble's nearest profile, with a warning"},
-}, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotesExcept("prefix_same_as_start", "total_order_seek"),
+}, valueSeparationNotes, engine.RateLimiterAndRowCacheNotes, engine.ReadOptionNotes,
 	engine.ByNameNotes("a RocksDB feature Pebble does not have", valueSeparationHonoured...),
-	engine.RocksDBFeatureNotes())
+	engine.RocksDBFeatureNotes()), ownReadNotes)
+
+// ownReadNotes are what Pebble does itself with the prefix read options
+// that engine.ReadOptionNotes describes for an engine without a prefix
+// extractor (engine/pebble/prefix.go); engine.Overlay puts them in place.
+var ownReadNotes = []engine.OptionNote{
+	{Key: "prefix_same_as_start", How: "SeekGE is Pebble's SeekPrefixGE, which ends the walk at the prefix; a reverse seek walks in total order, and Pebble refuses Prev after a prefix seek"},
+	{Key: "total_order_seek", Ignored: true, How: "only prefix_same_as_start seeks probe prefix filters, and always"},
+}
 
 // unsupportedOptions are the options Pebble ignores.
 var unsupportedOptions = engine.IgnoredKeys(OptionNotes)
