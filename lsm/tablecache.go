@@ -44,7 +44,9 @@ import (
 // table then fails to load; here such a failure is an error only). One
 // mutex guards the whole cache: table_cache_numshardbits is not applied,
 // since RocksDB's per-shard capacities could hold more readers open than
-// max_open_files - 10.
+// max_open_files - 10. Blob files keep their readers outside the bound
+// (blob_file.go), where RocksDB's blob file cache shares the table
+// cache's capacity.
 
 // tableCacheReserved is how many of max_open_files RocksDB keeps for files
 // other than tables.
