@@ -29,14 +29,18 @@ func crashPad(i int) string {
 // unsynced writes through the mapped WAL (--mmap_write), which must survive
 // the process's death as well. In the big mode every write also puts a
 // 24 KiB value under pad<i>, into one 64 MiB memtable, so that the WAL
-// grows through extents the writer fills and unmaps.
-func crashChild(dir string, start int, mmapWAL, big bool) {
+// grows through extents the writer fills and unmaps. With zstdWAL the
+// WALs are compressed (--wal_compression=zstd).
+func crashChild(dir string, start int, mmapWAL, big, zstdWAL bool) {
 	o := testOptions()
 	o.WriteBufferSize = 32 << 10
 	if big {
 		o.WriteBufferSize = 64 << 20
 	}
 	o.MmapWrite = mmapWAL
+	if zstdWAL {
+		o.Extra = map[string]string{walCompressionKey: "kZSTD"}
+	}
 	db, err := Open(dir, o, Config{})
 	if err != nil {
 		fmt.Println("open error:", err)
@@ -69,25 +73,28 @@ func crashChild(dir string, start int, mmapWAL, big bool) {
 func TestCrashRecovery(t *testing.T) {
 	if dir := os.Getenv(crashChildEnv); dir != "" {
 		start, _ := strconv.Atoi(os.Getenv(crashChildEnv + "_START"))
-		crashChild(dir, start, os.Getenv(crashChildEnv+"_MMAP") == "1", os.Getenv(crashChildEnv+"_BIG") == "1")
+		crashChild(dir, start, os.Getenv(crashChildEnv+"_MMAP") == "1", os.Getenv(crashChildEnv+"_BIG") == "1", os.Getenv(crashChildEnv+"_ZSTD") == "1")
 		return
 	}
 	if testing.Short() {
 		t.Skip("crash test runs subprocesses")
 	}
-	t.Run("sync", func(t *testing.T) { crashRounds(t, false, false) })
-	t.Run("mmap_write", func(t *testing.T) { crashRounds(t, true, false) })
-	t.Run("mmap_write_big", func(t *testing.T) { crashRounds(t, true, true) })
+	t.Run("sync", func(t *testing.T) { crashRounds(t, false, false, false) })
+	t.Run("mmap_write", func(t *testing.T) { crashRounds(t, true, false, false) })
+	t.Run("mmap_write_big", func(t *testing.T) { crashRounds(t, true, true, false) })
+	t.Run("sync_zstd", func(t *testing.T) { crashRounds(t, false, false, true) })
+	t.Run("mmap_write_zstd", func(t *testing.T) { crashRounds(t, true, false, true) })
 }
 
-func crashRounds(t *testing.T, mmapWAL, big bool) {
+func crashRounds(t *testing.T, mmapWAL, big, zstdWAL bool) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	next := 0
 	for round := 0; round < 5; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashRecovery$", "-test.count=1")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, fmt.Sprintf("%s_START=%d", crashChildEnv, next),
-			fmt.Sprintf("%s_MMAP=%d", crashChildEnv, boolInt(mmapWAL)), fmt.Sprintf("%s_BIG=%d", crashChildEnv, boolInt(big)))
+			fmt.Sprintf("%s_MMAP=%d", crashChildEnv, boolInt(mmapWAL)), fmt.Sprintf("%s_BIG=%d", crashChildEnv, boolInt(big)),
+			fmt.Sprintf("%s_ZSTD=%d", crashChildEnv, boolInt(zstdWAL)))
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -113,6 +120,7 @@ func crashRounds(t *testing.T, mmapWAL, big bool) {
 		if acked < next {
 			t.Fatalf("round %d: child acknowledged nothing", round)
 		}
+		checkNewestWALCompressed(t, dir, zstdWAL)
 		db, err := Open(dir, testOptions(), Config{})
 		if err != nil {
 			t.Fatalf("round %d: reopen after kill: %v", round, err)

@@ -89,6 +89,9 @@ type DB struct {
 	blobOpts blobOptions
 	// io is how the DB reads and writes tables and blob files (fileio.go).
 	io fileIO
+	// walCompressor compresses WAL records; nil: WALs are not compressed
+	// (walcompress.go).
+	walCompressor *wal.Compressor
 	// tables bounds the open table readers under max_open_files; nil
 	// when unlimited (tablecache.go).
 	tables *tableCache
@@ -206,6 +209,9 @@ func (db *DB) prepareOptions() error {
 	}
 	db.repFactory, db.repConfig = f, mcfg
 	if db.blobOpts, err = parseBlobOptions(o); err != nil {
+		return err
+	}
+	if err := db.prepareWALCompression(o); err != nil {
 		return err
 	}
 	checksum, err := sst.ChecksumTypeFromRocksDB(o.ChecksumType)
@@ -348,7 +354,7 @@ func (db *DB) switchLog(logNum uint64) error {
 		}
 		db.mu.logFile.Close()
 	}
-	db.mu.logFile, db.mu.log, db.mu.logNum = f, wal.NewWriter(f), logNum
+	db.mu.logFile, db.mu.log, db.mu.logNum = f, db.newWALWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
 	db.retireActiveMemtable(mem)
 	if err := db.fs.SyncDir(db.walDir); err != nil {

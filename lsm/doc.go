@@ -41,6 +41,9 @@
 //     bytes_per_sync, wal_bytes_per_sync, use_fsync) act on table, blob
 //     and WAL files as fileio.go says; direct I/O on a file system without
 //     O_DIRECT fails Open in RocksDB's words, never falling back.
+//   - wal_compression=zstd (Options.Extra) writes every new WAL as a
+//     zstd-compressed log in RocksDB's format (walcompress.go, package
+//     wal); recovery reads compressed and plain WALs alike.
 //   - After a WAL, MANIFEST or table write or fsync fails, the DB keeps
 //     serving reads but refuses writes with an error wrapping the cause
 //     ("lsm: writes stopped after a background error: ...").

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 var errStopped = errors.New("process stopped")
@@ -88,13 +90,19 @@ func (s *stopFS) SyncDir(dir string) error {
 func TestRecoveryStoppedAtEveryStep(t *testing.T) {
 	src, logs := filledDir(t, false, fileWAL)
 	splitWAL(t, logs[0], 100)
+	recoveryStoppedAtEveryStep(t, src, testOptions())
+}
+
+// recoveryStoppedAtEveryStep is TestRecoveryStoppedAtEveryStep over the
+// DB in src, opened under o.
+func recoveryStoppedAtEveryStep(t *testing.T, src string, o *options.Options) {
 	count := newStopFS(1 << 40)
-	db := mustOpenFS(t, t.TempDir(), count, testOptions()) // warm-up: a new DB
+	db := mustOpenFS(t, t.TempDir(), count, o) // warm-up: a new DB
 	db.Close()
 	probe := t.TempDir()
 	copyDir(t, src, probe)
 	count.n.Store(0)
-	db = mustOpenFS(t, probe, count, testOptions())
+	db = mustOpenFS(t, probe, count, o)
 	steps := count.n.Load()
 	db.Close()
 	if steps < 10 {
@@ -103,10 +111,10 @@ func TestRecoveryStoppedAtEveryStep(t *testing.T) {
 	for limit := int64(0); limit < steps; limit++ {
 		dir := t.TempDir()
 		copyDir(t, src, dir)
-		if db, err := Open(dir, testOptions(), Config{FS: newStopFS(limit)}); err == nil {
+		if db, err := Open(dir, o, Config{FS: newStopFS(limit)}); err == nil {
 			db.Close() // its file-system changes fail from here on
 		}
-		db := mustOpen(t, dir, testOptions())
+		db := mustOpen(t, dir, o)
 		checkKeys(t, db, nil)
 		if err := db.Close(); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/godbbench/godbbench/internal/record"
 	"github.com/godbbench/godbbench/lsm/wal"
 	"github.com/godbbench/godbbench/options"
 )
@@ -140,7 +141,8 @@ func TestWALRecoveryModeDamagedLastRecord(t *testing.T) {
 
 // splitWAL moves the records of the WAL at path into WALs of per records
 // each: the first stays at path, the others get the numbers after it plus
-// 100, 200, ... It returns the WALs' paths in order.
+// 100, 200, ... It returns the WALs' paths in order. The WALs are
+// compressed if the WAL at path is.
 func splitWAL(t *testing.T, path string, per int) []string {
 	t.Helper()
 	data, offs := walRecords(t, path)
@@ -148,7 +150,15 @@ func splitWAL(t *testing.T, path string, per int) []string {
 	_, num := parseFileName(filepath.Base(path))
 	var paths []string
 	var buf bytes.Buffer
-	w := wal.NewWriter(&buf)
+	newWriter := func() *wal.Writer { return wal.NewWriter(&buf) }
+	if len(data) > 6 && data[6] == record.SetCompressionType {
+		c, err := wal.NewCompressor()
+		if err != nil {
+			t.Fatal(err)
+		}
+		newWriter = func() *wal.Writer { return wal.NewCompressedWriter(&buf, c) }
+	}
+	w := newWriter()
 	for i := range offs {
 		rec, err := r.Next()
 		if err != nil {
@@ -166,7 +176,7 @@ func splitWAL(t *testing.T, path string, per int) []string {
 			}
 			paths = append(paths, p)
 			buf.Reset()
-			w = wal.NewWriter(&buf)
+			w = newWriter()
 		}
 	}
 	return paths

@@ -27,5 +27,8 @@ var ownNotes = []engine.OptionNote{
 	{Key: "use_direct_reads", How: "block-format tables are read with O_DIRECT through aligned buffers, so the block cache is their only cache; rtable tables (always mapped) and blob files are read as before; refused with mmap_read, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "use_direct_io_for_flush_and_compaction", How: "flush and compaction outputs (tables, blob files) are written with O_DIRECT in aligned 1 MiB pieces, the last padded with zeros and the file truncated to its size; WAL and MANIFEST writes are buffered as before; refused with mmap_write, and on a file system without O_DIRECT, in RocksDB's words"},
 	{Key: "wal_bytes_per_sync", How: "the WAL, mapped or written, starts writeback (sync_file_range) of all but its last MiB every wal_bytes_per_sync bytes, as RocksDB's WritableFileWriter"},
+	// zstd WALs in RocksDB's compressed log format; other types turn WAL
+	// compression off with RocksDB's LOG warning (lsm/walcompress.go).
+	{Key: "wal_compression"},
 	{Key: "use_fsync", How: "table and blob files sync with fsync, else fdatasync; the WAL syncs with fdatasync and the MANIFEST with fsync either way"},
 }

@@ -34,6 +34,13 @@
 //	9 10 11 12  recyclable chunks with the synced offset: 19-byte header
 //	            (Pebble's WAL)
 //
+// In a log of legacy chunks type 9 is instead RocksDB's kSetCompressionType:
+// a chunk with a 7-byte header and a 4-byte payload, RocksDB's
+// CompressionType of every later record's payload as a little-endian
+// uint32, allowed only as the first chunk of the log (offset 0). Reader
+// reads it (Reader.Compression) and returns the records as stored; the
+// log's owner decompresses them (lsm/wal).
+//
 // A writer reusing an old log file for a new log overwrites it from the
 // start, so past the new log's records lie the old log's, which carry the
 // old file number: a reader of a recyclable log stops at a chunk with

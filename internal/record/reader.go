@@ -18,6 +18,11 @@ const (
 	SyncedHeaderSize     = 19
 )
 
+// SetCompressionType is the type of the chunk that opens a compressed log
+// of legacy chunks (RocksDB's kSetCompressionType), with a legacy header; in
+// a recyclable log type 9 is a whole record with a synced offset instead.
+const SetCompressionType = 9
+
 // Chunk kinds: (type-1)%4 for the types 1 to 12.
 const (
 	kindFull = iota
@@ -41,7 +46,7 @@ var ErrCorruption = errors.New("record: corruption")
 // recyclable chunks or not, 0 for a type it does not accept.
 func headerSize(typ byte, recyclable bool) int {
 	switch {
-	case typ >= 1 && typ <= 4:
+	case typ >= 1 && typ <= 4, typ == SetCompressionType && !recyclable:
 		return LegacyHeaderSize
 	case !recyclable:
 		return 0
@@ -68,6 +73,9 @@ type Reader struct {
 	tornOff int64  // where the torn tail starts
 	resumed bool   // a chunk that decodes follows the last corruption
 	damage  int64  // offset of the last corruption
+
+	compression    uint32 // the value of the log's compression chunk
+	hasCompression bool   // the log opened with a compression chunk
 }
 
 // NewReader returns a Reader over the complete contents of a log of legacy
@@ -109,6 +117,21 @@ func (r *Reader) SetCorruptionError(err error) { r.errCorrupt = err }
 
 // Offset is the file offset at which the last record returned by Next began.
 func (r *Reader) Offset() int64 { return r.recOff }
+
+// Compression reports the value a legacy log's compression chunk (type 9,
+// at offset 0) carried, once Next has read past it: RocksDB's
+// CompressionType of every record's payload.
+func (r *Reader) Compression() (value uint32, ok bool) { return r.compression, r.hasCompression }
+
+// Reject reports the record Next last returned as corruption: its chunks
+// decoded but the caller cannot decode its payload. The reader moves past
+// it as after any corruption (see DataAfterCorruption).
+func (r *Reader) Reject(why string) error {
+	off := int(r.recOff)
+	next := r.findChunk(r.off)
+	r.resumed, r.damage, r.off = next < len(r.data), r.recOff, next
+	return fmt.Errorf("%w at offset %d: %s", r.errCorrupt, off, why)
+}
 
 // Torn reports, once Next has returned io.EOF, whether the log ended in a
 // torn tail, and the offset where that tail starts.
@@ -288,6 +311,13 @@ func (r *Reader) Next() ([]byte, error) {
 		}
 		payload := r.data[start+hs : start+hs+n]
 		r.off = start + hs + n
+		if typ == SetCompressionType && !r.recyclable {
+			if start != 0 || len(payload) != 4 {
+				return nil, r.corrupt(start, r.off, "a %d-byte compression chunk at offset %d: only the first chunk of a log may set its compression, in 4 bytes", len(payload), start)
+			}
+			r.compression, r.hasCompression = binary.LittleEndian.Uint32(payload), true
+			continue
+		}
 		switch (typ - 1) % 4 {
 		case kindFull:
 			if inRecord {

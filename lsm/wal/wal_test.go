@@ -48,7 +48,12 @@ func TestRoundTrip(t *testing.T) {
 		rng.Read(b)
 		recs = append(recs, b)
 	}
-	data := encode(t, recs)
+	checkReadsBack(t, encode(t, recs), recs)
+}
+
+// checkReadsBack fails t unless the log data reads as recs, to its end.
+func checkReadsBack(t *testing.T, data []byte, recs [][]byte) {
+	t.Helper()
 	got, err := readAll(data)
 	if err != nil {
 		t.Fatal(err)
@@ -74,16 +79,24 @@ func TestTornTailIsEOF(t *testing.T) {
 	recs := [][]byte{bytes.Repeat([]byte("a"), 100), bytes.Repeat([]byte("b"), 2*BlockSize)}
 	data := encode(t, recs)
 	for cut := 0; cut < len(data); cut += 97 {
-		got, err := readAll(data[:cut])
-		if err != nil {
-			t.Fatalf("cut %d: %v", cut, err)
-		}
-		for i := range got {
-			if !bytes.Equal(got[i], recs[i]) {
-				t.Fatalf("cut %d: record %d differs", cut, i)
-			}
+		readsPrefix(t, data[:cut], recs)
+	}
+}
+
+// readsPrefix fails t unless the log data, cut short, reads without an
+// error as a prefix of recs; it returns the prefix's length.
+func readsPrefix(t *testing.T, data []byte, recs [][]byte) int {
+	t.Helper()
+	got, err := readAll(data)
+	if err != nil {
+		t.Fatalf("cut %d: %v", len(data), err)
+	}
+	for i := range got {
+		if !bytes.Equal(got[i], recs[i]) {
+			t.Fatalf("cut %d: record %d differs", len(data), i)
 		}
 	}
+	return len(got)
 }
 
 func TestFlippedByteIsCorruption(t *testing.T) {

@@ -32,6 +32,9 @@ type Writer struct {
 	blockOff int   // bytes used in the current block
 	written  int64 // bytes handed to w
 	err      error // sticky write error
+
+	compressor *Compressor // nil: records are stored as given
+	frame      []byte      // the last record's zstd frame, reused
 }
 
 // NewWriter returns a Writer appending to w, which must be positioned at the
@@ -40,8 +43,10 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w, buf: make([]byte, 0, 64<<10)}
 }
 
-// AddRecord encodes p as one record into the pending buffer.
+// AddRecord encodes p as one record into the pending buffer, compressed
+// first in a compressed log.
 func (w *Writer) AddRecord(p []byte) {
+	p = w.compress(p)
 	first := true
 	for {
 		left := BlockSize - w.blockOff
@@ -71,21 +76,26 @@ func (w *Writer) AddRecord(p []byte) {
 		default:
 			typ = typeMiddle
 		}
-		chunk := p[:n]
-		// Encode the header in place in buf, so nothing escapes to the heap.
-		h := len(w.buf)
-		w.buf = append(w.buf, 0, 0, 0, 0, 0, 0, typ)
-		w.buf = append(w.buf, chunk...)
-		c := crc32.Checksum(w.buf[h+6:], record.Castagnoli)
-		binary.LittleEndian.PutUint32(w.buf[h:h+4], record.MaskCRC(c))
-		binary.LittleEndian.PutUint16(w.buf[h+4:h+6], uint16(n))
-		w.blockOff += HeaderSize + n
+		w.addChunk(typ, p[:n])
 		p = p[n:]
 		first = false
 		if last {
 			return
 		}
 	}
+}
+
+// addChunk encodes one chunk of type typ holding p, which fits in the
+// current block, into the pending buffer.
+func (w *Writer) addChunk(typ byte, p []byte) {
+	// Encode the header in place in buf, so nothing escapes to the heap.
+	h := len(w.buf)
+	w.buf = append(w.buf, 0, 0, 0, 0, 0, 0, typ)
+	w.buf = append(w.buf, p...)
+	c := crc32.Checksum(w.buf[h+6:], record.Castagnoli)
+	binary.LittleEndian.PutUint32(w.buf[h:h+4], record.MaskCRC(c))
+	binary.LittleEndian.PutUint16(w.buf[h+4:h+6], uint16(len(p)))
+	w.blockOff += HeaderSize + len(p)
 }
 
 // Pending is the number of encoded bytes not yet flushed.

@@ -122,6 +122,9 @@ func (a *arena) used() uint64 {
 
 func (a *arena) load(off uint32) uint32 { return atomic.LoadUint32(&a.slots[off]) }
 
+// addr is the address of slot off.
+func (a *arena) addr(off uint32) unsafe.Pointer { return unsafe.Pointer(&a.slots[off]) }
+
 func (a *arena) store(off, v uint32) { atomic.StoreUint32(&a.slots[off], v) }
 
 func (a *arena) cas(off, old, v uint32) bool {

@@ -160,28 +160,52 @@ func BenchmarkGetHit(b *testing.B) {
 
 func BenchmarkScan(b *testing.B) {
 	for _, rm := range reps {
+		b.Run(rm.name, func(b *testing.B) { scan(b, prefill(b, rm), prefillEntries, true) })
+	}
+}
+
+// scan times b.N steps of full scans of r's n entries: First, then Next;
+// with keys, it reads every entry's key and value.
+func scan(b *testing.B, r memtable.Rep, n int, keys bool) {
+	it := r.NewIter()
+	b.ReportAllocs()
+	b.ResetTimer()
+	var sum int
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		if i%n == 0 {
+			if !it.First() {
+				b.Fatal("empty")
+			}
+		} else if !it.Next() {
+			b.Fatal("short scan")
+		}
+		if keys {
+			sum += len(it.Key()) + len(it.Value())
+		}
+	}
+	b.StopTimer()
+	reportCPU(b, cpu)
+	if keys && sum == 0 {
+		b.Fatal("nothing read")
+	}
+}
+
+// BenchmarkScanReadseq is memtablerep_bench's readseq: full scans, Next
+// only (no Key), over 8-byte little-endian keys 0..n-1 with no value, the
+// memtable its fillseq builds.
+func BenchmarkScanReadseq(b *testing.B) {
+	for _, rm := range reps {
 		b.Run(rm.name, func(b *testing.B) {
-			r := prefill(b, rm)
-			it := r.NewIter()
-			b.ReportAllocs()
-			b.ResetTimer()
-			var sum int
-			cpu := processCPU()
-			for i := 0; i < b.N; i++ {
-				if i%prefillEntries == 0 {
-					if !it.First() {
-						b.Fatal("empty")
-					}
-				} else if !it.Next() {
-					b.Fatal("short scan")
+			r := rm.make(prefillEntries)
+			var buf [8]byte
+			for i := 0; i < prefillEntries; i++ {
+				binary.LittleEndian.PutUint64(buf[:], uint64(i))
+				if err := r.Add(uint64(i+1), base.KindSet, buf[:], nil); err != nil {
+					b.Fatal(err)
 				}
-				sum += len(it.Key()) + len(it.Value())
 			}
-			b.StopTimer()
-			reportCPU(b, cpu)
-			if sum == 0 {
-				b.Fatal("nothing read")
-			}
+			scan(b, r, prefillEntries, false)
 		})
 	}
 }

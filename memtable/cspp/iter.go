@@ -201,6 +201,9 @@ func (it *Iter) forward(p int) bool {
 		if idx := it.childAtOrAfter(f, p); idx >= 0 {
 			f.pos = idx
 			link, label := it.child(f, idx)
+			if !f.direct {
+				it.touchAhead(f, idx)
+			}
 			it.push(link, label)
 			p = -1
 			continue
@@ -211,6 +214,24 @@ func (it *Iter) forward(p int) bool {
 		}
 		it.stack = it.stack[:len(it.stack)-1]
 		p = it.top().pos + 1
+	}
+}
+
+// touchAhead prefetches what a forward walk will read at the next children
+// of small node f while it descends into child idx: the header of child
+// idx+2, and the version vector of child idx+1, whose header the previous
+// step prefetched. Siblings' links are known without reading the siblings
+// (the frame's snapshot), unlike a list's next node, so their cache misses
+// can overlap with the current child's instead of following them.
+func (it *Iter) touchAhead(f *frame, idx int) {
+	a := it.a
+	if idx+2 < f.n {
+		prefetch(a.addr(f.links[idx+2]))
+	}
+	if idx+1 < f.n {
+		if pin := a.load(f.links[idx+1] + 1); pin != 0 {
+			prefetch(a.addr(pin))
+		}
 	}
 }
 

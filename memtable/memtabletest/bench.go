@@ -26,7 +26,9 @@ const benchValueSize = 50
 //	Scan       Next over a full memtable
 //
 // Each reports bytes/entry, the rep's ApproximateMemoryUsage divided by the
-// entry count.
+// entry count, and cpu-ns/op, the process's CPU time per operation (which,
+// unlike ns/op, does not count the time spent waiting for a core on a
+// loaded machine).
 func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 	order := rand.New(rand.NewPCG(1, 2)).Perm(benchEntries)
 	value := make([]byte, benchValueSize)
@@ -47,6 +49,7 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 		var r memtable.Rep
 		var k [8]byte
 		var usage uint64
+		cpu := processCPU()
 		for i := 0; i < b.N; i++ {
 			j := i % benchEntries
 			if j == 0 {
@@ -62,6 +65,7 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 		if usage == 0 {
 			usage = r.ApproximateMemoryUsage() * benchEntries / uint64(r.Len())
 		}
@@ -74,17 +78,20 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 	fill(b, full, order)
 	b.Run("Get", func(b *testing.B) {
 		var k [8]byte
+		cpu := processCPU()
 		for i := 0; i < b.N; i++ {
 			binary.LittleEndian.PutUint64(k[:], uint64(order[i%benchEntries]))
 			if _, _, ok := full.Get(k[:], base.MaxSeq); !ok {
 				b.Fatal("key not found")
 			}
 		}
+		reportCPU(b, cpu)
 		b.ReportMetric(float64(full.ApproximateMemoryUsage())/benchEntries, "bytes/entry")
 	})
 	b.Run("Scan", func(b *testing.B) {
 		it := full.NewIter()
 		ok := false
+		cpu := processCPU()
 		for i := 0; i < b.N; i++ {
 			if !ok {
 				ok = it.First()
@@ -92,5 +99,11 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 			}
 			ok = it.Next()
 		}
+		reportCPU(b, cpu)
 	})
+}
+
+// reportCPU reports the process CPU time per operation since start.
+func reportCPU(b *testing.B, start int64) {
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }

@@ -90,16 +90,35 @@ func newArena(capBytes uint64) *arena {
 	}
 }
 
-// addr resolves a non-nil offset to its address.
-func (a *arena) addr(off uint32) unsafe.Pointer {
-	b := uint64(off) << 2
-	return unsafe.Add(a.windows[b>>a.shift], b&a.mask)
+// resolver resolves offsets: the address of the window table, which never
+// moves or grows, and the window size. Lists keep a copy, so a search
+// resolves a node with one load from the table and no bounds check.
+type resolver struct {
+	windows unsafe.Pointer // &arena.windows[0]
+	shift   uint
+	mask    uint64
 }
 
-// stream selects one of the arena's fill cursors. Nodes and value bytes
-// are filled into different chunks so that the nodes a search walks stay
-// dense: with 50-byte values, interleaving them would spread the nodes over
-// 2.4 times the memory, and cache and TLB misses are what a search costs.
+// addr resolves a non-nil offset to its address. Offsets come from alloc,
+// so the window index is always inside the table.
+func (r resolver) addr(off uint32) unsafe.Pointer {
+	b := uint64(off) << 2
+	w := *(*unsafe.Pointer)(unsafe.Add(r.windows, (b>>r.shift)*uint64(unsafe.Sizeof(r.windows))))
+	return unsafe.Add(w, b&r.mask)
+}
+
+// resolver returns a's resolver.
+func (a *arena) resolver() resolver {
+	return resolver{windows: unsafe.Pointer(unsafe.SliceData(a.windows)), shift: a.shift, mask: a.mask}
+}
+
+// stream selects one of the arena's fill cursors. Nodes (with the first
+// version's value inline) and the version records of keys with more than
+// one version are filled into different chunks: the nodes a search walks
+// stay dense, and records, whose sizes are multiples of 8, stay 8-aligned
+// (versions.go refers to them in 8-byte units). Offset 0, which the chunk
+// at byte 0 skips, is in the node stream: the list's first allocation is
+// its head node.
 type stream int
 
 const (
@@ -181,11 +200,6 @@ func (a *arena) refill(s stream, old *chunk, n uint64) error {
 	a.allocated.Add(size)
 	a.cur[s].Store(c)
 	return nil
-}
-
-// word returns the uint32 at byte delta from offset off.
-func (a *arena) word(off uint32, delta uintptr) *uint32 {
-	return (*uint32)(unsafe.Add(a.addr(off), delta))
 }
 
 // release hands the arena's regions to the chunk pool (see chunkpool.go).

@@ -24,10 +24,7 @@ func TestReleaseReusesChunks(t *testing.T) {
 	regions := append(old.a.regions[:0:0], old.a.regions...)
 	// What Release does, without its goroutine.
 	old.released.Store(true)
-	old.cleanup.Stop()
-	a := old.a
-	old.a = nil
-	a.release()
+	old.detach().release()
 	pooled := map[*byte]bool{}
 	for _, r := range regions {
 		if len(r.Bytes) == bigChunkBytes {

@@ -30,7 +30,8 @@ func TestInvariantNodeOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a := l.next(l.head, 0)
-	c := l.next(a, 0)
-	invariantstest.Fires(t, "out of order", func() { l.checkFits([]byte("d"), a, c) })
+	a := link(l.r.addr(l.head), 0).Load()
+	c := link(l.r.addr(a), 0).Load()
+	d := lookupFor([]byte("d"))
+	invariantstest.Fires(t, "out of order", func() { l.checkFits(&d, a, c) })
 }

@@ -2,71 +2,104 @@ package offsetskiplist
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
 )
 
 // NewIter implements memtable.Rep.
-func (l *List) NewIter() memtable.Iter { return &Iter{l: l} }
+func (l *List) NewIter() memtable.Iter {
+	if l.a == nil {
+		panic(errReleased)
+	}
+	return &Iter{l: l}
+}
 
 // Iter walks a List in internal-key order: nodes by user key, and within a
-// node its version chain (sequence descending). It is not safe for
-// concurrent use by itself, but any number of iterators may run alongside
-// Adds.
+// node its versions (sequence descending). It is not safe for concurrent
+// use by itself, but any number of iterators may run alongside Adds.
 type Iter struct {
-	l *List
-	n uint32 // node, 0 when invalid
-	v uint32 // version record within n
+	l   *List
+	n   uint32         // node, 0 when invalid
+	np  unsafe.Pointer // its address
+	ref uint32         // version record within n; 0 for an inline node's version
+	tag uint32         // n's inline tag, when ref is 0
+	tr  base.Trailer   // the record's trailer, when ref is not 0
 
-	// chain caches node chainOf's version offsets, newest first, so that
-	// Prev through a long chain costs O(1) per step instead of a walk from
-	// the chain's head. Versions added after it was built are not seen by
-	// the backward walk, which the consistent-prefix contract allows.
+	// chain caches node chainOf's version refs, newest first, so that Prev
+	// through a long chain costs O(1) per step instead of a walk from the
+	// chain's head. Versions added after it was built are not seen by the
+	// backward walk, which the consistent-prefix contract allows.
 	chain   []uint32
 	chainOf uint32
-	ci      int // index of v in chain when chain[ci] == v
+	ci      int // index of ref in chain when chain[ci] == ref
 }
 
-func (it *Iter) at(n, v uint32) bool {
-	if n == 0 || v == 0 {
-		it.n, it.v = 0, 0
-		return false
-	}
-	it.n, it.v = n, v
-	return true
-}
-
-// lastVersion returns the oldest version record of node n.
-func (l *List) lastVersion(n uint32) uint32 {
-	v := l.versions(n)
-	for {
-		nv := l.nextVersion(v)
-		if nv == 0 {
-			return v
-		}
-		v = nv
-	}
-}
-
-// atLast positions at node n's oldest version.
-func (it *Iter) atLast(n uint32) bool {
-	if n == 0 {
-		return it.at(0, 0)
-	}
-	return it.at(n, it.l.lastVersion(n))
+func (it *Iter) invalidate() bool {
+	it.n, it.np = 0, nil
+	return false
 }
 
 // atFirst positions at node n's newest version.
 func (it *Iter) atFirst(n uint32) bool {
 	if n == 0 {
-		return it.at(0, 0)
+		return it.invalidate()
 	}
-	return it.at(n, it.l.versions(n))
+	it.n, it.np = n, it.l.r.addr(n)
+	if tag := tagOf(it.np).Load(); tag&chainBit == 0 {
+		it.ref, it.tag = 0, tag
+	} else {
+		it.ref, it.tr = tag, recTrailer(it.l.rec(tag))
+	}
+	return true
+}
+
+// trailer is the current version's trailer.
+func (it *Iter) trailer() base.Trailer {
+	if it.ref == 0 {
+		return it.l.inlineTrailer(it.tag)
+	}
+	return it.tr
+}
+
+// step moves to the version after the current one within its node, if
+// there is one.
+func (it *Iter) step() bool {
+	if it.ref != 0 {
+		if next := recNext(it.l.rec(it.ref)).Load(); next != 0 {
+			it.ref, it.tr = next, recTrailer(it.l.rec(next))
+			return true
+		}
+		return false
+	}
+	if tagOf(it.np).Load()&chainBit == 0 {
+		return false // still the key's only version
+	}
+	// Versions were added since the node was read: the ones older than
+	// the inline version follow it.
+	ref, tr, ok := it.l.versionBelow(it.np, it.l.inlineTrailer(it.tag))
+	if ok {
+		it.ref, it.tr = ref, tr
+	}
+	return ok
+}
+
+// atLast positions at node n's oldest version.
+func (it *Iter) atLast(n uint32) bool {
+	if !it.atFirst(n) {
+		return false
+	}
+	for ref := it.ref; ref != 0; {
+		r := it.l.rec(ref)
+		it.ref, it.tr = ref, recTrailer(r)
+		ref = recNext(r).Load()
+	}
+	return true
 }
 
 // First implements memtable.Iter.
-func (it *Iter) First() bool { return it.atFirst(it.l.next(it.l.head, 0)) }
+func (it *Iter) First() bool { return it.atFirst(link(it.l.r.addr(it.l.head), 0).Load()) }
 
 // Last implements memtable.Iter.
 func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) }
@@ -74,34 +107,42 @@ func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
 	l := it.l
-	n := l.findGreaterOrEqual(key)
-	if n == 0 || !bytes.Equal(l.key(n), key) {
-		return it.atFirst(n)
+	t := lookupFor(key)
+	if !it.atFirst(l.findGreaterOrEqual(&t)) || !bytes.Equal(keyOf(it.np), key) {
+		return it.n != 0
 	}
-	for v := l.versions(n); v != 0; v = l.nextVersion(v) {
-		if l.trailer(v).Seq() <= seq {
-			return it.at(n, v)
+	for it.trailer().Seq() > seq {
+		if !it.step() {
+			return it.atFirst(link(it.np, 0).Load())
 		}
 	}
-	return it.atFirst(l.next(n, 0))
+	return true
 }
 
 // SeekForPrev implements memtable.Iter.
 func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	l := it.l
-	n := l.findLast(key, true, false)
-	if n == 0 || !bytes.Equal(l.key(n), key) {
+	t := lookupFor(key)
+	n := l.findLast(&t, true, false)
+	if !it.atFirst(n) || !bytes.Equal(keyOf(it.np), key) {
 		return it.atLast(n)
 	}
+	if it.trailer().Seq() < seq {
+		return it.atLast(l.findLast(&t, false, false))
+	}
 	// The last version with sequence >= seq; versions are newest first.
-	var found uint32
-	for v := l.versions(n); v != 0 && l.trailer(v).Seq() >= seq; v = l.nextVersion(v) {
-		found = v
+	for it.ref != 0 {
+		next := recNext(l.rec(it.ref)).Load()
+		if next == 0 {
+			break
+		}
+		tr := recTrailer(l.rec(next))
+		if tr.Seq() < seq {
+			break
+		}
+		it.ref, it.tr = next, tr
 	}
-	if found != 0 {
-		return it.at(n, found)
-	}
-	return it.atLast(l.findLast(key, false, false))
+	return true
 }
 
 // Next implements memtable.Iter.
@@ -109,11 +150,7 @@ func (it *Iter) Next() bool {
 	if it.n == 0 {
 		return false
 	}
-	if nv := it.l.nextVersion(it.v); nv != 0 {
-		it.v = nv
-		return true
-	}
-	return it.atFirst(it.l.next(it.n, 0))
+	return it.step() || it.atFirst(link(it.np, 0).Load())
 }
 
 // Prev implements memtable.Iter. Within a node it steps back through the
@@ -125,46 +162,49 @@ func (it *Iter) Prev() bool {
 		return false
 	}
 	l := it.l
-	if l.versions(it.n) != it.v {
-		if it.chainOf != it.n || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.v {
+	if it.ref != 0 {
+		if it.chainOf != it.n || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.ref {
 			it.loadChain()
 		}
 		if it.ci > 0 {
 			it.ci--
-			it.v = it.chain[it.ci]
+			it.ref = it.chain[it.ci]
+			it.tr = recTrailer(l.rec(it.ref))
 			return true
 		}
 	}
-	return it.atLast(l.findLast(l.key(it.n), false, false))
+	t := lookupFor(keyOf(it.np))
+	return it.atLast(l.findLast(&t, false, false))
 }
 
 // Valid implements memtable.Iter.
 func (it *Iter) Valid() bool { return it.n != 0 }
 
 // Key implements memtable.Iter.
-func (it *Iter) Key() []byte { return it.l.key(it.n) }
+func (it *Iter) Key() []byte { return keyOf(it.np) }
 
 // Seq implements memtable.Iter.
-func (it *Iter) Seq() uint64 { return it.l.trailer(it.v).Seq() }
+func (it *Iter) Seq() uint64 { return it.trailer().Seq() }
 
 // Kind implements memtable.Iter.
-func (it *Iter) Kind() base.Kind { return it.l.trailer(it.v).Kind() }
+func (it *Iter) Kind() base.Kind { return it.trailer().Kind() }
 
 // Value implements memtable.Iter.
-func (it *Iter) Value() []byte { return it.l.value(it.v) }
+func (it *Iter) Value() []byte { return it.l.value(it.np, it.ref) }
 
 // loadChain caches the current node's version chain and the position of the
-// current version in it (ci = -1 if a concurrent Add made it unreachable,
-// which cannot happen: versions are never unlinked).
+// current version in it (ci = -1 if it is not there, which cannot happen:
+// records are never unlinked).
 func (it *Iter) loadChain() {
 	l := it.l
 	it.chain = it.chain[:0]
 	it.ci = -1
-	for v := l.versions(it.n); v != 0; v = l.nextVersion(v) {
-		if v == it.v {
+	ref := tagOf(it.np).Load()
+	for ; ref&chainBit != 0; ref = recNext(l.rec(ref)).Load() {
+		if ref == it.ref {
 			it.ci = len(it.chain)
 		}
-		it.chain = append(it.chain, v)
+		it.chain = append(it.chain, ref)
 	}
 	it.chainOf = it.n
 }

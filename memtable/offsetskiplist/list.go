@@ -4,45 +4,16 @@
 // It registers as "offset_skiplist" and "OffsetSkipList"; Config.MemCap
 // bounds the arena (default 2 GiB, at most 16 GiB).
 //
-// # Arena layout
+// # Layout
 //
-// Every object lives in the arena (see arena.go) and is addressed by a
-// uint32 offset in 4-byte units; offset 0 is nil. All fields are
-// little-endian machine words at 4-byte alignment.
-//
-// A node of height h, referenced by the offset of its level-0 link, is
-// allocated in the node stream (see arena.go):
-//
-//	-4*(h-1)  next[h-1] ... next[1]   u32 each, higher levels before the node
-//	 0        next[0]                 u32
-//	 4        keyLen                  u32
-//	 8        versions                u32  offset of the newest version record
-//	12        key bytes               keyLen bytes, zero-padded to 4
-//	          first version record    (below), in the same allocation
-//
-// A version record:
-//
-//	 0  trailer  u64  base.Trailer, seq<<8 | kind (two u32 words, low word first)
-//	 8  next     u32  offset of the next older version, 0 at the end
-//	12  valLen   u32
-//	16  valPos   u32  offset of the value bytes (0 when valLen is 0)
-//
-// Value bytes live in the value stream, padded to 4, so that nodes stay
-// dense. A record for a second or later version of a key is allocated in
-// the value stream too, immediately followed by its value.
-//
-// Example: key "ab", seq 7, kind Set, value "xyz", height 1, node at byte
-// offset 0x40 (offset 0x10), value at byte offset 0x100000 (offset 0x40000):
-//
-//	0x40: 00 00 00 00               next[0] = nil
-//	0x44: 02 00 00 00               keyLen 2
-//	0x48: 14 00 00 00               versions = offset 0x14 (byte 0x50)
-//	0x4c: 61 62 00 00               "ab" + padding
-//	0x50: 01 07 00 00 00 00 00 00   trailer 7<<8|1
-//	0x58: 00 00 00 00               next version = nil
-//	0x5c: 03 00 00 00               valLen 3
-//	0x60: 00 00 04 00               valPos 0x40000
-//	0x100000: 78 79 7a 00           "xyz" + padding
+// Every object lives in the arena (arena.go) and is addressed by a uint32
+// offset in 4-byte units; offset 0 is nil. A node (node.go) is InlineSkipList's
+// node with 4-byte links followed by the user key and the value of the
+// version it was made for; its 4-byte tag holds that version's sequence
+// (relative to the list's first) and kind, so the 8-byte trailer package
+// skiplist keeps in every node is not stored. A key's second and later
+// versions go to a chain of version records (versions.go), which the tag
+// then points to.
 //
 // # Algorithm
 //
@@ -50,36 +21,32 @@
 // next at every level) brackets the user key; the node is linked bottom-up
 // with one CAS per level and a failed CAS recomputes that level only.
 // Level 0 is the serialization point for a user key: if the search or a
-// failed CAS finds the key already linked, the new version record is pushed
-// into that node's version chain instead (the unused node header, 12 bytes
-// plus key, is abandoned in the arena). The version chain is a singly linked
-// list sorted by trailer descending; a version is published with one CAS on
-// the link it is inserted at, so readers always see a sorted, consistent
-// chain. The last splice is cached in the rep and reused by the next Add
-// that claims it (one CAS), which makes ascending inserts O(1) comparisons.
+// failed CAS finds the key already linked, the new version goes into that
+// node's versions instead (the unused node is abandoned in the arena). The
+// last splice is cached in the rep and reused by the next Add that claims
+// it (one CAS), which makes ascending inserts O(1) comparisons. Searches
+// compare user keys only, by their first 8 bytes as one integer before
+// anything else.
 //
 // Height: branching factor 4, maximum 14 (OffsetSkipList's defaults).
 //
 // # Memory
 //
-// Per new user key: 12 bytes of header (level 0's link included) + 4 bytes
-// per extra level (1.3 on average) + key + 20 bytes of version record +
-// value, each padded to 4. With the 8-byte keys of memtablerep_bench and no
-// value that is 12+1.3+8+20 = 41.3 bytes per entry, against 25.3 for
-// package skiplist (InlineSkipList's node with 4-byte links: one node per
-// version, no version record) and about 56 for Pebble's arenaskl (8 bytes
-// per level for its back links).
-// Extra versions of a key cost 20 bytes + value.
+// Per new user key: 4 bytes a level (1.33 on average), 4 of tag, the key and
+// the value with varint lengths, padded to 4: 21.3 bytes for the 8-byte keys
+// of memtablerep_bench and no value, against 25.3 for package skiplist (one
+// node per version with an 8-byte trailer). A key's second version costs a
+// 24-byte record for the first one plus 16 bytes and the value, padded to 8;
+// each later one 16 bytes and the value.
 //
-// The searches and the splice upkeep repeat memtable/skiplist's over
-// offsets and user keys; one generic copy for both cost 9-17% more
-// instructions here and 41% more there (measured, see skiplist's package
-// doc), so each list keeps its own.
+// The searches and the splice upkeep repeat memtable/skiplist's over user
+// keys; one generic copy for both cost 9-17% more instructions here and 41%
+// more there (measured, see skiplist's package doc), so each list keeps its
+// own.
 package offsetskiplist
 
 import (
 	"bytes"
-	"encoding/binary"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -95,14 +62,6 @@ const (
 	// DefaultMemCap is the arena capacity when Config.MemCap is 0
 	// (OffsetSkipListFactory's mem_cap default).
 	DefaultMemCap = 2 << 30
-
-	nodeHeader  = 12 // next[0], keyLen, versions
-	versionSize = 20 // trailer, next, valLen, valPos
-	offKeyLen   = 4
-	offVersions = 8
-	offVerNext  = 8
-	offVerLen   = 12
-	offVerPos   = 16
 )
 
 func init() {
@@ -123,8 +82,6 @@ func chooseMemCap(memCap, writeBufferSize uint64) uint64 {
 	return max(memCap, min(2*writeBufferSize, writeBufferSize+1<<30, maxArenaBytes))
 }
 
-func align4(n uint64) uint64 { return (n + 3) &^ 3 }
-
 // splice brackets a user key at every level: key(prev[i]) < key <= key(next[i]).
 type splice struct {
 	prev   [maxHeight + 1]uint32
@@ -134,10 +91,12 @@ type splice struct {
 
 // List is a concurrent offset skiplist memtable.
 type List struct {
-	a      *arena
-	head   uint32
-	height atomic.Int32
-	count  atomic.Int64
+	a       *arena
+	r       resolver // a's
+	head    uint32
+	height  atomic.Int32
+	count   atomic.Int64
+	seqBase atomic.Uint64 // the first Add's sequence; noBase before it
 
 	spliceBusy atomic.Uint32 // 0->1 CAS claims seqSplice
 	seqSplice  splice
@@ -150,16 +109,26 @@ var _ memtable.Releaser = (*List)(nil)
 
 // Release implements memtable.Releaser: the arena's huge-page regions go to
 // the chunk pool for the next lists, zeroed on a goroutine of their own. The list
-// must not be used afterwards; its arena is dropped, so a use after Release
-// panics instead of reading another list's memory. Later calls do nothing.
+// must not be used afterwards; its arena and resolver are dropped, and Add,
+// Get and NewIter panic on a released list instead of reading another
+// list's memory. Later calls do nothing.
 func (l *List) Release() {
 	if !l.released.CompareAndSwap(false, true) {
 		return
 	}
+	go l.detach().release()
+}
+
+// errReleased is the panic of a use after Release.
+const errReleased = "offsetskiplist: use of a released list"
+
+// detach stops the cleanup and drops the list's arena and resolver, and
+// returns the arena.
+func (l *List) detach() *arena {
 	l.cleanup.Stop()
 	a := l.a
-	l.a = nil
-	go a.release()
+	l.a, l.r = nil, resolver{}
+	return a
 }
 
 // New returns an empty list whose arena may grow to memCap bytes (0 means
@@ -168,12 +137,16 @@ func New(memCap uint64) *List {
 	if memCap == 0 {
 		memCap = DefaultMemCap
 	}
-	l := &List{a: newArena(memCap)}
+	a := newArena(memCap)
+	l := &List{a: a, r: a.resolver()}
+	l.seqBase.Store(noBase)
 	// Values and keys handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
 	l.cleanup = runtime.AddCleanup(l, (*arena).free, l.a)
-	// The head is a full-height node with an empty key that is never compared.
-	off, err := l.a.alloc(4*(maxHeight-1)+nodeHeader, streamNodes)
+	// The head is a full-height node with an empty key that is never
+	// compared. It is the arena's first allocation, so the node stream
+	// owns the chunk that holds offset 0 (arena.go).
+	off, err := l.a.alloc(nodeSize(maxHeight, 0, 0), streamNodes)
 	if err != nil {
 		panic("offsetskiplist: arena cannot hold the head node") // newArena guarantees >= 64 KiB
 	}
@@ -182,62 +155,9 @@ func New(memCap uint64) *List {
 	return l
 }
 
-// link returns level i's link word of node n.
-func (l *List) link(n uint32, i int) *uint32 {
-	return (*uint32)(unsafe.Add(l.a.addr(n), -4*i))
-}
-
-func (l *List) next(n uint32, i int) uint32 { return atomic.LoadUint32(l.link(n, i)) }
-
-// key returns node n's user key, aliasing the arena.
-func (l *List) key(n uint32) []byte {
-	p := l.a.addr(n)
-	kl := *(*uint32)(unsafe.Add(p, offKeyLen))
-	return unsafe.Slice((*byte)(unsafe.Add(p, nodeHeader)), kl)
-}
-
-func (l *List) versions(n uint32) uint32 {
-	return atomic.LoadUint32(l.a.word(n, offVersions))
-}
-
-func (l *List) trailer(v uint32) base.Trailer {
-	p := l.a.addr(v)
-	return base.Trailer(*(*uint32)(p)) | base.Trailer(*(*uint32)(unsafe.Add(p, 4)))<<32
-}
-
-func (l *List) nextVersion(v uint32) uint32 {
-	return atomic.LoadUint32(l.a.word(v, offVerNext))
-}
-
-func (l *List) value(v uint32) []byte {
-	p := l.a.addr(v)
-	vl := *(*uint32)(unsafe.Add(p, offVerLen))
-	if vl == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(l.a.addr(*(*uint32)(unsafe.Add(p, offVerPos)))), vl)
-}
-
-// keyAfter reports whether key sorts after node n's key; nil is +infinity.
-func (l *List) keyAfter(key []byte, n uint32) bool {
-	return n != 0 && compareKeys(l.key(n), key) < 0
-}
-
-// compareKeys is bytes.Compare with an inlined first step: when both keys
-// have 8 bytes, their big-endian words decide most comparisons without the
-// call into the runtime's general compare (about 5 ns of a 30-40 ns node
-// visit whose cost is otherwise the cache miss on the node).
-func compareKeys(a, b []byte) int {
-	if len(a) >= 8 && len(b) >= 8 {
-		x, y := binary.BigEndian.Uint64(a), binary.BigEndian.Uint64(b)
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return bytes.Compare(a, b)
+// after reports whether t sorts after the node n at np; nil is +infinity.
+func after(t *lookup, n uint32, np unsafe.Pointer) bool {
+	return n != 0 && cmp(np, t) < 0
 }
 
 // Len implements memtable.Rep.
@@ -249,21 +169,12 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 	return l.a.allocated.Load() + uint64(len(l.a.windows))*8 + uint64(unsafe.Sizeof(*l))
 }
 
-// writeVersion fills the version record at v and copies value to pos.
-func (l *List) writeVersion(v uint32, trailer base.Trailer, pos uint32, value []byte) {
-	p := l.a.addr(v)
-	*(*uint32)(p) = uint32(trailer)
-	*(*uint32)(unsafe.Add(p, 4)) = uint32(trailer >> 32)
-	*(*uint32)(unsafe.Add(p, offVerLen)) = uint32(len(value))
-	*(*uint32)(unsafe.Add(p, offVerPos)) = pos
-	if len(value) > 0 {
-		copy(unsafe.Slice((*byte)(l.a.addr(pos)), len(value)), value)
-	}
-}
-
 // Add implements memtable.Rep. It returns memtable.ErrFull when the arena
 // cannot hold the entry; the list is unchanged then.
 func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
+	if l.a == nil {
+		panic(errReleased)
+	}
 	if uint64(len(key)) > maxArenaBytes || uint64(len(value)) > maxArenaBytes {
 		return memtable.ErrFull
 	}
@@ -284,6 +195,7 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 
 // insert adds (key, trailer, value) using and updating splice sp.
 func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice) error {
+	t := lookupFor(key)
 	h := memtable.RandomHeight(maxHeight)
 	maxH := int(l.height.Load())
 	for h > maxH {
@@ -293,58 +205,47 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 		}
 		maxH = int(l.height.Load())
 	}
-	l.fixSplice(key, sp, maxH)
+	l.fixSplice(&t, sp, maxH)
 
-	// The user key exists already: only a version record is needed.
-	if n := sp.next[0]; n != 0 && bytes.Equal(l.key(n), key) {
-		// Record and value together, in the value stream: chains are
-		// walked far less often than the node list.
-		v, err := l.a.alloc(versionSize+align4(uint64(len(value))), streamValues)
-		if err != nil {
-			return err
-		}
-		l.writeVersion(v, trailer, v+versionSize/4, value)
-		l.pushVersion(n, v, trailer)
-		return nil
-	}
-
-	// A new node with its first version record in one allocation.
-	klen := align4(uint64(len(key)))
-	var pos uint32
-	if len(value) > 0 {
-		var err error
-		if pos, err = l.a.alloc(align4(uint64(len(value))), streamValues); err != nil {
-			return err
+	// The user key exists already: only a version is added.
+	if n := sp.next[0]; n != 0 {
+		if np := l.r.addr(n); bytes.Equal(keyOf(np), key) {
+			return l.addVersion(n, np, trailer, value)
 		}
 	}
-	off, err := l.a.alloc(4*uint64(h-1)+nodeHeader+klen+versionSize, streamNodes)
+
+	// A new node, inline when the trailer fits its tag.
+	off, err := l.a.alloc(nodeSize(h, uint32(len(key)), uint32(len(value))), streamNodes)
 	if err != nil {
 		return err
 	}
 	x := off + uint32(h-1)
-	v := x + uint32((nodeHeader+klen)>>2)
-	p := l.a.addr(x)
-	*(*uint32)(unsafe.Add(p, offKeyLen)) = uint32(len(key))
-	*(*uint32)(unsafe.Add(p, offVersions)) = v
-	copy(unsafe.Slice((*byte)(unsafe.Add(p, nodeHeader)), len(key)), key)
-	l.writeVersion(v, trailer, pos, value)
+	tag, ok := l.inlineTag(trailer)
+	if !ok {
+		if tag, err = l.newRecord(trailer, nil, x); err != nil {
+			return err
+		}
+	}
+	xp := l.r.addr(x)
+	writeNode(xp, tag, key, value)
 
 	valid := true
 	for i := 0; i < h; i++ {
 		for {
-			if i == 0 && sp.next[0] != 0 && bytes.Equal(l.key(sp.next[0]), key) {
-				// Another Add linked this user key first: join its chain.
-				l.pushVersion(sp.next[0], v, trailer)
-				return nil
+			if i == 0 && sp.next[0] != 0 {
+				// Another Add may have linked this user key first: join it.
+				if np := l.r.addr(sp.next[0]); bytes.Equal(keyOf(np), key) {
+					return l.addVersion(sp.next[0], np, trailer, value)
+				}
 			}
 			if invariants.Enabled && i == 0 {
-				l.checkFits(key, sp.prev[0], sp.next[0])
+				l.checkFits(&t, sp.prev[0], sp.next[0])
 			}
-			atomic.StoreUint32(l.link(x, i), sp.next[i])
-			if atomic.CompareAndSwapUint32(l.link(sp.prev[i], i), sp.next[i], x) {
+			link(xp, i).Store(sp.next[i])
+			if link(l.r.addr(sp.prev[i]), i).CompareAndSwap(sp.next[i], x) {
 				break
 			}
-			sp.prev[i], sp.next[i] = l.findSpliceForLevel(key, sp.prev[i], 0, i)
+			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
 			if i > 0 {
 				valid = false
 			}
@@ -360,9 +261,9 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 	return nil
 }
 
-// fixSplice makes sp bracket key at levels 0..maxH-1, reusing the levels
+// fixSplice makes sp bracket t at levels 0..maxH-1, reusing the levels
 // that still do (InlineSkipList's validation with allow_partial_splice_fix).
-func (l *List) fixSplice(key []byte, sp *splice, maxH int) {
+func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
 	recompute := 0
 	if sp.height < maxH {
 		sp.prev[maxH] = l.head
@@ -373,14 +274,15 @@ func (l *List) fixSplice(key []byte, sp *splice, maxH int) {
 	scan:
 		for recompute < maxH {
 			p, n := sp.prev[recompute], sp.next[recompute]
+			pp := l.r.addr(p)
 			switch {
-			case l.next(p, recompute) != n:
+			case link(pp, recompute).Load() != n:
 				recompute++
-			case p != l.head && !l.keyAfter(key, p):
+			case p != l.head && !after(t, p, pp):
 				for sp.prev[recompute] == p {
 					recompute++
 				}
-			case l.keyAfter(key, n):
+			case n != 0 && after(t, n, l.r.addr(n)):
 				for sp.next[recompute] == n {
 					recompute++
 				}
@@ -390,53 +292,46 @@ func (l *List) fixSplice(key []byte, sp *splice, maxH int) {
 		}
 	}
 	for i := recompute - 1; i >= 0; i-- {
-		sp.prev[i], sp.next[i] = l.findSpliceForLevel(key, sp.prev[i+1], sp.next[i+1], i)
+		sp.prev[i], sp.next[i] = l.findSpliceForLevel(t, sp.prev[i+1], sp.next[i+1], i)
 	}
 }
 
 // findSpliceForLevel walks level from before until the next node's key is
-// >= key (or is the known bound).
-func (l *List) findSpliceForLevel(key []byte, before, bound uint32, level int) (uint32, uint32) {
+// >= t's (or is the known bound).
+func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (uint32, uint32) {
+	bp := l.r.addr(before)
 	for {
-		next := l.next(before, level)
-		if next == bound || !l.keyAfter(key, next) {
+		next := link(bp, level).Load()
+		if next == bound || next == 0 {
 			return before, next
 		}
-		before = next
+		np := l.r.addr(next)
+		c := prefixCmp(np, t)
+		if c == 0 {
+			c = cmpAny(np, t)
+		}
+		if c >= 0 {
+			return before, next
+		}
+		before, bp = next, np
 	}
 }
 
-// pushVersion links version record v (already written) into node n's chain,
-// keeping it sorted by trailer descending. One CAS publishes it.
-func (l *List) pushVersion(n, v uint32, trailer base.Trailer) {
-	at := l.a.word(n, offVersions)
-	for {
-		cur := atomic.LoadUint32(at)
-		if invariants.Enabled && cur != 0 && l.trailer(cur).Seq() == trailer.Seq() {
-			invariants.Violated("offsetskiplist: entry (%q, seq %d) added twice", l.key(n), trailer.Seq())
-		}
-		if cur != 0 && l.trailer(cur) > trailer {
-			at = l.a.word(cur, offVerNext)
-			continue
-		}
-		atomic.StoreUint32(l.a.word(v, offVerNext), cur)
-		if atomic.CompareAndSwapUint32(at, cur, v) {
-			return
-		}
-	}
-}
-
-// findGreaterOrEqual returns the first node whose key is >= key, or 0.
-func (l *List) findGreaterOrEqual(key []byte) uint32 {
-	x := l.head
+// findGreaterOrEqual returns the first node whose key is >= t's, or 0.
+func (l *List) findGreaterOrEqual(t *lookup) uint32 {
+	x := l.r.addr(l.head)
 	level := int(l.height.Load()) - 1
 	var bigger uint32 // known >= key: skip comparing it again
 	for {
-		next := l.next(x, level)
+		next := link(x, level).Load()
 		if next != 0 && next != bigger {
-			c := compareKeys(l.key(next), key)
+			np := l.r.addr(next)
+			c := prefixCmp(np, t)
+			if c == 0 {
+				c = cmpAny(np, t)
+			}
 			if c < 0 {
-				x = next
+				x = np
 				continue
 			}
 			if c == 0 {
@@ -451,21 +346,22 @@ func (l *List) findGreaterOrEqual(key []byte) uint32 {
 	}
 }
 
-// findLast returns the last node whose key is < key (<= key when orEqual;
-// any key when last), or 0 when there is none.
-func (l *List) findLast(key []byte, orEqual, last bool) uint32 {
+// findLast returns the last node whose key is < t's (<= when orEqual; any
+// key when last, t unused), or 0 when there is none.
+func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
 	x := l.head
+	xp := l.r.addr(x)
 	level := int(l.height.Load()) - 1
 	for {
-		next := l.next(x, level)
+		next := link(xp, level).Load()
 		if next != 0 {
+			np := l.r.addr(next)
 			if last {
-				x = next
+				x, xp = next, np
 				continue
 			}
-			c := compareKeys(l.key(next), key)
-			if c < 0 || (orEqual && c == 0) {
-				x = next
+			if c := cmp(np, t); c < 0 || (orEqual && c == 0) {
+				x, xp = next, np
 				continue
 			}
 		}
@@ -481,15 +377,33 @@ func (l *List) findLast(key []byte, orEqual, last bool) uint32 {
 
 // Get implements memtable.Rep.
 func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
-	n := l.findGreaterOrEqual(key)
-	if n == 0 || !bytes.Equal(l.key(n), key) {
+	if l.a == nil {
+		panic(errReleased)
+	}
+	t := lookupFor(key)
+	n := l.findGreaterOrEqual(&t)
+	if n == 0 {
 		return nil, 0, false
 	}
-	for v := l.versions(n); v != 0; v = l.nextVersion(v) {
-		t := l.trailer(v)
-		if t.Seq() <= snapshot {
-			return l.value(v), t.Kind(), true
+	np := l.r.addr(n)
+	if !bytes.Equal(keyOf(np), key) {
+		return nil, 0, false
+	}
+	tag := tagOf(np).Load()
+	if tag&chainBit == 0 {
+		tr := l.inlineTrailer(tag)
+		if tr.Seq() > snapshot {
+			return nil, 0, false
 		}
+		return nodeValue(np), tr.Kind(), true
+	}
+	for ref := tag; ref != 0; {
+		r := l.rec(ref)
+		tr := recTrailer(r)
+		if tr.Seq() <= snapshot {
+			return l.recValue(r), tr.Kind(), true
+		}
+		ref = recNext(r).Load()
 	}
 	return nil, 0, false
 }

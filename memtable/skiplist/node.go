@@ -3,11 +3,11 @@ package skiplist
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable/internal/kvbytes"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
@@ -62,7 +62,7 @@ var _ [headWords*4 - (maxHeight*linkSize + offKey - linkSize + 2)]byte // the he
 // nodeSize is the bytes of a node of height h for a key of kl bytes and a
 // value of vl bytes.
 func nodeSize(h int, kl, vl uint32) uint64 {
-	n := uint64(h)*linkSize + offKey - linkSize + uint64(varintLen(kl)) + uint64(kl) + uint64(varintLen(vl)) + uint64(vl)
+	n := uint64(h)*linkSize + offKey - linkSize + kvbytes.Size(kl, vl)
 	return (n + 3) &^ 3
 }
 
@@ -76,54 +76,16 @@ func trailerOf(p unsafe.Pointer) base.Trailer {
 }
 
 // keyOf returns the key of the node at p.
-func keyOf(p unsafe.Pointer) []byte {
-	kl, n := getVarint(unsafe.Add(p, offKey))
-	return unsafe.Slice((*byte)(unsafe.Add(p, offKey+n)), kl)
-}
+func keyOf(p unsafe.Pointer) []byte { return kvbytes.Key(unsafe.Add(p, offKey)) }
 
 // valueOf returns the value of the node at p (nil when empty).
-func valueOf(p unsafe.Pointer) []byte {
-	kl, n := getVarint(unsafe.Add(p, offKey))
-	q := unsafe.Add(p, offKey+n+int(kl))
-	vl, m := getVarint(q)
-	if vl == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Add(q, m)), vl)
-}
+func valueOf(p unsafe.Pointer) []byte { return kvbytes.Value(unsafe.Add(p, offKey)) }
 
 // writeNode fills the entry part of a freshly allocated node at p.
 func writeNode(p unsafe.Pointer, trailer base.Trailer, key, value []byte) {
 	binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(p, offTrailer)), 8), uint64(trailer))
-	q := unsafe.Add(p, offKey)
-	q = unsafe.Add(q, putVarint(q, uint32(len(key))))
-	copy(unsafe.Slice((*byte)(q), len(key)), key)
-	q = unsafe.Add(q, len(key))
-	q = unsafe.Add(q, putVarint(q, uint32(len(value))))
-	copy(unsafe.Slice((*byte)(q), len(value)), value)
+	kvbytes.Put(unsafe.Add(p, offKey), key, value)
 }
-
-// getVarint decodes the varint32 at p and returns it with its length.
-func getVarint(p unsafe.Pointer) (uint32, int) {
-	if b := *(*byte)(p); b < 0x80 {
-		return uint32(b), 1
-	}
-	return getLongVarint(p)
-}
-
-// getLongVarint is getVarint for values of 128 and up.
-func getLongVarint(p unsafe.Pointer) (uint32, int) {
-	v, n := binary.Uvarint(unsafe.Slice((*byte)(p), binary.MaxVarintLen32))
-	return uint32(v), n
-}
-
-// putVarint writes v as a varint32 at p and returns its length.
-func putVarint(p unsafe.Pointer, v uint32) int {
-	return binary.PutUvarint(unsafe.Slice((*byte)(p), varintLen(v)), uint64(v))
-}
-
-// varintLen is the length of v as a varint: one byte per 7 bits.
-func varintLen(v uint32) int { return (bits.Len32(v|1) + 6) / 7 }
 
 // lookup is an internal key being searched for, with its prefix computed
 // once.
@@ -140,21 +102,10 @@ func cmp(p unsafe.Pointer, t *lookup) int {
 	return cmpAny(p, t)
 }
 
-// prefixCmp is cmp when the first 8 key bytes, compared as one big-endian
-// integer, settle it, for a key of 8 to 127 bytes; otherwise it is 0. That
-// settles most comparisons with no call (prefixCmp is inlined), so a search
-// loop that calls cmpAny only on 0 keeps its registers (Go's calling
-// convention saves none across a call).
+// prefixCmp is cmp when the first 8 key bytes settle it, otherwise 0
+// (kvbytes.PrefixCmp).
 func prefixCmp(p unsafe.Pointer, t *lookup) int {
-	if kl := *(*byte)(unsafe.Add(p, offKey)); kl-8 < 0x80-8 {
-		if prefix := prefixAt(unsafe.Add(p, offKey+1)); prefix != t.Prefix {
-			if prefix < t.Prefix {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+	return kvbytes.PrefixCmp(unsafe.Add(p, offKey), t.Prefix)
 }
 
 // cmpAny is cmp for every key length.
@@ -163,7 +114,7 @@ func cmpAny(p unsafe.Pointer, t *lookup) int {
 	kl := uint32(*(*byte)(unsafe.Add(p, offKey)))
 	if kl >= 0x80 {
 		var n int
-		kl, n = getVarint(unsafe.Add(p, offKey))
+		kl, n = kvbytes.Varint(unsafe.Add(p, offKey))
 		kp = unsafe.Add(p, offKey+n)
 	}
 	var prefix uint64
