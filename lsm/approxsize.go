@@ -65,6 +65,7 @@ func (db *DB) tableSpan(f *fileMeta, start, limit []byte) (uint64, error) {
 		if limitInside {
 			to = r.ApproximateOffsetOf(limit)
 		}
+		db.releaseTable(r)
 	}
 	if to <= from {
 		return 0, nil

@@ -87,7 +87,7 @@ func (db *DB) runCompaction(c *compaction) error {
 				db.mu.stats.runningCompactions--
 				return err
 			}
-			iters = append(iters, newTableIter(r, tableIterOptions{callerGuards: true, tableReadIO: db.io.compactionReads}))
+			iters = append(iters, db.pinIter(r, newTableIter(r, tableIterOptions{callerGuards: true, tableReadIO: db.io.compactionReads})))
 			readIn += f.size
 		}
 	} else {

@@ -90,6 +90,7 @@ func (db *DB) tablesRangeDels(sets ...[]*fileMeta) (*rangedel.List, error) {
 				return nil, err
 			}
 			ts = t.rangeDels.Tombstones(ts)
+			db.releaseTable(t)
 		}
 	}
 	if len(ts) == 0 {

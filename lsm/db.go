@@ -96,6 +96,9 @@ type DB struct {
 	// walCompressor compresses WAL records; nil: WALs are not compressed
 	// (walcompress.go).
 	walCompressor *wal.Compressor
+	// tables bounds the open table readers under max_open_files; nil
+	// when unlimited (tablecache.go).
+	tables *tableCache
 
 	// mu guards the fields inside it.
 	mu struct {
@@ -153,6 +156,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if err := db.prepareOptions(); err != nil {
 		return nil, err
 	}
+	db.tables = newTableCache(db.opts.OpenFiles)
 	db.bgCond = sync.NewCond(&db.mu)
 	db.mu.vs.db = db
 	db.mu.compactPointer = make([][]byte, db.numLevels)
@@ -391,9 +395,7 @@ func (db *DB) releaseVersion(v *version) {
 	for _, files := range v.levels {
 		for _, f := range files {
 			if f.unref() {
-				if r := f.reader.Swap(nil); r != nil {
-					r.Close()
-				}
+				db.dropTableReader(f)
 				db.fs.Remove(tableName(db.dir, f.num))
 			}
 		}
@@ -470,9 +472,7 @@ func (db *DB) Close() error {
 		// Close readers of live tables without deleting them.
 		for _, files := range v.levels {
 			for _, f := range files {
-				if r := f.reader.Swap(nil); r != nil {
-					r.Close()
-				}
+				db.dropTableReader(f)
 			}
 		}
 		closeBlobReaders(v)

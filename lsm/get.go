@@ -14,22 +14,15 @@ import (
 )
 
 // tableReader returns the open reader of f, opening it on first use in the
-// format its footer names.
+// format its footer names, pinned until releaseTable (tablecache.go). An
+// open table without a table cache is an inlined atomic load.
 func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
-	if t := f.reader.Load(); t != nil {
-		return t, nil
+	if db.tables == nil {
+		if t := f.reader.Load(); t != nil {
+			return t, nil
+		}
 	}
-	f.openMu.Lock()
-	defer f.openMu.Unlock()
-	if t := f.reader.Load(); t != nil {
-		return t, nil
-	}
-	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num)
-	if err != nil {
-		return nil, err
-	}
-	f.reader.Store(t)
-	return t, nil
+	return db.openTableReader(f)
 }
 
 // openTableFile opens the table file name of size bytes in the format its
@@ -336,10 +329,19 @@ func (db *DB) getFromTable(f *fileMeta, skipFilter bool, key []byte, seq uint64,
 	if db.rows != nil {
 		return db.getFromTableRows(f, skipFilter, key, seq, g)
 	}
+	if db.tables != nil {
+		return db.getFromPinnedTable(f, skipFilter, key, seq, g)
+	}
 	r, err := db.tableReader(f)
 	if err != nil {
 		return false, err
 	}
+	return getInTable(r, skipFilter, key, seq, g)
+}
+
+// getInTable is getFromTable's lookup in f's reader r, past its filter
+// when skipFilter is set.
+func getInTable(r *openTable, skipFilter bool, key []byte, seq uint64, g *getter) (bool, error) {
 	// Get consults the table's filter before any key or block.
 	found, err := tableGet(r, skipFilter, key, seq, g.cb)
 	// A merge operand: the older versions in this table come next.

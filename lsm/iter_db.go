@@ -120,7 +120,7 @@ func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
 			rs.unref()
 			return nil, err
 		}
-		children = append(children, b.tableIter(db, r, it.keysOnly))
+		children = append(children, db.pinIter(r, b.tableIter(db, r, it.keysOnly)))
 	}
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {

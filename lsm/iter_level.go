@@ -29,6 +29,9 @@ type levelIter struct {
 	// first one (an inline one would grow every iterator by ~200 bytes).
 	slot  tableIter
 	rslot *rtableIter
+	// pin is the reader of files[idx] while cur reads it, released with
+	// cur (tablecache.go).
+	pin *openTable
 }
 
 // newCompactionLevelIter returns a levelIter over compaction inputs, whose
@@ -42,10 +45,7 @@ func (l *levelIter) open(i int) bool {
 	if l.cur != nil && l.idx == i {
 		return true
 	}
-	if l.cur != nil {
-		l.cur.Close()
-		l.cur = nil
-	}
+	l.closeCur()
 	l.idx = i
 	if i < 0 || i >= len(l.files) {
 		return false
@@ -55,6 +55,7 @@ func (l *levelIter) open(i int) bool {
 		l.err = err
 		return false
 	}
+	l.pin = t
 	if t.format == formatRTable && l.rslot == nil && !l.compaction {
 		l.rslot = new(rtableIter)
 	}
@@ -146,9 +147,18 @@ func (l *levelIter) Error() error {
 
 func (l *levelIter) Close() error {
 	l.checkErr()
+	l.closeCur()
+	return l.err
+}
+
+// closeCur closes the current table's iterator and releases its reader.
+func (l *levelIter) closeCur() {
 	if l.cur != nil {
 		l.cur.Close()
 		l.cur = nil
 	}
-	return l.err
+	if l.pin != nil {
+		l.db.releaseTable(l.pin)
+		l.pin = nil
+	}
 }

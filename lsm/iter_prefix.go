@@ -140,7 +140,9 @@ func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 			l.err = err
 			return false
 		}
-		if l.db.tableMayContainPrefix(t, prefix) {
+		may := l.db.tableMayContainPrefix(t, prefix)
+		l.db.releaseTable(t)
+		if may {
 			if !l.open(i) {
 				return false
 			}

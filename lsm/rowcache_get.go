@@ -59,6 +59,9 @@ func (db *DB) getFromTableRows(f *fileMeta, skipFilter bool, key []byte, seq uin
 		if err != nil {
 			return false, err
 		}
+		if db.tables != nil {
+			defer db.tables.release(r) // also when a fault unwinds the lookup
+		}
 		g.recKind = base.KindSet
 		found, err := tableGet(r, skipFilter, key, seq, g.rec)
 		for found && err == nil && g.recKind == base.KindMerge && g.recSeq > 0 {

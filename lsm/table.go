@@ -100,6 +100,8 @@ type openTable struct {
 	rangeDels *rangedel.List
 	// counts counts the close of the file (fs_counted.go); nil: none.
 	counts *fileops.Counters
+	// cached is the reader's state in the table cache (tablecache.go).
+	cached tableCacheEntry
 }
 
 // props returns the table's properties.

@@ -29,7 +29,8 @@ type fileMeta struct {
 	compacting bool // guarded by DB.mu
 
 	// reader is the open table, opened on first use (the table cache: a
-	// pointer per file instead of a map lookup per read).
+	// pointer per file instead of a map lookup per read; tablecache.go
+	// says who sets and clears it when max_open_files bounds it).
 	reader atomic.Pointer[openTable]
 	openMu sync.Mutex
 }

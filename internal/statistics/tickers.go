@@ -50,6 +50,8 @@ const (
 	RowCacheMiss
 	BloomFilterPrefixChecked
 	BloomFilterPrefixUseful
+	NoFileOpens
+	NoFileErrors
 	numTickers
 )
 
@@ -99,6 +101,8 @@ var tickerNames = [numTickers]string{
 	RowCacheMiss:                "rocksdb.row.cache.miss",
 	BloomFilterPrefixChecked:    "rocksdb.bloom.filter.prefix.checked",
 	BloomFilterPrefixUseful:     "rocksdb.bloom.filter.prefix.useful",
+	NoFileOpens:                 "rocksdb.no.file.opens",
+	NoFileErrors:                "rocksdb.no.file.errors",
 }
 
 // String is the ticker's RocksDB name.
