@@ -27,6 +27,10 @@
 //   - dir and walDir are then removed with rmdir(2) if they are empty; rmdir
 //     never removes a non-empty directory or a symbolic link, and its
 //     failure is not an error.
+//   - With opts.ReportFileOperations, each successful unlink counts as a
+//     file deleted in fileops.Process, as RocksDB's DestroyDB counts its
+//     DeleteFile calls through db_bench's counting file system (removing
+//     the directories is not counted, as DeleteDir is not).
 package dbdestroy
 
 import (
@@ -35,8 +39,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
+	"github.com/godbbench/godbbench/internal/fileops"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -71,6 +77,10 @@ func Destroy(dir string, opts *options.Options, spec Spec) error {
 			return err
 		}
 	}
+	var deletes *atomic.Uint64 // nil: not counted
+	if opts != nil && opts.ReportFileOperations {
+		deletes = &fileops.Process.Deletes
+	}
 	var first error
 	if dbExists {
 		lockPath := filepath.Join(dir, LockName)
@@ -81,15 +91,15 @@ func Destroy(dir string, opts *options.Options, spec Spec) error {
 		if err != nil {
 			return err
 		}
-		first = removeMatching(dir, func(n string) bool { return n != LockName && spec.DBFile(n) })
+		first = removeMatching(dir, func(n string) bool { return n != LockName && spec.DBFile(n) }, deletes)
 		if walExists {
-			first = firstError(first, removeMatching(walDir, spec.WALFile))
+			first = firstError(first, removeMatching(walDir, spec.WALFile, deletes))
 		}
-		first = firstError(first, unlinkFile(lockPath))
+		first = firstError(first, unlinkFile(lockPath, deletes))
 		lock.Close()
 		syscall.Rmdir(dir)
 	} else if walExists {
-		first = removeMatching(walDir, spec.WALFile)
+		first = removeMatching(walDir, spec.WALFile, deletes)
 	}
 	if walExists {
 		syscall.Rmdir(walDir)
@@ -119,8 +129,9 @@ func isDirOrMissing(path string) (bool, error) {
 	return true, nil
 }
 
-// removeMatching unlinks the entries of dir whose names match.
-func removeMatching(dir string, match func(name string) bool) error {
+// removeMatching unlinks the entries of dir whose names match, counting
+// each unlinked in deletes (nil: not counted).
+func removeMatching(dir string, match func(name string) bool, deletes *atomic.Uint64) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("IO error: While opendir: %s: %w", dir, err)
@@ -128,18 +139,24 @@ func removeMatching(dir string, match func(name string) bool) error {
 	var first error
 	for _, e := range ents {
 		if match(e.Name()) {
-			first = firstError(first, unlinkFile(filepath.Join(dir, e.Name())))
+			first = firstError(first, unlinkFile(filepath.Join(dir, e.Name()), deletes))
 		}
 	}
 	return first
 }
 
-// unlinkFile removes one directory entry with unlink(2). A directory is
-// left in place without error; an entry already gone is fine.
-func unlinkFile(path string) error {
+// unlinkFile removes one directory entry with unlink(2), counting it in
+// deletes (nil: not counted). A directory is left in place without error;
+// an entry already gone is fine.
+func unlinkFile(path string, deletes *atomic.Uint64) error {
 	err := syscall.Unlink(path)
 	switch {
-	case err == nil, errors.Is(err, syscall.ENOENT):
+	case err == nil:
+		if deletes != nil {
+			deletes.Add(1)
+		}
+		return nil
+	case errors.Is(err, syscall.ENOENT):
 		return nil
 	case errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.EPERM) && isDir(path):
 		return nil
