@@ -1,7 +1,9 @@
 package lsm
 
 import (
+	"math"
 	"sync"
+	"syscall"
 
 	"github.com/godbbench/godbbench/internal/statistics"
 )
@@ -17,9 +19,12 @@ import (
 // table is open, and releaseTable is a nil check: no lock and no
 // allocation per read.
 //
-// Any other value is raised to at least 20 (RocksDB's SanitizeOptions
-// clips it to [20, the process's file limit]; the upper clip is not made
-// here), and RocksDB's table cache gets max_open_files - 10 entries, the
+// Any other value is clipped, as RocksDB's SanitizeOptions clips it, to
+// the process's file limit (RLIMIT_NOFILE's soft limit, 0x400000 when it
+// cannot be read) and then raised to at least 20. The Go runtime raises
+// the soft limit to the hard one at start, so the limit is the hard one
+// where C++ db_bench would see the shell's soft limit. RocksDB's table
+// cache gets max_open_files - 10 entries, the
 // ten left for the WAL, MANIFEST, LOG and the like. db.tables then holds
 // at most that many table readers open:
 //
@@ -55,19 +60,35 @@ const tableCacheReserved = 10
 // minMaxOpenFiles is the smallest max_open_files RocksDB runs with.
 const minMaxOpenFiles = 20
 
+// unknownFileLimit is the file limit RocksDB assumes when the process's
+// cannot be read.
+const unknownFileLimit = 0x400000
+
 // tableCacheCapacity is the number of table readers max_open_files lets
-// the DB hold open; 0 means unlimited.
-func tableCacheCapacity(maxOpenFiles int) int {
+// the DB hold open in a process that may open fileLimit files; 0 means
+// unlimited.
+func tableCacheCapacity(maxOpenFiles, fileLimit int) int {
 	if maxOpenFiles == -1 {
 		return 0
 	}
-	return max(maxOpenFiles, minMaxOpenFiles) - tableCacheReserved
+	return max(min(maxOpenFiles, fileLimit), minMaxOpenFiles) - tableCacheReserved
+}
+
+// processFileLimit is RLIMIT_NOFILE's soft limit as RocksDB's
+// port::GetMaxOpenFiles reads it: at most math.MaxInt32, and
+// unknownFileLimit when getrlimit fails.
+func processFileLimit() int {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return unknownFileLimit
+	}
+	return int(min(uint64(l.Cur), math.MaxInt32))
 }
 
 // newTableCache returns the table cache for max_open_files, nil when
 // unlimited.
 func newTableCache(maxOpenFiles int) *tableCache {
-	n := tableCacheCapacity(maxOpenFiles)
+	n := tableCacheCapacity(maxOpenFiles, processFileLimit())
 	if n == 0 {
 		return nil
 	}

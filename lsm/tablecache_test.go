@@ -16,12 +16,18 @@ import (
 )
 
 func TestTableCacheCapacity(t *testing.T) {
-	for _, c := range []struct{ maxOpenFiles, want int }{
-		{-1, 0}, {0, 10}, {-2, 10}, {5, 10}, {20, 10}, {21, 11}, {50, 40}, {5000, 4990},
+	for _, c := range []struct{ maxOpenFiles, fileLimit, want int }{
+		{-1, 1024, 0}, {0, 1024, 10}, {-2, 1024, 10}, {5, 1024, 10}, {20, 1024, 10}, {21, 1024, 11},
+		{50, 1024, 40}, {5000, 1 << 20, 4990},
+		// Clipped to the process's file limit first, then raised to 20.
+		{5000, 1024, 1014}, {5000, 16, 10}, {-1, 16, 0},
 	} {
-		if got := tableCacheCapacity(c.maxOpenFiles); got != c.want {
-			t.Errorf("max_open_files %d: capacity %d, want %d", c.maxOpenFiles, got, c.want)
+		if got := tableCacheCapacity(c.maxOpenFiles, c.fileLimit); got != c.want {
+			t.Errorf("max_open_files %d, file limit %d: capacity %d, want %d", c.maxOpenFiles, c.fileLimit, got, c.want)
 		}
+	}
+	if l := processFileLimit(); l < 1 {
+		t.Errorf("processFileLimit() = %d", l)
 	}
 	if newTableCache(-1) != nil {
 		t.Error("max_open_files -1 made a table cache")
@@ -253,7 +259,7 @@ func TestTableCacheOpenFDs(t *testing.T) {
 					most = max(most, openTableFDs(t, dir))
 				}
 			}
-			limit := tableCacheCapacity(openFiles)
+			limit := tableCacheCapacity(openFiles, processFileLimit())
 			if openFiles == -1 {
 				if got := openTableFDs(t, dir); got != tables {
 					t.Errorf("unlimited: %d table files open, want all %d", got, tables)
