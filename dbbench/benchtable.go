@@ -18,26 +18,12 @@ type BenchmarkRow struct {
 	Refused map[string]string
 }
 
-// engineGaps are the built benchmarks an engine refuses, by engine, with
-// what the engine lacks.
-var engineGaps = map[string]map[string]string{
-	"getmergeoperands":   {"pebble": "GetMergeOperands"},
-	"readrandomoperands": {"pebble": "GetMergeOperands"},
-	// Pebble's CompactFiles compacts a key range, not the named tables.
-	"fillseqdeterministic":          {"pebble": "CompactFiles of named tables"},
-	"filluniquerandomdeterministic": {"pebble": "CompactFiles of named tables"},
-}
-
-// projectBenchmarks are the registry's names that db_bench 7.8.3 lacks.
-var projectBenchmarks = map[string]bool{"profiles": true, "nextwithkey": true,
-	"ycsbload": true, "ycsba": true, "ycsbb": true, "ycsbc": true, "ycsbd": true, "ycsbe": true, "ycsbf": true}
-
 // BenchmarkTable returns every registered benchmark, sorted by name.
 func BenchmarkTable() []BenchmarkRow {
 	rows := make([]BenchmarkRow, 0, len(benchmarks))
 	for name, def := range benchmarks {
-		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: projectBenchmarks[name], Doc: benchmarkDocs[name],
-			Refused: engineGaps[name]}
+		row := BenchmarkRow{Name: name, Fresh: def.fresh, ExtraThreads: def.extraThreads, Project: def.project, Doc: def.doc,
+			Refused: def.engineGaps}
 		switch {
 		case def.notBuilt:
 			row.Kind = "not built"

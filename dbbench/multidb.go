@@ -200,45 +200,15 @@ func (r *runner) dbHeader(path string) {
 	}
 }
 
-// severalDBBenchmarks are the benchmarks that run on --num_multi_db > 1
-// databases as db_bench runs them: the fills and deletes, the reads,
-// seeks and scans, the *whilewriting and *whilemerging pairs, the
-// read-modify-writes and merges, and the operations on every database
-// (flush, compactall, stats, ...). Any
-// other benchmark stops the run (checkSeveralDBs) rather than measure
-// the first database alone.
-var severalDBBenchmarks = setOf(
-	"fillseq", "fillbatch", "fillrandom", "filluniquerandom", "fillanddeleteuniquerandom",
-	"fillsync", "fill100K", "overwrite", "deleteseq", "deleterandom",
-	"readseq", "readreverse", "readtocache", "readrandom", "readmissing", "readrandomsmall",
-	"readrandomoperands", "seekrandom", "newiterator", "multireadrandom",
-	"readwhilewriting", "seekrandomwhilewriting", "newiteratorwhilewriting",
-	"readwhilemerging", "seekrandomwhilemerging",
-	"updaterandom", "xorupdaterandom", "appendrandom", "readrandomwriterandom",
-	"mergerandom", "readrandommergerandom", "compact", "mixgraph", "readrandomfast",
-	"randomwithverify", "getmergeoperands", "approximatesizerandom", "verifychecksum",
-	"verifyfilechecksums", "fillseekseq", "randomreplacekeys", "compact0", "compact1", "stats_history",
-	"backup", "restore",
-	"flush", "compactall", "waitforcompaction", "resetstats", "stats", "levelstats",
-	"sstables", "memstats", "block_cache_entry_stats",
-	"crc32c", "xxhash", "xxhash64", "xxh3", "acquireload", "compress", "uncompress",
-)
-
-// severalDBRefusals are db_bench's own refusals of benchmarks with
-// several databases, in its words (it aborts after readwhilescanning's).
-var severalDBRefusals = map[string]string{
-	"randomtransaction": "Cannot run RandomTransaction benchmark with FLAGS_multi_db > 1.",
-	"readwhilescanning": "Not supporting multiple DBs.",
-}
-
 // checkSeveralDBs refuses, with several databases, a benchmark that runs
 // on one database here.
 func (r *runner) checkSeveralDBs(name string) error {
-	if r.multi == nil || severalDBBenchmarks[name] {
+	def := benchmarks[name]
+	if r.multi == nil || def.severalDBs {
 		return nil
 	}
 	r.out.Flush()
-	if msg, ok := severalDBRefusals[name]; ok {
+	if msg := def.severalDBRefusal; msg != "" {
 		r.errf("%s\n", msg)
 	} else {
 		r.errf("Not implemented: benchmark %s runs on one database; --num_multi_db=%d opens several\n", name, r.cfg.numMultiDB)

@@ -51,17 +51,16 @@ func TestRegistryEntriesWellFormed(t *testing.T) {
 	}
 }
 
-// TestBenchmarkDocs: every registered benchmark has its line in
-// benchmarkDocs, and benchmarkDocs names nothing else.
+// TestBenchmarkDocs: every registered benchmark has its line, and a
+// db_bench refusal with several databases belongs to a benchmark that does
+// not run on them.
 func TestBenchmarkDocs(t *testing.T) {
-	for name := range benchmarks {
-		if benchmarkDocs[name] == "" {
-			t.Errorf("benchmark %s has no line in benchmarkDocs", name)
+	for name, def := range benchmarks {
+		if def.doc == "" {
+			t.Errorf("benchmark %s has no doc line", name)
 		}
-	}
-	for name := range benchmarkDocs {
-		if _, ok := benchmarks[name]; !ok {
-			t.Errorf("benchmarkDocs describes %s, which is not registered", name)
+		if def.severalDBs && def.severalDBRefusal != "" {
+			t.Errorf("benchmark %s both runs on several databases and is refused on them", name)
 		}
 	}
 }
