@@ -40,6 +40,12 @@ func TestInvariantCommitSequence(t *testing.T) {
 	put(t, db, "a", "1")
 	put(t, db, "b", "2")
 	db.mu.Lock()
+	// The first logged record started making the next WAL in the
+	// background (walnext.go); wait for its file, so that nothing is
+	// created in the directory after the test ends.
+	for db.mu.nextWAL.making {
+		db.bgCond.Wait()
+	}
 	db.mu.lastSeq = 0
 	db.mu.Unlock()
 	// The failed leader leaves the write queue blocked, so the DB is
