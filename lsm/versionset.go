@@ -94,6 +94,7 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 	r := wal.NewReader(data)
 	var v *version
 	var haveNext bool
+	var families familyTracker
 	for first := true; ; first = false {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -111,15 +112,18 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 			}
 			return false, fmt.Errorf("%s at offset %d: %w", name, r.Offset(), err)
 		}
-		if e.hasLogNumber {
-			vs.logNumber = e.logNumber
-		}
 		if e.hasNextFileNum {
 			vs.nextFileNum.Store(e.nextFileNum)
 			haveNext = true
 		}
 		if e.hasLastSeq {
 			vs.lastSeq = e.lastSeq
+		}
+		if families.track(e); e.family != 0 {
+			continue
+		}
+		if e.hasLogNumber {
+			vs.logNumber = e.logNumber
 		}
 		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
@@ -128,6 +132,9 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 	}
 	if !haveNext {
 		return false, fmt.Errorf("%w: %s has no next-file-number record", ErrCorruptManifest, name)
+	}
+	if err := families.notOpened(); err != nil {
+		return false, err
 	}
 	if v, err = v.apply(&versionEdit{}, numLevels); err != nil {
 		return false, err
