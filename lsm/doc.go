@@ -79,12 +79,13 @@
 //   - Destroy (destroy.go) takes LOCK and deletes only files the engine
 //     names, never directories or link targets.
 //   - Column families: the batch and MANIFEST formats carry RocksDB's
-//     column-family records, but a DB has only the default family. Write
-//     refuses a batch naming another family ("Invalid argument: Invalid
-//     column family specified in write batch"), WAL recovery skips such
-//     records (as RocksDB skips a dropped family's), and Open refuses a
-//     DB whose MANIFEST holds other live families ("Invalid argument:
-//     Column families not opened: <names>").
+//     column-family records, and a replayed MANIFEST rebuilds each
+//     family's version and log number (familyset.go), but an open DB has
+//     only the default family. Write refuses a batch naming another family
+//     ("Invalid argument: Invalid column family specified in write
+//     batch"), WAL recovery skips such records (as RocksDB skips a dropped
+//     family's), and Open refuses a DB whose MANIFEST holds other live
+//     families ("Invalid argument: Column families not opened: <names>").
 //   - Close waits for queued writes and background work, flushes memtables
 //     holding writes that skipped the WAL, and must be called after every
 //     iterator is closed.

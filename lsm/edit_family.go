@@ -2,11 +2,8 @@ package lsm
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
 )
 
 // MANIFEST records of column families, after RocksDB's VersionEdit (the
@@ -103,45 +100,4 @@ func (d *editDecoder) familyID(what string) uint32 {
 		d.err = fmt.Errorf("%w: %s %d out of range", ErrCorruptManifest, what, id)
 	}
 	return uint32(id)
-}
-
-// familyTracker follows the families a replayed MANIFEST creates and drops.
-type familyTracker struct {
-	names map[uint32]string // live families other than the default, by id
-}
-
-// track records e's family add or drop.
-func (t *familyTracker) track(e *versionEdit) {
-	switch {
-	case e.addFamily:
-		if t.names == nil {
-			t.names = make(map[uint32]string)
-		}
-		t.names[e.family] = e.familyName
-	case e.dropFamily:
-		delete(t.names, e.family)
-	}
-}
-
-// errFamiliesNotOpened is the error of opening a DB whose MANIFEST holds
-// families besides the default without naming them, in RocksDB's words
-// ("Column families not opened: " and the names by id, comma separated).
-var errFamiliesNotOpened = errors.New("Invalid argument: Column families not opened: ")
-
-// notOpened returns errFamiliesNotOpened naming the live families, or nil
-// when there are none.
-func (t *familyTracker) notOpened() error {
-	if len(t.names) == 0 {
-		return nil
-	}
-	ids := make([]uint32, 0, len(t.names))
-	for id := range t.names {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = t.names[id]
-	}
-	return fmt.Errorf("%w%s", errFamiliesNotOpened, strings.Join(names, ", "))
 }

@@ -27,6 +27,10 @@ type versionSet struct {
 	manifestBuf  []byte
 	manifestBusy bool // a logAndApply is writing the MANIFEST
 
+	// families are the column families besides the default
+	// (familyset.go).
+	families familySet
+
 	// unfinishedFlushes are the flushes the replayed MANIFEST records as
 	// begun and not ended, by table number (pendingflush.go); only Open
 	// reads them.
@@ -94,7 +98,6 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 	r := wal.NewReader(data)
 	var v *version
 	var haveNext bool
-	var families familyTracker
 	for first := true; ; first = false {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -119,7 +122,10 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		if e.hasLastSeq {
 			vs.lastSeq = e.lastSeq
 		}
-		if families.track(e); e.family != 0 {
+		if err := vs.families.replay(e, numLevels); err != nil {
+			return false, fmt.Errorf("%s: %w", name, err)
+		}
+		if e.family != 0 {
 			continue
 		}
 		if e.hasLogNumber {
@@ -133,8 +139,8 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 	if !haveNext {
 		return false, fmt.Errorf("%w: %s has no next-file-number record", ErrCorruptManifest, name)
 	}
-	if err := families.notOpened(); err != nil {
-		return false, err
+	if err := vs.families.checkLevels(numLevels); err != nil {
+		return false, fmt.Errorf("%s: %w", name, err)
 	}
 	if v, err = v.apply(&versionEdit{}, numLevels); err != nil {
 		return false, err
@@ -184,7 +190,11 @@ func (vs *versionSet) createManifest() error {
 		}
 		vs.current.snapshotBlobs(snap)
 	}
+	families := vs.families.snapshot(snap)
 	w.AddRecord(snap.encode(nil))
+	for _, e := range families {
+		w.AddRecord(e.encode(nil))
+	}
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("lsm: write MANIFEST: %w", err)
