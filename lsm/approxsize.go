@@ -10,7 +10,7 @@ package lsm
 // its whole size. An empty or inverted range is 0. It allocates nothing
 // once every table it meets is open.
 func (db *DB) ApproximateSize(start, limit []byte) (uint64, error) {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return 0, ErrClosed
 	}

@@ -65,7 +65,7 @@ func TestBlobRandomizedModel(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkBlobFilesOnDisk(t, run.db, dir)
-				if n := len(run.db.mu.vs.current.blobs); n == 0 {
+				if n := len(run.db.def.current.blobs); n == 0 {
 					t.Errorf("no blob file is live at the end")
 				}
 				run.finish()
@@ -84,7 +84,7 @@ func checkBlobFilesOnDisk(t *testing.T, db *DB, dir string) {
 	}
 	db.mu.Lock()
 	var live []string
-	for num := range db.mu.vs.current.blobs {
+	for num := range db.def.current.blobs {
 		live = append(live, filepath.Base(blobName(dir, num)))
 	}
 	db.mu.Unlock()

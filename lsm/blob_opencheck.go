@@ -24,7 +24,7 @@ const keepBlobFiles = 0
 // verifyBlobFiles checks that every blob file of the current version exists
 // with its recorded size: one stat per file.
 func (db *DB) verifyBlobFiles(manifest string) error {
-	for num, b := range db.mu.vs.current.blobs {
+	for num, b := range db.def.current.blobs {
 		name := blobName(db.dir, num)
 		f, err := db.fs.OpenReadOnly(name)
 		if err != nil {
@@ -53,7 +53,7 @@ func (db *DB) obsoleteBlobFiles(f dbFiles, obsolete map[uint64]bool) {
 	}
 	for _, n := range f.dbNames {
 		if t, num := parseFileName(n); t == fileBlob {
-			if _, live := db.mu.vs.current.blobs[num]; !live {
+			if _, live := db.def.current.blobs[num]; !live {
 				obsolete[num] = true
 			}
 		}

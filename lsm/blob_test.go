@@ -46,7 +46,7 @@ func liveBlobFiles(db *DB) []uint64 {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	var nums []uint64
-	for n := range db.mu.vs.current.blobs {
+	for n := range db.def.current.blobs {
 		nums = append(nums, n)
 	}
 	slices.Sort(nums)

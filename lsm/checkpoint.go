@@ -49,10 +49,10 @@ func (db *DB) Checkpoint(dir string) error {
 		return errors.New("lsm: checkpoint of a closed DB")
 	}
 	vs := &db.mu.vs
-	v := vs.current
+	v := vs.db.def.current
 	v.ref()
 	snap := &versionEdit{}
-	snap.setLogNumber(vs.logNumber)
+	snap.setLogNumber(vs.db.def.logNumber)
 	manifestNum := vs.nextFileNum.Load()
 	snap.setNextFileNum(manifestNum + 1)
 	snap.setLastSeq(vs.lastSeq)

@@ -181,8 +181,8 @@ func (db *DB) lead(w *writer) error {
 		}
 	}
 	lastSeq := db.mu.lastSeq
-	db.mu.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
-	mem, log, logFile := db.mu.mem, db.mu.log, db.mu.logFile
+	db.def.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
+	mem, log, logFile := db.def.mem, db.mu.log, db.mu.logFile
 	db.mu.Unlock()
 
 	if err == nil && !w.flush {
@@ -303,7 +303,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 		if db.mu.bgErr != nil {
 			return fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
 		}
-		l0 := len(db.mu.vs.current.levels[0])
+		l0 := len(db.def.current.levels[0])
 		autoCompact := !o.DisableAutoCompactions
 		switch {
 		case !delayed && !force && autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
@@ -311,7 +311,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			delayed = true
 			db.delayWrite(size)
 			continue
-		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.mu.imm) >= o.MaxWriteBufferNumber-2:
+		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.def.imm) >= o.MaxWriteBufferNumber-2:
 			// RocksDB slows writes when the unflushed memtables (the
 			// active one included) reach max_write_buffer_number - 1.
 			db.countStall(stallMemtableSlowdown)
@@ -323,11 +323,11 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			db.countStall(stallL0NumFiles)
 			db.waitForBackground()
 			continue
-		case !force && !db.mu.mem.full():
+		case !force && !db.def.mem.full():
 			return nil
-		case force && db.mu.mem.empty():
+		case force && db.def.mem.empty():
 			return nil
-		case len(db.mu.imm) >= max(o.MaxWriteBufferNumber-1, 1):
+		case len(db.def.imm) >= max(o.MaxWriteBufferNumber-1, 1):
 			db.countStall(stallMemtableCompaction)
 			db.waitForBackground()
 			continue
@@ -336,7 +336,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			db.mu.bgErr = err
 			return err
 		}
-		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.def.publishReads()
 		db.countStallConditions()
 		db.maybeScheduleFlush()
 		return nil

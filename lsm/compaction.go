@@ -39,7 +39,7 @@ func (db *DB) installEdit(e *versionEdit) error {
 	if err := db.mu.vs.logAndApply(e); err != nil {
 		return err
 	}
-	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+	db.def.publishReads()
 	db.countStallConditions()
 	return nil
 }
@@ -68,7 +68,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	}
 	snaps := db.mu.snaps.seqs()
 	var blobs *blobSink
-	if v := db.mu.vs.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
+	if v := db.def.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
 		blobs = db.newBlobSink(v, c.outputLevel, true)
 	}
 	db.mu.stats.runningCompactions++
@@ -197,7 +197,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 	}
 	last := -1
 	for level := range db.numLevels {
-		if len(db.mu.vs.current.overlapping(level, start, end)) > 0 {
+		if len(db.def.current.overlapping(level, start, end)) > 0 {
 			last = level
 		}
 	}
@@ -208,7 +208,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 		last = 1
 	}
 	for level := 0; level < last; level++ {
-		v := db.mu.vs.current
+		v := db.def.current
 		var inputs []*fileMeta
 		if level == 0 {
 			inputs = append(inputs, v.levels[0]...)
@@ -240,7 +240,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 // refitLevel moves the tables of from overlapping [start, end] to level to,
 // when no level between them (inclusive of to) holds data in their range.
 func (db *DB) refitLevel(from, to int, start, end []byte) error {
-	v := db.mu.vs.current
+	v := db.def.current
 	files := v.overlapping(from, start, end)
 	if len(files) == 0 {
 		return nil

@@ -172,7 +172,7 @@ func (db *DB) pickCompaction() *compaction {
 	if c, styled := db.pickStyled(); styled {
 		return c
 	}
-	v := db.mu.vs.current
+	v := db.def.current
 	scores := db.levelScores(v)
 	tried := make([]bool, len(scores))
 	for {
@@ -201,7 +201,7 @@ func (db *DB) pickFromLevel(v *version, level int) *compaction {
 	}
 	files := v.levels[level]
 	start := 0
-	if p := db.mu.compactPointer[level]; p != nil {
+	if p := db.def.compactPointer[level]; p != nil {
 		start = findFile(files, p)
 		if start < len(files) && compareKeys(files[start].largest, p) == 0 {
 			start++
@@ -210,7 +210,7 @@ func (db *DB) pickFromLevel(v *version, level int) *compaction {
 	for i := range files {
 		f := files[(start+i)%len(files)]
 		if c := db.newCompaction(v, level, level+1, []*fileMeta{f}); c != nil {
-			db.mu.compactPointer[level] = f.largest
+			db.def.compactPointer[level] = f.largest
 			return c
 		}
 	}

@@ -29,11 +29,11 @@ func TestCompactionPickDataDriven(t *testing.T) {
 		switch d.Cmd {
 		case "define":
 			db, picked = pickTestDB(t, d), nil
-			db.mu.vs.current = parseVersion(t, d.Input, db.numLevels)
-			return formatVersion(db.mu.vs.current)
+			db.def.current = parseVersion(t, d.Input, db.numLevels)
+			return formatVersion(db.def.current)
 		case "scores":
 			var b strings.Builder
-			for level, s := range db.levelScores(db.mu.vs.current) {
+			for level, s := range db.levelScores(db.def.current) {
 				if level == 0 {
 					fmt.Fprintf(&b, "L0: %.2f (files over trigger %d)\n", s, db.opts.Level0FileNumCompactionTrigger)
 					continue
@@ -59,7 +59,7 @@ func TestCompactionPickDataDriven(t *testing.T) {
 			picked = nil
 			return "ok\n"
 		case "version":
-			return formatVersion(db.mu.vs.current)
+			return formatVersion(db.def.current)
 		default:
 			return fmt.Sprintf("unknown command %q\n", d.Cmd)
 		}
@@ -88,8 +88,7 @@ func pickTestDB(t *testing.T, d *datadriven.TestData) *DB {
 			t.Fatalf("define: unknown argument %q", arg.Key)
 		}
 	}
-	db := &DB{opts: o, numLevels: levels}
-	db.mu.compactPointer = make([][]byte, levels)
+	db := &DB{opts: o, numLevels: levels, def: newFamily(0, defaultFamilyName, levels)}
 	return db
 }
 

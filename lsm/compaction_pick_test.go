@@ -11,7 +11,7 @@ func TestLevelTargets(t *testing.T) {
 	o := options.Default()
 	o.MaxBytesForLevelMultiplierAdditional = []int{1, 2, 1, 1, 1, 1, 1}
 	o.TargetFileSizeMultiplier = 2
-	db := &DB{opts: o, numLevels: 7}
+	db := &DB{opts: o, numLevels: 7, def: newFamily(0, defaultFamilyName, 7)}
 	if got := db.maxBytesForLevel(1); got != 256<<20 {
 		t.Fatalf("L1 target %v", got)
 	}
@@ -39,8 +39,7 @@ func TestLevelTargets(t *testing.T) {
 
 func TestPickCompaction(t *testing.T) {
 	o := options.Default()
-	db := &DB{opts: o, numLevels: 4}
-	db.mu.compactPointer = make([][]byte, 4)
+	db := &DB{opts: o, numLevels: 4, def: newFamily(0, defaultFamilyName, 4)}
 	f := func(num uint64, lo, hi string, size uint64) *fileMeta {
 		return &fileMeta{num: num, smallest: []byte(lo), largest: []byte(hi), size: size, largestSeq: num}
 	}
@@ -50,7 +49,7 @@ func TestPickCompaction(t *testing.T) {
 		{}, {f(3, "a", "z", 1)},
 	}}
 	sortLevel(0, v.levels[0])
-	db.mu.vs.current = v
+	db.def.current = v
 	c := db.pickCompaction()
 	if c == nil || c.level != 0 || len(c.inputs[0]) != 4 || len(c.inputs[1]) != 2 || c.bottommost {
 		t.Fatalf("picked %+v", c)

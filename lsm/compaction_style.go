@@ -82,7 +82,7 @@ func styleOptions(o *options.Options) *options.Options {
 // pickStyled picks a compaction for the universal and FIFO styles (DB.mu
 // held): ok is false for the leveled style, which pickCompaction handles.
 func (db *DB) pickStyled() (c *compaction, ok bool) {
-	v := db.mu.vs.current
+	v := db.def.current
 	switch db.opts.CompactionStyle {
 	case styleUniversal:
 		return db.pickUniversal(v), true
@@ -101,7 +101,7 @@ func (db *DB) compactStyled() error {
 	if db.opts.CompactionStyle == styleUniversal {
 		c = db.compactAllRuns()
 	} else {
-		c = db.pickFIFO(db.mu.vs.current)
+		c = db.pickFIFO(db.def.current)
 	}
 	if c == nil {
 		return nil

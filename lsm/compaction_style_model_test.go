@@ -90,7 +90,7 @@ func TestUniversalModel(t *testing.T) {
 func (db *DB) currentVersionForTest() *version {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	return db.mu.vs.current
+	return db.def.current
 }
 
 // fifoLogEntry is one write: key set to value, or deleted; the FIFO model

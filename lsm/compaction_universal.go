@@ -254,7 +254,7 @@ func (v *version) olderOverlaps(c *compaction) bool {
 // CompactRange does for the universal style whatever the range (DB.mu
 // held, no compaction running). nil: the DB is empty.
 func (db *DB) compactAllRuns() *compaction {
-	v := db.mu.vs.current
+	v := db.def.current
 	runs := sortedRuns(v)
 	if len(runs) == 0 {
 		return nil

@@ -17,7 +17,7 @@ type LiveFile struct {
 
 // LiveFiles lists the tables of the current version, level by level.
 func (db *DB) LiveFiles() ([]LiveFile, error) {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return nil, ErrClosed
 	}
@@ -57,7 +57,7 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 	if len(nums) == 0 {
 		return errors.New("Invalid argument: Compaction must include at least one file.")
 	}
-	v := db.mu.vs.current
+	v := db.def.current
 	level := -1
 	inputs := make([]*fileMeta, 0, len(nums))
 	for _, num := range nums {

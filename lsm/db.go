@@ -85,8 +85,9 @@ type DB struct {
 	walWrite walWrite       // a large group's overlapped WAL write
 
 	visibleSeq atomic.Uint64
-	reads      readStateHolder
-	bgWG       sync.WaitGroup
+	// def is the default column family (family.go), set by Open.
+	def  *family
+	bgWG sync.WaitGroup
 	// blobs finds blob files by number for reads (blob_file.go).
 	blobs blobRegistry
 	// blobOpts are the key-value separation options (blob_options.go).
@@ -104,8 +105,6 @@ type DB struct {
 	mu struct {
 		sync.Mutex
 		writers  writerQueue
-		mem      *memTable
-		imm      []*memTable
 		nextMem  uint64
 		log      *wal.Writer // WAL of mem; nil when mem has none yet
 		logFile  WritableFile
@@ -121,16 +120,11 @@ type DB struct {
 		// still run (walretire.go).
 		retiringWALs int
 		// delayDebt is write delay owed under level0_slowdown_writes_trigger.
-		delayDebt time.Duration
-		closed    bool
-		flushing  bool
-		// flushTarget is the highest memtable id a caller waits to see
-		// flushed, overriding min_write_buffer_number_to_merge.
-		flushTarget        uint64
-		flushedID          uint64
+		delayDebt          time.Duration
+		closed             bool
+		flushing           bool
 		runningCompactions int
 		manualRunning      bool
-		compactPointer     [][]byte // per level: where the next compaction starts
 		// recoveryNotes are written to LOG after open: WAL damage that the
 		// recovery mode let the open pass (data dropped or skipped).
 		recoveryNotes []string
@@ -159,7 +153,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.tables = newTableCache(db.opts.OpenFiles)
 	db.bgCond = sync.NewCond(&db.mu)
 	db.mu.vs.db = db
-	db.mu.compactPointer = make([][]byte, db.numLevels)
+	db.def = newFamily(0, defaultFamilyName, db.numLevels)
 	db.mu.stats.tickers = db.tickers
 	db.mu.stats.init(db.numLevels)
 	if opts.ReadOnly {
@@ -325,7 +319,7 @@ func (db *DB) recover() error {
 		return err
 	}
 	db.visibleSeq.Store(db.mu.lastSeq)
-	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+	db.def.publishReads()
 	db.deleteObsoleteFiles(obsolete)
 	return nil
 }
@@ -379,7 +373,7 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 			case fileTable, fileBlob:
 				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
-				del = num < db.mu.vs.logNumber && num != db.mu.logNum
+				del = num < db.def.logNumber && num != db.mu.logNum
 			case fileManifest:
 				del = dir == db.dir && num < db.mu.vs.manifestNum
 			case fileTemp:
@@ -433,8 +427,8 @@ func (db *DB) Close() error {
 		}
 		return ErrClosed
 	}
-	needFlush := db.mu.mem.unlogged.Load()
-	for _, m := range db.mu.imm {
+	needFlush := db.def.mem.unlogged.Load()
+	for _, m := range db.def.imm {
 		needFlush = needFlush || m.unlogged.Load()
 	}
 	db.mu.Unlock()
@@ -458,18 +452,18 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	db.bgWG.Wait()
 	db.discardNextWAL()
-	db.reads.clear()
+	db.def.reads.clear()
 	// Drop the DB's references; memtables still listed by an open iterator's
 	// read state are released when it closes.
-	if db.mu.mem != nil {
-		db.mu.mem.unref()
+	if db.def.mem != nil {
+		db.def.mem.unref()
 	}
-	for _, m := range db.mu.imm {
+	for _, m := range db.def.imm {
 		m.unref()
 	}
 	db.mu.Lock()
-	v := db.mu.vs.current
-	db.mu.vs.current = nil
+	v := db.def.current
+	db.def.current = nil
 	db.mu.Unlock()
 	if v != nil {
 		// Close readers of live tables without deleting them.

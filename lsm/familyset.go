@@ -10,8 +10,8 @@ import (
 
 // familySet is the part of a MANIFEST about column families other than
 // the default: each one's name, version and log number, rebuilt from the
-// family records of edit_family.go. The default family's state is the
-// versionSet's own (current, logNumber), so a MANIFEST without families
+// family records of edit_family.go. The default family's state is
+// DB.def (family.go), so a MANIFEST without families
 // leaves the set empty. Its methods run with DB.mu held.
 type familySet struct {
 	// live are the families created and not dropped, by ascending id.

@@ -27,12 +27,12 @@ func (db *DB) Flush() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	target := db.mu.nextMem - 1 // every memtable before the active one
-	if db.mu.mem.empty() && db.mu.mem.id > 0 {
-		target = db.mu.mem.id - 1
+	if db.def.mem.empty() && db.def.mem.id > 0 {
+		target = db.def.mem.id - 1
 	}
-	db.mu.flushTarget = max(db.mu.flushTarget, target)
+	db.def.flushTarget = max(db.def.flushTarget, target)
 	db.maybeScheduleFlush()
-	for db.mu.flushedID < target && db.mu.bgErr == nil && len(db.mu.imm) > 0 {
+	for db.def.flushedID < target && db.mu.bgErr == nil && len(db.def.imm) > 0 {
 		db.bgCond.Wait()
 	}
 	if db.mu.bgErr != nil {
@@ -44,10 +44,10 @@ func (db *DB) Flush() error {
 // maybeScheduleFlush starts the flush goroutine when enough immutable
 // memtables wait (DB.mu held).
 func (db *DB) maybeScheduleFlush() {
-	if db.mu.flushing || db.mu.bgErr != nil || len(db.mu.imm) == 0 || db.opts.ReadOnly {
+	if db.mu.flushing || db.mu.bgErr != nil || len(db.def.imm) == 0 || db.opts.ReadOnly {
 		return
 	}
-	if len(db.mu.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.mu.imm[0].id > db.mu.flushTarget && !db.mu.closed {
+	if len(db.def.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.def.imm[0].id > db.def.flushTarget && !db.mu.closed {
 		return
 	}
 	db.mu.flushing = true
@@ -60,11 +60,11 @@ func (db *DB) flushLoop() {
 	defer db.bgWG.Done()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	for db.mu.bgErr == nil && len(db.mu.imm) > 0 {
-		if len(db.mu.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.mu.imm[0].id > db.mu.flushTarget && !db.mu.closed {
+	for db.mu.bgErr == nil && len(db.def.imm) > 0 {
+		if len(db.def.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.def.imm[0].id > db.def.flushTarget && !db.mu.closed {
 			break
 		}
-		mems := append([]*memTable(nil), db.mu.imm...)
+		mems := append([]*memTable(nil), db.def.imm...)
 		snaps := db.mu.snaps.seqs()
 		db.mu.stats.runningFlushes++
 		tableNum, err := db.beginFlush(mems)
@@ -87,9 +87,9 @@ func (db *DB) flushLoop() {
 			if meta != nil {
 				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
 			}
-			next := db.mu.mem.logNum
-			if len(db.mu.imm) > len(mems) {
-				next = db.mu.imm[len(mems)].logNum
+			next := db.def.mem.logNum
+			if len(db.def.imm) > len(mems) {
+				next = db.def.imm[len(mems)].logNum
 			}
 			e.setLogNumber(next)
 			e.setLastSeq(db.visibleSeq.Load())
@@ -101,9 +101,9 @@ func (db *DB) flushLoop() {
 			}
 			break
 		}
-		db.mu.imm = db.mu.imm[len(mems):]
-		db.mu.flushedID = mems[len(mems)-1].id
-		db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+		db.def.imm = db.def.imm[len(mems):]
+		db.def.flushedID = mems[len(mems)-1].id
+		db.def.publishReads()
 		db.countStallConditions()
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
@@ -123,7 +123,7 @@ func (db *DB) flushLoop() {
 func (db *DB) deleteObsoleteWALs() {
 	keep := db.mu.liveWALs[:0]
 	for _, num := range db.mu.liveWALs {
-		if num < db.mu.vs.logNumber {
+		if num < db.def.logNumber {
 			db.fs.Remove(walName(db.walDir, num))
 		} else {
 			keep = append(keep, num)

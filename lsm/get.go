@@ -141,7 +141,7 @@ const latestSeq = ^uint64(0)
 
 // get looks key up at snapshot (latestSeq: the newest).
 func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, error) {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return false, ErrClosed
 	}
@@ -256,7 +256,7 @@ func deliver(v []byte, kind base.Kind, fn func([]byte)) (bool, error) {
 // gives that value alone). found is false when key has neither. The slices
 // are valid only during the call.
 func (db *DB) GetMergeOperands(key []byte, fn func(operands [][]byte)) (bool, error) {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return false, ErrClosed
 	}

@@ -80,7 +80,7 @@ type Iterator struct {
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
 func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return nil, ErrClosed
 	}

@@ -25,8 +25,8 @@ func compactLevel(t *testing.T, db *DB, level int) {
 	t.Helper()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	inputs := append([]*fileMeta(nil), db.mu.vs.current.levels[level]...)
-	c := db.newCompaction(db.mu.vs.current, level, level+1, inputs)
+	inputs := append([]*fileMeta(nil), db.def.current.levels[level]...)
+	c := db.newCompaction(db.def.current, level, level+1, inputs)
 	if c == nil {
 		t.Fatalf("no compaction of level %d", level)
 	}
@@ -86,7 +86,7 @@ func layeredDBWith(t *testing.T, dir string, o *options.Options) model {
 			}
 		}
 	}
-	v := db.mu.vs.current
+	v := db.def.current
 	if len(v.levels[0]) != 2 || len(v.levels[1]) == 0 || len(v.levels[5]) < 2 {
 		t.Fatalf("layout: L0 %d, L1 %d, L5 %d tables", len(v.levels[0]), len(v.levels[1]), len(v.levels[5]))
 	}
@@ -290,7 +290,7 @@ func compactionStopsAtDamagedTable(t *testing.T, fc formatCase, mmap bool) {
 	if fc.format == options.TableFormatRTable {
 		level = 1
 	}
-	files := db.mu.vs.current.levels[level]
+	files := db.def.current.levels[level]
 	victim := files[0]
 	for _, f := range files {
 		if level == 0 && f.num > victim.num {
@@ -307,7 +307,7 @@ func compactionStopsAtDamagedTable(t *testing.T, fc formatCase, mmap bool) {
 		t.Fatalf("tables before %v, after the failed compaction %v", before, after)
 	}
 	found := false
-	for _, f := range db.mu.vs.current.levels[level] {
+	for _, f := range db.def.current.levels[level] {
 		found = found || f.num == victim.num
 	}
 	if !found {

@@ -96,7 +96,7 @@ func TestScanTableTruncatedUnderIterator(t *testing.T) {
 func truncateLevel(t *testing.T, db *DB, level int, keep func(size int64) int64) []string {
 	t.Helper()
 	db.mu.Lock()
-	files := slices.Clone(db.mu.vs.current.levels[level])
+	files := slices.Clone(db.def.current.levels[level])
 	db.mu.Unlock()
 	if len(files) == 0 {
 		t.Fatalf("no table in L%d", level)

@@ -34,9 +34,9 @@ func (db *DB) switchMemtable() error {
 // retireActiveMemtable appends the active memtable to the immutable ones
 // and makes mem the active one (DB.mu held).
 func (db *DB) retireActiveMemtable(mem *memTable) {
-	if db.mu.mem != nil {
-		db.mu.mem.lastSeq = db.mu.lastSeq
-		db.mu.imm = append(db.mu.imm, db.mu.mem)
+	if db.def.mem != nil {
+		db.def.mem.lastSeq = db.mu.lastSeq
+		db.def.imm = append(db.def.imm, db.def.mem)
 	}
-	db.mu.mem = mem
+	db.def.mem = mem
 }

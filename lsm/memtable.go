@@ -25,8 +25,8 @@ type memTable struct {
 	logical uint64
 	// unlogged is set when a write skipped the WAL, so Close flushes it.
 	unlogged atomic.Bool
-	// refs counts the memtable's holders: the DB while it is db.mu.mem or in
-	// db.mu.imm (the reference newMemTable returns), and every readState that
+	// refs counts the memtable's holders: its family while it is the mem or in
+	// the imm (the reference newMemTable returns), and every readState that
 	// lists it. At zero the rep's memory is released for reuse when the rep
 	// supports it (memtable.Releaser: cspp hands its arena to the next
 	// memtable), instead of waiting for the garbage collector.

@@ -118,7 +118,7 @@ type TableInfo struct {
 func (db *DB) Metrics() (Metrics, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	v := db.mu.vs.current
+	v := db.def.current
 	if v == nil {
 		return Metrics{}, ErrClosed
 	}
@@ -130,7 +130,7 @@ func (db *DB) Metrics() (Metrics, error) {
 		Writes:             s.writes,
 		RunningFlushes:     s.runningFlushes,
 		RunningCompactions: s.runningCompactions,
-		FlushPending:       len(db.mu.imm) > 0 && !db.mu.flushing,
+		FlushPending:       len(db.def.imm) > 0 && !db.mu.flushing,
 		BackgroundError:    db.mu.bgErr != nil,
 		Stalls: StallMetrics{
 			L0Slowdowns:               s.stalls[stallL0Slowdown],
@@ -158,10 +158,10 @@ func (db *DB) Metrics() (Metrics, error) {
 		l.Compactions = s.levels[level].metrics()
 		m.CompactionPending = m.CompactionPending || (!db.opts.DisableAutoCompactions && l.Score >= 1)
 	}
-	if db.mu.mem != nil {
-		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: db.mu.mem.rep.ApproximateMemoryUsage(), Entries: uint64(db.mu.mem.rep.Len())}
+	if db.def.mem != nil {
+		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: db.def.mem.rep.ApproximateMemoryUsage(), Entries: uint64(db.def.mem.rep.Len())}
 	}
-	for _, mt := range db.mu.imm {
+	for _, mt := range db.def.imm {
 		im := &m.ImmutableMemtables
 		im.Count++
 		im.Size += mt.rep.ApproximateMemoryUsage()
@@ -178,7 +178,7 @@ func (db *DB) Metrics() (Metrics, error) {
 func (db *DB) Tables() (version uint64, levels [][]TableInfo, err error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	v := db.mu.vs.current
+	v := db.def.current
 	if v == nil {
 		return 0, nil, ErrClosed
 	}

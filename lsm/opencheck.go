@@ -138,7 +138,7 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 // for tables a run never reads.
 func (db *DB) verifyTables() error {
 	manifest := manifestName(db.mu.vs.manifestNum)
-	for _, files := range db.mu.vs.current.levels {
+	for _, files := range db.def.current.levels {
 		for _, m := range files {
 			if err := db.verifyTable(manifest, m); err != nil {
 				return err
@@ -173,7 +173,7 @@ func (db *DB) verifyTable(manifest string, m *fileMeta) error {
 // created, and that WAL is deleted only after a later edit records a higher
 // number, so its absence means unflushed writes were lost with it.
 func (db *DB) verifyLogNumber(f dbFiles) error {
-	n := db.mu.vs.logNumber
+	n := db.def.logNumber
 	if n == 0 {
 		return nil
 	}
@@ -230,7 +230,7 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsole
 // liveTables is the set of the current version's table numbers.
 func (db *DB) liveTables() map[uint64]bool {
 	live := map[uint64]bool{}
-	for _, files := range db.mu.vs.current.levels {
+	for _, files := range db.def.current.levels {
 		for _, m := range files {
 			live[m.num] = true
 		}

@@ -123,7 +123,7 @@ func testRangeDelSnapshotSurvivesCompaction(t *testing.T, fc formatCase) {
 		t.Fatal(err)
 	}
 	var entries, rangeDels uint64
-	for _, files := range db.mu.vs.current.levels {
+	for _, files := range db.def.current.levels {
 		for _, f := range files {
 			entries += f.numEntries
 			rangeDels += f.numRangeDels

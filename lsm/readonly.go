@@ -60,7 +60,7 @@ func (db *DB) openReadOnly() (*DB, error) {
 	}
 	var logs []uint64
 	for _, n := range names {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.mu.vs.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.def.logNumber {
 			logs = append(logs, num)
 		}
 	}
@@ -75,13 +75,13 @@ func (db *DB) openReadOnly() (*DB, error) {
 			st.stop = nil
 		}
 	}
-	if db.mu.mem == nil {
-		if db.mu.mem, err = db.newMemTable(0); err != nil {
+	if db.def.mem == nil {
+		if db.def.mem, err = db.newMemTable(0); err != nil {
 			return nil, err
 		}
 	}
 	db.visibleSeq.Store(db.mu.lastSeq)
-	db.reads.set(db.mu.mem, db.mu.imm, db.mu.vs.current)
+	db.def.publishReads()
 	return db, nil
 }
 
@@ -104,20 +104,20 @@ func (db *DB) loadWAL(num uint64, st *walReplay) error {
 			return err
 		}
 		seq, count, size := br.seq, br.count, batchHeaderSize+len(br.data)
-		if db.mu.mem == nil || db.mu.mem.full() {
+		if db.def.mem == nil || db.def.mem.full() {
 			mem, err := db.newMemTable(num)
 			if err != nil {
 				return err
 			}
-			if db.mu.mem != nil {
-				db.mu.imm = append(db.mu.imm, db.mu.mem)
+			if db.def.mem != nil {
+				db.def.imm = append(db.def.imm, db.def.mem)
 			}
-			db.mu.mem = mem
+			db.def.mem = mem
 		}
-		if err := insertRecords(db.mu.mem, &br); err != nil {
+		if err := insertRecords(db.def.mem, &br); err != nil {
 			return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 		}
-		db.mu.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
+		db.def.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
 		if count > 0 {
 			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}
@@ -126,11 +126,11 @@ func (db *DB) loadWAL(num uint64, st *walReplay) error {
 
 // dropMemTables releases the memtables of a failed read-only open.
 func (db *DB) dropMemTables() {
-	for _, m := range db.mu.imm {
+	for _, m := range db.def.imm {
 		m.unref()
 	}
-	if db.mu.mem != nil {
-		db.mu.mem.unref()
+	if db.def.mem != nil {
+		db.def.mem.unref()
 	}
-	db.mu.mem, db.mu.imm = nil, nil
+	db.def.mem, db.def.imm = nil, nil
 }

@@ -93,8 +93,8 @@ func TestReadOnlyOpenChangesNothing(t *testing.T) {
 	want := makeReadOnlyFixture(t, dir)
 	before := dbdestroytest.Tree(t, dir)
 	db := mustOpen(t, dir, readOnlyOptions())
-	if len(db.mu.imm) < 2 {
-		t.Errorf("WAL replayed into %d immutable memtables, want several", len(db.mu.imm))
+	if len(db.def.imm) < 2 {
+		t.Errorf("WAL replayed into %d immutable memtables, want several", len(db.def.imm))
 	}
 	checkContents(t, db, want)
 	b := NewBatch()

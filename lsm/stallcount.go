@@ -21,14 +21,14 @@ package lsm
 func (db *DB) countStallConditions() {
 	db.mu.stats.stallCounted = [numStalls]bool{}
 	o := db.opts
-	l0 := len(db.mu.vs.current.levels[0])
+	l0 := len(db.def.current.levels[0])
 	autoCompact := !o.DisableAutoCompactions
 	switch {
-	case len(db.mu.imm) >= max(o.MaxWriteBufferNumber-1, 1) && db.mu.mem.full():
+	case len(db.def.imm) >= max(o.MaxWriteBufferNumber-1, 1) && db.def.mem.full():
 		db.countStall(stallMemtableCompaction)
 	case autoCompact && o.Level0StopWritesTrigger > 0 && l0 >= o.Level0StopWritesTrigger:
 		db.countStall(stallL0NumFiles)
-	case o.MaxWriteBufferNumber > 3 && len(db.mu.imm) >= o.MaxWriteBufferNumber-2:
+	case o.MaxWriteBufferNumber > 3 && len(db.def.imm) >= o.MaxWriteBufferNumber-2:
 		db.countStall(stallMemtableSlowdown)
 	case autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
 		db.countStall(stallL0Slowdown)
@@ -47,7 +47,7 @@ func (db *DB) countStall(kind int) {
 	if kind != stallL0Slowdown && kind != stallL0NumFiles {
 		return
 	}
-	for _, f := range db.mu.vs.current.levels[0] {
+	for _, f := range db.def.current.levels[0] {
 		if f.compacting {
 			if kind == stallL0Slowdown {
 				s.stalls[stallL0SlowdownWithCompaction]++

@@ -30,7 +30,7 @@ func TestStallCountedOncePerPublication(t *testing.T) {
 	if got := s.stalls[stallL0Slowdown] - before[stallL0Slowdown]; got != 0 {
 		t.Fatalf("%d slowdowns counted by writers after the publication that counted it, want 0", got)
 	}
-	l0 := db.mu.vs.current.levels[0]
+	l0 := db.def.current.levels[0]
 	l0[0].compacting = true
 	db.countStallConditions()
 	db.countStall(stallL0Slowdown)

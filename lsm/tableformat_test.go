@@ -51,7 +51,7 @@ func (c formatCase) settle(t testing.TB, db *DB) {
 func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
 	t.Helper()
 	db.mu.Lock()
-	v := db.mu.vs.current
+	v := db.def.current
 	db.mu.Unlock()
 	counts := map[tableFormat]int{}
 	for _, files := range v.levels {
@@ -71,7 +71,7 @@ func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
 func rtableRangeDelTables(t testing.TB, db *DB) int {
 	t.Helper()
 	db.mu.Lock()
-	v := db.mu.vs.current
+	v := db.def.current
 	v.ref() // background compactions may retire its tables meanwhile
 	db.mu.Unlock()
 	defer v.unref()
@@ -194,7 +194,7 @@ func TestRTableBelowL0AfterSequentialFill(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.mu.Lock()
-	v := db.mu.vs.current
+	v := db.def.current
 	db.mu.Unlock()
 	below := 0
 	for level := 1; level < len(v.levels); level++ {

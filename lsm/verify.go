@@ -19,7 +19,7 @@ import (
 // found is returned in RocksDB's words, "Corruption: ...", naming the file
 // and the offset of the block.
 func (db *DB) VerifyChecksum() error {
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return ErrClosed
 	}
@@ -82,7 +82,7 @@ func (db *DB) VerifyFileChecksums() error {
 	if !db.opts.FileChecksums() {
 		return ErrNoFileChecksumGen
 	}
-	rs := db.reads.get()
+	rs := db.def.reads.get()
 	if rs == nil {
 		return ErrClosed
 	}

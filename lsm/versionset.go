@@ -11,8 +11,8 @@ import (
 	"github.com/godbbench/godbbench/lsm/wal"
 )
 
-// versionSet owns the MANIFEST and the current version. All methods run with
-// DB.mu held.
+// versionSet owns the MANIFEST and installs the versions of the families
+// (family.go). All methods run with DB.mu held.
 type versionSet struct {
 	db          *DB
 	current     *version
@@ -61,8 +61,8 @@ func (vs *versionSet) install(v *version) {
 	}
 	vs.db.refBlobs(v)
 	v.ref()
-	old := vs.current
-	vs.current = v
+	old := vs.db.def.current
+	vs.db.def.current = v
 	if old != nil {
 		old.unref()
 	}
@@ -129,7 +129,7 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 			continue
 		}
 		if e.hasLogNumber {
-			vs.logNumber = e.logNumber
+			vs.db.def.logNumber = e.logNumber
 		}
 		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
@@ -179,16 +179,16 @@ func (vs *versionSet) createManifest() error {
 	}
 	w := wal.NewWriter(f)
 	snap := &versionEdit{}
-	snap.setLogNumber(vs.logNumber)
+	snap.setLogNumber(vs.db.def.logNumber)
 	snap.setNextFileNum(vs.nextFileNum.Load())
 	snap.setLastSeq(vs.lastSeq)
-	if vs.current != nil {
-		for level, files := range vs.current.levels {
+	if vs.db.def.current != nil {
+		for level, files := range vs.db.def.current.levels {
 			for _, m := range files {
 				snap.added = append(snap.added, newFileEntry{level: level, meta: m})
 			}
 		}
-		vs.current.snapshotBlobs(snap)
+		vs.db.def.current.snapshotBlobs(snap)
 	}
 	families := vs.families.snapshot(snap)
 	w.AddRecord(snap.encode(nil))
@@ -260,7 +260,7 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	var nv *version
 	var err error
 	if !beginOnly {
-		if nv, err = vs.current.apply(e, vs.db.numLevels); err != nil {
+		if nv, err = vs.db.def.current.apply(e, vs.db.numLevels); err != nil {
 			return err
 		}
 	}
@@ -292,7 +292,7 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 		return err
 	}
 	if e.hasLogNumber {
-		vs.logNumber = max(vs.logNumber, e.logNumber)
+		vs.db.def.logNumber = max(vs.db.def.logNumber, e.logNumber)
 	}
 	if nv != nil {
 		vs.install(nv)

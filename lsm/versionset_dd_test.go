@@ -99,7 +99,7 @@ func formatFamilies(s *familySet) string {
 // its state. With snapshot set it then writes a snapshot MANIFEST and
 // checks that it replays to the same state.
 func replayManifest(t *testing.T, dir string, levels int, snapshot bool) (string, error) {
-	db := &DB{fs: DefaultFS, dir: dir, numLevels: levels}
+	db := &DB{fs: DefaultFS, dir: dir, numLevels: levels, def: newFamily(0, defaultFamilyName, levels)}
 	db.mu.vs.db = db
 	names, err := DefaultFS.List(dir)
 	if err != nil {
@@ -110,7 +110,7 @@ func replayManifest(t *testing.T, dir string, levels int, snapshot bool) (string
 	}
 	vs := &db.mu.vs
 	next := vs.nextFileNum.Load()
-	state := fmt.Sprintf("log-number %d\nlast-seq %d\n%s%s", vs.logNumber, vs.lastSeq, formatVersion(vs.current), formatFamilies(&vs.families))
+	state := fmt.Sprintf("log-number %d\nlast-seq %d\n%s%s", vs.db.def.logNumber, vs.lastSeq, formatVersion(vs.db.def.current), formatFamilies(&vs.families))
 	if !snapshot {
 		return state, nil
 	}

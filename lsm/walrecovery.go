@@ -29,7 +29,7 @@ type walStop struct {
 func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	var logs []uint64
 	for _, n := range files.walNames {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.mu.vs.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.def.logNumber {
 			logs = append(logs, num)
 		}
 	}
