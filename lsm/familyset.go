@@ -15,26 +15,16 @@ import (
 // leaves the set empty. Its methods run with DB.mu held.
 type familySet struct {
 	// live are the families created and not dropped, by ascending id.
-	live []*familyState
+	// Their versions hold no references on their files until the
+	// families are opened.
+	live []*family
 	// maxID is the highest family id ever created (tag 203): ids are not
 	// reused after a drop.
 	maxID uint32
 }
 
-// familyState is one column family other than the default.
-type familyState struct {
-	id   uint32
-	name string
-	// current lists the family's tables; its files hold no references,
-	// as no family but the default is opened yet.
-	current *version
-	// logNumber: the family's writes in WALs numbered below it are in
-	// its tables.
-	logNumber uint64
-}
-
 // find returns the live family id, or nil.
-func (s *familySet) find(id uint32) *familyState {
+func (s *familySet) find(id uint32) *family {
 	i, ok := slices.BinarySearchFunc(s.live, id, familyByID)
 	if !ok {
 		return nil
@@ -43,7 +33,7 @@ func (s *familySet) find(id uint32) *familyState {
 }
 
 // familyByID orders families by id for binary search.
-func familyByID(f *familyState, id uint32) int { return cmp.Compare(f.id, id) }
+func familyByID(f *family, id uint32) int { return cmp.Compare(f.id, id) }
 
 // replay applies a replayed edit of a family other than the default: an
 // add creates the family with no tables, a drop forgets it (its tables
@@ -64,14 +54,15 @@ func (s *familySet) replay(e *versionEdit, numLevels int) error {
 			return fmt.Errorf("%w: column family %d (%s) added twice", ErrCorruptManifest, e.family, e.familyName)
 		}
 		v, _ := (*version)(nil).apply(&versionEdit{}, numLevels)
-		f = &familyState{id: e.family, name: e.familyName, current: v}
+		f = newFamily(e.family, e.familyName, numLevels)
+		f.current = v
 		i, _ := slices.BinarySearchFunc(s.live, f.id, familyByID)
 		s.live = slices.Insert(s.live, i, f)
 		s.maxID = max(s.maxID, f.id)
 	case f == nil:
 		return fmt.Errorf("%w: edit of column family %d, which is not live", ErrCorruptManifest, e.family)
 	case e.dropFamily:
-		s.live = slices.DeleteFunc(s.live, func(g *familyState) bool { return g == f })
+		s.live = slices.DeleteFunc(s.live, func(g *family) bool { return g == f })
 		return nil
 	}
 	if e.hasLogNumber {
