@@ -48,6 +48,10 @@ func (db *DB) Checkpoint(dir string) error {
 		db.mu.Unlock()
 		return errors.New("lsm: checkpoint of a closed DB")
 	}
+	if len(db.mu.vs.families.live) > 0 {
+		db.mu.Unlock()
+		return errors.New("Not implemented: checkpoint of a DB with column families besides the default")
+	}
 	vs := &db.mu.vs
 	v := vs.db.def.current
 	v.ref()

@@ -88,11 +88,13 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 	if b.tooLarge != nil {
 		return b.tooLarge
 	}
-	if b.otherFamilies {
-		return ErrInvalidColumnFamily
-	}
 	if b.Empty() {
 		return nil
+	}
+	if b.otherFamilies {
+		if err := db.checkFamilies(b); err != nil {
+			return err
+		}
 	}
 	w := writerPool.Get().(*writer)
 	w.batch, w.sync, w.noWAL, w.flush = b, wo.Sync, wo.DisableWAL, false
@@ -149,9 +151,11 @@ func (db *DB) lead(w *writer) error {
 	if err == nil && !w.flush {
 		groupBytes = w.batch.Size()
 		sync = w.sync
-		for n < db.mu.writers.len() {
+		// A batch naming other column families commits alone: its
+		// records are routed to their families' memtables one by one.
+		for n < db.mu.writers.len() && !w.batch.otherFamilies {
 			f := db.mu.writers.at(n)
-			if f.flush || groupBytes+f.batch.Size() > maxGroupBytes {
+			if f.flush || f.batch.otherFamilies || groupBytes+f.batch.Size() > maxGroupBytes {
 				break
 			}
 			groupBytes += f.batch.Size()
@@ -181,7 +185,12 @@ func (db *DB) lead(w *writer) error {
 		}
 	}
 	lastSeq := db.mu.lastSeq
-	db.def.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
+	routed := err == nil && !w.flush && w.batch.otherFamilies
+	if routed {
+		err = db.routeBatch(w.batch)
+	} else {
+		db.def.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
+	}
 	mem, log, logFile := db.def.mem, db.mu.log, db.mu.logFile
 	db.mu.Unlock()
 
@@ -194,11 +203,17 @@ func (db *DB) lead(w *writer) error {
 					mem.unlogged.Store(true)
 				}
 			}
-			if groupBytes >= walOverlapBytes && db.canOverlapWAL() {
+			if routed {
+				if err = writeLog(log, logFile, sync); err == nil {
+					err = db.insertRouted(w.batch, false)
+				}
+			} else if groupBytes >= walOverlapBytes && db.canOverlapWAL() {
 				err = db.logAndInsert(mem, log, logFile, sync)
 			} else if err = writeLog(log, logFile, sync); err == nil {
 				err = db.insertGroup(mem, db.group)
 			}
+		} else if routed {
+			err = db.insertRouted(w.batch, true)
 		} else {
 			mem.unlogged.Store(true)
 			err = db.insertGroup(mem, db.group)
@@ -276,6 +291,29 @@ func (db *DB) insert(mem *memTable, b *Batch) error {
 	return insertRecords(mem, &r)
 }
 
+// needsSwitch reports whether f's active memtable is to be switched: when
+// full, or with force when it holds anything (DB.mu held).
+func needsSwitch(f *family, force bool) bool {
+	if force {
+		return !f.mem.empty()
+	}
+	return f.mem.full()
+}
+
+// switchFamily switches f's active memtable when needsSwitch says so and
+// publishes the result to readers; a failure stops writes (DB.mu held).
+func (db *DB) switchFamily(f *family, force bool) error {
+	if !needsSwitch(f, force) {
+		return nil
+	}
+	if err := db.switchMemtable(f); err != nil {
+		db.mu.bgErr = err
+		return err
+	}
+	f.publishReads()
+	return nil
+}
+
 // insertRecords adds the records left in r to mem.
 func insertRecords(mem *memTable, r *batchReader) error {
 	for {
@@ -292,18 +330,24 @@ func insertRecords(mem *memTable, r *batchReader) error {
 	}
 }
 
-// makeRoomForWrite makes sure the active memtable can take a write, switching
-// it when full (or when force is set and it is not empty) and stalling writes
-// while too many memtables or L0 tables wait (DB.mu held; it is released
-// while stalling).
+// makeRoomForWrite makes sure the active memtables can take a write,
+// switching each one that is full (or, when force is set, each one that is
+// not empty) and stalling writes while too many memtables or L0 tables
+// wait in any column family, as RocksDB's write controller stalls every
+// write for one family's backlog (DB.mu held; it is released while
+// stalling).
 func (db *DB) makeRoomForWrite(force bool, size int) error {
 	delayed := false
 	o := db.opts
+	others := db.mu.vs.families.live
 	for {
 		if db.mu.bgErr != nil {
 			return fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
 		}
-		l0 := len(db.def.current.levels[0])
+		l0, imm := len(db.def.current.levels[0]), len(db.def.imm)
+		for _, f := range others {
+			l0, imm = max(l0, len(f.current.levels[0])), max(imm, len(f.imm))
+		}
 		autoCompact := !o.DisableAutoCompactions
 		switch {
 		case !delayed && !force && autoCompact && o.Level0SlowdownWritesTrigger > 0 && l0 >= o.Level0SlowdownWritesTrigger:
@@ -311,7 +355,7 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			delayed = true
 			db.delayWrite(size)
 			continue
-		case !delayed && !force && o.MaxWriteBufferNumber > 3 && len(db.def.imm) >= o.MaxWriteBufferNumber-2:
+		case !delayed && !force && o.MaxWriteBufferNumber > 3 && imm >= o.MaxWriteBufferNumber-2:
 			// RocksDB slows writes when the unflushed memtables (the
 			// active one included) reach max_write_buffer_number - 1.
 			db.countStall(stallMemtableSlowdown)
@@ -323,20 +367,33 @@ func (db *DB) makeRoomForWrite(force bool, size int) error {
 			db.countStall(stallL0NumFiles)
 			db.waitForBackground()
 			continue
-		case !force && !db.def.mem.full():
+		}
+		need, full := needsSwitch(db.def, force), false
+		if need {
+			full = len(db.def.imm) >= max(o.MaxWriteBufferNumber-1, 1)
+		}
+		for _, f := range others {
+			if needsSwitch(f, force) {
+				need = true
+				full = full || len(f.imm) >= max(o.MaxWriteBufferNumber-1, 1)
+			}
+		}
+		if !need {
 			return nil
-		case force && db.def.mem.empty():
-			return nil
-		case len(db.def.imm) >= max(o.MaxWriteBufferNumber-1, 1):
+		}
+		if full {
 			db.countStall(stallMemtableCompaction)
 			db.waitForBackground()
 			continue
 		}
-		if err := db.switchMemtable(); err != nil {
-			db.mu.bgErr = err
+		if err := db.switchFamily(db.def, force); err != nil {
 			return err
 		}
-		db.def.publishReads()
+		for _, f := range others {
+			if err := db.switchFamily(f, force); err != nil {
+				return err
+			}
+		}
 		db.countStallConditions()
 		db.maybeScheduleFlush()
 		return nil

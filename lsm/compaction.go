@@ -34,12 +34,14 @@ func (db *DB) maybeScheduleCompaction() {
 	}
 }
 
-// installEdit logs e and publishes the new version to readers (DB.mu held).
-func (db *DB) installEdit(e *versionEdit) error {
+// installEdit logs e as an edit of family f and publishes f's new version
+// to readers (DB.mu held).
+func (db *DB) installEdit(f *family, e *versionEdit) error {
+	e.family = f.id
 	if err := db.mu.vs.logAndApply(e); err != nil {
 		return err
 	}
-	db.def.publishReads()
+	f.publishReads()
 	db.countStallConditions()
 	return nil
 }
@@ -57,7 +59,7 @@ func (db *DB) runCompaction(c *compaction) error {
 			e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: f})
 			moved += f.size
 		}
-		if err := db.installEdit(e); err != nil {
+		if err := db.installEdit(c.fam, e); err != nil {
 			return err
 		}
 		st.movedBytes += moved
@@ -68,7 +70,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	}
 	snaps := db.mu.snaps.seqs()
 	var blobs *blobSink
-	if v := db.def.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
+	if v := c.fam.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
 		blobs = db.newBlobSink(v, c.outputLevel, true)
 	}
 	db.mu.stats.runningCompactions++
@@ -153,7 +155,7 @@ func (db *DB) runCompaction(c *compaction) error {
 		e.added = append(e.added, newFileEntry{level: c.outputLevel, meta: m})
 		written += m.size
 	}
-	if err := db.installEdit(e); err != nil {
+	if err := db.installEdit(c.fam, e); err != nil {
 		return err
 	}
 	st.readBytesN += readIn
@@ -218,7 +220,7 @@ func (db *DB) Compact(start, end []byte, targetLevel int) error {
 		if len(inputs) == 0 {
 			continue
 		}
-		c := db.newCompaction(v, level, level+1, inputs)
+		c := db.newCompaction(db.def, level, level+1, inputs)
 		if c == nil {
 			return fmt.Errorf("lsm: manual compaction of level %d found tables busy", level)
 		}
@@ -260,7 +262,7 @@ func (db *DB) refitLevel(from, to int, start, end []byte) error {
 		e.deleted = append(e.deleted, deletedFileEntry{level: from, fileNum: f.num})
 		e.added = append(e.added, newFileEntry{level: to, meta: f})
 	}
-	return db.installEdit(e)
+	return db.installEdit(db.def, e)
 }
 
 // WaitForCompactions blocks until no flush or compaction is pending or

@@ -132,5 +132,5 @@ func (db *DB) dropTables(c *compaction) error {
 	for _, f := range c.inputs[0] {
 		e.deleted = append(e.deleted, deletedFileEntry{level: c.level, fileNum: f.num})
 	}
-	return db.installEdit(e)
+	return db.installEdit(c.fam, e)
 }

@@ -14,6 +14,7 @@ type compaction struct {
 	middle             []levelInput   // universal: input levels between level and outputLevel
 	bottommost         bool           // no deeper level overlaps the key range
 	smallest, largest  []byte
+	fam                *family // the column family whose tables these are
 }
 
 // maxCompactions is how many compactions may run at once, derived from
@@ -103,9 +104,11 @@ func keyRange(sets ...[]*fileMeta) (smallest, largest []byte) {
 	return smallest, largest
 }
 
-// newCompaction fills in the output-level inputs, range and flags, or
-// returns nil when an input is already being compacted.
-func (db *DB) newCompaction(v *version, level, outputLevel int, inputs []*fileMeta) *compaction {
+// newCompaction fills in the output-level inputs, range and flags of a
+// compaction in family f, or returns nil when an input is already being
+// compacted.
+func (db *DB) newCompaction(f *family, level, outputLevel int, inputs []*fileMeta) *compaction {
+	v := f.current
 	if len(inputs) == 0 || anyCompacting(inputs) {
 		return nil
 	}
@@ -117,7 +120,7 @@ func (db *DB) newCompaction(v *version, level, outputLevel int, inputs []*fileMe
 	if anyCompacting(next) {
 		return nil
 	}
-	c := &compaction{level: level, outputLevel: outputLevel}
+	c := &compaction{level: level, outputLevel: outputLevel, fam: f}
 	c.inputs[0], c.inputs[1] = inputs, next
 	c.smallest, c.largest = keyRange(inputs, next)
 	c.bottommost = true
@@ -167,12 +170,30 @@ func (c *compaction) markCompacting(on bool) {
 	}
 }
 
-// pickCompaction chooses the level with the highest score >= 1 (DB.mu held).
+// pickCompaction picks a compaction in the first column family that needs
+// one, the default first (DB.mu held).
 func (db *DB) pickCompaction() *compaction {
-	if c, styled := db.pickStyled(); styled {
+	if c := db.pickCompactionIn(db.def); c != nil {
 		return c
 	}
-	v := db.def.current
+	for _, f := range db.mu.vs.families.live {
+		if c := db.pickCompactionIn(f); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// pickCompactionIn chooses the level of f with the highest score >= 1
+// (DB.mu held).
+func (db *DB) pickCompactionIn(f *family) *compaction {
+	if c, styled := db.pickStyled(f); styled {
+		if c != nil {
+			c.fam = f
+		}
+		return c
+	}
+	v := f.current
 	scores := db.levelScores(v)
 	tried := make([]bool, len(scores))
 	for {
@@ -186,22 +207,23 @@ func (db *DB) pickCompaction() *compaction {
 			return nil
 		}
 		tried[best] = true
-		if c := db.pickFromLevel(v, best); c != nil {
+		if c := db.pickFromLevel(f, best); c != nil {
 			c.markCompacting(true)
 			return c
 		}
 	}
 }
 
-func (db *DB) pickFromLevel(v *version, level int) *compaction {
+func (db *DB) pickFromLevel(fam *family, level int) *compaction {
+	v := fam.current
 	if level == 0 {
 		// All of L0 at once: L0 tables overlap, so a subset could leave an
 		// older version above a newer one.
-		return db.newCompaction(v, 0, 1, append([]*fileMeta(nil), v.levels[0]...))
+		return db.newCompaction(fam, 0, 1, append([]*fileMeta(nil), v.levels[0]...))
 	}
 	files := v.levels[level]
 	start := 0
-	if p := db.def.compactPointer[level]; p != nil {
+	if p := fam.compactPointer[level]; p != nil {
 		start = findFile(files, p)
 		if start < len(files) && compareKeys(files[start].largest, p) == 0 {
 			start++
@@ -209,8 +231,8 @@ func (db *DB) pickFromLevel(v *version, level int) *compaction {
 	}
 	for i := range files {
 		f := files[(start+i)%len(files)]
-		if c := db.newCompaction(v, level, level+1, []*fileMeta{f}); c != nil {
-			db.def.compactPointer[level] = f.largest
+		if c := db.newCompaction(fam, level, level+1, []*fileMeta{f}); c != nil {
+			fam.compactPointer[level] = f.largest
 			return c
 		}
 	}

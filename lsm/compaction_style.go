@@ -81,8 +81,8 @@ func styleOptions(o *options.Options) *options.Options {
 
 // pickStyled picks a compaction for the universal and FIFO styles (DB.mu
 // held): ok is false for the leveled style, which pickCompaction handles.
-func (db *DB) pickStyled() (c *compaction, ok bool) {
-	v := db.def.current
+func (db *DB) pickStyled(f *family) (c *compaction, ok bool) {
+	v := f.current
 	switch db.opts.CompactionStyle {
 	case styleUniversal:
 		return db.pickUniversal(v), true
@@ -106,6 +106,7 @@ func (db *DB) compactStyled() error {
 	if c == nil {
 		return nil
 	}
+	c.fam = db.def
 	if err := db.runCompaction(c); err != nil {
 		db.mu.bgErr = fmt.Errorf("compaction: %w", err)
 		return err

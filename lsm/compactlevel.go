@@ -84,7 +84,7 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 	if outputLevel < level || outputLevel >= db.numLevels {
 		return fmt.Errorf("Invalid argument: Output level %d is not valid for input level %d (levels 0 to %d)", outputLevel, level, db.numLevels-1)
 	}
-	c := db.newCompaction(v, level, outputLevel, inputs)
+	c := db.newCompaction(db.def, level, outputLevel, inputs)
 	if c == nil {
 		return ErrFilesBusy
 	}

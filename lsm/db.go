@@ -39,6 +39,12 @@ type Config struct {
 	// FileOperations, when set, counts the DB's file operations
 	// (--report_file_operations; fs_counted.go).
 	FileOperations *fileops.Counters
+	// ColumnFamilies names the column families to open besides the
+	// default (RocksDB's DB::Open with column family descriptors, with
+	// create_missing_column_families): those the DB lacks are created.
+	// A family the DB has that is not named fails the open ("Column
+	// families not opened"). A read-only open takes none.
+	ColumnFamilies []string
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -83,6 +89,13 @@ type DB struct {
 	insertWG sync.WaitGroup // the current group's parallel inserts
 	split    splitInsert    // a lone large batch's two-way insert
 	walWrite walWrite       // a large group's overlapped WAL write
+	// familyNames are Config.ColumnFamilies.
+	familyNames []string
+	// createMu serializes CreateColumnFamily calls (columnfamily.go).
+	createMu sync.Mutex
+	// routeMems are the memtables, by family id, that a batch naming
+	// other column families goes to (family_write.go).
+	routeMems []*memTable
 
 	visibleSeq atomic.Uint64
 	// def is the default column family (family.go), set by Open.
@@ -137,7 +150,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
-	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder()}
+	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies}
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}
@@ -288,7 +301,7 @@ func (db *DB) recover() error {
 	if err != nil {
 		return err
 	}
-	if err := db.mu.vs.families.notOpened(); err != nil {
+	if err := db.mu.vs.families.notNamed(db.familyNames); err != nil {
 		return err
 	}
 	if found {
@@ -310,7 +323,7 @@ func (db *DB) recover() error {
 		}
 		db.mu.vs.nextFileNum.Store(1)
 		v, _ := (*version)(nil).apply(&versionEdit{}, db.numLevels)
-		db.mu.vs.install(v)
+		db.mu.vs.install(db.def, v)
 	}
 	db.markFileNumbersUsed(files)
 	db.mu.lastSeq = db.mu.vs.lastSeq
@@ -319,7 +332,16 @@ func (db *DB) recover() error {
 		return err
 	}
 	db.visibleSeq.Store(db.mu.lastSeq)
-	db.def.publishReads()
+	for _, f := range db.allFamilies() {
+		f.publishReads()
+	}
+	for _, name := range db.familyNames {
+		if db.familyByName(name) == nil {
+			if _, err := db.createFamily(name); err != nil {
+				return err
+			}
+		}
+	}
 	db.deleteObsoleteFiles(obsolete)
 	return nil
 }
@@ -338,7 +360,7 @@ func (db *DB) removeTables(edit *versionEdit) {
 // switchLog makes f, WAL logNum, the WAL of a new empty active memtable
 // (DB.mu held). The WAL it replaces is synced and closed in the
 // background (walretire.go).
-func (db *DB) switchLog(logNum uint64, f WritableFile) error {
+func (db *DB) switchLog(fam *family, logNum uint64, f WritableFile) error {
 	mem, err := db.newMemTable(logNum)
 	if err != nil {
 		f.Close()
@@ -349,7 +371,8 @@ func (db *DB) switchLog(logNum uint64, f WritableFile) error {
 	}
 	db.mu.logFile, db.mu.log, db.mu.logNum = f, db.newWALWriter(f), logNum
 	db.mu.liveWALs = append(db.mu.liveWALs, logNum)
-	db.retireActiveMemtable(mem)
+	db.retireActiveMemtable(fam, mem)
+	db.moveIdleFamiliesTo(logNum, fam)
 	return nil
 }
 
@@ -373,7 +396,7 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 			case fileTable, fileBlob:
 				del = dir == db.dir && obsoleteTables[num]
 			case fileWAL:
-				del = num < db.def.logNumber && num != db.mu.logNum
+				del = num < db.minLogNumber() && num != db.mu.logNum
 			case fileManifest:
 				del = dir == db.dir && num < db.mu.vs.manifestNum
 			case fileTemp:
@@ -427,9 +450,13 @@ func (db *DB) Close() error {
 		}
 		return ErrClosed
 	}
-	needFlush := db.def.mem.unlogged.Load()
-	for _, m := range db.def.imm {
-		needFlush = needFlush || m.unlogged.Load()
+	needFlush := false
+	families := db.allFamilies()
+	for _, f := range families {
+		needFlush = needFlush || f.mem.unlogged.Load()
+		for _, m := range f.imm {
+			needFlush = needFlush || m.unlogged.Load()
+		}
 	}
 	db.mu.Unlock()
 	var err error
@@ -452,30 +479,36 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	db.bgWG.Wait()
 	db.discardNextWAL()
-	db.def.reads.clear()
-	// Drop the DB's references; memtables still listed by an open iterator's
-	// read state are released when it closes.
-	if db.def.mem != nil {
-		db.def.mem.unref()
+	for _, f := range families {
+		db.closeFamily(f)
 	}
-	for _, m := range db.def.imm {
+	db.closeFiles()
+	return err
+}
+
+// closeFamily drops the DB's references on f's memtables (those an open
+// iterator's read state lists are released when it closes) and closes
+// the readers of its tables without deleting them.
+func (db *DB) closeFamily(f *family) {
+	f.reads.clear()
+	if f.mem != nil {
+		f.mem.unref()
+	}
+	for _, m := range f.imm {
 		m.unref()
 	}
 	db.mu.Lock()
-	v := db.def.current
-	db.def.current = nil
+	v := f.current
+	f.current = nil
 	db.mu.Unlock()
 	if v != nil {
-		// Close readers of live tables without deleting them.
 		for _, files := range v.levels {
-			for _, f := range files {
-				db.dropTableReader(f)
+			for _, t := range files {
+				db.dropTableReader(t)
 			}
 		}
 		closeBlobReaders(v)
 	}
-	db.closeFiles()
-	return err
 }
 
 func (db *DB) closeFiles() {

@@ -78,14 +78,27 @@
 //     Write, Flush and Compact fail with ErrReadOnly.
 //   - Destroy (destroy.go) takes LOCK and deletes only files the engine
 //     names, never directories or link targets.
-//   - Column families: the batch and MANIFEST formats carry RocksDB's
-//     column-family records, and a replayed MANIFEST rebuilds each
-//     family's version and log number (familyset.go), but an open DB has
-//     only the default family. Write refuses a batch naming another family
-//     ("Invalid argument: Invalid column family specified in write
-//     batch"), WAL recovery skips such records (as RocksDB skips a dropped
-//     family's), and Open refuses a DB whose MANIFEST holds other live
-//     families ("Invalid argument: Column families not opened: <names>").
+//   - Column families, with RocksDB's semantics (family.go): each family
+//     has its own memtables (switched at its own write_buffer_size), L0
+//     flushes, levels and compactions; the WAL, MANIFEST, sequence and
+//     file numbers, lock and background error are shared, so one batch
+//     writes several families atomically. Open names the families besides
+//     the default (Config.ColumnFamilies), creating those missing, and
+//     refuses a DB whose MANIFEST holds live families it does not name
+//     ("Invalid argument: Column families not opened: <names>");
+//     CreateColumnFamily adds one later. A ColumnFamily handle reads one
+//     family; batches name families by id (Batch.PutCF and the like), and
+//     Write refuses a batch naming a family the DB lacks ("Invalid
+//     argument: Invalid column family specified in write batch") before it
+//     takes a sequence. A WAL is kept until every family's writes in it
+//     are in tables (the lowest log number of the families), and recovery
+//     replays each record into its family unless the WAL is below that
+//     family's log number; records of a family the DB does not have are
+//     skipped, as RocksDB skips a dropped family's. Any family's backlog
+//     stalls every write, as RocksDB's write controller does. Not yet:
+//     dropping a family, a read-only open with families, manual
+//     compaction, metrics and checkpoints of families other than the
+//     default.
 //   - Close waits for queued writes and background work, flushes memtables
 //     holding writes that skipped the WAL, and must be called after every
 //     iterator is closed.

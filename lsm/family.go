@@ -33,10 +33,8 @@ type family struct {
 	// in its tables (RocksDB's log number of a column family).
 	logNumber uint64
 	// flushTarget is the highest memtable id a caller waits to see
-	// flushed, overriding min_write_buffer_number_to_merge; flushedID is
-	// the id of the newest memtable flushed.
+	// flushed, overriding min_write_buffer_number_to_merge.
 	flushTarget uint64
-	flushedID   uint64
 	// compactPointer is, per level, where the next compaction of that
 	// level starts.
 	compactPointer [][]byte
@@ -54,4 +52,27 @@ func newFamily(id uint32, name string, numLevels int) *family {
 // reads see (DB.mu held).
 func (f *family) publishReads() {
 	f.reads.set(f.mem, f.imm, f.current)
+}
+
+// familyByID returns the open family id, or nil (DB.mu held).
+func (db *DB) familyByID(id uint32) *family {
+	if id == 0 {
+		return db.def
+	}
+	return db.mu.vs.families.find(id)
+}
+
+// allFamilies returns the open families, the default first (DB.mu held).
+func (db *DB) allFamilies() []*family {
+	return append([]*family{db.def}, db.mu.vs.families.live...)
+}
+
+// minLogNumber is the lowest log number of the open families: the WALs
+// numbered below it hold no write that is not in a table (DB.mu held).
+func (db *DB) minLogNumber() uint64 {
+	n := db.def.logNumber
+	for _, f := range db.mu.vs.families.live {
+		n = min(n, f.logNumber)
+	}
+	return n
 }

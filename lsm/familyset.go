@@ -118,13 +118,19 @@ var errFamiliesNotOpened = errors.New("Invalid argument: Column families not ope
 
 // notOpened returns errFamiliesNotOpened naming the live families, or nil
 // when there are none.
-func (s *familySet) notOpened() error {
-	if len(s.live) == 0 {
-		return nil
+func (s *familySet) notOpened() error { return s.notNamed(nil) }
+
+// notNamed returns errFamiliesNotOpened naming the live families that
+// opened does not name, or nil when it names them all.
+func (s *familySet) notNamed(opened []string) error {
+	var names []string
+	for _, f := range s.live {
+		if !slices.Contains(opened, f.name) {
+			names = append(names, f.name)
+		}
 	}
-	names := make([]string, len(s.live))
-	for i, f := range s.live {
-		names[i] = f.name
+	if len(names) == 0 {
+		return nil
 	}
 	return fmt.Errorf("%w%s", errFamiliesNotOpened, strings.Join(names, ", "))
 }

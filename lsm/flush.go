@@ -10,8 +10,9 @@ import (
 	"github.com/godbbench/godbbench/internal/ratelimit"
 )
 
-// Flush switches the active memtable if it holds anything and waits until
-// every memtable that existed at the call has been written to L0.
+// Flush switches the active memtable of every column family if it holds
+// anything and waits until every memtable that existed at the call has
+// been written to L0.
 func (db *DB) Flush() error {
 	if db.opts.ReadOnly {
 		return ErrReadOnly
@@ -26,14 +27,21 @@ func (db *DB) Flush() error {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	target := db.mu.nextMem - 1 // every memtable before the active one
-	if db.def.mem.empty() && db.def.mem.id > 0 {
-		target = db.def.mem.id - 1
+	// In each family, every memtable before the active one: the commit
+	// above switched each that held anything.
+	families := db.allFamilies()
+	targets := make([]uint64, len(families))
+	for i, f := range families {
+		if f.mem.id > 0 {
+			targets[i] = f.mem.id - 1
+		}
+		f.flushTarget = max(f.flushTarget, targets[i])
 	}
-	db.def.flushTarget = max(db.def.flushTarget, target)
 	db.maybeScheduleFlush()
-	for db.def.flushedID < target && db.mu.bgErr == nil && len(db.def.imm) > 0 {
-		db.bgCond.Wait()
+	for i, f := range families {
+		for len(f.imm) > 0 && f.imm[0].id <= targets[i] && db.mu.bgErr == nil {
+			db.bgCond.Wait()
+		}
 	}
 	if db.mu.bgErr != nil {
 		return fmt.Errorf("lsm: flush failed: %w", db.mu.bgErr)
@@ -42,12 +50,9 @@ func (db *DB) Flush() error {
 }
 
 // maybeScheduleFlush starts the flush goroutine when enough immutable
-// memtables wait (DB.mu held).
+// memtables wait in some column family (DB.mu held).
 func (db *DB) maybeScheduleFlush() {
-	if db.mu.flushing || db.mu.bgErr != nil || len(db.def.imm) == 0 || db.opts.ReadOnly {
-		return
-	}
-	if len(db.def.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.def.imm[0].id > db.def.flushTarget && !db.mu.closed {
+	if db.mu.flushing || db.mu.bgErr != nil || db.opts.ReadOnly || db.familyToFlush() == nil {
 		return
 	}
 	db.mu.flushing = true
@@ -55,22 +60,48 @@ func (db *DB) maybeScheduleFlush() {
 	go db.flushLoop()
 }
 
+// flushDue reports whether f's immutable memtables are to be flushed:
+// min_write_buffer_number_to_merge of them wait, a caller waits for them,
+// or the DB is closing (DB.mu held).
+func (db *DB) flushDue(f *family) bool {
+	if len(f.imm) == 0 {
+		return false
+	}
+	return len(f.imm) >= max(db.opts.MinWriteBufferNumberToMerge, 1) || f.imm[0].id <= f.flushTarget || db.mu.closed
+}
+
+// familyToFlush returns the family whose oldest immutable memtable is the
+// oldest of those due, or nil (DB.mu held).
+func (db *DB) familyToFlush() *family {
+	var due *family
+	if db.flushDue(db.def) {
+		due = db.def
+	}
+	for _, f := range db.mu.vs.families.live {
+		if db.flushDue(f) && (due == nil || f.imm[0].id < due.imm[0].id) {
+			due = f
+		}
+	}
+	return due
+}
+
 // flushLoop writes immutable memtables to L0 until none is due.
 func (db *DB) flushLoop() {
 	defer db.bgWG.Done()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	for db.mu.bgErr == nil && len(db.def.imm) > 0 {
-		if len(db.def.imm) < max(db.opts.MinWriteBufferNumberToMerge, 1) && db.def.imm[0].id > db.def.flushTarget && !db.mu.closed {
+	for db.mu.bgErr == nil {
+		fam := db.familyToFlush()
+		if fam == nil {
 			break
 		}
-		mems := append([]*memTable(nil), db.def.imm...)
+		mems := append([]*memTable(nil), fam.imm...)
 		snaps := db.mu.snaps.seqs()
 		db.mu.stats.runningFlushes++
 		tableNum, err := db.beginFlush(mems)
 		var meta *fileMeta
 		start := time.Now()
-		e := &versionEdit{flushEnded: []uint64{tableNum}}
+		e := &versionEdit{familyEdit: familyEdit{family: fam.id}, flushEnded: []uint64{tableNum}}
 		if err == nil {
 			db.mu.Unlock()
 			meta, err = db.writeLevel0(mems, snaps, tableNum, e)
@@ -87,9 +118,9 @@ func (db *DB) flushLoop() {
 			if meta != nil {
 				e.added = append(e.added, newFileEntry{level: 0, meta: meta})
 			}
-			next := db.def.mem.logNum
-			if len(db.def.imm) > len(mems) {
-				next = db.def.imm[len(mems)].logNum
+			next := fam.mem.logNum
+			if len(fam.imm) > len(mems) {
+				next = fam.imm[len(mems)].logNum
 			}
 			e.setLogNumber(next)
 			e.setLastSeq(db.visibleSeq.Load())
@@ -101,15 +132,20 @@ func (db *DB) flushLoop() {
 			}
 			break
 		}
-		db.def.imm = db.def.imm[len(mems):]
-		db.def.flushedID = mems[len(mems)-1].id
-		db.def.publishReads()
+		fam.imm = fam.imm[len(mems):]
+		fam.publishReads()
 		db.countStallConditions()
 		for _, m := range mems {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
 		if meta != nil {
 			db.mu.stats.recordFlush(meta.size, time.Since(start))
+		}
+		if err := db.advanceIdleFamilies(fam); err != nil {
+			if db.mu.bgErr == nil {
+				db.mu.bgErr = fmt.Errorf("flush: %w", err)
+			}
+			break
 		}
 		db.deleteObsoleteWALs()
 		db.maybeScheduleCompaction()
@@ -119,11 +155,32 @@ func (db *DB) flushLoop() {
 	db.bgCond.Broadcast()
 }
 
-// deleteObsoleteWALs removes WALs older than the MANIFEST's log number.
+// advanceIdleFamilies records, after a flush of family flushed, the log
+// number of each other family that has no immutable memtable as its
+// active memtable's, so that a family written rarely or never does not
+// keep old WALs alive (DB.mu held). A DB with the default family alone
+// has none to record.
+func (db *DB) advanceIdleFamilies(flushed *family) error {
+	for _, f := range db.allFamilies() {
+		if f == flushed || len(f.imm) > 0 || f.mem.logNum <= f.logNumber {
+			continue
+		}
+		e := &versionEdit{familyEdit: familyEdit{family: f.id}}
+		e.setLogNumber(f.mem.logNum)
+		if err := db.mu.vs.logAndApply(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteObsoleteWALs removes WALs older than the lowest log number of the
+// column families in the MANIFEST.
 func (db *DB) deleteObsoleteWALs() {
 	keep := db.mu.liveWALs[:0]
+	minLog := db.minLogNumber()
 	for _, num := range db.mu.liveWALs {
-		if num < db.def.logNumber {
+		if num < minLog {
 			db.fs.Remove(walName(db.walDir, num))
 		} else {
 			keep = append(keep, num)

@@ -133,15 +133,15 @@ func (g *getter) release() {
 // Get looks key up at the latest sequence. When found, fn gets the value,
 // valid only during the call.
 func (db *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
-	return db.get(key, latestSeq, fn)
+	return db.get(db.def, key, latestSeq, fn)
 }
 
 // latestSeq asks a read for the newest visible data.
 const latestSeq = ^uint64(0)
 
-// get looks key up at snapshot (latestSeq: the newest).
-func (db *DB) get(key []byte, snapshot uint64, fn func(value []byte)) (bool, error) {
-	rs := db.def.reads.get()
+// get looks key up in family f at snapshot (latestSeq: the newest).
+func (db *DB) get(f *family, key []byte, snapshot uint64, fn func(value []byte)) (bool, error) {
+	rs := f.reads.get()
 	if rs == nil {
 		return false, ErrClosed
 	}

@@ -80,7 +80,12 @@ type Iterator struct {
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
 func (db *DB) NewIter(o *IterOptions) (*Iterator, error) {
-	rs := db.def.reads.get()
+	return db.newIter(db.def, o)
+}
+
+// newIter returns an iterator over family f.
+func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
+	rs := f.reads.get()
 	if rs == nil {
 		return nil, ErrClosed
 	}

@@ -26,7 +26,7 @@ func compactLevel(t *testing.T, db *DB, level int) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	inputs := append([]*fileMeta(nil), db.def.current.levels[level]...)
-	c := db.newCompaction(db.def.current, level, level+1, inputs)
+	c := db.newCompaction(db.def, level, level+1, inputs)
 	if c == nil {
 		t.Fatalf("no compaction of level %d", level)
 	}

@@ -27,7 +27,7 @@ func BenchmarkSwitchHoldingMu(b *testing.B) {
 				waitWALAhead(db)
 				b.StartTimer()
 				db.mu.Lock()
-				if err := db.switchMemtable(); err != nil {
+				if err := db.switchMemtable(db.def); err != nil {
 					b.Fatal(err)
 				}
 				db.mu.Unlock()

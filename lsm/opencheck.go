@@ -138,10 +138,12 @@ func (db *DB) markFileNumbersUsed(f dbFiles) {
 // for tables a run never reads.
 func (db *DB) verifyTables() error {
 	manifest := manifestName(db.mu.vs.manifestNum)
-	for _, files := range db.def.current.levels {
-		for _, m := range files {
-			if err := db.verifyTable(manifest, m); err != nil {
-				return err
+	for _, f := range db.allFamilies() {
+		for _, files := range f.current.levels {
+			for _, m := range files {
+				if err := db.verifyTable(manifest, m); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -227,12 +229,15 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsole
 	return obsolete, unfinished, nil
 }
 
-// liveTables is the set of the current version's table numbers.
+// liveTables is the set of the table numbers of every column family's
+// current version.
 func (db *DB) liveTables() map[uint64]bool {
 	live := map[uint64]bool{}
-	for _, files := range db.def.current.levels {
-		for _, m := range files {
-			live[m.num] = true
+	for _, f := range db.allFamilies() {
+		for _, files := range f.current.levels {
+			for _, m := range files {
+				live[m.num] = true
+			}
 		}
 	}
 	return live

@@ -95,8 +95,8 @@ func (db *DB) checkUnfinishedFlushes(f dbFiles, live map[uint64]bool) error {
 		switch {
 		case !wals[p.walNum]:
 			why = wal + " is missing"
-		case p.walNum < db.def.logNumber:
-			why = fmt.Sprintf("its log number %d is past that WAL", db.def.logNumber)
+		case p.walNum < db.minLogNumber():
+			why = fmt.Sprintf("its log number %d is past that WAL", db.minLogNumber())
 		default:
 			continue
 		}

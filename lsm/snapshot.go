@@ -55,5 +55,5 @@ func (s *Snapshot) Release() {
 
 // Get looks key up as of the snapshot.
 func (s *Snapshot) Get(key []byte, fn func(value []byte)) (bool, error) {
-	return s.db.get(key, s.seq, fn)
+	return s.db.get(s.db.def, key, s.seq, fn)
 }

@@ -49,8 +49,9 @@ func (vs *versionSet) markFileNumUsed(num uint64) {
 	}
 }
 
-// install makes v current, taking a reference on each of its files.
-func (vs *versionSet) install(v *version) {
+// install makes v the current version of family f, taking a reference on
+// each of its files.
+func (vs *versionSet) install(f *family, v *version) {
 	vs.versionNum++
 	v.num = vs.versionNum
 	v.release = vs.db.releaseVersion
@@ -61,8 +62,8 @@ func (vs *versionSet) install(v *version) {
 	}
 	vs.db.refBlobs(v)
 	v.ref()
-	old := vs.db.def.current
-	vs.db.def.current = v
+	old := f.current
+	f.current = v
 	if old != nil {
 		old.unref()
 	}
@@ -125,13 +126,15 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		if err := vs.families.replay(e, numLevels); err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
 		}
+		// A flush's begin edit is the default family's; its end is in the
+		// flushed family's edit.
+		vs.trackFlushes(e)
 		if e.family != 0 {
 			continue
 		}
 		if e.hasLogNumber {
 			vs.db.def.logNumber = e.logNumber
 		}
-		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
 		}
@@ -146,7 +149,13 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 		return false, err
 	}
 	vs.manifestNum = num
-	vs.install(v)
+	vs.install(vs.db.def, v)
+	for _, f := range vs.families.live {
+		// The replayed versions take their references now.
+		replayed := f.current
+		f.current = nil
+		vs.install(f, replayed)
+	}
 	vs.markFileNumUsed(num)
 	return true, nil
 }
@@ -257,10 +266,14 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	}()
 	// A flush's begin edit changes no version (pendingflush.go).
 	beginOnly := len(e.flushBegun) > 0 && len(e.added) == 0 && len(e.deleted) == 0 && !e.hasLogNumber
+	f := db.familyByID(e.family)
+	if f == nil && !e.addFamily {
+		return fmt.Errorf("lsm: edit of column family %d, which is not open", e.family)
+	}
 	var nv *version
 	var err error
-	if !beginOnly {
-		if nv, err = vs.db.def.current.apply(e, vs.db.numLevels); err != nil {
+	if !beginOnly && !e.addFamily {
+		if nv, err = f.current.apply(e, vs.db.numLevels); err != nil {
 			return err
 		}
 	}
@@ -291,11 +304,14 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	if err != nil {
 		return err
 	}
+	if e.addFamily {
+		return vs.addFamily(e)
+	}
 	if e.hasLogNumber {
-		vs.db.def.logNumber = max(vs.db.def.logNumber, e.logNumber)
+		f.logNumber = max(f.logNumber, e.logNumber)
 	}
 	if nv != nil {
-		vs.install(nv)
+		vs.install(f, nv)
 	}
 	return nil
 }

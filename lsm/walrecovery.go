@@ -29,7 +29,7 @@ type walStop struct {
 func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	var logs []uint64
 	for _, n := range files.walNames {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.def.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.minLogNumber() {
 			logs = append(logs, num)
 		}
 	}
@@ -54,17 +54,24 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.switchLog(newLog, f); err != nil {
+	if err := db.switchLog(db.def, newLog, f); err != nil {
 		return nil, err
+	}
+	for _, fam := range db.mu.vs.families.live {
+		if fam.mem, err = db.newMemTable(newLog); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := db.replayWALs(append(logs, newLog), false); err != nil {
 		return nil, err
 	}
 	if len(logs) == 0 {
-		e := &versionEdit{}
-		e.setLogNumber(newLog)
-		if err := db.mu.vs.logAndApply(e); err != nil {
-			return nil, err
+		for _, fam := range db.allFamilies() {
+			e := &versionEdit{familyEdit: familyEdit{family: fam.id}}
+			e.setLogNumber(newLog)
+			if err := db.mu.vs.logAndApply(e); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return obsolete, nil
@@ -89,8 +96,9 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 // otherwise writes between them are lost and the open fails.
 //
 // With dryRun the WALs are only decoded and judged; otherwise each WAL's
-// tables are recorded in the MANIFEST with the next WAL's number as the log
-// number, and the WAL is deleted before the next one is read, so recovery
+// tables are recorded in the MANIFEST, one edit per column family, each
+// with the next WAL's number as the family's log number, and the WAL is
+// deleted before the next one is read, so recovery
 // needs free space for one WAL's tables at a time, not for all of them.
 // DB.mu is held.
 //
@@ -104,9 +112,11 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 		logs = logs[:len(logs)-1]
 	}
 	for i, num := range logs {
-		edit := &versionEdit{}
-		if err := db.replayWAL(num, edit, st); err != nil {
-			db.removeTables(edit)
+		edits := db.familyEdits()
+		if err := db.replayWAL(num, edits, st); err != nil {
+			for _, e := range edits {
+				db.removeTables(e)
+			}
 			return 0, err
 		}
 		if st.mode == options.WALSkipAnyCorruptedRecords {
@@ -114,7 +124,7 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 		}
 		db.mu.vs.markFileNumUsed(num)
 		if !dryRun {
-			if err := db.commitWAL(num, all[i+1], edit); err != nil {
+			if err := db.commitWAL(num, all[i+1], edits); err != nil {
 				return 0, err
 			}
 		}
@@ -183,15 +193,31 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 }
 
 // commitWAL records the tables replayed from WAL num and the next WAL's
-// number in the MANIFEST, then deletes the WAL (DB.mu held).
-func (db *DB) commitWAL(num, next uint64, edit *versionEdit) error {
-	edit.setLogNumber(next)
-	edit.setLastSeq(db.mu.lastSeq)
-	if err := db.mu.vs.logAndApply(edit); err != nil {
-		return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
+// number in the MANIFEST, one edit per family (edits, in allFamilies'
+// order), then deletes the WAL (DB.mu held). A crash between two edits
+// leaves the WAL, whose records of the families already recorded the next
+// replay skips (they are below those families' log numbers).
+func (db *DB) commitWAL(num, next uint64, edits []*versionEdit) error {
+	for _, edit := range edits {
+		edit.setLogNumber(next)
+		edit.setLastSeq(db.mu.lastSeq)
+		if err := db.mu.vs.logAndApply(edit); err != nil {
+			return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)
+		}
 	}
 	db.fs.Remove(walName(db.walDir, num))
 	return nil
+}
+
+// familyEdits returns an empty edit for each open family, in
+// allFamilies' order (DB.mu held).
+func (db *DB) familyEdits() []*versionEdit {
+	fams := db.allFamilies()
+	edits := make([]*versionEdit, len(fams))
+	for i, f := range fams {
+		edits[i] = &versionEdit{familyEdit: familyEdit{family: f.id}}
+	}
+	return edits
 }
 
 // walDamage decides what a WAL replay does with one result of
@@ -230,46 +256,49 @@ func (db *DB) checkResume(stop *walStop, name string, seq uint64) error {
 		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.mu.lastSeq)
 }
 
-// replayWAL applies the batches of one WAL, writing an L0 table to edit
-// whenever the replay memtable fills and at the end; with st.dryRun it only
-// decodes them and advances the last sequence. st carries what earlier WALs
-// left (see replayWALs).
-func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
+// replayWAL applies the batches of one WAL, each record to its column
+// family's replay memtable, writing an L0 table to that family's edit
+// (edits, in allFamilies' order) whenever its memtable fills and at the
+// end; with st.dryRun it only decodes them and advances the last
+// sequence. Records of a family the DB does not have are skipped, as
+// RocksDB's recovery skips a dropped family's, and so are those in a WAL
+// below their family's log number, which are in its tables already. st
+// carries what earlier WALs left (see replayWALs).
+func (db *DB) replayWAL(num uint64, edits []*versionEdit, st *walReplay) error {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("lsm: read WAL %s: %w", name, err)
 	}
-	var mem *memTable
-	if !st.dryRun {
-		if mem, err = db.newMemTable(num); err != nil {
-			return err
-		}
-	}
+	fams := db.allFamilies()
+	mems := make([]*memTable, len(fams)) // replay memtables, made on first use
 	defer func() {
-		if mem != nil {
-			mem.unref() // replay memtables are never in a readState
+		for _, mem := range mems {
+			if mem != nil {
+				mem.unref() // replay memtables are never in a readState
+			}
 		}
 	}()
-	flushMem := func() error {
+	flushMem := func(i int) error {
+		mem := mems[i]
 		if mem == nil || mem.empty() {
 			return nil
 		}
-		meta, err := db.writeLevel0([]*memTable{mem}, nil, 0, edit)
+		meta, err := db.writeLevel0([]*memTable{mem}, nil, 0, edits[i])
 		if err != nil {
 			return err
 		}
 		if meta != nil {
-			edit.added = append(edit.added, newFileEntry{level: 0, meta: meta})
+			edits[i].added = append(edits[i].added, newFileEntry{level: 0, meta: meta})
 		}
 		mem.unref()
-		mem, err = db.newMemTable(num)
-		return err
+		mems[i] = nil
+		return nil
 	}
 	st.first = true
 	r := wal.NewReader(data)
 	for {
-		br, ok, err := db.nextWALBatch(r, name, st, mem != nil)
+		br, ok, err := db.nextWALBatch(r, name, st, !st.dryRun)
 		if err != nil {
 			return err
 		}
@@ -280,30 +309,52 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 		if st.firstSeq == 0 {
 			st.firstSeq = seq
 		}
-		if mem == nil && count > 0 {
+		if st.dryRun && count > 0 {
 			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}
-		for mem != nil {
+		for !st.dryRun {
 			kind, key, value, seq, ok, _ := br.next()
 			if !ok {
 				break
 			}
 			db.mu.lastSeq = max(db.mu.lastSeq, seq)
-			if br.family != 0 {
-				// A family this DB does not have (RocksDB's recovery
-				// skips a dropped family's records the same way).
+			i := familyIndex(fams, br.family)
+			if i < 0 || num < fams[i].logNumber {
 				continue
 			}
+			if mems[i] == nil {
+				if mems[i], err = db.newMemTable(num); err != nil {
+					return err
+				}
+			}
+			mem := mems[i]
 			if err := mem.add(seq, kind, key, value); err != nil {
 				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
-		if mem != nil && mem.full() {
-			if err := flushMem(); err != nil {
-				return err
+		for i, mem := range mems {
+			if mem != nil && mem.full() {
+				if err := flushMem(i); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return flushMem()
+	for i := range mems {
+		if err := flushMem(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// familyIndex is the index in fams of family id, or -1.
+func familyIndex(fams []*family, id uint32) int {
+	for i, f := range fams {
+		if f.id == id {
+			return i
+		}
+	}
+	return -1
 }
