@@ -98,7 +98,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
 		// lsm reads it for the block format's index (lsm/tableoptions.go).
 		"enable_index_compression"),
-	engine.RocksDBFeatureNotes("hash_bucket_count", "report_file_operations")), ownNotes)
+	engine.RocksDBFeatureNotes("hash_bucket_count", "report_file_operations", "num_column_families", "num_hot_column_families")), ownNotes)
 
 // unsupported lists the options the native engine ignores.
 var unsupported = engine.IgnoredKeys(OptionNotes)
@@ -165,6 +165,9 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
 		return nil, err
 	}
+	if o.ReadOnly && o.NumColumnFamilies > 1 {
+		return nil, fmt.Errorf("Not implemented: engine native opens --num_column_families only read-write")
+	}
 	if o.MmapWrite && o.UseDirectIOForFlushAndCompaction {
 		// Checked here: mapOptions maps the WAL whatever --mmap_write says.
 		return nil, lsm.ErrMmapWritesAndDirectIO
@@ -180,11 +183,16 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 		return nil, err
 	}
 	stats := openStatistics(o)
-	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o)})
+	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o),
+		ColumnFamilies: familyNames(o)})
 	if err != nil {
 		return nil, err
 	}
 	db := &DB{d: d, sync: o.Sync, noWAL: o.DisableWAL, merges: op != nil, stats: stats, rec: stats.Recorder(), read: o.Read}
+	if err := db.openFamilies(o); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if !o.ReadOnly {
 		// A read-only open changes no file, LOG included.
 		db.startStatsDumper(dir, period)
@@ -209,6 +217,9 @@ type DB struct {
 	// read are db_bench's read options; the prefix ones reach lsm's
 	// iterators.
 	read options.ReadOptions
+	// families are the column families of --num_column_families > 1,
+	// nil without (columnfamilies.go).
+	families *engine.FamilySlots[family]
 }
 
 // iterOptions are lsm's options for an iterator made with o (nil: none).
@@ -272,6 +283,7 @@ func (db *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
 type batch struct {
 	*lsm.Batch
 	merges int
+	db     *DB // whose families PutCF and DeleteCF name
 }
 
 // DeleteRange writes a range tombstone for [start, end) through a pooled
@@ -300,7 +312,7 @@ func (b *batch) Reset() {
 func (*batch) Close() {}
 
 // NewBatch returns an empty reusable batch.
-func (db *DB) NewBatch() engine.Batch { return &batch{Batch: lsm.NewBatch()} }
+func (db *DB) NewBatch() engine.Batch { return &batch{Batch: lsm.NewBatch(), db: db} }
 
 // Apply commits a batch made by NewBatch.
 func (db *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {

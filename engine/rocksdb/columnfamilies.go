@@ -37,24 +37,12 @@ static char* gdb_flush_cf(rocksdb_t* db, rocksdb_column_family_handle_t* cf) {
 import "C"
 
 import (
-	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/options"
 )
-
-// families are the column families of a DB opened with more than one:
-// slot i holds family i once it exists (slot 0 the default family, whose
-// handle is the DB's cf). Slots are read without a lock by every
-// operation and written under create, as db_bench's num_created is.
-type families struct {
-	slots  []atomic.Pointer[family]
-	create sync.Mutex
-}
 
 // family is one column family of a DB: an engine.DB whose reads and writes
 // go to that family through the C API's *_cf calls. It has no runs
@@ -69,10 +57,6 @@ var (
 	_ engine.DB                = (*family)(nil)
 	_ engine.ColumnFamilyBatch = (*batch)(nil)
 )
-
-// errNoFamilies is the error of a column family call on a DB opened with
-// one family.
-var errNoFamilies = errors.New("rocksdb: the database was opened without --num_column_families")
 
 // openFamilies opens the database with o.HotColumnFamilies() families, as
 // db_bench's OpenDb does when --num_column_families > 1.
@@ -96,9 +80,10 @@ func (d *DB) openFamilies(path *C.char, o *options.Options) error {
 		return err
 	}
 	d.cf = handles[0]
-	d.families = &families{slots: make([]atomic.Pointer[family], o.NumColumnFamilies)}
+	// Slot 0 is the default family, whose handle is the DB's cf.
+	d.families = engine.NewFamilySlots[family](o.NumColumnFamilies)
 	for i, h := range handles {
-		d.families.slots[i].Store(&family{d: d, h: h})
+		d.families.Set(i, &family{d: d, h: h})
 	}
 	return nil
 }
@@ -112,12 +97,7 @@ func (d *DB) ColumnFamily(i int) engine.DB {
 }
 
 // family returns family i, nil when it does not exist.
-func (d *DB) family(i int) *family {
-	if d.families == nil || i < 0 || i >= len(d.families.slots) {
-		return nil
-	}
-	return d.families.slots[i].Load()
-}
+func (d *DB) family(i int) *family { return d.families.Get(i) }
 
 // CreateColumnFamily implements engine.ColumnFamilies with the C API's
 // rocksdb_create_column_family and the DB's options.
@@ -125,35 +105,27 @@ func (d *DB) CreateColumnFamily(i int) (engine.DB, error) {
 	if d.db == nil {
 		return nil, errClosed
 	}
-	if d.families == nil {
-		return nil, errNoFamilies
-	}
-	if i < 0 || i >= len(d.families.slots) {
-		return nil, fmt.Errorf("rocksdb: column family %d of %d", i, len(d.families.slots))
-	}
-	fs := d.families
-	fs.create.Lock()
-	defer fs.create.Unlock()
-	if f := fs.slots[i].Load(); f != nil {
-		return f, nil
-	}
-	name := cString(options.ColumnFamilyName(i))
-	defer cFree(unsafe.Pointer(name))
-	var cerr *C.char
-	h := C.rocksdb_create_column_family(d.db, d.cfg.opts, name, &cerr)
-	if err := cError(cerr); err != nil {
+	f, err := d.families.Create(i, func() (*family, error) {
+		name := cString(options.ColumnFamilyName(i))
+		defer cFree(unsafe.Pointer(name))
+		var cerr *C.char
+		h := C.rocksdb_create_column_family(d.db, d.cfg.opts, name, &cerr)
+		if err := cError(cerr); err != nil {
+			return nil, err
+		}
+		return &family{d: d, h: h}, nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	f := &family{d: d, h: h}
-	fs.slots[i].Store(f)
 	return f, nil
 }
 
 // flushFamilies flushes every family that exists, one after another
 // (db_bench flushes them in one DB::Flush call, which the C API lacks).
 func (d *DB) flushFamilies() error {
-	for i := range d.families.slots {
-		if f := d.families.slots[i].Load(); f != nil {
+	for i := range d.families.Len() {
+		if f := d.families.Get(i); f != nil {
 			if err := cError(C.gdb_flush_cf(d.db, f.h)); err != nil {
 				return err
 			}
@@ -168,8 +140,8 @@ func (d *DB) closeFamilies() {
 	if d.families == nil {
 		return
 	}
-	for i := 1; i < len(d.families.slots); i++ {
-		if f := d.families.slots[i].Swap(nil); f != nil {
+	for i := 1; i < d.families.Len(); i++ {
+		if f := d.families.Take(i); f != nil {
 			C.rocksdb_column_family_handle_destroy(f.h)
 		}
 	}

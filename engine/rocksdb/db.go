@@ -83,7 +83,7 @@ type DB struct {
 	secondary *secondaryUpdater
 	// families are the column families of --num_column_families > 1
 	// (columnfamilies.go); nil with the default family alone.
-	families *families
+	families *engine.FamilySlots[family]
 }
 
 var (

@@ -1,0 +1,77 @@
+package native
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/lsm"
+	"github.com/godbbench/godbbench/options"
+)
+
+func getFamily(t *testing.T, db engine.DB, key string) (string, bool) {
+	t.Helper()
+	var got string
+	found, err := db.Get([]byte(key), func(v []byte) { got = string(v) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, found
+}
+
+// TestColumnFamilies: with --num_column_families=3 and one hot family
+// more than the default, the DB opens families 0 and 1, creates 2 on
+// demand, writes each family through its handle and through one batch
+// naming several, keeps every write in its own family across a reopen,
+// and refuses a batch naming a family not created.
+func TestColumnFamilies(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	o := options.Default()
+	o.NumColumnFamilies, o.NumHotColumnFamilies = 3, 2
+	open := func() (engine.DB, engine.ColumnFamilies) {
+		d, err := Opener{}.Open(dir, o, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d, d.(engine.ColumnFamilies)
+	}
+	db, cfs := open()
+	if cfs.ColumnFamily(1) == nil || cfs.ColumnFamily(2) != nil {
+		t.Fatalf("open families: 1 %v, 2 %v; want 1 open, 2 not yet", cfs.ColumnFamily(1), cfs.ColumnFamily(2))
+	}
+	b := db.NewBatch()
+	b.(engine.ColumnFamilyBatch).PutCF(2, []byte("k"), []byte("v2"))
+	if err := db.Apply(b, nil); !errors.Is(err, lsm.ErrInvalidColumnFamily) {
+		t.Fatalf("a batch naming family 2 before it exists: %v", err)
+	}
+	two, err := cfs.CreateColumnFamily(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfs.ColumnFamily(1).Put([]byte("k"), []byte("v1"), nil); err != nil {
+		t.Fatal(err)
+	}
+	b = db.NewBatch()
+	b.Put([]byte("k"), []byte("v0"))
+	b.(engine.ColumnFamilyBatch).PutCF(2, []byte("k"), []byte("v2"))
+	b.(engine.ColumnFamilyBatch).DeleteCF(1, []byte("gone"))
+	if err := db.Apply(b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := getFamily(t, two, "k"); !ok || v != "v2" {
+		t.Fatalf("family 2 k = %q %v", v, ok)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	o.NumHotColumnFamilies = 3
+	db, cfs = open()
+	defer db.Close()
+	for i, want := range []string{"v0", "v1", "v2"} {
+		if v, ok := getFamily(t, cfs.ColumnFamily(i), "k"); !ok || v != want {
+			t.Errorf("after reopening, family %d k = %q %v; want %q", i, v, ok, want)
+		}
+	}
+}
