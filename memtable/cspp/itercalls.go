@@ -227,6 +227,7 @@ func (it *Iter) readAhead() bool {
 	var key []byte
 	if stable {
 		key = it.Key() // the first entries may be versions of it
+		it.aheadKeys = it.aheadKeys[:0]
 	} else {
 		// The current key may live in aheadKeys: through rkey.
 		it.rkey = it.appendCurKey(it.rkey[:0])
