@@ -140,7 +140,7 @@
 // straight from the parent's snapshot, storing the parent's key once and
 // each leaf's label and compressed path as the entry's key suffix
 // (leafrun.go). Cachegrind of memtablerep_bench readseq after fillrandom of
-// 1M keys: 709 -> 367 instructions an entry; skip_list's is 30
+// 1M keys: 709 -> 405 instructions an entry; skip_list's is 30
 // (docs/BENCHMARKS.md, "cspp's full scan").
 //
 // # Example
