@@ -85,7 +85,7 @@ func init() {
 			doc: "read a random key and write it back with a value appended"},
 		"randomreplacekeys": {fn: benchRandomReplaceKeys, fresh: true, severalDBs: true,
 			doc: "delete and rewrite keys drawn from a normal distribution (--numdistinct, --stddev)"},
-		"timeseries": {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries,
+		"timeseries": {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries, severalDBs: true,
 			doc: "one writer of time-stamped keys beside readers (or deleters) of random ids"},
 		"deleteseq": {fn: benchDeleteSeq, severalDBs: true,
 			doc: "delete keys in order"},
