@@ -120,9 +120,6 @@ func (r *runner) openSeveral(log io.Writer) error {
 		// db_bench asserts a single database here.
 		r.errf("Not implemented: --use_existing_keys reads one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
 		return errExit{"use_existing_keys with several databases"}
-	case r.cfg.traceFile != "":
-		r.errf("Not implemented: --trace_file records one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
-		return errExit{"trace_file with several databases"}
 	}
 	// db_bench creates --wal_dir for the databases' own WAL directories
 	// in it, which RocksDB makes one level deep only.

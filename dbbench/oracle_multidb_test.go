@@ -230,3 +230,24 @@ func TestOracleMultiDBTimeSeries(t *testing.T) {
 		t.Errorf("timeseries with readers and several databases: exit %d\n%s", code, errb.String())
 	}
 }
+
+// TestOracleMultiDBReplay: with several databases replay replays nothing
+// and reads no trace, as C++ db_bench's (its result line, one operation,
+// is C++'s); tracing another benchmark, which C++ starts on a database it
+// does not have, stops the run.
+func TestOracleMultiDBReplay(t *testing.T) {
+	requireOracle(t)
+	trace := filepath.Join(t.TempDir(), "missing-trace")
+	for _, engine := range oracleEngines() {
+		compareCounts(t, engine, 0, []string{"--num_multi_db=2", "--benchmarks=replay", "--num=100", "--trace_file=" + trace})
+	}
+	var out, errb bytes.Buffer
+	args := []string{"--db=" + filepath.Join(t.TempDir(), "db"), "--num_multi_db=2", "--trace_file=" + trace,
+		"--benchmarks=fillseq", "--num=100"}
+	if code := dbbench.Main(args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--trace_file records one database") {
+		t.Errorf("fillseq traced with several databases: exit %d\n%s", code, errb.String())
+	}
+	if _, err := os.Stat(trace); err == nil {
+		t.Errorf("a trace was written at %s", trace)
+	}
+}

@@ -169,7 +169,7 @@ func init() {
 			doc: "read the merge operands of random keys"},
 
 		// Replay of a --trace_file trace (bench_replay.go).
-		"replay": {fn: benchReplay, setup: setupReplay,
+		"replay": {fn: benchReplay, setup: setupReplay, severalDBs: true,
 			doc: "replay the operations of --trace_file"},
 
 		// Backups (bench_backup.go).
