@@ -240,9 +240,9 @@ func init() {
 			doc: "read existing keys through the row cache"},
 
 		// Level shapes built with CompactFiles (bench_deterministic.go).
-		"fillseqdeterministic": {fn: benchFillSeqDeterministic, fresh: true, setup: setupFillDeterministic, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
+		"fillseqdeterministic": {fn: benchFillSeqDeterministic, fresh: true, setup: setupFillDeterministic, severalDBs: true, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
 			doc: "fill level by level with sequential keys, then compact deterministically"},
-		"filluniquerandomdeterministic": {fn: benchFillUniqueRandomDeterministic, fresh: true, setup: setupFillDeterministic, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
+		"filluniquerandomdeterministic": {fn: benchFillUniqueRandomDeterministic, fresh: true, setup: setupFillDeterministic, severalDBs: true, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
 			doc: "fill level by level with shuffled keys, then compact deterministically"},
 	}
 }
