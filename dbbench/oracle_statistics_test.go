@@ -64,9 +64,13 @@ func TestOracleStatisticsNames(t *testing.T) {
 // bytes written on the engines that count RocksDB's batch encoding (not
 // pebble, statistics.go there) and the WAL's bytes on the rocksdb engine.
 // With two threads RocksDB's write groups make the byte counts vary.
+// resetstats resets none of it.
 func TestOracleSharedStatistics(t *testing.T) {
 	requireOracle(t)
-	for _, extra := range [][]string{{"--num_multi_db=3"}, {"--num_multi_db=2", "--threads=2"}, nil} {
+	// The last list's --benchmarks replaces the first: resetstats leaves
+	// the statistics alone, as RocksDB's DB::ResetStats does.
+	for _, extra := range [][]string{{"--num_multi_db=3"}, {"--num_multi_db=2", "--threads=2"}, nil,
+		{"--num_multi_db=2", "--benchmarks=fillseq,resetstats,readrandom"}} {
 		args := append([]string{"--benchmarks=fillseq,fillrandom,readrandom,deleterandom,overwrite", "--num=1000",
 			"--seed=1", "--statistics", "--compression_type=none"}, extra...)
 		oracle := runOracleFull(t, args)
