@@ -53,7 +53,8 @@ func FuzzMetaBlocks(f *testing.F) {
 			bf.MayContain(hashKey(data))
 		}
 		r := &Reader{name: "fuzz", size: 1 << 40}
-		if r.decodeIndex(data, 0) == nil {
+		if _, err := r.appendIndexEntries(data, 0); err == nil {
+			r.finishIndex()
 			r.findBlock(data)
 		}
 		for _, c := range []Compression{CompressionSnappy, CompressionLZ4, CompressionZstd} {
@@ -186,6 +187,35 @@ func FuzzFooter(f *testing.F) {
 		}
 		if got := ft.encode(nil); !bytes.Equal(got, data) {
 			t.Fatalf("footer %x decodes to %+v, which encodes to %x", data, ft, got)
+		}
+	})
+}
+
+// FuzzPartitionedIndex decodes arbitrary bytes as a top-level index and a
+// top-level filter index over an arbitrary file (checksum type none, so
+// that partitions with zero trailers get through to their decoders): it
+// must never panic, and its errors must wrap ErrCorruption.
+func FuzzPartitionedIndex(f *testing.F) {
+	example := buildTable(f, goldenTables[len(goldenTables)-1].entries(), goldenTables[len(goldenTables)-1].opts)
+	f.Add(example[:0x69], example[0x69:0x7c], []byte{2, 0, 8, 0x58, 12})
+	f.Add([]byte{1, 1, 'a', 0, 0, 0, 0, 0, 0, 0}, []byte{1, 1, 'a', 0, 5, 1}, []byte{1, 0, 0})
+	f.Fuzz(func(t *testing.T, file, top, filterTop []byte) {
+		r := &Reader{name: "fuzz", size: int64(len(file)) + footerLen, mapped: file, checksum: ChecksumNone}
+		err := r.decodePartitionedIndex(top, 0)
+		if err == nil {
+			r.finishIndex()
+			if i := r.findBlock(top); i < len(r.blocks) {
+				r.partitionOf(i)
+			}
+			err = r.decodePartitionedFilter(filterTop, 0)
+		}
+		if err == nil && len(r.blocks) > 0 {
+			r.hasFilter = true
+			r.MayContain(top)
+			r.prefixMayMatch(filterTop)
+		}
+		if err != nil && !errors.Is(err, ErrCorruption) {
+			t.Fatalf("error %v does not wrap ErrCorruption", err)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -74,6 +75,11 @@ type Reader struct {
 	filter   bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
+	// partEnd[p] is one past the last data block of index partition p
+	// (nil for an unpartitioned index), and filterParts[p] its filter
+	// partition (nil for a whole filter); partitioned.go.
+	partEnd     []int
+	filterParts []bloom.Filter
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
 	seps    []byte
 	sepEnds []uint32
@@ -232,17 +238,29 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := r.decodeIndex(ib, ft.Index.Offset); err != nil {
+	if ft.Version == formatVersionPartitioned {
+		err = r.decodePartitionedIndex(ib, ft.Index.Offset)
+	} else {
+		_, err = r.appendIndexEntries(ib, ft.Index.Offset)
+	}
+	if err != nil {
 		return err
 	}
+	r.finishIndex()
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
 		if err != nil {
 			return err
 		}
-		var ok bool
-		if r.filter, ok = decodeBloom(fb); !ok {
-			return corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+		if ft.PartitionedFilter {
+			err = r.decodePartitionedFilter(fb, ft.Filter.Offset)
+		} else if f, ok := decodeBloom(fb); ok {
+			r.filter = f
+		} else {
+			err = corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+		}
+		if err != nil {
+			return err
 		}
 		r.hasFilter = true
 	}
@@ -326,40 +344,48 @@ func (r *Reader) checkBlock(b []byte, h handle) error {
 	return nil
 }
 
-func (r *Reader) decodeIndex(b []byte, off uint64) error {
+// appendIndexEntries decodes the index block b (at off): a whole index,
+// or one partition of a partitioned one, whose blocks follow those decoded
+// before. It returns the number of entries decoded.
+func (r *Reader) appendIndexEntries(b []byte, off uint64) (int, error) {
 	bad := func(what string) error { return corruptf(r.name, off, "index block: %s", what) }
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return bad("bad block count")
+		return 0, bad("bad block count")
 	}
 	b = b[k:]
-	r.blocks = make([]dataBlock, 0, n)
-	r.sepEnds = make([]uint32, 0, n)
+	r.blocks = slices.Grow(r.blocks, int(n))
+	r.sepEnds = slices.Grow(r.sepEnds, int(n))
 	var end uint64 // end of the previous data block
-	for i := uint64(0); i < n; i++ {
+	if len(r.blocks) > 0 {
+		end = r.pairEnd(len(r.blocks) - 1)
+	}
+	first := len(r.blocks)
+	for j := uint64(0); j < n; j++ {
+		i := len(r.blocks)
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
-			return bad("bad separator length")
+			return 0, bad("bad separator length")
 		}
 		sep := b[k : k+int(l)]
 		b = b[k+int(l):]
 		var v [3]uint64
-		for j := range v {
-			if v[j], k = binary.Uvarint(b); k <= 0 {
-				return bad("truncated block handle")
+		for h := range v {
+			if v[h], k = binary.Uvarint(b); k <= 0 {
+				return 0, bad("truncated block handle")
 			}
 			b = b[k:]
 		}
 		d := dataBlock{offset: v[0], keyLen: uint32(v[1]), valueLen: uint32(v[2])}
 		if v[0] != end || v[1] > maxBlockLen || v[2] > maxBlockLen {
-			return bad(fmt.Sprintf("block %d handle (%d, %d, %d) not contiguous", i, v[0], v[1], v[2]))
+			return 0, bad(fmt.Sprintf("block %d handle (%d, %d, %d) not contiguous", i, v[0], v[1], v[2]))
 		}
 		end = d.valueOffset() + uint64(d.valueLen) + blockTrailerLen
 		if end > uint64(r.size)-footerLen {
-			return bad(fmt.Sprintf("block %d extends past the end of the file", i))
+			return 0, bad(fmt.Sprintf("block %d extends past the end of the file", i))
 		}
-		if i > 0 && bytes.Compare(sep, r.separator(int(i-1))) < 0 {
-			return bad("separators out of order")
+		if i > 0 && bytes.Compare(sep, r.separator(i-1)) < 0 {
+			return 0, bad("separators out of order")
 		}
 		r.seps = append(r.seps, sep...)
 		r.sepEnds = append(r.sepEnds, uint32(len(r.seps)))
@@ -368,8 +394,14 @@ func (r *Reader) decodeIndex(b []byte, off uint64) error {
 		r.maxPair = max(r.maxPair, int(d.keyLen)+int(d.valueLen)+2*blockTrailerLen)
 	}
 	if len(b) != 0 {
-		return bad("trailing bytes")
+		return 0, bad("trailing bytes")
 	}
+	return len(r.blocks) - first, nil
+}
+
+// finishIndex computes the separators' common prefix and 8-byte prefixes
+// once every index entry is decoded.
+func (r *Reader) finishIndex() {
 	if len(r.blocks) > 0 {
 		first, last := r.separator(0), r.separator(len(r.blocks)-1)
 		n := 0
@@ -382,7 +414,6 @@ func (r *Reader) decodeIndex(b []byte, off uint64) error {
 			r.sepPrefix[i] = base.KeyPrefix(r.separator(i)[n:])
 		}
 	}
-	return nil
 }
 
 func (r *Reader) separator(i int) []byte {
@@ -441,7 +472,14 @@ func (r *Reader) MayContain(userKey []byte) bool {
 		return true
 	}
 	probe, ok := r.getFilterKey(userKey)
-	return !ok || r.filter.MayContain(hashKey(probe))
+	if !ok {
+		return true
+	}
+	if r.filterParts != nil {
+		i := r.findBlock(userKey)
+		return i < len(r.blocks) && r.partitionMayContain(i, probe)
+	}
+	return r.filter.MayContain(hashKey(probe))
 }
 
 // loadBlock returns the uncompressed bytes of the block at off (n bytes
@@ -649,6 +687,9 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
+	if r.filterParts != nil {
+		return r.getPartitioned(userKey, snapshot, fn)
+	}
 	if r.hasFilter {
 		if probe, ok := r.getFilterKey(userKey); ok && !r.countFilter(r.filter.MayContain(hashKey(probe))) {
 			return false, nil
@@ -659,9 +700,29 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	return found, err
 }
 
+// getPartitioned is Get on a table with partitioned filters: the data
+// block comes first, then the probe of its filter partition.
+func (r *Reader) getPartitioned(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
+	i := r.findBlock(userKey)
+	if i == len(r.blocks) {
+		return false, nil
+	}
+	if probe, ok := r.getFilterKey(userKey); ok && !r.countFilter(r.partitionMayContain(i, probe)) {
+		return false, nil
+	}
+	found, err := r.lookupBlock(i, userKey, snapshot, fn)
+	r.countFilterFound(found)
+	return found, err
+}
+
 // lookup is Get after the filter: it searches the blocks.
 func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	i := r.findBlock(userKey)
+	return r.lookupBlock(r.findBlock(userKey), userKey, snapshot, fn)
+}
+
+// lookupBlock is lookup from block i, the first whose separator is >=
+// userKey.
+func (r *Reader) lookupBlock(i int, userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
 	if i == len(r.blocks) {
 		return false, nil
 	}
