@@ -240,6 +240,7 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	}
 	if ft.Version == formatVersionPartitioned {
 		err = r.decodePartitionedIndex(ib, ft.Index.Offset)
+		r.props.IndexPartitions = len(r.partEnd)
 	} else {
 		_, err = r.appendIndexEntries(ib, ft.Index.Offset)
 	}
