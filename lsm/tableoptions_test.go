@@ -191,12 +191,16 @@ func TestFormatVersionReachesTables(t *testing.T) {
 // TestPartitionFlagsReachTables flushes tables under the options
 // --partition_index_and_filters and --metadata_block_size 1 set: they are
 // partitioned (format version 3, one index partition per data block), and the DB
-// reads them back; without the flags the index is whole.
+// reads them back, also with --cache_index_and_filter_blocks (the
+// partitions then go through the block cache); without the flags the
+// index is whole.
 func TestPartitionFlagsReachTables(t *testing.T) {
-	for _, partitioned := range []bool{false, true} {
+	for _, v := range []struct{ partitioned, cached bool }{{false, false}, {true, false}, {true, true}} {
+		partitioned := v.partitioned
 		dir := t.TempDir()
 		o := testOptions()
 		o.BloomBits = 10
+		o.CacheIndexAndFilterBlocks = v.cached
 		if partitioned {
 			o.Extra = map[string]string{indexTypeKey: "kTwoLevelIndexSearch", partitionFiltersKey: "true", metadataBlockSizeKey: "1"}
 		}

@@ -245,10 +245,14 @@
 // A partitioned table is read the same way: Open reads and checks every
 // index and filter partition and keeps them decoded as above, so no reader
 // path differs; a point lookup on partitioned filters finds its data block
-// first and probes that block's filter partition.
+// first and probes that block's filter partition. With
+// ReaderOptions.CacheIndexAndFilterBlocks and a Cache, the Reader keeps
+// only the top levels and the data block handles, and loads the
+// partitions through the block cache (partitioncache.go); the separators,
+// their prefixes and the filters are then not resident.
 //
-// Not done: index and filter blocks in the block cache (RocksDB's
-// cache_index_and_filter_blocks: they stay in the Reader), and a binary
-// fuse filter (the blocked bloom filter's one cache miss per probe leaves
-// little to win at the same false-positive rate).
+// Not done: the index and filter of a version 1 or 2 table in the block
+// cache (they stay in the Reader), pinning L0 tables' partitions, and a
+// binary fuse filter (the blocked bloom filter's one cache miss per probe
+// leaves little to win at the same false-positive rate).
 package sst

@@ -200,22 +200,32 @@ func FuzzPartitionedIndex(f *testing.F) {
 	f.Add(example[:0x69], example[0x69:0x7c], []byte{2, 0, 8, 0x58, 12})
 	f.Add([]byte{1, 1, 'a', 0, 0, 0, 0, 0, 0, 0}, []byte{1, 1, 'a', 0, 5, 1}, []byte{1, 0, 0})
 	f.Fuzz(func(t *testing.T, file, top, filterTop []byte) {
-		r := &Reader{name: "fuzz", size: int64(len(file)) + footerLen, mapped: file, checksum: ChecksumNone}
-		err := r.decodePartitionedIndex(top, 0)
-		if err == nil {
-			r.finishIndex()
-			if i := r.findBlock(top); i < len(r.blocks) {
-				r.partitionOf(i)
+		for _, lazy := range []bool{false, true} {
+			r := &Reader{name: "fuzz", size: int64(len(file)) + footerLen, mapped: file, checksum: ChecksumNone}
+			parts, err := r.decodePartitionedIndex(top, 0)
+			if err == nil {
+				if lazy {
+					r.cache = NewCache(1<<20, 0)
+					r.goLazy(parts)
+				} else {
+					r.finishIndex()
+				}
+				var i int
+				if i, err = r.seekBlock(top); err == nil && i < len(r.blocks) {
+					r.partitionOf(i)
+				}
 			}
-			err = r.decodePartitionedFilter(filterTop, 0)
-		}
-		if err == nil && len(r.blocks) > 0 {
-			r.hasFilter = true
-			r.MayContain(top)
-			r.prefixMayMatch(filterTop)
-		}
-		if err != nil && !errors.Is(err, ErrCorruption) {
-			t.Fatalf("error %v does not wrap ErrCorruption", err)
+			if err == nil {
+				err = r.decodePartitionedFilter(filterTop, 0)
+			}
+			if err == nil && len(r.blocks) > 0 {
+				r.hasFilter = true
+				r.MayContain(top)
+				r.prefixMayMatch(filterTop)
+			}
+			if err != nil && !errors.Is(err, ErrCorruption) {
+				t.Fatalf("lazy %v: error %v does not wrap ErrCorruption", lazy, err)
+			}
 		}
 	})
 }

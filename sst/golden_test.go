@@ -134,12 +134,17 @@ var errWrongData = errors.New("wrong data")
 // readWholeTable opens a table, scans it with values and gets every key,
 // comparing with es; it returns the first error.
 func readWholeTable(path string, mmap bool, es []entry) error {
+	return readWholeTableWith(path, ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)}, es)
+}
+
+// readWholeTableWith is readWholeTable with the given reader options.
+func readWholeTableWith(path string, opts ReaderOptions, es []entry) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	st, _ := f.Stat()
-	r, err := Open(f, st.Size(), ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)})
+	r, err := Open(f, st.Size(), opts)
 	if err != nil {
 		return err
 	}

@@ -164,10 +164,11 @@ func (r *Reader) partitionHandle(b []byte) (handle, []byte, bool) {
 }
 
 // decodePartitionedIndex decodes the top-level index b (at off) and every
-// partition it names into the Reader's index.
-func (r *Reader) decodePartitionedIndex(b []byte, off uint64) error {
-	bad := func(what string, args ...any) error {
-		return corruptf(r.name, off, "top-level index block: %s", fmt.Sprintf(what, args...))
+// partition it names into the Reader's index; it returns the partitions'
+// handles.
+func (r *Reader) decodePartitionedIndex(b []byte, off uint64) ([]handle, error) {
+	bad := func(what string, args ...any) ([]handle, error) {
+		return nil, corruptf(r.name, off, "top-level index block: %s", fmt.Sprintf(what, args...))
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
@@ -175,6 +176,7 @@ func (r *Reader) decodePartitionedIndex(b []byte, off uint64) error {
 	}
 	b = b[k:]
 	r.partEnd = make([]int, 0, n)
+	handles := make([]handle, 0, n)
 	for p := uint64(0); p < n; p++ {
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
@@ -192,41 +194,54 @@ func (r *Reader) decodePartitionedIndex(b []byte, off uint64) error {
 		b = rest[k:]
 		pb, err := r.readIndexBlock(h)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		got, err := r.appendIndexEntries(pb, h.Offset)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if uint64(got) != count || got == 0 {
-			return corruptf(r.name, h.Offset, "index partition %d holds %d blocks, the top-level index says %d", p, got, count)
+			return nil, corruptf(r.name, h.Offset, "index partition %d holds %d blocks, the top-level index says %d", p, got, count)
 		}
 		if !bytes.Equal(sep, r.separator(len(r.blocks)-1)) {
-			return corruptf(r.name, h.Offset, "index partition %d ends at separator %q, the top-level index says %q", p, r.separator(len(r.blocks)-1), sep)
+			return nil, corruptf(r.name, h.Offset, "index partition %d ends at separator %q, the top-level index says %q", p, r.separator(len(r.blocks)-1), sep)
 		}
 		r.partEnd = append(r.partEnd, len(r.blocks))
+		handles = append(handles, h)
 	}
 	if len(b) != 0 {
 		return bad("trailing bytes")
 	}
-	return nil
+	return handles, nil
 }
 
 // decodePartitionedFilter decodes the top-level filter index b (at off)
-// and every filter partition it names: one per index partition.
+// and every filter partition it names: one per index partition. A Reader
+// whose partitions go through the cache keeps the handles only.
 func (r *Reader) decodePartitionedFilter(b []byte, off uint64) error {
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n != uint64(len(r.partEnd)) {
 		return corruptf(r.name, off, "top-level filter index: %d partitions for %d index partitions", n, len(r.partEnd))
 	}
 	b = b[k:]
-	r.filterParts = make([]bloom.Filter, n)
-	for p := range r.filterParts {
+	handles := make([]handle, n)
+	for p := range handles {
 		h, rest, ok := r.partitionHandle(b)
 		if !ok {
 			return corruptf(r.name, off, "top-level filter index: partition %d: bad block handle", p)
 		}
-		b = rest
+		b, handles[p] = rest, h
+	}
+	if len(b) != 0 {
+		return corruptf(r.name, off, "top-level filter index: trailing bytes")
+	}
+	if r.lazy != nil {
+		r.lazy.filter = handles
+		return nil
+	}
+	r.filterParts = make([]bloom.Filter, n)
+	for p, h := range handles {
+		var ok bool
 		fb, err := r.readMetaBlock(h)
 		if err != nil {
 			return err
@@ -235,10 +250,12 @@ func (r *Reader) decodePartitionedFilter(b []byte, off uint64) error {
 			return corruptf(r.name, h.Offset, "malformed filter partition %d", p)
 		}
 	}
-	if len(b) != 0 {
-		return corruptf(r.name, off, "top-level filter index: trailing bytes")
-	}
 	return nil
+}
+
+// partitionedFilter reports whether the table's filter is partitioned.
+func (r *Reader) partitionedFilter() bool {
+	return r.filterParts != nil || r.lazy != nil && r.lazy.filter != nil
 }
 
 // partitionOf returns the index partition holding data block i.
@@ -255,27 +272,30 @@ func (r *Reader) partitionOf(i int) int {
 	return lo
 }
 
-// partitionMayContain probes the filter partition of data block i (which
-// must exist) with the filter key probe.
-func (r *Reader) partitionMayContain(i int, probe []byte) bool {
-	return r.filterParts[r.partitionOf(i)].MayContain(hashKey(probe))
-}
-
 // prefixMayMatch is MayContainPrefix's probe of partitioned filters: the
 // keys starting with prefix lie in the partitions from the one of the
 // first block that may hold them up to the first partition whose last
 // separator is past every such key; any of them may hold the prefix.
 func (r *Reader) prefixMayMatch(prefix []byte) bool {
-	i := r.findBlock(prefix)
+	i, err := r.seekBlock(prefix)
+	if err != nil {
+		return true
+	}
 	if i == len(r.blocks) {
 		return false
 	}
 	h := hashKey(prefix)
 	for p := r.partitionOf(i); p < len(r.partEnd); p++ {
-		if r.filterParts[p].MayContain(h) {
+		f, fh, err := r.filterPartition(p)
+		if err != nil {
 			return true
 		}
-		if last := r.separator(r.partEnd[p] - 1); !bytes.HasPrefix(last, prefix) {
+		may := f.MayContain(h)
+		fh.release()
+		if may {
+			return true
+		}
+		if !bytes.HasPrefix(r.partitionLast(p), prefix) {
 			return false
 		}
 	}

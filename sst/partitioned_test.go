@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/statistics"
 )
 
 // partitionedOptions are the options of the partitioned round trips: small
@@ -44,9 +45,13 @@ func TestPartitionedRoundTrip(t *testing.T) {
 		plain.PartitionIndex, plain.PartitionFilters = false, false
 		plainPath, _ := writeTable(t, dir, es, plain)
 		mode := readModes[round%len(readModes)]
-		t.Run(fmt.Sprintf("%d/n=%d/filters=%v/%s", round, n, filters, mode.name), func(t *testing.T) {
-			r := openTable(t, path, ReaderOptions{Mmap: mode.mmap, Cache: NewCache(mode.cache, -1), FileNum: uint64(round)})
+		lazy := mode.cache > 0 && round%4 != 3
+		t.Run(fmt.Sprintf("%d/n=%d/filters=%v/%s/lazy=%v", round, n, filters, mode.name, lazy), func(t *testing.T) {
+			r := openTable(t, path, ReaderOptions{Mmap: mode.mmap, Cache: NewCache(mode.cache, -1), FileNum: uint64(round), CacheIndexAndFilterBlocks: lazy})
 			defer r.Close()
+			if (r.lazy != nil) != lazy || lazy && r.seps != nil {
+				t.Fatalf("lazy %v: reader keeps lazy partitions %v, separators %d bytes", lazy, r.lazy != nil, len(r.seps))
+			}
 			p := r.Properties()
 			if p.FormatVersion != formatVersionPartitioned || p.IndexSize != props.IndexSize || p.FilterSize != props.FilterSize {
 				t.Fatalf("properties read %+v, written %+v", *p, props)
@@ -54,8 +59,8 @@ func TestPartitionedRoundTrip(t *testing.T) {
 			if len(r.blocks) >= 40 && len(r.partEnd) < 2 {
 				t.Fatalf("%d blocks in %d index partitions", len(r.blocks), len(r.partEnd))
 			}
-			if (r.filterParts != nil) != filters || (filters && len(r.filterParts) != len(r.partEnd)) {
-				t.Fatalf("%d filter partitions for %d index partitions, want filters %v", len(r.filterParts), len(r.partEnd), filters)
+			if r.partitionedFilter() != filters {
+				t.Fatalf("partitioned filter %v, want %v", r.partitionedFilter(), filters)
 			}
 			checkScan(t, r, es)
 			checkSeeks(t, rng, r, es)
@@ -151,8 +156,9 @@ func TestPartitionedPrefixFilter(t *testing.T) {
 }
 
 // TestPartitionedCorruptionDetected flips a bit in every byte of small
-// partitioned tables: Open or a read must fail with ErrCorruption, never
-// give other data or panic.
+// partitioned tables, read with the partitions in the Reader or in the
+// cache: Open or a read must fail with ErrCorruption, never give other
+// data or panic.
 func TestPartitionedCorruptionDetected(t *testing.T) {
 	dir := t.TempDir()
 	es := multiblockEntries()
@@ -168,7 +174,9 @@ func TestPartitionedCorruptionDetected(t *testing.T) {
 			if err := os.WriteFile(path, bad, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := readWholeTable(path, pos%2 == 0, es)
+			// Every third read loads the partitions through the cache.
+			ro := ReaderOptions{Mmap: pos%2 == 0, Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: pos%3 == 0}
+			err := readWholeTableWith(path, ro, es)
 			if err == nil {
 				t.Fatalf("options %d: flipping a bit of byte %d went unnoticed", ci, pos)
 			}
@@ -198,5 +206,73 @@ func TestPartitionedOptionFallbacks(t *testing.T) {
 	w := NewWriter(&bytes.Buffer{}, WriterOptions{FormatVersion: formatVersion1, PartitionIndex: true})
 	if err := w.Add([]byte("a"), 1, base.KindSet, nil); err == nil {
 		t.Fatal("format version 1 accepted a partitioned index")
+	}
+}
+
+// TestPartitionsGoThroughCache: with CacheIndexAndFilterBlocks the index
+// and filter partitions are read into the block cache, counted in
+// RocksDB's index and filter tickers, found there again, and read anew
+// once evicted; a damaged filter partition is an ErrCorruption error from
+// Get, the Reader having opened without reading it.
+func TestPartitionsGoThroughCache(t *testing.T) {
+	dir := t.TempDir()
+	var es []entry
+	for i := range 5000 {
+		es = append(es, entry{fmt.Appendf(nil, "key%08d", i), 1, base.KindSet, []byte("value")})
+	}
+	opts := WriterOptions{BloomBitsPerKey: 10, PartitionIndex: true, PartitionFilters: true, MetadataBlockSize: 64}
+	path, _ := writeTable(t, dir, es, opts)
+	stats := statistics.New(statistics.ExceptTimers)
+	cache := NewCache(1<<20, 0)
+	r := openTable(t, path, ReaderOptions{Cache: cache, CacheIndexAndFilterBlocks: true, Statistics: stats})
+	get := func(key []byte) bool {
+		found, err := r.Get(key, base.MaxSeq, func([]byte, base.Kind, uint64) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return found
+	}
+	for round := range 2 {
+		for _, e := range es {
+			if !get(e.key) {
+				t.Fatalf("round %d: %q not found", round, e.key)
+			}
+		}
+	}
+	parts := uint64(len(r.partEnd))
+	if parts < 4 {
+		t.Fatalf("%d partitions, want several", parts)
+	}
+	for _, c := range []struct {
+		ticker statistics.Ticker
+		want   uint64
+	}{
+		{statistics.BlockCacheIndexAdd, parts}, {statistics.BlockCacheFilterAdd, parts},
+		{statistics.BlockCacheIndexMiss, parts}, {statistics.BlockCacheFilterMiss, parts},
+		{statistics.BlockCacheIndexHit, 2*uint64(len(es)) - parts}, {statistics.BlockCacheFilterHit, 2*uint64(len(es)) - parts},
+	} {
+		if got := stats.Ticker(c.ticker); got != c.want {
+			t.Errorf("%v = %d, want %d", c.ticker, got, c.want)
+		}
+	}
+	r.Close()
+
+	// Damage the last filter partition's first line, behind a valid footer.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := openTable(t, path, ReaderOptions{Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: true})
+	h := pr.lazy.filter[len(pr.lazy.filter)-1]
+	pr.Close()
+	b[h.Offset] ^= 0x10
+	bad := writeTemp(t, dir, b)
+	r = openTable(t, bad, ReaderOptions{Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: true})
+	defer r.Close()
+	if !get(es[0].key) {
+		t.Fatal("a key of an undamaged partition was not found")
+	}
+	if _, err := r.Get(es[len(es)-1].key, base.MaxSeq, func([]byte, base.Kind, uint64) {}); !errors.Is(err, ErrCorruption) {
+		t.Fatalf("Get through a damaged filter partition: %v, want ErrCorruption", err)
 	}
 }

@@ -41,6 +41,12 @@ type ReaderOptions struct {
 	// FileOperations, when set, counts the reads made of the file
 	// (--report_file_operations); reads of a mapping are not counted.
 	FileOperations *fileops.Counters
+	// CacheIndexAndFilterBlocks, with a Cache, loads the index and filter
+	// partitions of a partitioned table through the cache instead of
+	// keeping them in the Reader (RocksDB's cache_index_and_filter_blocks;
+	// partitioncache.go). Tables of versions 1 and 2 keep their index
+	// and filter in the Reader either way.
+	CacheIndexAndFilterBlocks bool
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -80,6 +86,10 @@ type Reader struct {
 	// partition (nil for a whole filter); partitioned.go.
 	partEnd     []int
 	filterParts []bloom.Filter
+	// lazy, when set, holds the top levels of a partitioned table whose
+	// partitions go through the cache (partitioncache.go); the separators
+	// above are then nil.
+	lazy *lazyPartitions
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
 	seps    []byte
 	sepEnds []uint32
@@ -238,8 +248,9 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
+	var partitions []handle
 	if ft.Version == formatVersionPartitioned {
-		err = r.decodePartitionedIndex(ib, ft.Index.Offset)
+		partitions, err = r.decodePartitionedIndex(ib, ft.Index.Offset)
 		r.props.IndexPartitions = len(r.partEnd)
 	} else {
 		_, err = r.appendIndexEntries(ib, ft.Index.Offset)
@@ -247,7 +258,11 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
-	r.finishIndex()
+	if partitions != nil && opts.CacheIndexAndFilterBlocks && r.cache != nil {
+		r.goLazy(partitions)
+	} else {
+		r.finishIndex()
+	}
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
 		if err != nil {
@@ -476,9 +491,16 @@ func (r *Reader) MayContain(userKey []byte) bool {
 	if !ok {
 		return true
 	}
-	if r.filterParts != nil {
-		i := r.findBlock(userKey)
-		return i < len(r.blocks) && r.partitionMayContain(i, probe)
+	if r.partitionedFilter() {
+		i, err := r.seekBlock(userKey)
+		if err != nil {
+			return true
+		}
+		if i == len(r.blocks) {
+			return false
+		}
+		may, err := r.partitionMayContain(i, probe)
+		return may || err != nil
 	}
 	return r.filter.MayContain(hashKey(probe))
 }
@@ -688,7 +710,7 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
-	if r.filterParts != nil {
+	if r.partitionedFilter() {
 		return r.getPartitioned(userKey, snapshot, fn)
 	}
 	if r.hasFilter {
@@ -704,12 +726,18 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 // getPartitioned is Get on a table with partitioned filters: the data
 // block comes first, then the probe of its filter partition.
 func (r *Reader) getPartitioned(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	i := r.findBlock(userKey)
-	if i == len(r.blocks) {
-		return false, nil
+	i, err := r.seekBlock(userKey)
+	if err != nil || i == len(r.blocks) {
+		return false, err
 	}
-	if probe, ok := r.getFilterKey(userKey); ok && !r.countFilter(r.partitionMayContain(i, probe)) {
-		return false, nil
+	if probe, ok := r.getFilterKey(userKey); ok {
+		may, err := r.partitionMayContain(i, probe)
+		if err != nil {
+			return false, err
+		}
+		if !r.countFilter(may) {
+			return false, nil
+		}
 	}
 	found, err := r.lookupBlock(i, userKey, snapshot, fn)
 	r.countFilterFound(found)
@@ -718,7 +746,11 @@ func (r *Reader) getPartitioned(userKey []byte, snapshot uint64, fn func(value [
 
 // lookup is Get after the filter: it searches the blocks.
 func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	return r.lookupBlock(r.findBlock(userKey), userKey, snapshot, fn)
+	i, err := r.seekBlock(userKey)
+	if err != nil {
+		return false, err
+	}
+	return r.lookupBlock(i, userKey, snapshot, fn)
 }
 
 // lookupBlock is lookup from block i, the first whose separator is >=
