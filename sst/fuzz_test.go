@@ -210,10 +210,8 @@ func FuzzPartitionedIndex(f *testing.F) {
 				} else {
 					r.finishIndex()
 				}
-				var i int
-				if i, err = r.seekBlock(top); err == nil && i < len(r.blocks) {
-					r.partitionOf(i)
-				}
+				_, err = r.seekBlock(top)
+				r.seekPartition(filterTop)
 			}
 			if err == nil {
 				err = r.decodePartitionedFilter(filterTop, 0)

@@ -90,28 +90,44 @@ func (r *Reader) partitionLast(p int) []byte {
 // error loading the partition it returns the partition's first block with
 // the error.
 func (r *Reader) seekBlock(key []byte) (int, error) {
-	l := r.lazy
-	if l == nil {
+	if r.lazy == nil {
 		return r.findBlock(key), nil
 	}
-	lo, hi := 0, len(l.index)
+	p := r.seekPartition(key)
+	if p == len(r.partEnd) {
+		return len(r.blocks), nil
+	}
+	return r.blockInPartition(p, key)
+}
+
+// seekPartition returns the first partition whose last separator is >=
+// key: the one whose blocks findBlock would search (len(r.partEnd) if
+// none).
+func (r *Reader) seekPartition(key []byte) int {
+	lo, hi := 0, len(r.partEnd)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(l.topSep(m), key) < 0 {
+		if bytes.Compare(r.partitionLast(m), key) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == len(l.index) {
-		return len(r.blocks), nil
+	return lo
+}
+
+// blockInPartition is findBlock for a key that seekPartition placed in
+// partition p.
+func (r *Reader) blockInPartition(p int, key []byte) (int, error) {
+	if r.lazy == nil {
+		return r.findBlock(key), nil
 	}
-	start := r.partitionStart(lo)
-	b, h, err := r.indexPartition(lo)
+	start := r.partitionStart(p)
+	b, h, err := r.indexPartition(p)
 	if err != nil {
 		return start, err
 	}
-	n := r.partEnd[lo] - start
+	n := r.partEnd[p] - start
 	seps := b[4*n:]
 	sepAt := func(j int) []byte {
 		from := uint32(0)
@@ -256,10 +272,10 @@ func (r *Reader) filterPartition(p int) (_ bloom.Filter, _ cacheHandle, err erro
 	return f, ch, nil
 }
 
-// partitionMayContain probes the filter partition of data block i (which
-// must exist) with the filter key probe.
-func (r *Reader) partitionMayContain(i int, probe []byte) (bool, error) {
-	f, h, err := r.filterPartition(r.partitionOf(i))
+// partitionMayContain probes filter partition p with the filter key
+// probe.
+func (r *Reader) partitionMayContain(p int, probe []byte) (bool, error) {
+	f, h, err := r.filterPartition(p)
 	if err != nil {
 		return true, err
 	}

@@ -258,34 +258,13 @@ func (r *Reader) partitionedFilter() bool {
 	return r.filterParts != nil || r.lazy != nil && r.lazy.filter != nil
 }
 
-// partitionOf returns the index partition holding data block i.
-func (r *Reader) partitionOf(i int) int {
-	lo, hi := 0, len(r.partEnd)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if r.partEnd[m] <= i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
 // prefixMayMatch is MayContainPrefix's probe of partitioned filters: the
-// keys starting with prefix lie in the partitions from the one of the
-// first block that may hold them up to the first partition whose last
+// keys starting with prefix lie in the partitions from the first whose
+// last separator is >= prefix up to the first partition whose last
 // separator is past every such key; any of them may hold the prefix.
 func (r *Reader) prefixMayMatch(prefix []byte) bool {
-	i, err := r.seekBlock(prefix)
-	if err != nil {
-		return true
-	}
-	if i == len(r.blocks) {
-		return false
-	}
 	h := hashKey(prefix)
-	for p := r.partitionOf(i); p < len(r.partEnd); p++ {
+	for p := r.seekPartition(prefix); p < len(r.partEnd); p++ {
 		f, fh, err := r.filterPartition(p)
 		if err != nil {
 			return true

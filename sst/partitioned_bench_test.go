@@ -12,8 +12,9 @@ import (
 
 // Partitioned index and filters against a whole index and filter, on
 // 1M-entry tables of the k16v100 shape (4 KiB blocks, 10 bloom bits per
-// key), all read with a 256 MiB block cache that holds the whole table
-// once warm, so that the index and filter work is what differs:
+// key), all read with a 256 MiB block cache warmed by a scan of the whole
+// table, so that the index and filter work is what differs; cpu-ns/op is
+// the process's CPU time per operation (bench_test.go's reportCPU):
 //
 //	go test -run XXX -bench Partitioned -benchtime 200000x -count 3 ./sst/
 //
@@ -28,6 +29,22 @@ var partitionedVariants = []struct {
 	partition bool
 	lazy      bool
 }{{"whole", false, false}, {"partitioned", true, false}, {"partitioned+cache", true, true}}
+
+// openWarm opens the variant's table with a 256 MiB cache and scans it,
+// values included, so that every data block is cached.
+func openWarm(b *testing.B, partition, lazy bool) *Reader {
+	r := openTable(b, partitionedBenchTable(b, partition), ReaderOptions{Cache: NewCache(256<<20, -1), CacheIndexAndFilterBlocks: lazy})
+	it := r.NewIter()
+	for ok := it.First(); ok; ok = it.Next() {
+		if _, err := it.Value(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := it.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
 
 // partitionedBenchTable builds (once per run) the table of the variant.
 func partitionedBenchTable(b *testing.B, partition bool) string {
@@ -93,13 +110,14 @@ func BenchmarkPartitionedGet(b *testing.B) {
 				name = v.name + "/hit"
 			}
 			b.Run(name, func(b *testing.B) {
-				r := openTable(b, partitionedBenchTable(b, v.partition), ReaderOptions{Cache: NewCache(256<<20, -1), CacheIndexAndFilterBlocks: v.lazy})
+				r := openWarm(b, v.partition, v.lazy)
 				defer r.Close()
 				key := make([]byte, 16)
 				rng := rand.New(rand.NewPCG(2, 2))
 				found := 0
 				fn := func([]byte, base.Kind, uint64) {}
 				b.ResetTimer()
+				defer reportCPU(b, processCPU())
 				for range b.N {
 					n := 2 * rng.Uint64N(benchEntries)
 					if !hit {
@@ -124,13 +142,14 @@ func BenchmarkPartitionedGet(b *testing.B) {
 func BenchmarkPartitionedSeek(b *testing.B) {
 	for _, v := range partitionedVariants {
 		b.Run(v.name, func(b *testing.B) {
-			r := openTable(b, partitionedBenchTable(b, v.partition), ReaderOptions{Cache: NewCache(256<<20, -1), CacheIndexAndFilterBlocks: v.lazy})
+			r := openWarm(b, v.partition, v.lazy)
 			defer r.Close()
 			it := r.NewIter()
 			defer it.Close()
 			key := make([]byte, 16)
 			rng := rand.New(rand.NewPCG(3, 3))
 			b.ResetTimer()
+			defer reportCPU(b, processCPU())
 			for range b.N {
 				if !it.SeekGE(benchKey(key, rng.Uint64N(2*benchEntries-1), 16)) {
 					b.Fatal(it.Error())

@@ -276,3 +276,32 @@ func TestPartitionsGoThroughCache(t *testing.T) {
 		t.Fatalf("Get through a damaged filter partition: %v, want ErrCorruption", err)
 	}
 }
+
+// TestPartitionedGetAllocs: once the partitions and blocks are cached, Get
+// and SeekGE on a Reader whose partitions go through the cache allocate
+// nothing, as on any other Reader.
+func TestPartitionedGetAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	var es []entry
+	for i := range 3000 {
+		es = append(es, entry{fmt.Appendf(nil, "key%08d", i), 1, base.KindSet, []byte("value")})
+	}
+	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BloomBitsPerKey: 10, PartitionIndex: true, PartitionFilters: true, MetadataBlockSize: 64})
+	r := openTable(t, path, ReaderOptions{Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: true})
+	defer r.Close()
+	it := r.NewIter()
+	defer it.Close()
+	fn := func([]byte, base.Kind, uint64) {}
+	hit, miss := es[1234].key, []byte("key00001234x")
+	run := func() {
+		r.Get(hit, base.MaxSeq, fn)
+		r.Get(miss, base.MaxSeq, fn)
+		it.SeekGE(miss)
+	}
+	run()
+	if n := testing.AllocsPerRun(100, run); n != 0 {
+		t.Fatalf("%v allocations per Get, Get, SeekGE", n)
+	}
+}

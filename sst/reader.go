@@ -492,14 +492,11 @@ func (r *Reader) MayContain(userKey []byte) bool {
 		return true
 	}
 	if r.partitionedFilter() {
-		i, err := r.seekBlock(userKey)
-		if err != nil {
-			return true
-		}
-		if i == len(r.blocks) {
+		p := r.seekPartition(userKey)
+		if p == len(r.partEnd) {
 			return false
 		}
-		may, err := r.partitionMayContain(i, probe)
+		may, err := r.partitionMayContain(p, probe)
 		return may || err != nil
 	}
 	return r.filter.MayContain(hashKey(probe))
@@ -723,21 +720,26 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	return found, err
 }
 
-// getPartitioned is Get on a table with partitioned filters: the data
-// block comes first, then the probe of its filter partition.
+// getPartitioned is Get on a table with partitioned filters: the top
+// level places the key in a partition, whose filter partition is probed
+// before its index partition is searched.
 func (r *Reader) getPartitioned(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	i, err := r.seekBlock(userKey)
-	if err != nil || i == len(r.blocks) {
-		return false, err
+	p := r.seekPartition(userKey)
+	if p == len(r.partEnd) {
+		return false, nil
 	}
 	if probe, ok := r.getFilterKey(userKey); ok {
-		may, err := r.partitionMayContain(i, probe)
+		may, err := r.partitionMayContain(p, probe)
 		if err != nil {
 			return false, err
 		}
 		if !r.countFilter(may) {
 			return false, nil
 		}
+	}
+	i, err := r.blockInPartition(p, userKey)
+	if err != nil {
+		return false, err
 	}
 	found, err := r.lookupBlock(i, userKey, snapshot, fn)
 	r.countFilterFound(found)
