@@ -22,7 +22,7 @@ import (
 // partitioned index and filters (4 KiB partitions), read with the
 // partitions in the Reader; "partitioned+cache" the same table read with
 // CacheIndexAndFilterBlocks. BenchmarkPartitionedOpen reports the heap a
-// Reader keeps (resident-B).
+// Reader keeps (resident-B) and the index and filter bytes on disk.
 
 var partitionedVariants = []struct {
 	name      string
@@ -86,7 +86,7 @@ func BenchmarkPartitionedOpen(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			path := partitionedBenchTable(b, v.partition)
 			var ms runtime.MemStats
-			resident := uint64(0)
+			resident, meta := uint64(0), uint64(0)
 			for range b.N {
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
@@ -95,9 +95,11 @@ func BenchmarkPartitionedOpen(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				resident = max(resident, ms.HeapAlloc-min(before, ms.HeapAlloc))
+				meta = r.Properties().IndexSize + r.Properties().FilterSize
 				r.Close()
 			}
 			b.ReportMetric(float64(resident), "resident-B")
+			b.ReportMetric(float64(meta), "index+filter-B")
 		})
 	}
 }
