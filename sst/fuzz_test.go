@@ -204,11 +204,10 @@ func FuzzPartitionedIndex(f *testing.F) {
 			r := &Reader{name: "fuzz", size: int64(len(file)) + footerLen, mapped: file, checksum: ChecksumNone}
 			parts, err := r.decodePartitionedIndex(top, 0)
 			if err == nil {
+				r.finishIndex()
 				if lazy {
 					r.cache = NewCache(1<<20, 0)
 					r.goLazy(parts)
-				} else {
-					r.finishIndex()
 				}
 				_, err = r.seekBlock(top)
 				r.seekPartition(filterTop)

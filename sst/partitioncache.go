@@ -56,7 +56,8 @@ func (l *lazyPartitions) topSep(p int) []byte {
 }
 
 // goLazy switches a Reader that decoded a partitioned index in full to
-// keep only its top level, freeing the separators; index holds the index
+// keep only its top level (with the separators' shared prefix and the
+// partitions' prefixes), freeing the separators; index holds the index
 // partitions' handles.
 func (r *Reader) goLazy(index []handle) {
 	l := &lazyPartitions{index: index, hints: make([]atomic.Int32, 2*len(index))}
@@ -66,7 +67,8 @@ func (r *Reader) goLazy(index []handle) {
 		l.topEnds[p] = uint32(len(l.topSeps))
 	}
 	r.lazy = l
-	r.seps, r.sepEnds, r.sepCommon, r.sepPrefix = nil, nil, nil, nil
+	r.sepCommon = bytes.Clone(r.sepCommon)
+	r.seps, r.sepEnds, r.sepPrefix = nil, nil, nil
 }
 
 // partitionStart returns the first data block of partition p.
@@ -104,16 +106,7 @@ func (r *Reader) seekBlock(key []byte) (int, error) {
 // key: the one whose blocks findBlock would search (len(r.partEnd) if
 // none).
 func (r *Reader) seekPartition(key []byte) int {
-	lo, hi := 0, len(r.partEnd)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(r.partitionLast(m), key) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	return r.searchPrefixes(r.partPrefix, key, true)
 }
 
 // blockInPartition is findBlock for a key that seekPartition placed in

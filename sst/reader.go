@@ -102,6 +102,9 @@ type Reader struct {
 	// miss; only equal prefixes fall back to comparing bytes.
 	sepCommon []byte
 	sepPrefix []uint64
+	// partPrefix[p] is sepPrefix of partition p's last separator, so
+	// that seekPartition searches dense uint64s as findBlock does.
+	partPrefix []uint64
 	// maxStored is the longest stored data block plus its trailer. Every
 	// pread buffer is made at least this large: Iter and Get rotate their
 	// buffers between key and value blocks, and a buffer sized for a small
@@ -258,10 +261,9 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
+	r.finishIndex()
 	if partitions != nil && opts.CacheIndexAndFilterBlocks && r.cache != nil {
 		r.goLazy(partitions)
-	} else {
-		r.finishIndex()
 	}
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
@@ -430,6 +432,29 @@ func (r *Reader) finishIndex() {
 			r.sepPrefix[i] = base.KeyPrefix(r.separator(i)[n:])
 		}
 	}
+	r.partPrefix = make([]uint64, len(r.partEnd))
+	for p, end := range r.partEnd {
+		r.partPrefix[p] = r.sepPrefix[end-1]
+	}
+}
+
+// keyRest compares key with the prefix all separators share: verdict is
+// -1 when key is below every separator, 1 when above every one, else 0
+// with rest the bytes of key after the shared prefix.
+func (r *Reader) keyRest(key []byte) (rest []byte, verdict int) {
+	if cp := len(r.sepCommon); cp > 0 {
+		if len(key) < cp {
+			// key is below every separator unless it differs earlier.
+			if bytes.Compare(key, r.sepCommon[:len(key)]) > 0 {
+				return nil, 1
+			}
+			return nil, -1
+		}
+		if c := bytes.Compare(key[:cp], r.sepCommon); c != 0 {
+			return nil, c
+		}
+	}
+	return key[len(r.sepCommon):], 0
 }
 
 func (r *Reader) separator(i int) []byte {
@@ -443,35 +468,42 @@ func (r *Reader) separator(i int) []byte {
 // findBlock returns the first block whose separator is >= key: the only
 // block that can hold key's newest version (len(r.blocks) if none).
 func (r *Reader) findBlock(key []byte) int {
-	n := len(r.blocks)
-	if cp := len(r.sepCommon); cp > 0 {
-		if len(key) < cp {
-			// key is below every separator unless it differs earlier.
-			if bytes.Compare(key, r.sepCommon[:len(key)]) > 0 {
-				return n
-			}
-			return 0
-		}
-		if c := bytes.Compare(key[:cp], r.sepCommon); c != 0 {
-			if c < 0 {
-				return 0
-			}
-			return n
-		}
+	return r.searchPrefixes(r.sepPrefix, key, false)
+}
+
+// searchPrefixes returns the first m whose separator is >= key (or
+// len(prefixes)), binary searching prefixes (8-byte prefixes of the
+// separators after the prefix they all share) and comparing separator
+// bytes only on equal prefixes: the blocks' separators, or with top the
+// partitions' last separators.
+func (r *Reader) searchPrefixes(prefixes []uint64, key []byte, top bool) int {
+	lo, hi := 0, len(prefixes)
+	rest, verdict := r.keyRest(key)
+	if verdict < 0 {
+		return 0
 	}
-	rest := key[len(r.sepCommon):]
+	if verdict > 0 {
+		return hi
+	}
 	kp := base.KeyPrefix(rest)
-	lo, hi := 0, n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		sp := r.sepPrefix[m]
-		if sp < kp || (sp == kp && bytes.Compare(r.separator(m)[len(r.sepCommon):], rest) < 0) {
+		sp := prefixes[m]
+		if sp < kp || (sp == kp && bytes.Compare(r.searchedSeparator(m, top)[len(r.sepCommon):], rest) < 0) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	return lo
+}
+
+// searchedSeparator is separator m of searchPrefixes.
+func (r *Reader) searchedSeparator(m int, top bool) []byte {
+	if top {
+		return r.partitionLast(m)
+	}
+	return r.separator(m)
 }
 
 // RangeDels returns the table's range tombstones (an empty List when it
