@@ -65,7 +65,7 @@ func FuzzMetaBlocks(f *testing.F) {
 	})
 }
 
-// FuzzOpen opens arbitrary bytes as a table in both read modes and reads
+// FuzzOpen opens arbitrary bytes as a table in three read modes and reads
 // everything; it must never panic, and errors must wrap ErrCorruption.
 func FuzzOpen(f *testing.F) {
 	for _, g := range goldenTables {
@@ -79,12 +79,13 @@ func FuzzOpen(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, mmap := range []bool{false, true} {
+		// Pread, mmap, and pread with partitions through the cache.
+		for mode := range 3 {
 			file, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Open(file, int64(len(data)), ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)})
+			r, err := Open(file, int64(len(data)), ReaderOptions{Mmap: mode == 1, Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: mode == 2})
 			if err != nil {
 				continue
 			}
