@@ -261,6 +261,9 @@ func (db *DB) prepareOptions() error {
 			CompressIndex:        compressIndex,
 			FormatVersion:        tableFormatVersion(o, checksum),
 		}
+		if err := setPartitioning(&db.tableOpts[level], o); err != nil {
+			return err
+		}
 	}
 	if err := db.preparePrefixOptions(o); err != nil {
 		return err
