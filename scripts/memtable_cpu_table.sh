@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CPU seconds per memtablerep_bench benchmark, for the memtable table of
+# docs/BENCHMARKS.md on a loaded machine:
+#
+#   scripts/memtable_cpu_table.sh NUM_OPERATIONS ROUNDS REPS...
+#
+# For each round, item size (0, 50) and rep, one process runs
+# fillrandom,readrandom,fillseq,readseq (--num_scans=3, one thread) and one
+# runs readwrite (--num_threads=2: one writer, one reader), both under
+# scripts/memtablecpu, whose clock is the process's CPU time, so each
+# benchmark's "Elapsed time" is its CPU time. readrandom reads the
+# fillrandom memtable, readseq the fillseq one. BIN=path runs that
+# memtablecpu binary instead of building one; LOGDIR=dir keeps the raw
+# outputs (a rerun reuses every complete log). Prints one Markdown row per
+# rep and round: CPU seconds of each benchmark, B/entry after fillrandom and
+# the first process's peak RSS.
+set -euo pipefail
+num=$1
+rounds=$2
+shift 2
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=${BIN:-"$tmp/memtablecpu"}
+[ -n "${BIN:-}" ] || go build -o "$bin" ./scripts/memtablecpu
+logs=${LOGDIR:-$tmp}
+mkdir -p "$logs"
+
+run() { # log args...
+  local log=$1
+  shift
+  if [ -n "${LOGDIR:-}" ] && grep -q '^peak_rss_kb' "$log" 2>/dev/null; then
+    echo "reusing $log" >&2
+    return
+  fi
+  echo "$(date +%T) $log" >&2
+  /usr/bin/time -f 'peak_rss_kb %M' "$bin" "$@" >"$log.tmp" 2>&1 || echo "failed: $log" >&2
+  mv "$log.tmp" "$log"
+}
+
+echo "| item | rep | round | fillrandom | readrandom | fillseq | readseq (3 scans) | readwrite (2 threads) | B/entry | peak RSS MiB |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for round in $(seq 1 "$rounds"); do
+  for item in 0 50; do
+    for rep in "$@"; do
+      name="$(echo "$rep" | tr -c 'a-zA-Z0-9_\n' '_')-item$item-round$round"
+      run "$logs/$name.log" --memtablerep="$rep" --num_operations="$num" --item_size="$item" \
+        --benchmarks=fillrandom,readrandom,fillseq,readseq --num_scans=3
+      run "$logs/$name-readwrite.log" --memtablerep="$rep" --num_operations="$num" --item_size="$item" \
+        --benchmarks=readwrite --num_threads=2
+      row=$(cat "$logs/$name.log" "$logs/$name-readwrite.log" | awk -v n="$num" '
+        /^Running / {b = $2}
+        /^Elapsed time:/ {cpu[b] = sprintf("%.2f", $3 / 1e6)}
+        /^ApproximateMemoryUsage:/ && b == "fillrandom" {mem = sprintf("%.1f", $2 / n)}
+        /^peak_rss_kb/ && rss == "" {rss = sprintf("%.0f", $2 / 1024)}
+        END {printf "%s | %s | %s | %s | %s | %s | %s", cpu["fillrandom"], cpu["readrandom"], cpu["fillseq"], cpu["readseq"], cpu["readwrite"], mem, rss}')
+      echo "| $item | $rep | $round | $row |"
+    done
+  done
+done
