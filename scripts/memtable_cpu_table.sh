@@ -11,9 +11,11 @@
 # benchmark's "Elapsed time" is its CPU time. readrandom reads the
 # fillrandom memtable, readseq the fillseq one. BIN=path runs that
 # memtablecpu binary instead of building one; LOGDIR=dir keeps the raw
-# outputs (a rerun reuses every complete log). Prints one Markdown row per
-# rep and round: CPU seconds of each benchmark, B/entry after fillrandom and
-# the first process's peak RSS.
+# outputs (a rerun reuses every complete log); READWRITE=0 skips readwrite.
+# Prints one Markdown row per rep and round: CPU seconds of each benchmark,
+# readwrite's CPU ns per operation (its writer runs for as long as its
+# reader does, so its operation count varies: reads plus writes), B/entry
+# after fillrandom and the first process's peak RSS.
 set -euo pipefail
 num=$1
 rounds=$2
@@ -38,7 +40,7 @@ run() { # log args...
   mv "$log.tmp" "$log"
 }
 
-echo "| item | rep | round | fillrandom | readrandom | fillseq | readseq (3 scans) | readwrite (2 threads) | B/entry | peak RSS MiB |"
+echo "| item | rep | round | fillrandom s | readrandom s | fillseq s | readseq s (3 scans) | readwrite ns/op (2 threads) | B/entry | peak RSS MiB |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for round in $(seq 1 "$rounds"); do
   for item in 0 50; do
@@ -46,11 +48,18 @@ for round in $(seq 1 "$rounds"); do
       name="$(echo "$rep" | tr -c 'a-zA-Z0-9_\n' '_')-item$item-round$round"
       run "$logs/$name.log" --memtablerep="$rep" --num_operations="$num" --item_size="$item" \
         --benchmarks=fillrandom,readrandom,fillseq,readseq --num_scans=3
-      run "$logs/$name-readwrite.log" --memtablerep="$rep" --num_operations="$num" --item_size="$item" \
-        --benchmarks=readwrite --num_threads=2
-      row=$(cat "$logs/$name.log" "$logs/$name-readwrite.log" | awk -v n="$num" '
+      rw=/dev/null
+      if [ "${READWRITE:-1}" != 0 ]; then
+        rw="$logs/$name-readwrite.log"
+        run "$rw" --memtablerep="$rep" --num_operations="$num" --item_size="$item" \
+          --benchmarks=readwrite --num_threads=2
+      fi
+      row=$(cat "$logs/$name.log" "$rw" | awk -v n="$num" -v item="$item" '
+        BEGIN {cpu["readwrite"] = "-"}
         /^Running / {b = $2}
-        /^Elapsed time:/ {cpu[b] = sprintf("%.2f", $3 / 1e6)}
+        /^Elapsed time:/ {cpu[b] = sprintf("%.2f", $3 / 1e6); if (b == "readwrite") rwus = $3}
+        /^Total bytes written:/ && b == "readwrite" {writes = $4 * 1048576 / (item + 17)}
+        /^ApproximateMemoryUsage:/ && b == "readwrite" {cpu[b] = sprintf("%.0f", rwus * 1000 / (n + writes))}
         /^ApproximateMemoryUsage:/ && b == "fillrandom" {mem = sprintf("%.1f", $2 / n)}
         /^peak_rss_kb/ && rss == "" {rss = sprintf("%.0f", $2 / 1024)}
         END {printf "%s | %s | %s | %s | %s | %s | %s", cpu["fillrandom"], cpu["readrandom"], cpu["fillseq"], cpu["readseq"], cpu["readwrite"], mem, rss}')
