@@ -153,8 +153,17 @@ func (it *Iter) Next() bool {
 	}
 	if it.ref == 0 && tagOf(it.np).Load()&chainBit == 0 {
 		// The node still holds its key's only version (a scan's common
-		// case): straight on to the next node.
-		return it.atFirst(link(it.np, 0).Load())
+		// case): straight on to the next node, here when it too has one
+		// version, without atFirst's call.
+		n := link(it.np, 0).Load()
+		if n != 0 {
+			np := it.l.r.addr(n)
+			if tag := tagOf(np).Load(); tag&chainBit == 0 {
+				it.n, it.np, it.tag = n, np, tag
+				return true
+			}
+		}
+		return it.atFirst(n)
 	}
 	return it.step() || it.atFirst(link(it.np, 0).Load())
 }
