@@ -254,6 +254,9 @@ func (db *DB) prepareOptions() error {
 			CompressIndex:        compressIndex,
 			FormatVersion:        tableFormatVersion(o, checksum),
 		}
+		if err := setPartitioning(&db.tableOpts[level], o); err != nil {
+			return err
+		}
 	}
 	if err := db.preparePrefixOptions(o); err != nil {
 		return err
@@ -292,6 +295,9 @@ func (db *DB) recover() error {
 	}
 	found, err := db.mu.vs.recover(db.numLevels, files.dbNames)
 	if err != nil {
+		return err
+	}
+	if err := db.mu.vs.families.notOpened(); err != nil {
 		return err
 	}
 	if found {

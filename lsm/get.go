@@ -58,6 +58,8 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		Direct:          direct,
 		GetReadCharge:   db.io.userReads.charge,
 		FileOperations:  db.fileCounts(),
+		// Partitions of partitioned tables go through the block cache.
+		CacheIndexAndFilterBlocks: db.opts.CacheIndexAndFilterBlocks,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)

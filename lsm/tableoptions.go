@@ -30,6 +30,43 @@ func indexCompression(o *options.Options) (bool, error) {
 	return on, nil
 }
 
+// Where Options.Extra holds the partitioning flags (options/byname.go):
+// --partition_index and --partition_index_and_filters set the index type,
+// the latter partition_filters too, and --metadata_block_size the
+// partition size when the index is partitioned.
+const (
+	indexTypeKey         = "block_based_table_factory.index_type"
+	partitionFiltersKey  = "block_based_table_factory.partition_filters"
+	metadataBlockSizeKey = "block_based_table_factory.metadata_block_size"
+)
+
+// setPartitioning sets the partition options of w from o: a partitioned
+// index for RocksDB's kTwoLevelIndexSearch, partitioned filters with
+// partition_filters, partitions of metadata_block_size bytes (RocksDB's
+// default 4096 when unset).
+func setPartitioning(w *sst.WriterOptions, o *options.Options) error {
+	w.PartitionIndex = o.Extra[indexTypeKey] == "kTwoLevelIndexSearch"
+	if !w.PartitionIndex {
+		return nil
+	}
+	if v, ok := o.Extra[partitionFiltersKey]; ok {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("lsm: option partition_filters=%q: %w", v, err)
+		}
+		w.PartitionFilters = on
+	}
+	w.MetadataBlockSize = 4096
+	if v, ok := o.Extra[metadataBlockSizeKey]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("lsm: option metadata_block_size=%q: want a positive number of bytes", v)
+		}
+		w.MetadataBlockSize = n
+	}
+	return nil
+}
+
 // tableFormatVersion maps --format_version (0..5, RocksDB's range) to the
 // block format's version. RocksDB's version 0 is its legacy footer, which
 // records no checksum type and means CRC32C; the native format's version 1

@@ -187,3 +187,42 @@ func TestFormatVersionReachesTables(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestPartitionFlagsReachTables flushes tables under the options
+// --partition_index_and_filters and --metadata_block_size 1 set: they are
+// partitioned (format version 3, one index partition per data block), and the DB
+// reads them back, also with --cache_index_and_filter_blocks (the
+// partitions then go through the block cache); without the flags the
+// index is whole.
+func TestPartitionFlagsReachTables(t *testing.T) {
+	for _, v := range []struct{ partitioned, cached bool }{{false, false}, {true, false}, {true, true}} {
+		partitioned := v.partitioned
+		dir := t.TempDir()
+		o := testOptions()
+		o.BloomBits = 10
+		o.CacheIndexAndFilterBlocks = v.cached
+		if partitioned {
+			o.Extra = map[string]string{indexTypeKey: "kTwoLevelIndexSearch", partitionFiltersKey: "true", metadataBlockSizeKey: "1"}
+		}
+		most := 0
+		for _, p := range flushedTables(t, dir, o, 3000) {
+			if (p.IndexPartitions > 0) != partitioned || (p.FormatVersion == 3) != partitioned {
+				t.Errorf("partitioned %v: a table of format version %d has %d index partitions", partitioned, p.FormatVersion, p.IndexPartitions)
+			}
+			most = max(most, p.IndexPartitions)
+		}
+		if partitioned && most < 2 {
+			t.Errorf("no table has more than %d index partitions", most)
+		}
+		db := mustOpen(t, dir, o)
+		for _, k := range []int{0, 1234, 2999} {
+			if v, ok := getString(t, db, fmt.Sprintf("key%06d", k)); !ok || v != fmt.Sprintf("value%d", k) {
+				t.Errorf("partitioned %v: key%06d = %q, %v after reopening", partitioned, k, v, ok)
+			}
+		}
+		if _, ok := getString(t, db, "key003000"); ok {
+			t.Errorf("partitioned %v: found an absent key", partitioned)
+		}
+		db.Close()
+	}
+}

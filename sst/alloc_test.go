@@ -81,8 +81,11 @@ func TestConcurrentReaders(t *testing.T) {
 	var tables [][]entry
 	for i := range 3 {
 		es := randomEntries(rng, 1500, 300)
-		path, _ := writeTable(t, dir, es, WriterOptions{Compression: []Compression{CompressionNone, CompressionSnappy, CompressionZstd}[i], BlockSize: 1024})
-		readers = append(readers, openTable(t, path, ReaderOptions{Cache: cache, FileNum: uint64(i + 1), Mmap: i == 1}))
+		// The third table's index and filter partitions share the cache.
+		partitioned := i == 2
+		path, _ := writeTable(t, dir, es, WriterOptions{Compression: []Compression{CompressionNone, CompressionSnappy, CompressionZstd}[i], BlockSize: 1024,
+			BloomBitsPerKey: 10, PartitionIndex: partitioned, PartitionFilters: partitioned, MetadataBlockSize: 128})
+		readers = append(readers, openTable(t, path, ReaderOptions{Cache: cache, FileNum: uint64(i + 1), Mmap: i == 1, CacheIndexAndFilterBlocks: partitioned}))
 		tables = append(tables, es)
 	}
 	var wg sync.WaitGroup

@@ -76,7 +76,7 @@ func TestChecksumTypeNumbers(t *testing.T) {
 	if w.Checksum != ChecksumCRC32C {
 		t.Error("the zero WriterOptions does not checksum with CRC32C")
 	}
-	for _, bad := range []WriterOptions{{Checksum: 9}, {FormatVersion: 3}, {FormatVersion: 1, Checksum: ChecksumXXH3}} {
+	for _, bad := range []WriterOptions{{Checksum: 9}, {FormatVersion: 4}, {FormatVersion: 1, Checksum: ChecksumXXH3}} {
 		if _, err := NewWriter(&bytes.Buffer{}, bad).Finish(); err == nil {
 			t.Errorf("a writer accepted %+v", bad)
 		}

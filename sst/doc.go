@@ -171,6 +171,62 @@
 //	0070  42 00.. 0c 00 00 00  00.. 00 00 00 00  53 00.. 18 00 00 00  02 01 00 00  f9 b5 96 f2  67 64 62 62 73 73 74 31
 //	                                       footer: index (0x42, 12), no filter, props (0x53, 24), version 2, CRC32C, CRC, magic
 //
+// # Format, version 3: partitioned index and filters
+//
+// A table written with WriterOptions.PartitionIndex (RocksDB's
+// kTwoLevelIndexSearch) is version 2 with a two-level index
+// (partitioned.go); byte 36 of its footer is 3, and byte 38 is 1 when its
+// filter is partitioned too (WriterOptions.PartitionFilters), else 0.
+//
+// Index partitions. The index entries are cut into partitions: one ends
+// after the entry that brings its encoded entries to MetadataBlockSize
+// bytes or more, and at the last data block. Each partition is stored as a
+// block in exactly the version 2 index block encoding (uvarint entry
+// count, then the entries), with its own trailer and checksum, compressed
+// under CompressIndex; the data block offsets of partition p+1 continue
+// where those of partition p end.
+//
+// Top-level index, the block the footer's index handle locates (compressed
+// under CompressIndex too): uvarint P, then per partition in order:
+// uvarint separator length, separator bytes (those of the partition's
+// last entry), uvarint partition offset, uvarint partition length (without
+// trailer), uvarint entry count of the partition (at least 1). An empty
+// table has P = 0.
+//
+// Filter partitions, written only with a partitioned index and a filter:
+// one per index partition, each a filter block as in version 2 (raw, with
+// trailer) over the user keys whose first version lies in that
+// partition's data blocks; with a prefix filter, also the prefixes of
+// those keys, so a prefix whose keys span partitions is in each of them.
+// The footer's filter handle then locates the top-level filter index:
+// uvarint P (equal to the index's), then per partition uvarint offset and
+// uvarint length. In a partitioned table the filter partitions come where
+// the filter block comes in version 2, each followed by its top level, and
+// so do the index partitions; the properties' index and filter sizes count
+// the partitions and the top levels, trailers included.
+//
+// Example: the entries ("apple", 7, set, "red") and ("apricot", 9, set,
+// "orange") with BlockSize 1 (one entry per pair), PartitionIndex and
+// MetadataBlockSize 1 (one index entry per partition), no filter, give
+// this 210-byte table (pinned by TestGoldenTable as
+// testdata/partitioned_example.sst; the data block pairs are those of
+// version 2):
+//
+//	0000  00 05 03 61 70 70 6c 65 81 0e    pair 0: key block "apple", 22 bytes with its restart array
+//	001b  72 65 64                         value block "red"
+//	0023  00 07 06 61 70 72 69 63 6f 74 81 12   pair 1: key block "apricot", 24 bytes
+//	0040  6f 72 61 6e 67 65                value block "orange"
+//	004b  01 03 61 70 71 00 16 03          index partition 0: 1 entry, separator "apq", offset 0, key 0x16, value 3
+//	0053  00 3c e8 32 df                   trailer
+//	0058  01 07 61 70 72 69 63 6f 74 23 18 06   index partition 1: 1 entry, "apricot", offset 0x23, key 0x18, value 6
+//	0064  00 20 0e 2d 46                   trailer
+//	0069  02 03 61 70 71 4b 08 01          top-level index: 2 partitions; "apq" at 0x4b, 8 bytes, 1 entry;
+//	0071  07 61 70 72 69 63 6f 74 58 0c 01 "apricot" at 0x58, 12 bytes, 1 entry
+//	007c  00 76 48 90 06                   trailer
+//	0081  02 00 1c 09 4b 36 00 07 09 00   properties: 2 entries, 0, 28, 9, data 75, index 54 (13+17+24), no filter, seq 7..9, none, then the keys
+//	009e  69 00 00 00 00 00 00 00 13 00 00 00   footer: index (the top level, 0x69, 19)
+//	00c2  03 01 00 00                      version 3, CRC32C, filter not partitioned
+//
 // # Reading
 //
 // Open reads the footer, properties, index and filter once and keeps the
@@ -186,7 +242,17 @@
 // pread (pairBuf). A compressed table read with Mmap and no
 // Cache decompresses a block on every visit: give such readers a cache.
 //
-// Not done in version 2: a two-level (partitioned) index, and a binary fuse
-// filter (the blocked bloom filter's one cache miss per probe leaves little
-// to win at the same false-positive rate).
+// A partitioned table is read the same way: Open reads and checks every
+// index and filter partition and keeps them decoded as above, so no reader
+// path differs; a point lookup on partitioned filters finds its data block
+// first and probes that block's filter partition. With
+// ReaderOptions.CacheIndexAndFilterBlocks and a Cache, the Reader keeps
+// only the top levels and the data block handles, and loads the
+// partitions through the block cache (partitioncache.go); the separators,
+// their prefixes and the filters are then not resident.
+//
+// Not done: the index and filter of a version 1 or 2 table in the block
+// cache (they stay in the Reader), pinning L0 tables' partitions, and a
+// binary fuse filter (the blocked bloom filter's one cache miss per probe
+// leaves little to win at the same false-positive rate).
 package sst

@@ -7,13 +7,18 @@ import (
 	"hash/crc32"
 )
 
-// FormatVersion is the table format version this package writes. Open
-// reads it and version 1 (whose blocks carry the plain CRC32C) and rejects
-// any other.
+// FormatVersion is the table format version this package writes by
+// default. Open reads it, version 1 (whose blocks carry the plain CRC32C)
+// and version 3 (a partitioned index, partitioned.go) and rejects any other.
 const FormatVersion uint32 = 2
 
 // formatVersion1 is the first format: its footer has no checksum type.
 const formatVersion1 uint32 = 1
+
+// formatVersionPartitioned is the version of a table whose index is
+// partitioned (partitioned.go): version 2 with a two-level index, written
+// when WriterOptions.PartitionIndex asks for it.
+const formatVersionPartitioned uint32 = 3
 
 // tableMagic ends every table: the bytes "gdbbsst1" read as little endian.
 const tableMagic uint64 = 0x3174737362626467
@@ -60,8 +65,11 @@ type footer struct {
 	Index, Filter, Props handle
 	Version              uint32
 	// Checksum checks every block of the table: the type byte of a
-	// version 2 footer, checksumCRC32CUnmasked for version 1.
+	// version 2 or 3 footer, checksumCRC32CUnmasked for version 1.
 	Checksum ChecksumType
+	// PartitionedFilter says the filter handle locates a top-level filter
+	// index (byte 38 of a version 3 footer).
+	PartitionedFilter bool
 }
 
 func (f *footer) encode(dst []byte) []byte {
@@ -77,6 +85,9 @@ func (f *footer) encode(dst []byte) []byte {
 	} else {
 		b[36] = byte(f.Version)
 		b[37] = f.Checksum.RocksDBNumber()
+		if f.PartitionedFilter {
+			b[38] = 1
+		}
 	}
 	binary.LittleEndian.PutUint32(b[40:], crc32.Checksum(b[:40], crcTable))
 	binary.LittleEndian.PutUint64(b[44:], tableMagic)
@@ -102,15 +113,16 @@ func decodeFooter(b []byte, size int64, name string) (footer, error) {
 	switch v := binary.LittleEndian.Uint32(b[36:]); {
 	case v == formatVersion1:
 		f.Version, f.Checksum = v, checksumCRC32CUnmasked
-	case b[36] == byte(FormatVersion) && b[38] == 0 && b[39] == 0:
-		f.Version = FormatVersion
+	case (b[36] == byte(FormatVersion) && b[38] == 0 || b[36] == byte(formatVersionPartitioned) && b[38] <= 1) && b[39] == 0:
+		f.Version = uint32(b[36])
+		f.PartitionedFilter = b[38] == 1
 		n := int(b[37])
 		if n >= len(rocksDBChecksumNumbers) {
 			return f, corruptf(name, off+37, "Corrupt or unsupported checksum type: %d", n)
 		}
 		f.Checksum = rocksDBChecksumNumbers[n]
 	default:
-		return f, corruptf(name, off+36, "Corrupt or unsupported format_version: %d (this build reads %d and %d)", v, formatVersion1, FormatVersion)
+		return f, corruptf(name, off+36, "Corrupt or unsupported format_version: %d (this build reads %d, %d and %d)", v, formatVersion1, FormatVersion, formatVersionPartitioned)
 	}
 	limit := uint64(size) - footerLen
 	for i, h := range [3]handle{f.Index, f.Filter, f.Props} {

@@ -53,7 +53,8 @@ func FuzzMetaBlocks(f *testing.F) {
 			bf.MayContain(hashKey(data))
 		}
 		r := &Reader{name: "fuzz", size: 1 << 40}
-		if r.decodeIndex(data, 0) == nil {
+		if _, err := r.appendIndexEntries(data, 0); err == nil {
+			r.finishIndex()
 			r.findBlock(data)
 		}
 		for _, c := range []Compression{CompressionSnappy, CompressionLZ4, CompressionZstd} {
@@ -64,7 +65,7 @@ func FuzzMetaBlocks(f *testing.F) {
 	})
 }
 
-// FuzzOpen opens arbitrary bytes as a table in both read modes and reads
+// FuzzOpen opens arbitrary bytes as a table in three read modes and reads
 // everything; it must never panic, and errors must wrap ErrCorruption.
 func FuzzOpen(f *testing.F) {
 	for _, g := range goldenTables {
@@ -78,12 +79,13 @@ func FuzzOpen(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, mmap := range []bool{false, true} {
+		// Pread, mmap, and pread with partitions through the cache.
+		for mode := range 3 {
 			file, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Open(file, int64(len(data)), ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)})
+			r, err := Open(file, int64(len(data)), ReaderOptions{Mmap: mode == 1, Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: mode == 2})
 			if err != nil {
 				continue
 			}
@@ -186,6 +188,42 @@ func FuzzFooter(f *testing.F) {
 		}
 		if got := ft.encode(nil); !bytes.Equal(got, data) {
 			t.Fatalf("footer %x decodes to %+v, which encodes to %x", data, ft, got)
+		}
+	})
+}
+
+// FuzzPartitionedIndex decodes arbitrary bytes as a top-level index and a
+// top-level filter index over an arbitrary file (checksum type none, so
+// that partitions with zero trailers get through to their decoders): it
+// must never panic, and its errors must wrap ErrCorruption.
+func FuzzPartitionedIndex(f *testing.F) {
+	example := buildTable(f, goldenTables[len(goldenTables)-1].entries(), goldenTables[len(goldenTables)-1].opts)
+	f.Add(example[:0x69], example[0x69:0x7c], []byte{2, 0, 8, 0x58, 12})
+	f.Add([]byte{1, 1, 'a', 0, 0, 0, 0, 0, 0, 0}, []byte{1, 1, 'a', 0, 5, 1}, []byte{1, 0, 0})
+	f.Fuzz(func(t *testing.T, file, top, filterTop []byte) {
+		for _, lazy := range []bool{false, true} {
+			r := &Reader{name: "fuzz", size: int64(len(file)) + footerLen, mapped: file, checksum: ChecksumNone}
+			parts, err := r.decodePartitionedIndex(top, 0)
+			if err == nil {
+				r.finishIndex()
+				if lazy {
+					r.cache = NewCache(1<<20, 0)
+					r.goLazy(parts)
+				}
+				_, err = r.seekBlock(top)
+				r.seekPartition(filterTop)
+			}
+			if err == nil {
+				err = r.decodePartitionedFilter(filterTop, 0)
+			}
+			if err == nil && len(r.blocks) > 0 {
+				r.hasFilter = true
+				r.MayContain(top)
+				r.prefixMayMatch(filterTop)
+			}
+			if err != nil && !errors.Is(err, ErrCorruption) {
+				t.Fatalf("lazy %v: error %v does not wrap ErrCorruption", lazy, err)
+			}
 		}
 	})
 }

@@ -38,6 +38,15 @@ var goldenTables = []struct {
 	{"checksum_xxhash64.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXHash64}, multiblockEntries},
 	{"checksum_xxh3.sst", WriterOptions{BlockSize: 128, Checksum: ChecksumXXH3}, multiblockEntries},
 	{"index_snappy.sst", WriterOptions{BlockSize: 64, Compression: CompressionSnappy, CompressIndex: true}, multiblockEntries},
+	// Format version 3: partitioned index and filters.
+	{"partitioned.sst", WriterOptions{BlockSize: 128, BlockRestartInterval: 4, BloomBitsPerKey: 10,
+		PartitionIndex: true, PartitionFilters: true, MetadataBlockSize: 32}, multiblockEntries},
+	{"partitioned_example.sst", WriterOptions{BlockSize: 1, PartitionIndex: true, MetadataBlockSize: 1}, func() []entry {
+		return []entry{
+			{[]byte("apple"), 7, base.KindSet, []byte("red")},
+			{[]byte("apricot"), 9, base.KindSet, []byte("orange")},
+		}
+	}},
 }
 
 // multiblockEntries are 40 keys that fill several 128-byte blocks.
@@ -125,12 +134,17 @@ var errWrongData = errors.New("wrong data")
 // readWholeTable opens a table, scans it with values and gets every key,
 // comparing with es; it returns the first error.
 func readWholeTable(path string, mmap bool, es []entry) error {
+	return readWholeTableWith(path, ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)}, es)
+}
+
+// readWholeTableWith is readWholeTable with the given reader options.
+func readWholeTableWith(path string, opts ReaderOptions, es []entry) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	st, _ := f.Stat()
-	r, err := Open(f, st.Size(), ReaderOptions{Mmap: mmap, Cache: NewCache(1<<20, 0)})
+	r, err := Open(f, st.Size(), opts)
 	if err != nil {
 		return err
 	}
@@ -203,8 +217,8 @@ func TestDamageBehindValidChecksum(t *testing.T) {
 	}
 }
 
-// TestDocExampleMatchesGolden checks the hex dump in the package doc
-// against testdata/example.sst, so the documentation cannot drift from the
+// TestDocExampleMatchesGolden checks the hex dumps in the package doc
+// against testdata/example.sst and the golden tables later examples name, so the documentation cannot drift from the
 // format.
 func TestDocExampleMatchesGolden(t *testing.T) {
 	doc, err := os.ReadFile("doc.go")
@@ -217,6 +231,13 @@ func TestDocExampleMatchesGolden(t *testing.T) {
 	}
 	lines := 0
 	for _, line := range strings.Split(string(doc), "\n") {
+		// A later example names its golden table.
+		if _, rest, ok := strings.Cut(line, "testdata/"); ok && strings.HasPrefix(line, "// ") {
+			name := strings.FieldsFunc(rest, func(c rune) bool { return strings.ContainsRune(" ;),", c) })[0]
+			if golden, err = os.ReadFile(filepath.Join("testdata", name)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		rest, ok := strings.CutPrefix(line, "//\t")
 		if !ok || len(rest) < 6 || rest[4:6] != "  " {
 			continue

@@ -154,7 +154,11 @@ func (t *Iter) Last() bool {
 // that key's newest version.
 func (t *Iter) SeekGE(userKey []byte) bool {
 	t.err = nil
-	i := t.r.findBlock(userKey)
+	i, err := t.r.seekBlock(userKey)
+	if err != nil {
+		t.err = err
+		return false
+	}
 	if i == len(t.r.blocks) {
 		t.blk = i
 		return false
@@ -170,7 +174,11 @@ func (t *Iter) SeekGE(userKey []byte) bool {
 // SeekLT moves to the last entry whose user key is < userKey.
 func (t *Iter) SeekLT(userKey []byte) bool {
 	t.err = nil
-	i := t.r.findBlock(userKey)
+	i, err := t.r.seekBlock(userKey)
+	if err != nil {
+		t.err = err
+		return false
+	}
 	if i == len(t.r.blocks) {
 		return t.Last()
 	}

@@ -61,6 +61,9 @@ func (r *Reader) MayContainPrefix(prefix []byte) bool {
 	if !r.hasFilter || r.props.FilterPrefixLen == 0 || r.props.FilterPrefixLen != len(prefix) {
 		return true
 	}
+	if r.partitionedFilter() {
+		return r.countPrefixFilter(r.prefixMayMatch(prefix))
+	}
 	return r.countPrefixFilter(r.filter.MayContain(hashKey(prefix)))
 }
 

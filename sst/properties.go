@@ -27,6 +27,10 @@ type Properties struct {
 	// (prefixfilter.go).
 	FilterPrefixLen  int
 	PrefixOnlyFilter bool
+	// IndexPartitions is the number of index partitions of a partitioned
+	// index (RocksDB's rocksdb.index.partitions), 0 for a whole index.
+	// It is not stored: the top-level index holds it.
+	IndexPartitions int
 	// rangeDels is the range-deletion block's handle (zero without one).
 	rangeDels handle
 }

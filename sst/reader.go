@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -40,6 +41,12 @@ type ReaderOptions struct {
 	// FileOperations, when set, counts the reads made of the file
 	// (--report_file_operations); reads of a mapping are not counted.
 	FileOperations *fileops.Counters
+	// CacheIndexAndFilterBlocks, with a Cache, loads the index and filter
+	// partitions of a partitioned table through the cache instead of
+	// keeping them in the Reader (RocksDB's cache_index_and_filter_blocks;
+	// partitioncache.go). Tables of versions 1 and 2 keep their index
+	// and filter in the Reader either way.
+	CacheIndexAndFilterBlocks bool
 }
 
 // dataBlock is one index entry: the key block at Offset, KeyLen bytes, then
@@ -74,6 +81,15 @@ type Reader struct {
 	filter   bloom.Filter
 	// hasFilter is false for tables written without one.
 	hasFilter bool
+	// partEnd[p] is one past the last data block of index partition p
+	// (nil for an unpartitioned index), and filterParts[p] its filter
+	// partition (nil for a whole filter); partitioned.go.
+	partEnd     []int
+	filterParts []bloom.Filter
+	// lazy, when set, holds the top levels of a partitioned table whose
+	// partitions go through the cache (partitioncache.go); the separators
+	// above are then nil.
+	lazy *lazyPartitions
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
 	seps    []byte
 	sepEnds []uint32
@@ -86,6 +102,9 @@ type Reader struct {
 	// miss; only equal prefixes fall back to comparing bytes.
 	sepCommon []byte
 	sepPrefix []uint64
+	// partPrefix[p] is sepPrefix of partition p's last separator, so
+	// that seekPartition searches dense uint64s as findBlock does.
+	partPrefix []uint64
 	// maxStored is the longest stored data block plus its trailer. Every
 	// pread buffer is made at least this large: Iter and Get rotate their
 	// buffers between key and value blocks, and a buffer sized for a small
@@ -232,17 +251,34 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := r.decodeIndex(ib, ft.Index.Offset); err != nil {
+	var partitions []handle
+	if ft.Version == formatVersionPartitioned {
+		partitions, err = r.decodePartitionedIndex(ib, ft.Index.Offset)
+		r.props.IndexPartitions = len(r.partEnd)
+	} else {
+		_, err = r.appendIndexEntries(ib, ft.Index.Offset)
+	}
+	if err != nil {
 		return err
+	}
+	r.finishIndex()
+	if partitions != nil && opts.CacheIndexAndFilterBlocks && r.cache != nil {
+		r.goLazy(partitions)
 	}
 	if ft.Filter != (handle{}) {
 		fb, err := r.readMetaBlock(ft.Filter)
 		if err != nil {
 			return err
 		}
-		var ok bool
-		if r.filter, ok = decodeBloom(fb); !ok {
-			return corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+		if ft.PartitionedFilter {
+			err = r.decodePartitionedFilter(fb, ft.Filter.Offset)
+		} else if f, ok := decodeBloom(fb); ok {
+			r.filter = f
+		} else {
+			err = corruptf(r.name, ft.Filter.Offset, "malformed filter block")
+		}
+		if err != nil {
+			return err
 		}
 		r.hasFilter = true
 	}
@@ -326,40 +362,48 @@ func (r *Reader) checkBlock(b []byte, h handle) error {
 	return nil
 }
 
-func (r *Reader) decodeIndex(b []byte, off uint64) error {
+// appendIndexEntries decodes the index block b (at off): a whole index,
+// or one partition of a partitioned one, whose blocks follow those decoded
+// before. It returns the number of entries decoded.
+func (r *Reader) appendIndexEntries(b []byte, off uint64) (int, error) {
 	bad := func(what string) error { return corruptf(r.name, off, "index block: %s", what) }
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return bad("bad block count")
+		return 0, bad("bad block count")
 	}
 	b = b[k:]
-	r.blocks = make([]dataBlock, 0, n)
-	r.sepEnds = make([]uint32, 0, n)
+	r.blocks = slices.Grow(r.blocks, int(n))
+	r.sepEnds = slices.Grow(r.sepEnds, int(n))
 	var end uint64 // end of the previous data block
-	for i := uint64(0); i < n; i++ {
+	if len(r.blocks) > 0 {
+		end = r.pairEnd(len(r.blocks) - 1)
+	}
+	first := len(r.blocks)
+	for j := uint64(0); j < n; j++ {
+		i := len(r.blocks)
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
-			return bad("bad separator length")
+			return 0, bad("bad separator length")
 		}
 		sep := b[k : k+int(l)]
 		b = b[k+int(l):]
 		var v [3]uint64
-		for j := range v {
-			if v[j], k = binary.Uvarint(b); k <= 0 {
-				return bad("truncated block handle")
+		for h := range v {
+			if v[h], k = binary.Uvarint(b); k <= 0 {
+				return 0, bad("truncated block handle")
 			}
 			b = b[k:]
 		}
 		d := dataBlock{offset: v[0], keyLen: uint32(v[1]), valueLen: uint32(v[2])}
 		if v[0] != end || v[1] > maxBlockLen || v[2] > maxBlockLen {
-			return bad(fmt.Sprintf("block %d handle (%d, %d, %d) not contiguous", i, v[0], v[1], v[2]))
+			return 0, bad(fmt.Sprintf("block %d handle (%d, %d, %d) not contiguous", i, v[0], v[1], v[2]))
 		}
 		end = d.valueOffset() + uint64(d.valueLen) + blockTrailerLen
 		if end > uint64(r.size)-footerLen {
-			return bad(fmt.Sprintf("block %d extends past the end of the file", i))
+			return 0, bad(fmt.Sprintf("block %d extends past the end of the file", i))
 		}
-		if i > 0 && bytes.Compare(sep, r.separator(int(i-1))) < 0 {
-			return bad("separators out of order")
+		if i > 0 && bytes.Compare(sep, r.separator(i-1)) < 0 {
+			return 0, bad("separators out of order")
 		}
 		r.seps = append(r.seps, sep...)
 		r.sepEnds = append(r.sepEnds, uint32(len(r.seps)))
@@ -368,8 +412,14 @@ func (r *Reader) decodeIndex(b []byte, off uint64) error {
 		r.maxPair = max(r.maxPair, int(d.keyLen)+int(d.valueLen)+2*blockTrailerLen)
 	}
 	if len(b) != 0 {
-		return bad("trailing bytes")
+		return 0, bad("trailing bytes")
 	}
+	return len(r.blocks) - first, nil
+}
+
+// finishIndex computes the separators' common prefix and 8-byte prefixes
+// once every index entry is decoded.
+func (r *Reader) finishIndex() {
 	if len(r.blocks) > 0 {
 		first, last := r.separator(0), r.separator(len(r.blocks)-1)
 		n := 0
@@ -382,7 +432,29 @@ func (r *Reader) decodeIndex(b []byte, off uint64) error {
 			r.sepPrefix[i] = base.KeyPrefix(r.separator(i)[n:])
 		}
 	}
-	return nil
+	r.partPrefix = make([]uint64, len(r.partEnd))
+	for p, end := range r.partEnd {
+		r.partPrefix[p] = r.sepPrefix[end-1]
+	}
+}
+
+// keyRest compares key with the prefix all separators share: verdict is
+// -1 when key is below every separator, 1 when above every one, else 0
+// with rest the bytes of key after the shared prefix.
+func (r *Reader) keyRest(key []byte) (rest []byte, verdict int) {
+	if cp := len(r.sepCommon); cp > 0 {
+		if len(key) < cp {
+			// key is below every separator unless it differs earlier.
+			if bytes.Compare(key, r.sepCommon[:len(key)]) > 0 {
+				return nil, 1
+			}
+			return nil, -1
+		}
+		if c := bytes.Compare(key[:cp], r.sepCommon); c != 0 {
+			return nil, c
+		}
+	}
+	return key[len(r.sepCommon):], 0
 }
 
 func (r *Reader) separator(i int) []byte {
@@ -396,35 +468,42 @@ func (r *Reader) separator(i int) []byte {
 // findBlock returns the first block whose separator is >= key: the only
 // block that can hold key's newest version (len(r.blocks) if none).
 func (r *Reader) findBlock(key []byte) int {
-	n := len(r.blocks)
-	if cp := len(r.sepCommon); cp > 0 {
-		if len(key) < cp {
-			// key is below every separator unless it differs earlier.
-			if bytes.Compare(key, r.sepCommon[:len(key)]) > 0 {
-				return n
-			}
-			return 0
-		}
-		if c := bytes.Compare(key[:cp], r.sepCommon); c != 0 {
-			if c < 0 {
-				return 0
-			}
-			return n
-		}
+	return r.searchPrefixes(r.sepPrefix, key, false)
+}
+
+// searchPrefixes returns the first m whose separator is >= key (or
+// len(prefixes)), binary searching prefixes (8-byte prefixes of the
+// separators after the prefix they all share) and comparing separator
+// bytes only on equal prefixes: the blocks' separators, or with top the
+// partitions' last separators.
+func (r *Reader) searchPrefixes(prefixes []uint64, key []byte, top bool) int {
+	lo, hi := 0, len(prefixes)
+	rest, verdict := r.keyRest(key)
+	if verdict < 0 {
+		return 0
 	}
-	rest := key[len(r.sepCommon):]
+	if verdict > 0 {
+		return hi
+	}
 	kp := base.KeyPrefix(rest)
-	lo, hi := 0, n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		sp := r.sepPrefix[m]
-		if sp < kp || (sp == kp && bytes.Compare(r.separator(m)[len(r.sepCommon):], rest) < 0) {
+		sp := prefixes[m]
+		if sp < kp || (sp == kp && bytes.Compare(r.searchedSeparator(m, top)[len(r.sepCommon):], rest) < 0) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	return lo
+}
+
+// searchedSeparator is separator m of searchPrefixes.
+func (r *Reader) searchedSeparator(m int, top bool) []byte {
+	if top {
+		return r.partitionLast(m)
+	}
+	return r.separator(m)
 }
 
 // RangeDels returns the table's range tombstones (an empty List when it
@@ -441,7 +520,18 @@ func (r *Reader) MayContain(userKey []byte) bool {
 		return true
 	}
 	probe, ok := r.getFilterKey(userKey)
-	return !ok || r.filter.MayContain(hashKey(probe))
+	if !ok {
+		return true
+	}
+	if r.partitionedFilter() {
+		p := r.seekPartition(userKey)
+		if p == len(r.partEnd) {
+			return false
+		}
+		may, err := r.partitionMayContain(p, probe)
+		return may || err != nil
+	}
+	return r.filter.MayContain(hashKey(probe))
 }
 
 // loadBlock returns the uncompressed bytes of the block at off (n bytes
@@ -649,6 +739,9 @@ func grow(b *[]byte, n int) []byte {
 // with it; value is valid only during fn. found is false if there is no such
 // entry. A deletion is reported as found with kind base.KindDelete.
 func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (found bool, err error) {
+	if r.partitionedFilter() {
+		return r.getPartitioned(userKey, snapshot, fn)
+	}
 	if r.hasFilter {
 		if probe, ok := r.getFilterKey(userKey); ok && !r.countFilter(r.filter.MayContain(hashKey(probe))) {
 			return false, nil
@@ -659,9 +752,44 @@ func (r *Reader) Get(userKey []byte, snapshot uint64, fn func(value []byte, kind
 	return found, err
 }
 
+// getPartitioned is Get on a table with partitioned filters: the top
+// level places the key in a partition, whose filter partition is probed
+// before its index partition is searched.
+func (r *Reader) getPartitioned(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
+	p := r.seekPartition(userKey)
+	if p == len(r.partEnd) {
+		return false, nil
+	}
+	if probe, ok := r.getFilterKey(userKey); ok {
+		may, err := r.partitionMayContain(p, probe)
+		if err != nil {
+			return false, err
+		}
+		if !r.countFilter(may) {
+			return false, nil
+		}
+	}
+	i, err := r.blockInPartition(p, userKey)
+	if err != nil {
+		return false, err
+	}
+	found, err := r.lookupBlock(i, userKey, snapshot, fn)
+	r.countFilterFound(found)
+	return found, err
+}
+
 // lookup is Get after the filter: it searches the blocks.
 func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	i := r.findBlock(userKey)
+	i, err := r.seekBlock(userKey)
+	if err != nil {
+		return false, err
+	}
+	return r.lookupBlock(i, userKey, snapshot, fn)
+}
+
+// lookupBlock is lookup from block i, the first whose separator is >=
+// userKey.
+func (r *Reader) lookupBlock(i int, userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
 	if i == len(r.blocks) {
 		return false, nil
 	}

@@ -4,8 +4,9 @@ import "github.com/godbbench/godbbench/internal/statistics"
 
 // This file counts a Reader's work in RocksDB's tickers when
 // ReaderOptions.Statistics is set: block cache lookups and additions (all
-// of this format's cached blocks are data blocks: index and filter stay
-// in the Reader), and the bloom filter's verdicts on point lookups. Each
+// of data blocks, and of index and filter partitions read with
+// ReaderOptions.CacheIndexAndFilterBlocks), and the bloom filter's
+// verdicts on point lookups. Each
 // hook is a nil check small enough to be inlined, so that statistics off
 // cost that check alone; the counting is in a function of its own.
 
@@ -40,6 +41,49 @@ func countCacheAdd(s *statistics.Statistics, n int) {
 	s.Add(statistics.BlockCacheDataAdd, 1)
 	s.Add(statistics.BlockCacheDataBytesInsert, uint64(n))
 	s.Add(statistics.BlockCacheBytesWrite, uint64(n))
+}
+
+// metaKind says which of RocksDB's per-kind cache tickers a partition's
+// lookup or addition moves.
+type metaKind uint8
+
+const (
+	metaIndex metaKind = iota
+	metaFilter
+)
+
+// metaTickers are the miss, hit, add and bytes-insert tickers per metaKind.
+var metaTickers = [2][4]statistics.Ticker{
+	metaIndex:  {statistics.BlockCacheIndexMiss, statistics.BlockCacheIndexHit, statistics.BlockCacheIndexAdd, statistics.BlockCacheIndexBytesInsert},
+	metaFilter: {statistics.BlockCacheFilterMiss, statistics.BlockCacheFilterHit, statistics.BlockCacheFilterAdd, statistics.BlockCacheFilterBytesInsert},
+}
+
+// countMetaCacheLookup counts a block cache lookup of an index or filter
+// partition: a hit handing out n bytes, or a miss.
+func (r *Reader) countMetaCacheLookup(kind metaKind, hit bool, n int) {
+	s := r.opts.Statistics
+	if s == nil {
+		return
+	}
+	if hit {
+		s.Add(statistics.BlockCacheHit, 1)
+		s.Add(metaTickers[kind][1], 1)
+		s.Add(statistics.BlockCacheBytesRead, uint64(n))
+		return
+	}
+	s.Add(statistics.BlockCacheMiss, 1)
+	s.Add(metaTickers[kind][0], 1)
+}
+
+// countMetaCacheAdd counts an index or filter partition of n bytes added
+// to the block cache.
+func (r *Reader) countMetaCacheAdd(kind metaKind, n int) {
+	if s := r.opts.Statistics; s != nil {
+		s.Add(statistics.BlockCacheAdd, 1)
+		s.Add(metaTickers[kind][2], 1)
+		s.Add(metaTickers[kind][3], uint64(n))
+		s.Add(statistics.BlockCacheBytesWrite, uint64(n))
+	}
 }
 
 // countFilter counts the filter's verdict on a point lookup and returns

@@ -34,18 +34,33 @@ type WriterOptions struct {
 	// CRC32C trailers, raw index), which needs Checksum ChecksumCRC32C and
 	// ignores CompressIndex.
 	FormatVersion uint32
+	// PartitionIndex cuts the index into partitions of about
+	// MetadataBlockSize bytes under a top-level index (RocksDB's
+	// kTwoLevelIndexSearch; format version 3, partitioned.go).
+	// PartitionFilters cuts the filter at the same boundaries, one filter
+	// partition per index partition (RocksDB's partition_filters); it
+	// needs PartitionIndex and a filter.
+	PartitionIndex    bool
+	PartitionFilters  bool
+	MetadataBlockSize int // default 4096
 }
 
 // Writer builds one table. It is not safe for concurrent use.
 type Writer struct {
-	w      io.Writer
-	opts   WriterOptions
-	off    uint64
-	block  keyBlockWriter
-	comp   *compressor
-	index  []byte // encoded index entries
+	w     io.Writer
+	opts  WriterOptions
+	off   uint64
+	block keyBlockWriter
+	comp  *compressor
+	// index holds the encoded index entries of the blocks written (with
+	// PartitionIndex, of the current partition's blocks), blocks counts them.
+	index  []byte
 	blocks int
+	// hashes are the filter's key hashes (of the current partition's keys
+	// with PartitionFilters).
 	hashes []uint64
+	// parts are the finished partitions, with PartitionIndex.
+	parts partitionWriter
 	// lastKey/lastSeq are the previous entry, for the order check and the
 	// index separators.
 	lastKey  []byte
@@ -87,9 +102,12 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 		}
 		wr.opts.Checksum, wr.opts.CompressIndex = checksumCRC32CUnmasked, false
 	case FormatVersion:
+	case formatVersionPartitioned:
+		wr.opts.PartitionIndex = true
 	default:
 		wr.err = fmt.Errorf("sst: unknown format version %d", opts.FormatVersion)
 	}
+	wr.checkPartitionOptions()
 	wr.props.FormatVersion = wr.opts.FormatVersion
 	wr.props.Checksum = wr.opts.Checksum
 	if opts.BloomBitsPerKey > 0 && opts.FilterPrefixLen > 0 {
@@ -122,20 +140,21 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 		if c < 0 || (c == 0 && seq >= w.lastSeq) {
 			return fmt.Errorf("sst: entry (%q, seq %d) out of order after (%q, seq %d)", userKey, seq, w.lastKey, w.lastSeq)
 		}
-		if c != 0 && w.opts.BloomBitsPerKey > 0 {
-			w.addFilterKeys(userKey, w.lastKey)
-		}
-	} else {
-		w.props.SmallestKey = append([]byte(nil), userKey...)
-		w.props.SmallestSeq, w.props.LargestSeq = seq, seq
-		if w.opts.BloomBitsPerKey > 0 {
-			w.addFilterKeys(userKey, nil)
-		}
 	}
+	newKey := w.props.NumEntries == 0 || !bytes.Equal(userKey, w.lastKey)
 	if w.block.entries > 0 && w.block.size() >= w.opts.BlockSize {
 		if err := w.flushBlock(userKey); err != nil {
 			return err
 		}
+	}
+	// After the flush: a key goes into the filter partition of the block
+	// that holds its first version.
+	if newKey && w.opts.BloomBitsPerKey > 0 {
+		w.addFilterKeys(userKey, w.filterPrev())
+	}
+	if w.props.NumEntries == 0 {
+		w.props.SmallestKey = append([]byte(nil), userKey...)
+		w.props.SmallestSeq, w.props.LargestSeq = seq, seq
 	}
 	w.block.add(userKey, base.MakeTrailer(seq, kind), value)
 	w.lastKey = append(w.lastKey[:0], userKey...)
@@ -185,6 +204,9 @@ func (w *Writer) flushBlock(next []byte) error {
 	w.blocks++
 	w.props.DataSize += uint64(kh.Len) + uint64(vh.Len) + 2*blockTrailerLen
 	w.block.reset()
+	if w.opts.PartitionIndex && len(w.index) >= w.opts.MetadataBlockSize {
+		w.cutPartition(sep)
+	}
 	return nil
 }
 
@@ -287,14 +309,11 @@ func (w *Writer) Finish() (Properties, error) {
 		}
 	}
 	f := footer{Version: w.opts.FormatVersion, Checksum: w.opts.Checksum}
-	if w.opts.BloomBitsPerKey > 0 {
-		filter := buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey)
-		h, err := w.writeBlock(filter, false)
-		if err != nil {
-			return Properties{}, err
-		}
-		f.Filter = h
-		w.props.FilterSize = uint64(h.Len) + blockTrailerLen
+	if w.opts.PartitionIndex && w.blocks > 0 {
+		w.cutPartition(w.lastKey)
+	}
+	if err := w.writeFilter(&f); err != nil {
+		return Properties{}, err
 	}
 	if !w.rangeDels.Empty() {
 		h, err := w.writeBlock(w.rangeDels.Encode(nil), false)
@@ -304,19 +323,15 @@ func (w *Writer) Finish() (Properties, error) {
 		w.props.rangeDels = h
 		w.props.NumRangeDeletions = uint64(w.rangeDels.Count())
 	}
-	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
-	index = append(index, w.index...)
-	h, err := w.writeBlock(index, w.opts.CompressIndex)
-	if err != nil {
+	if err := w.writeIndex(&f); err != nil {
 		return Properties{}, err
 	}
-	f.Index = h
-	w.props.IndexSize = uint64(h.Len) + blockTrailerLen
 	w.props.LargestKey = append([]byte(nil), w.lastKey...)
 	if w.props.NumEntries == 0 {
 		w.props.SmallestKey, w.props.LargestKey = nil, nil
 	}
 	w.coverRangeDels()
+	var err error
 	if f.Props, err = w.writeBlock(w.props.encode(nil), false); err != nil {
 		return Properties{}, err
 	}
@@ -328,6 +343,41 @@ func (w *Writer) Finish() (Properties, error) {
 	}
 	w.props.FileSize = w.off
 	return w.props, nil
+}
+
+// writeFilter writes the filter block, or with PartitionFilters the
+// filter partitions and the top-level filter index, and records them in f.
+func (w *Writer) writeFilter(f *footer) error {
+	if w.opts.BloomBitsPerKey <= 0 {
+		return nil
+	}
+	if w.opts.PartitionFilters {
+		return w.writeFilterPartitions(f)
+	}
+	h, err := w.writeBlock(buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey), false)
+	if err != nil {
+		return err
+	}
+	f.Filter = h
+	w.props.FilterSize = uint64(h.Len) + blockTrailerLen
+	return nil
+}
+
+// writeIndex writes the index block, or with PartitionIndex the index
+// partitions and the top-level index, and records them in f.
+func (w *Writer) writeIndex(f *footer) error {
+	if w.opts.PartitionIndex {
+		return w.writeIndexPartitions(f)
+	}
+	index := binary.AppendUvarint(make([]byte, 0, len(w.index)+binary.MaxVarintLen64), uint64(w.blocks))
+	index = append(index, w.index...)
+	h, err := w.writeBlock(index, w.opts.CompressIndex)
+	if err != nil {
+		return err
+	}
+	f.Index = h
+	w.props.IndexSize = uint64(h.Len) + blockTrailerLen
+	return nil
 }
 
 // coverRangeDels widens the key and sequence ranges of the properties to

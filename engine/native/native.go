@@ -14,7 +14,8 @@
 // (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
 // 7.8.3's layout (properties.go, stats.go). With Options.Statistics the
 // engine keeps RocksDB's tickers and histograms and dumps stats into LOG
-// every stats_dump_period_sec (statistics.go). The package links in the
+// every stats_dump_period_sec (statistics.go); the databases of an Opener
+// made by SharingStatistics keep them together. The package links in the
 // memtable reps --memtablerep can name (reps.go).
 package native
 
@@ -41,8 +42,12 @@ const Version = buildinfo.Version
 
 func init() { engine.Register("native", Opener{}) }
 
-// Opener opens native databases.
-type Opener struct{}
+// Opener opens native databases. The registered one gives each database
+// statistics of its own; one made by SharingStatistics counts every
+// database it opens in one (statistics.go).
+type Opener struct {
+	shared *statistics.Shared
+}
 
 // Info describes the engine for the db_bench header.
 func (Opener) Info() engine.Info {
@@ -71,10 +76,10 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "compression_max_dict_bytes", Ignored: true, How: "no dictionary compression"},
 	{Key: "cache_type", How: "one CLOCK block cache (sst/cache.go) for every type: hyper_clock_cache as RocksDB's, lru_cache and fast_lru_cache evicting by CLOCK rather than strict recency (measured in docs/BENCHMARKS.md, block cache types)"},
 	{Key: "cache_numshardbits", How: "applied to the block cache, but shards are kept at 256 KiB or more, and -1 picks one shard per 1 MiB (RocksDB: per 512 KiB), at most 64"},
-	{Key: "cache_index_and_filter_blocks", Ignored: true, How: "index and filter blocks stay in table readers"},
-	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "index and filter blocks stay in table readers"},
+	{Key: "cache_index_and_filter_blocks", How: "the index and filter partitions of partitioned tables go through the block cache, charged and evicted like data blocks, the top levels staying in the table readers (as RocksDB's with pin_top_level_index_and_filter); a whole index and filter stay decoded in table readers"},
+	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "partitions of L0 tables go through the block cache like any others"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
-	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2: RocksDB's index and filter encodings of 2-5 do not apply"},
+	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2 (3 with a partitioned index): RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "the table cache is one LRU list, holding at most max_open_files - 10 unpinned readers open"},
 	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in tables of either format and in memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
@@ -96,8 +101,9 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 		"stats_dump_period_sec", "enable_blob_files", "min_blob_size", "blob_file_size", "blob_compression_type",
 		"blob_file_starting_level", "enable_blob_garbage_collection", "blob_garbage_collection_age_cutoff",
 		"blob_garbage_collection_force_threshold", "blob_compaction_readahead_size",
-		// lsm reads it for the block format's index (lsm/tableoptions.go).
-		"enable_index_compression"),
+		// lsm reads these for the block format's index and filter
+		// (lsm/tableoptions.go): compression, partitioning.
+		"enable_index_compression", "partition_index", "partition_index_and_filters", "metadata_block_size"),
 	engine.RocksDBFeatureNotes("hash_bucket_count", "report_file_operations")), ownNotes)
 
 // unsupported lists the options the native engine ignores.
@@ -155,7 +161,7 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 }
 
 // Open opens (creating if missing) the database in dir.
-func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
+func (opener Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
 	if o == nil {
 		o = options.Default()
 	}
@@ -179,7 +185,7 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if err != nil {
 		return nil, err
 	}
-	stats := openStatistics(o)
+	stats := opener.shared.Open(o.Statistics, o.StatsLevel)
 	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o)})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import "github.com/godbbench/godbbench/engine"
 // How drops the key's shared note, the option being applied as RocksDB
 // applies it.
 var ownNotes = []engine.OptionNote{
+	{Key: "pin_top_level_index_and_filter", Ignored: true, How: "the top levels of partitioned indexes and filters always stay in table readers, as if it were true"},
 	{Key: "row_cache_size", How: "a row cache per DB, not shared between DBs: a ring of rows where a hit on an old row copies it to the front, in place of an LRU list; its index is not charged to the budget (lsm/rowcache.go)"},
 	{Key: "total_order_seek", How: "a seek probes prefix filters only under prefix_same_as_start or auto_prefix_mode, so without them every seek is in total order already"},
 	// lsm's iterators apply the prefix seek options (lsm/iter_prefix.go).

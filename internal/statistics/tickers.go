@@ -13,6 +13,14 @@ const (
 	BlockCacheDataHit
 	BlockCacheDataAdd
 	BlockCacheDataBytesInsert
+	BlockCacheIndexMiss
+	BlockCacheIndexHit
+	BlockCacheIndexAdd
+	BlockCacheIndexBytesInsert
+	BlockCacheFilterMiss
+	BlockCacheFilterHit
+	BlockCacheFilterAdd
+	BlockCacheFilterBytesInsert
 	BlockCacheBytesRead
 	BlockCacheBytesWrite
 	BloomFilterUseful
@@ -64,6 +72,14 @@ var tickerNames = [numTickers]string{
 	BlockCacheDataHit:           "rocksdb.block.cache.data.hit",
 	BlockCacheDataAdd:           "rocksdb.block.cache.data.add",
 	BlockCacheDataBytesInsert:   "rocksdb.block.cache.data.bytes.insert",
+	BlockCacheIndexMiss:         "rocksdb.block.cache.index.miss",
+	BlockCacheIndexHit:          "rocksdb.block.cache.index.hit",
+	BlockCacheIndexAdd:          "rocksdb.block.cache.index.add",
+	BlockCacheIndexBytesInsert:  "rocksdb.block.cache.index.bytes.insert",
+	BlockCacheFilterMiss:        "rocksdb.block.cache.filter.miss",
+	BlockCacheFilterHit:         "rocksdb.block.cache.filter.hit",
+	BlockCacheFilterAdd:         "rocksdb.block.cache.filter.add",
+	BlockCacheFilterBytesInsert: "rocksdb.block.cache.filter.bytes.insert",
 	BlockCacheBytesRead:         "rocksdb.block.cache.bytes.read",
 	BlockCacheBytesWrite:        "rocksdb.block.cache.bytes.write",
 	BloomFilterUseful:           "rocksdb.bloom.filter.useful",
