@@ -26,6 +26,9 @@ type Batch struct {
 	// can hold (sst.MaxKeyLen, sst.MaxValueLen); Write refuses the batch
 	// with it, so the write is never acknowledged and then left unflushable.
 	tooLarge error
+	// otherFamilies is set once a record names a family other than the
+	// default (batch_family.go).
+	otherFamilies bool
 }
 
 // Errors of writes too large for a table, in RocksDB's words for its own
@@ -51,27 +54,29 @@ func (b *Batch) Reset() {
 	clear(b.data)
 	b.count = 0
 	b.tooLarge = nil
+	b.otherFamilies = false
 }
 
 // Put adds key -> value.
-func (b *Batch) Put(key, value []byte) { b.addWithValue(base.KindSet, key, value) }
+func (b *Batch) Put(key, value []byte) { b.addWithValue(base.KindSet, 0, key, value) }
 
 // Merge adds a merge operand for key (RocksDB's WriteBatch::Merge): reads
 // apply it with the DB's merge operator to the older versions of key.
-func (b *Batch) Merge(key, operand []byte) { b.addWithValue(base.KindMerge, key, operand) }
+func (b *Batch) Merge(key, operand []byte) { b.addWithValue(base.KindMerge, 0, key, operand) }
 
-// addWithValue appends a record that carries a value (Put, Merge).
-func (b *Batch) addWithValue(kind base.Kind, key, value []byte) {
+// addWithValue appends a record of family that carries a value (Put,
+// Merge).
+func (b *Batch) addWithValue(kind base.Kind, family uint32, key, value []byte) {
 	if len(key) > sst.MaxKeyLen || len(value) > sst.MaxValueLen {
 		b.refuse(key)
 		return
 	}
-	b.appendRecord(kind, key, value)
+	b.appendRecord(kind, family, key, value)
 }
 
-// appendRecord appends a record with a key and a value.
-func (b *Batch) appendRecord(kind base.Kind, key, value []byte) {
-	b.data = append(b.data, byte(kind))
+// appendRecord appends a record of family with a key and a value.
+func (b *Batch) appendRecord(kind base.Kind, family uint32, key, value []byte) {
+	b.appendKind(kind, family)
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.data = binary.AppendUvarint(b.data, uint64(len(value)))
@@ -84,23 +89,29 @@ func (b *Batch) appendRecord(kind base.Kind, key, value []byte) {
 // (RocksDB's WriteBatch::DeleteRange): record kind 15, start as the key,
 // end as the value (see the package comment). An empty range (start >= end)
 // is kept and deletes nothing, as in RocksDB.
-func (b *Batch) DeleteRange(start, end []byte) {
+func (b *Batch) DeleteRange(start, end []byte) { b.deleteRange(0, start, end) }
+
+// deleteRange appends a range tombstone of family.
+func (b *Batch) deleteRange(family uint32, start, end []byte) {
 	if len(start) > sst.MaxKeyLen || len(end) > sst.MaxKeyLen {
 		if b.tooLarge == nil {
 			b.tooLarge = ErrKeyTooLarge
 		}
 		return
 	}
-	b.appendRecord(base.KindRangeDelete, start, end)
+	b.appendRecord(base.KindRangeDelete, family, start, end)
 }
 
 // Delete adds a tombstone for key.
-func (b *Batch) Delete(key []byte) {
+func (b *Batch) Delete(key []byte) { b.delete(0, key) }
+
+// delete appends a tombstone for key in family.
+func (b *Batch) delete(family uint32, key []byte) {
 	if len(key) > sst.MaxKeyLen {
 		b.refuse(key)
 		return
 	}
-	b.data = append(b.data, byte(base.KindDelete))
+	b.appendKind(base.KindDelete, family)
 	b.data = binary.AppendUvarint(b.data, uint64(len(key)))
 	b.data = append(b.data, key...)
 	b.count++
@@ -138,6 +149,10 @@ type batchReader struct {
 	data  []byte // records not yet read
 	seq   uint64 // sequence of the next record
 	count uint32 // records left as declared by the header
+	// family is the column family of the record next returned last: 0
+	// (the default) unless it was one of the family kinds
+	// (batch_family.go).
+	family uint32
 }
 
 // newBatchReader validates the header of an encoded batch.
@@ -166,6 +181,13 @@ func (r *batchReader) next() (kind base.Kind, key, value []byte, seq uint64, ok 
 	}
 	kind = base.Kind(r.data[0])
 	rest := r.data[1:]
+	r.family = 0
+	if plain, ok := familyKindBase(kind); ok {
+		kind = plain
+		if r.family, rest, err = readFamilyID(rest); err != nil {
+			return 0, nil, nil, 0, false, err
+		}
+	}
 	key, rest, err = readLengthPrefixed(rest)
 	if err != nil {
 		return 0, nil, nil, 0, false, err

@@ -88,6 +88,9 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 	if b.tooLarge != nil {
 		return b.tooLarge
 	}
+	if b.otherFamilies {
+		return ErrInvalidColumnFamily
+	}
 	if b.Empty() {
 		return nil
 	}

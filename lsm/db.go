@@ -294,6 +294,9 @@ func (db *DB) recover() error {
 	if err != nil {
 		return err
 	}
+	if err := db.mu.vs.families.notOpened(); err != nil {
+		return err
+	}
 	if found {
 		if err := db.verifyTables(); err != nil {
 			return err

@@ -78,6 +78,14 @@
 //     Write, Flush and Compact fail with ErrReadOnly.
 //   - Destroy (destroy.go) takes LOCK and deletes only files the engine
 //     names, never directories or link targets.
+//   - Column families: the batch and MANIFEST formats carry RocksDB's
+//     column-family records, and a replayed MANIFEST rebuilds each
+//     family's version and log number (familyset.go), but an open DB has
+//     only the default family. Write refuses a batch naming another family
+//     ("Invalid argument: Invalid column family specified in write
+//     batch"), WAL recovery skips such records (as RocksDB skips a dropped
+//     family's), and Open refuses a DB whose MANIFEST holds other live
+//     families ("Invalid argument: Column families not opened: <names>").
 //   - Close waits for queued writes and background work, flushes memtables
 //     holding writes that skipped the WAL, and must be called after every
 //     iterator is closed.
@@ -130,6 +138,11 @@
 //
 //	09 00 00 00 00 00 00 00  01 00 00 00  0f 01 61 01 63
 //
+// A record for a column family other than the default has kind 4, 5, 6 or
+// 14 (RocksDB's kTypeColumnFamilyDeletion, Value, Merge and RangeDeletion)
+// and the family id as a uvarint before the key (batch_family.go); a batch
+// that names only the default family is encoded as above.
+//
 // A record count that disagrees with the records, an unknown kind or a length
 // past the end is ErrCorruptBatch.
 //
@@ -155,6 +168,9 @@
 //	                        at least 1); written instead of tag 5 for such
 //	                        tables, so reads know which tables to consult
 //	                        for range tombstones without opening the others
+//	tag 200 column family, 201 column family add, 202 column family
+//	        drop, 203 max column family (edit_family.go; never written
+//	        while the DB has only the default family)
 //	tag 400 blob file addition, tag 401 blob file garbage (blob_edit.go)
 //
 // Example: {log 3, next 9, last seq 100} is 01 03 02 09 03 64. The first record

@@ -70,6 +70,7 @@ type versionEdit struct {
 	flushBegun                               []pendingFlush // tag 6
 	flushEnded                               []uint64       // tag 7: the table numbers of finished flushes
 	blobEdit                                                // blob_edit.go
+	familyEdit                                              // edit_family.go
 }
 
 func (e *versionEdit) setLogNumber(n uint64)   { e.hasLogNumber, e.logNumber = true, n }
@@ -83,6 +84,7 @@ func appendBytes(b, field []byte) []byte {
 
 // encode appends the edit's encoding to b.
 func (e *versionEdit) encode(b []byte) []byte {
+	b = e.encodeFamily(b)
 	if e.hasLogNumber {
 		b = binary.AppendUvarint(b, tagLogNumber)
 		b = binary.AppendUvarint(b, e.logNumber)
@@ -233,12 +235,17 @@ func decodeEdit(b []byte) (*versionEdit, error) {
 			e.flushEnded = append(e.flushEnded, d.uvarint("finished flush table number"))
 		case tagBlobFileAddition, tagBlobFileGarbage:
 			e.decodeBlobField(tag, &d)
+		case tagColumnFamily, tagColumnFamilyAdd, tagColumnFamilyDrop, tagMaxColumnFamily:
+			e.decodeFamilyField(tag, &d)
 		default:
 			return nil, fmt.Errorf("%w: unknown tag %d", ErrCorruptManifest, tag)
 		}
 	}
 	if d.err != nil {
 		return nil, d.err
+	}
+	if err := e.checkFamily(); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

@@ -66,6 +66,10 @@ func TestVersionEditDataDriven(t *testing.T) {
 //	add Ln <file line as parseFileMeta reads it>
 //	flush-begin TABLE wal=N seq=A-B [unlogged]
 //	flush-end TABLE
+//	family ID
+//	add-family NAME
+//	drop-family
+//	max-family ID
 func parseEdit(t *testing.T, input string) *versionEdit {
 	e := &versionEdit{}
 	for _, line := range strings.Split(input, "\n") {
@@ -88,6 +92,14 @@ func parseEdit(t *testing.T, input string) *versionEdit {
 			e.flushBegun = append(e.flushBegun, parseFlushBegin(t, rest))
 		case "flush-end":
 			e.flushEnded = append(e.flushEnded, parseUint(t, rest))
+		case "family":
+			e.family = uint32(parseUint(t, rest))
+		case "add-family":
+			e.addFamily, e.familyName = true, rest
+		case "drop-family":
+			e.dropFamily = true
+		case "max-family":
+			e.hasMaxFamily, e.maxFamily = true, uint32(parseUint(t, rest))
 		default:
 			t.Fatalf("unknown edit field %q", line)
 		}
@@ -124,6 +136,18 @@ func parseEditLevel(t *testing.T, s string) int {
 // them.
 func editFields(e *versionEdit) []*versionEdit {
 	var out []*versionEdit
+	if e.family != 0 {
+		out = append(out, &versionEdit{familyEdit: familyEdit{family: e.family}})
+	}
+	if e.addFamily {
+		out = append(out, &versionEdit{familyEdit: familyEdit{addFamily: true, familyName: e.familyName}})
+	}
+	if e.dropFamily {
+		out = append(out, &versionEdit{familyEdit: familyEdit{dropFamily: true}})
+	}
+	if e.hasMaxFamily {
+		out = append(out, &versionEdit{familyEdit: familyEdit{hasMaxFamily: true, maxFamily: e.maxFamily}})
+	}
 	if e.hasLogNumber {
 		f := &versionEdit{}
 		f.setLogNumber(e.logNumber)
@@ -170,6 +194,14 @@ func formatEdit(e *versionEdit) string {
 // formatEditField writes the one field of f.
 func formatEditField(f *versionEdit) string {
 	switch {
+	case f.family != 0:
+		return fmt.Sprintf("family %d", f.family)
+	case f.addFamily:
+		return "add-family " + f.familyName
+	case f.dropFamily:
+		return "drop-family"
+	case f.hasMaxFamily:
+		return fmt.Sprintf("max-family %d", f.maxFamily)
 	case f.hasLogNumber:
 		return fmt.Sprintf("log-number %d", f.logNumber)
 	case f.hasNextFileNum:

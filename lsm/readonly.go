@@ -44,6 +44,9 @@ func (db *DB) openReadOnly() (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := db.mu.vs.families.notOpened(); err != nil {
+		return nil, err
+	}
 	if !found {
 		return nil, fmt.Errorf("IO error: No such file or directory: While opening a file for sequentially reading: %s: No such file or directory", current)
 	}

@@ -27,6 +27,10 @@ type versionSet struct {
 	manifestBuf  []byte
 	manifestBusy bool // a logAndApply is writing the MANIFEST
 
+	// families are the column families besides the default
+	// (familyset.go).
+	families familySet
+
 	// unfinishedFlushes are the flushes the replayed MANIFEST records as
 	// begun and not ended, by table number (pendingflush.go); only Open
 	// reads them.
@@ -111,15 +115,21 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 			}
 			return false, fmt.Errorf("%s at offset %d: %w", name, r.Offset(), err)
 		}
-		if e.hasLogNumber {
-			vs.logNumber = e.logNumber
-		}
 		if e.hasNextFileNum {
 			vs.nextFileNum.Store(e.nextFileNum)
 			haveNext = true
 		}
 		if e.hasLastSeq {
 			vs.lastSeq = e.lastSeq
+		}
+		if err := vs.families.replay(e, numLevels); err != nil {
+			return false, fmt.Errorf("%s: %w", name, err)
+		}
+		if e.family != 0 {
+			continue
+		}
+		if e.hasLogNumber {
+			vs.logNumber = e.logNumber
 		}
 		vs.trackFlushes(e)
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
@@ -128,6 +138,9 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 	}
 	if !haveNext {
 		return false, fmt.Errorf("%w: %s has no next-file-number record", ErrCorruptManifest, name)
+	}
+	if err := vs.families.checkLevels(numLevels); err != nil {
+		return false, fmt.Errorf("%s: %w", name, err)
 	}
 	if v, err = v.apply(&versionEdit{}, numLevels); err != nil {
 		return false, err
@@ -177,7 +190,11 @@ func (vs *versionSet) createManifest() error {
 		}
 		vs.current.snapshotBlobs(snap)
 	}
+	families := vs.families.snapshot(snap)
 	w.AddRecord(snap.encode(nil))
+	for _, e := range families {
+		w.AddRecord(e.encode(nil))
+	}
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("lsm: write MANIFEST: %w", err)

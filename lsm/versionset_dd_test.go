@@ -76,6 +76,25 @@ func writeManifest(t *testing.T, dir string, records [][]byte, torn bool, damage
 	}
 }
 
+// formatFamilies writes the families besides the default: the highest id
+// created, then each live family's id, name, log number and version.
+func formatFamilies(s *familySet) string {
+	if s.maxID == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "max-family %d\n", s.maxID)
+	for _, f := range s.live {
+		fmt.Fprintf(&b, "family %d %s log-number %d\n", f.id, f.name, f.logNumber)
+		for _, line := range strings.SplitAfter(formatVersion(f.current), "\n") {
+			if line != "" {
+				b.WriteString("  " + line)
+			}
+		}
+	}
+	return b.String()
+}
+
 // replayManifest recovers the version set of the DB in dir and formats
 // its state. With snapshot set it then writes a snapshot MANIFEST and
 // checks that it replays to the same state.
@@ -91,7 +110,7 @@ func replayManifest(t *testing.T, dir string, levels int, snapshot bool) (string
 	}
 	vs := &db.mu.vs
 	next := vs.nextFileNum.Load()
-	state := fmt.Sprintf("log-number %d\nlast-seq %d\n%s", vs.logNumber, vs.lastSeq, formatVersion(vs.current))
+	state := fmt.Sprintf("log-number %d\nlast-seq %d\n%s%s", vs.logNumber, vs.lastSeq, formatVersion(vs.current), formatFamilies(&vs.families))
 	if !snapshot {
 		return state, nil
 	}

@@ -288,10 +288,15 @@ func (db *DB) replayWAL(num uint64, edit *versionEdit, st *walReplay) error {
 			if !ok {
 				break
 			}
+			db.mu.lastSeq = max(db.mu.lastSeq, seq)
+			if br.family != 0 {
+				// A family this DB does not have (RocksDB's recovery
+				// skips a dropped family's records the same way).
+				continue
+			}
 			if err := mem.add(seq, kind, key, value); err != nil {
 				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
-			db.mu.lastSeq = max(db.mu.lastSeq, seq)
 			mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
 		if mem != nil && mem.full() {

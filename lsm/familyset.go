@@ -1,0 +1,139 @@
+package lsm
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// familySet is the part of a MANIFEST about column families other than
+// the default: each one's name, version and log number, rebuilt from the
+// family records of edit_family.go. The default family's state is the
+// versionSet's own (current, logNumber), so a MANIFEST without families
+// leaves the set empty. Its methods run with DB.mu held.
+type familySet struct {
+	// live are the families created and not dropped, by ascending id.
+	live []*familyState
+	// maxID is the highest family id ever created (tag 203): ids are not
+	// reused after a drop.
+	maxID uint32
+}
+
+// familyState is one column family other than the default.
+type familyState struct {
+	id   uint32
+	name string
+	// current lists the family's tables; its files hold no references,
+	// as no family but the default is opened yet.
+	current *version
+	// logNumber: the family's writes in WALs numbered below it are in
+	// its tables.
+	logNumber uint64
+}
+
+// find returns the live family id, or nil.
+func (s *familySet) find(id uint32) *familyState {
+	i, ok := slices.BinarySearchFunc(s.live, id, familyByID)
+	if !ok {
+		return nil
+	}
+	return s.live[i]
+}
+
+// familyByID orders families by id for binary search.
+func familyByID(f *familyState, id uint32) int { return cmp.Compare(f.id, id) }
+
+// replay applies a replayed edit of a family other than the default: an
+// add creates the family with no tables, a drop forgets it (its tables
+// then belong to no version), any other edit changes its version and log
+// number. An add of a live family, or a drop or change of one that is
+// not live, is ErrCorruptManifest.
+func (s *familySet) replay(e *versionEdit, numLevels int) error {
+	if e.hasMaxFamily {
+		s.maxID = max(s.maxID, e.maxFamily)
+	}
+	if e.family == 0 {
+		return nil
+	}
+	f := s.find(e.family)
+	switch {
+	case e.addFamily:
+		if f != nil {
+			return fmt.Errorf("%w: column family %d (%s) added twice", ErrCorruptManifest, e.family, e.familyName)
+		}
+		v, _ := (*version)(nil).apply(&versionEdit{}, numLevels)
+		f = &familyState{id: e.family, name: e.familyName, current: v}
+		i, _ := slices.BinarySearchFunc(s.live, f.id, familyByID)
+		s.live = slices.Insert(s.live, i, f)
+		s.maxID = max(s.maxID, f.id)
+	case f == nil:
+		return fmt.Errorf("%w: edit of column family %d, which is not live", ErrCorruptManifest, e.family)
+	case e.dropFamily:
+		s.live = slices.DeleteFunc(s.live, func(g *familyState) bool { return g == f })
+		return nil
+	}
+	if e.hasLogNumber {
+		f.logNumber = e.logNumber
+	}
+	v, err := f.current.apply(e, max(numLevels, maxLevelIn(e, f.current)))
+	if err != nil {
+		return fmt.Errorf("column family %s: %w", f.name, err)
+	}
+	f.current = v
+	return nil
+}
+
+// checkLevels refuses tables left beyond numLevels in any family once
+// the whole MANIFEST is replayed.
+func (s *familySet) checkLevels(numLevels int) error {
+	for _, f := range s.live {
+		v, err := f.current.apply(&versionEdit{}, numLevels)
+		if err != nil {
+			return fmt.Errorf("column family %s: %w", f.name, err)
+		}
+		f.current = v
+	}
+	return nil
+}
+
+// snapshot returns the records a new MANIFEST holds for the families
+// after the default's snapshot: one edit per live family naming it, its
+// log number and its tables. The default's snapshot carries the max
+// family id when any family was ever created.
+func (s *familySet) snapshot(def *versionEdit) []*versionEdit {
+	if s.maxID > 0 {
+		def.hasMaxFamily, def.maxFamily = true, s.maxID
+	}
+	edits := make([]*versionEdit, 0, len(s.live))
+	for _, f := range s.live {
+		e := &versionEdit{familyEdit: familyEdit{family: f.id, addFamily: true, familyName: f.name}}
+		e.setLogNumber(f.logNumber)
+		for level, files := range f.current.levels {
+			for _, m := range files {
+				e.added = append(e.added, newFileEntry{level: level, meta: m})
+			}
+		}
+		edits = append(edits, e)
+	}
+	return edits
+}
+
+// errFamiliesNotOpened is the error of opening a DB whose MANIFEST holds
+// families besides the default without naming them, in RocksDB's words
+// ("Column families not opened: " and the names by id, comma separated).
+var errFamiliesNotOpened = errors.New("Invalid argument: Column families not opened: ")
+
+// notOpened returns errFamiliesNotOpened naming the live families, or nil
+// when there are none.
+func (s *familySet) notOpened() error {
+	if len(s.live) == 0 {
+		return nil
+	}
+	names := make([]string, len(s.live))
+	for i, f := range s.live {
+		names[i] = f.name
+	}
+	return fmt.Errorf("%w%s", errFamiliesNotOpened, strings.Join(names, ", "))
+}
