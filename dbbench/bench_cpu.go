@@ -38,6 +38,7 @@ func benchXXH3(r *runner, t *thread) error     { return benchChecksum(r, t, xxh3
 // work is not dead, count the bytes and add "(<block_size> per op)". With
 // --block_size=0 it never ends, like db_bench's.
 func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) error {
+	t.stats.pinIntervalDB(nil) // no database, as in db_bench
 	size := r.opts.BlockSize
 	block := make([]byte, size)
 	for i := range block {
@@ -59,6 +60,7 @@ func benchChecksum(r *runner, t *thread, hash func([]byte) uint64, op OpType) er
 // benchAcquireLoad is db_bench's AcquireLoad: 100,000 operations of 1000
 // atomic (acquire) loads of one pointer.
 func benchAcquireLoad(r *runner, t *thread) error {
+	t.stats.pinIntervalDB(nil) // no database, as in db_bench
 	var dummy int
 	var p atomic.Pointer[int]
 	p.Store(&dummy)
@@ -97,6 +99,7 @@ func cpuBenchBlock(r *runner) []byte {
 // fails (one not linked, or none) ends the run after its first operation
 // with "(compression failure)" and no bytes.
 func benchCompress(r *runner, t *thread) error {
+	t.stats.pinIntervalDB(nil) // no database, as in db_bench
 	input := cpuBenchBlock(r)
 	codec := newBlockCodec(r.opts.CompressionType, len(input))
 	var done, produced int64
@@ -122,6 +125,7 @@ func benchCompress(r *runner, t *thread) error {
 // compress (a codec not linked, or none) no operation runs and the message
 // is "(compression failure)".
 func benchUncompress(r *runner, t *thread) error {
+	t.stats.pinIntervalDB(nil) // no database, as in db_bench
 	input := cpuBenchBlock(r)
 	codec := newBlockCodec(r.opts.CompressionType, len(input))
 	compressed, ok := codec.compress(input)

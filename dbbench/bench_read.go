@@ -25,6 +25,7 @@ func benchReadReverse(r *runner, t *thread) error { return r.readScans(t, true) 
 // ReadSequential and ReadReverse do with --num_multi_db.
 func (r *runner) readScans(t *thread, reverse bool) error {
 	return r.eachDB(func(db engine.DB, _ string, _ *columnFamilies) error {
+		t.stats.intervalDB = db
 		return r.readScan(t, db, reverse)
 	})
 }

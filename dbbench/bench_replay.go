@@ -43,8 +43,12 @@ func setupReplay(r *runner, s *benchSpec) error {
 
 // benchReplay is db_bench's Replay: the outcome goes to stdout on success
 // and stderr on failure, and the run goes on either way; only a missing
-// file ends it.
+// file ends it. With several databases it replays nothing and reads no
+// file, as db_bench's replays into db_.db only, unset then.
 func benchReplay(r *runner, _ *thread) error {
+	if r.multi != nil {
+		return nil
+	}
 	f, err := os.Open(r.cfg.traceFile)
 	if err != nil {
 		return fmt.Errorf("Encountered an error creating a TraceReader from the trace file. Error: %s", ioErrorText("While open a file for random read", r.cfg.traceFile, err))

@@ -18,6 +18,8 @@ import (
 // each seek's iterator; --auto_prefix_mode with a --prefix_size bounds it
 // at the next prefix (forward only), as db_bench does.
 func benchSeekRandom(r *runner, t *thread) error {
+	// db_bench reports its seeks against db_.db, not the one sought in.
+	t.stats.pinIntervalDB(r.singleDB())
 	opts := r.iterOptions()
 	var it engine.Iterator
 	var err error

@@ -21,10 +21,14 @@ type timeseriesConfig struct {
 // shorter than the 8-byte id (db_bench writes outside the key), a key id
 // range it divides by, and the compaction-filter expiry, which needs an
 // engine feature none of the engines exposes.
-func setupTimeSeries(r *runner, _ *benchSpec) error {
+func setupTimeSeries(r *runner, s *benchSpec) error {
 	ts := &r.cfg.timeseries
 	var err error
 	switch {
+	case r.severalDBs() && s.threads > 1:
+		// The writer spreads over the databases (SelectDB); db_bench's
+		// readers assert a single one and abort.
+		err = fmt.Errorf("timeseries: Assertion `db_.db != nullptr' failed: its readers work on a single database; --num_multi_db=%d opens several", r.cfg.numMultiDB)
 	case r.keySize < 8:
 		err = fmt.Errorf("timeseries: --key_size=%d is shorter than the 8-byte key id", r.keySize)
 	case ts.keyIDRange <= 0:
@@ -51,6 +55,9 @@ func setupTimeSeries(r *runner, _ *benchSpec) error {
 // --num_deletion_threads readers, delete while expired) the entries that
 // start with that whole key, each one operation.
 func benchTimeSeries(r *runner, t *thread) error {
+	// db_bench reports every thread's operations against db_.db, not the
+	// database the writer selected.
+	t.stats.pinIntervalDB(r.singleDB())
 	if t.tid > 0 {
 		ts := &r.cfg.timeseries
 		deletes := ts.expireStyle == "delete" && int32(t.tid) <= ts.deletionThreads

@@ -21,6 +21,8 @@ import (
 // one iterator, which every engine gives a point-in-time view, since the
 // engine contract has no snapshots.
 func benchRandomWithVerify(r *runner, t *thread) error {
+	// db_bench reports its operations against db_.db, not the one used.
+	t.stats.pinIntervalDB(r.singleDB())
 	gen := newValueGen(&r.shape, r.valueData)
 	keys := r.keys
 	keys.num = r.cfg.numDistinct

@@ -96,6 +96,7 @@ func (r *runner) doWrite(t *thread, mode writeMode) error {
 			}
 		}
 		batch, keys, fams := targets[id].batch, &targets[id].keys, targets[id].fams
+		t.stats.intervalDB = targets[id].db // db_bench's FinishedOps(db_with_cfh->db)
 		var batchBytes int64
 		batch.Reset()
 		for j := int64(0); j < perBatch; j++ {

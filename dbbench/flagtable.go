@@ -44,7 +44,7 @@ var driverFlagNotes = map[string]string{
 	"perf_level": "a perf context only where the engine keeps one (rocksdb); other engines warn",
 	"engine":     "chooses the engine",
 	"num_multi_db": "several databases in --db/0, --db/1, ... on every engine; a benchmark that runs on one database stops the run; " +
-		"--statistics counts the first database",
+		"--statistics counts them all in one block",
 }
 
 func init() {

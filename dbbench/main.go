@@ -94,6 +94,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
+	opener = shareStatistics(opener)
 	prof, err := newProfiler(cfg.profile, cfg.profileDir)
 	if err != nil {
 		fmt.Fprintf(errw, "%s\n", err)
@@ -357,19 +358,3 @@ const (
 	simCacheProperty         = "godbbench.simcache-statistics"
 	secondaryUpdatesProperty = "godbbench.secondary-updates"
 )
-
-// printStatistics prints the STATISTICS: block when the engine keeps
-// RocksDB-style statistics.
-func (r *runner) printStatistics() {
-	v, ok := r.db.Property("rocksdb.options-statistics")
-	if !ok {
-		r.errf("WARNING: engine %s keeps no statistics; --statistics has no block to print\n", r.opener.Info().Name)
-		return
-	}
-	if r.multi != nil {
-		// db_bench's databases share one statistics object; here each
-		// keeps its own.
-		r.errf("WARNING: --statistics with --num_multi_db=%d: the STATISTICS block counts %s only\n", r.cfg.numMultiDB, r.multi[0].path)
-	}
-	r.outf("STATISTICS:\n%s\n", v)
-}

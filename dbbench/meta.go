@@ -110,24 +110,27 @@ func (r *runner) printMemStats() {
 	r.out.Flush()
 }
 
-// printIntervalStats is --stats_per_interval's dump after thread 0's
+// printIntervalStats is --stats_per_interval's dump of db after thread 0's
 // interval line (stderr), as db_bench prints it: the rocksdb.stats text as is
 // (it carries its own newlines), then "num-running-compactions: N" and
 // "num-running-flushes: N" and a blank line; a property the engine lacks is
-// left out.
-func (r *runner) printIntervalStats() {
+// left out. A nil db (db_bench's FinishedOps without one) prints nothing.
+func (r *runner) printIntervalStats(db engine.DB) {
+	if db == nil {
+		return
+	}
 	var b strings.Builder
-	if v, ok := r.db.Property("rocksdb.stats"); ok {
+	if v, ok := db.Property("rocksdb.stats"); ok {
 		b.WriteString(v)
 	}
-	if n, ok := r.db.Property("rocksdb.num-running-compactions"); ok {
+	if n, ok := db.Property("rocksdb.num-running-compactions"); ok {
 		fmt.Fprintf(&b, "num-running-compactions: %s\n", n)
 	}
-	if n, ok := r.db.Property("rocksdb.num-running-flushes"); ok {
+	if n, ok := db.Property("rocksdb.num-running-flushes"); ok {
 		fmt.Fprintf(&b, "num-running-flushes: %s\n\n", n)
 	}
 	if r.cfg.showTableProperties {
-		r.appendTableProperties(&b)
+		r.appendTableProperties(&b, db)
 	}
 	r.errf("%s", b.String())
 }
@@ -136,9 +139,9 @@ func (r *runner) printIntervalStats() {
 // "Level[N]: PROPS" for each level up to --num_levels whose
 // rocksdb.aggregated-table-properties-at-levelN holds entries, as db_bench
 // prints them. An engine without the property is said once.
-func (r *runner) appendTableProperties(b *strings.Builder) {
+func (r *runner) appendTableProperties(b *strings.Builder, db engine.DB) {
 	for level := 0; level < r.opts.NumLevels; level++ {
-		v, ok := r.db.Property(fmt.Sprintf("rocksdb.aggregated-table-properties-at-level%d", level))
+		v, ok := db.Property(fmt.Sprintf("rocksdb.aggregated-table-properties-at-level%d", level))
 		if !ok {
 			if level == 0 && !r.warnedTableProperties {
 				r.warnedTableProperties = true

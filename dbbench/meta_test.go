@@ -28,14 +28,14 @@ func TestIntervalStatsDump(t *testing.T) {
 		"rocksdb.num-running-compactions": "0",
 		"rocksdb.num-running-flushes":     "1",
 	}}
-	r.printIntervalStats()
+	r.printIntervalStats(r.db)
 	want := "\n** DB Stats **\nUptime(secs): 1.0 total\nnum-running-compactions: 0\nnum-running-flushes: 1\n\n"
 	if errBuf.String() != want {
 		t.Fatalf("got  %q\nwant %q", errBuf.String(), want)
 	}
 	errBuf.Reset()
 	r.db = propDB{}
-	r.printIntervalStats()
+	r.printIntervalStats(r.db)
 	if errBuf.Len() != 0 {
 		t.Fatalf("an engine without the properties printed %q", errBuf.String())
 	}
@@ -53,15 +53,15 @@ func TestIntervalTableProperties(t *testing.T) {
 		"rocksdb.aggregated-table-properties-at-level1": "# data blocks=3; # entries=120; raw key size=1920",
 		"rocksdb.aggregated-table-properties-at-level2": "# data blocks=1; # entries=7; raw key size=112",
 	}}
-	r.printIntervalStats()
+	r.printIntervalStats(r.db)
 	want := "Level[1]: # data blocks=3; # entries=120; raw key size=1920\nLevel[2]: # data blocks=1; # entries=7; raw key size=112\n"
 	if errBuf.String() != want {
 		t.Fatalf("got  %q\nwant %q", errBuf.String(), want)
 	}
 	errBuf.Reset()
 	r.db = propDB{}
-	r.printIntervalStats()
-	r.printIntervalStats()
+	r.printIntervalStats(r.db)
+	r.printIntervalStats(r.db)
 	if got := errBuf.String(); got != "WARNING: --show_table_properties: the null engine has no rocksdb.aggregated-table-properties-at-level<N> property\n" {
 		t.Fatalf("an engine without the property: %q", got)
 	}

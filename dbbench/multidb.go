@@ -48,12 +48,27 @@ func (r *runner) slot(i int) (engine.DB, *columnFamilies) {
 // selectSlot is the choice of db_bench's SelectDB(thread): one draw from
 // the thread's random numbers, made with one database too, modulo the
 // number of databases.
+// With several databases the chosen one is also the one whose stats the
+// thread's interval dumps print, as db_bench passes it to FinishedOps.
 func (r *runner) selectSlot(t *thread) int {
 	v := t.rand.Next()
 	if r.multi == nil {
 		return 0
 	}
-	return int(v % uint64(len(r.multi)))
+	i := int(v % uint64(len(r.multi)))
+	if !t.stats.intervalPinned {
+		t.stats.intervalDB = r.multi[i].db
+	}
+	return i
+}
+
+// singleDB is db_bench's db_.db: the database with one, nil with several
+// (db_bench keeps those in multi_dbs_ only).
+func (r *runner) singleDB() engine.DB {
+	if r.multi != nil {
+		return nil
+	}
+	return r.db
 }
 
 // selectDB is db_bench's SelectDBWithCfh(thread): the database of
@@ -105,9 +120,6 @@ func (r *runner) openSeveral(log io.Writer) error {
 		// db_bench asserts a single database here.
 		r.errf("Not implemented: --use_existing_keys reads one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
 		return errExit{"use_existing_keys with several databases"}
-	case r.cfg.traceFile != "":
-		r.errf("Not implemented: --trace_file records one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
-		return errExit{"trace_file with several databases"}
 	}
 	// db_bench creates --wal_dir for the databases' own WAL directories
 	// in it, which RocksDB makes one level deep only.

@@ -132,11 +132,11 @@ func TestMultiDBPrintoutsPerDatabase(t *testing.T) {
 func TestMultiDBRefusesOneDBBenchmark(t *testing.T) {
 	var out, errb bytes.Buffer
 	args := []string{"--db=" + filepath.Join(t.TempDir(), "db"), "--num_multi_db=2",
-		"--benchmarks=fillseq,timeseries", "--num=100"}
+		"--benchmarks=fillseq,nextwithkey", "--num=100"}
 	if code := dbbench.Main(args, &out, &errb); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, errb.String())
 	}
-	if msg := errb.String(); !strings.Contains(msg, "timeseries") || !strings.Contains(msg, "--num_multi_db") {
+	if msg := errb.String(); !strings.Contains(msg, "nextwithkey") || !strings.Contains(msg, "--num_multi_db") {
 		t.Errorf("stderr does not name the benchmark and the flag:\n%s", msg)
 	}
 	if !strings.Contains(out.String(), "fillseq") {
@@ -163,4 +163,91 @@ func runNative(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("%v: exit %d\n%s", args, code, errb.String())
 	}
 	return out.String()
+}
+
+// intervalWrites returns, from a run's output, the N of "Cumulative
+// writes: N writes" of each interval dump of --stats_per_interval and the
+// benchmark names of its result lines, in the order of out.
+func intervalWrites(out string) []string {
+	var seq []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case strings.HasPrefix(l, "Cumulative writes:") && len(f) > 2:
+			seq = append(seq, f[2])
+		case len(f) > 2 && f[1] == ":" && !strings.Contains(l, "..."):
+			seq = append(seq, f[0])
+		}
+	}
+	return seq
+}
+
+// TestOracleMultiDBIntervalStats: with several databases, the rocksdb.stats
+// that --stats_per_interval prints after each interval line is that of
+// the database of the operation that reached the interval, as C++ db_bench
+// passes it to FinishedOps; seekrandom (which reports against db_bench's
+// db_, none with several databases) and the CPU benchmarks print none. The
+// cumulative write counts of the dumps tell the databases apart.
+func TestOracleMultiDBIntervalStats(t *testing.T) {
+	requireOracle(t)
+	args := []string{"--benchmarks=fillrandom,readrandom,seekrandom,readseq,deleterandom,overwrite,mergerandom,newiterator,crc32c",
+		"--merge_operator=put", "--num=300", "--seed=1", "--stats_interval=50", "--stats_per_interval=1", "--num_multi_db=2"}
+	compareIntervalWrites(t, args, 20)
+}
+
+// compareIntervalWrites runs args on C++ db_bench and on every engine and
+// compares their intervalWrites: the dumps (stderr) in order, then the
+// benchmarks run (stdout). C++ must print at least least of them.
+func compareIntervalWrites(t *testing.T, args []string, least int) {
+	t.Helper()
+	oracle := runOracleFull(t, args)
+	want := intervalWrites(oracle.stderr + oracle.stdout)
+	if len(want) < least {
+		t.Fatalf("C++ db_bench printed %d interval dumps and results: %v", len(want), want)
+	}
+	for _, eng := range oracleEngines() {
+		run := runOursFull(t, eng, args)
+		if got := intervalWrites(run.stderr + run.stdout); !slices.Equal(got, want) {
+			t.Errorf("%s: interval dumps differ:\nours %v\nC++  %v", eng, got, want)
+		}
+	}
+}
+
+// TestOracleMultiDBTimeSeries: timeseries with one thread, its writer
+// alone, spreads over several databases as C++ db_bench's (the interval
+// dumps of the readseq after it show each database's writes) and, like
+// C++'s, dumps no database's stats at its own intervals; with readers,
+// which C++ asserts to work on one database, it stops the run.
+func TestOracleMultiDBTimeSeries(t *testing.T) {
+	requireOracle(t)
+	args := []string{"--compression_type=none", "--num_multi_db=2", "--benchmarks=timeseries,readseq", "--num=1000",
+		"--seed=3", "--key_id_range=500", "--stats_interval=100", "--stats_per_interval=1"}
+	compareIntervalWrites(t, args, 10)
+	var out, errb bytes.Buffer
+	refused := []string{"--db=" + filepath.Join(t.TempDir(), "db"), "--num_multi_db=2", "--threads=2",
+		"--benchmarks=timeseries", "--num=100"}
+	if code := dbbench.Main(refused, &out, &errb); code != 1 || !strings.Contains(errb.String(), "db_.db != nullptr") {
+		t.Errorf("timeseries with readers and several databases: exit %d\n%s", code, errb.String())
+	}
+}
+
+// TestOracleMultiDBReplay: with several databases replay replays nothing
+// and reads no trace, as C++ db_bench's (its result line, one operation,
+// is C++'s); tracing another benchmark, which C++ starts on a database it
+// does not have, stops the run.
+func TestOracleMultiDBReplay(t *testing.T) {
+	requireOracle(t)
+	trace := filepath.Join(t.TempDir(), "missing-trace")
+	for _, engine := range oracleEngines() {
+		compareCounts(t, engine, 0, []string{"--num_multi_db=2", "--benchmarks=replay", "--num=100", "--trace_file=" + trace})
+	}
+	var out, errb bytes.Buffer
+	args := []string{"--db=" + filepath.Join(t.TempDir(), "db"), "--num_multi_db=2", "--trace_file=" + trace,
+		"--benchmarks=fillseq", "--num=100"}
+	if code := dbbench.Main(args, &out, &errb); code != 1 || !strings.Contains(errb.String(), "--trace_file records one database") {
+		t.Errorf("fillseq traced with several databases: exit %d\n%s", code, errb.String())
+	}
+	if _, err := os.Stat(trace); err == nil {
+		t.Errorf("a trace was written at %s", trace)
+	}
 }

@@ -85,7 +85,7 @@ func init() {
 			doc: "read a random key and write it back with a value appended"},
 		"randomreplacekeys": {fn: benchRandomReplaceKeys, fresh: true, severalDBs: true,
 			doc: "delete and rewrite keys drawn from a normal distribution (--numdistinct, --stddev)"},
-		"timeseries": {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries,
+		"timeseries": {fn: benchTimeSeries, fresh: true, setup: setupTimeSeries, severalDBs: true,
 			doc: "one writer of time-stamped keys beside readers (or deleters) of random ids"},
 		"deleteseq": {fn: benchDeleteSeq, severalDBs: true,
 			doc: "delete keys in order"},
@@ -169,7 +169,7 @@ func init() {
 			doc: "read the merge operands of random keys"},
 
 		// Replay of a --trace_file trace (bench_replay.go).
-		"replay": {fn: benchReplay, setup: setupReplay,
+		"replay": {fn: benchReplay, setup: setupReplay, severalDBs: true,
 			doc: "replay the operations of --trace_file"},
 
 		// Backups (bench_backup.go).
@@ -240,9 +240,9 @@ func init() {
 			doc: "read existing keys through the row cache"},
 
 		// Level shapes built with CompactFiles (bench_deterministic.go).
-		"fillseqdeterministic": {fn: benchFillSeqDeterministic, fresh: true, setup: setupFillDeterministic, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
+		"fillseqdeterministic": {fn: benchFillSeqDeterministic, fresh: true, setup: setupFillDeterministic, severalDBs: true, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
 			doc: "fill level by level with sequential keys, then compact deterministically"},
-		"filluniquerandomdeterministic": {fn: benchFillUniqueRandomDeterministic, fresh: true, setup: setupFillDeterministic, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
+		"filluniquerandomdeterministic": {fn: benchFillUniqueRandomDeterministic, fresh: true, setup: setupFillDeterministic, severalDBs: true, engineGaps: map[string]string{"pebble": "CompactFiles of named tables"},
 			doc: "fill level by level with shuffled keys, then compact deterministically"},
 	}
 }

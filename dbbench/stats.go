@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/godbbench/godbbench/engine"
 )
 
 // OpType selects the histogram an operation is recorded in; names are
@@ -55,6 +57,13 @@ type Stats struct {
 	checksum uint64 // order-independent fold of what was read
 
 	yield yielder
+	// intervalDB is the database whose stats --stats_per_interval prints
+	// after thread 0's interval line, db_bench's FinishedOps(db) argument:
+	// the database of the last operation (selectSlot sets it with several
+	// databases); nil prints none. intervalPinned keeps it from changing
+	// (pinIntervalDB).
+	intervalDB     engine.DB
+	intervalPinned bool
 	// detailed: finishedOps also feeds the report-interval counter or the
 	// latency histograms.
 	detailed bool
@@ -73,7 +82,7 @@ type Stats struct {
 }
 
 func (s *Stats) startAt(r *runner, id int) {
-	*s = Stats{r: r, id: id}
+	*s = Stats{r: r, id: id, intervalDB: r.db}
 	now := r.now()
 	s.start, s.finish, s.lastOp, s.lastRptAt = now, now, now, now
 	if r.cfg.statsInterval > 0 {
@@ -93,6 +102,14 @@ func (s *Stats) startAt(r *runner, id int) {
 		// (by 64 calls with an odd batch size), so every call is checked.
 		s.slowMask = 0
 	}
+}
+
+// pinIntervalDB makes db the database whose stats the thread's interval
+// dumps print for the rest of the benchmark, whatever it selects: what
+// db_bench passes FinishedOps in the benchmarks that name no selected
+// database (db_.db, nil with several databases; nil in the CPU ones).
+func (s *Stats) pinIntervalDB(db engine.DB) {
+	s.intervalDB, s.intervalPinned = db, true
 }
 
 // stop ends the thread's timing.
@@ -261,7 +278,7 @@ func (s *Stats) progress() {
 	}
 	s.r.errf("%s", intervalLine(now, s.start, s.lastRptAt, s.id, s.done-s.lastRptDn, s.done))
 	if s.id == 0 && cfg.statsPerInterval > 0 {
-		s.r.printIntervalStats()
+		s.r.printIntervalStats(s.intervalDB)
 	}
 	s.nextRpt += cfg.statsInterval
 	s.lastRptAt = now

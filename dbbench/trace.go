@@ -280,6 +280,13 @@ func (r *runner) beginTrace(name string) error {
 	if r.cfg.traceFile == "" || name == "replay" {
 		return nil
 	}
+	if r.multi != nil {
+		// db_bench starts the trace on db_.db, which it leaves unset
+		// with several databases (and crashes).
+		r.out.Flush()
+		r.errf("Not implemented: --trace_file records one database; --num_multi_db=%d opens several\n", r.cfg.numMultiDB)
+		return errExit{"trace_file with several databases"}
+	}
 	var err error
 	if tr, ok := r.db.(engine.Tracer); ok {
 		if err = tr.StartTrace(r.cfg.traceFile); err == nil {

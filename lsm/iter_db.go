@@ -345,6 +345,9 @@ func (it *Iterator) Next() bool {
 		return it.findForward(it.mergedNext)
 	}
 	if it.forward {
+		if ok, done := it.soloNext(); done {
+			return ok
+		}
 		it.keyBuf = append(it.keyBuf[:0], it.key...)
 		return it.findForward(it.skipKey(it.keyBuf))
 	}

@@ -48,6 +48,10 @@ func (t *Iter) AppendBatch(dst []byte, o BatchOptions) (out []byte, n int, more 
 		return dst, 0, false, nil
 	}
 	r := t.r
+	if !o.Values && r.m.keyMode == keysPacked {
+		dst, n, more = t.appendPackedKeys(dst, o)
+		return dst, n, more, nil
+	}
 	step, end := int64(1), t.n()
 	if o.Reverse {
 		step, end = -1, -1
@@ -101,4 +105,112 @@ func (r *Reader) appendValue(dst []byte, i uint64, scratch *[]byte) ([]byte, err
 		return dst, err
 	}
 	return append(dst, v...), nil
+}
+
+// appendPackedKeys is AppendBatch without values on a table of packed
+// keys, where every record has the same size (BatchRecordHeader + keyLen)
+// and differs from the others only in its trailer and the key's varying
+// part: it works out how many records the batch takes, grows dst once and
+// writes each record with 8-byte stores (packedRecord), no copy call per
+// record.
+func (t *Iter) appendPackedKeys(dst []byte, o BatchOptions) (out []byte, n int, more bool) {
+	r := t.r
+	rec := newPackedRecord(r.m.prefix, r.m.suffix, int(r.m.keyWidth))
+	step, left := int64(1), t.n()-t.pos // entries from the current one on
+	if o.Reverse {
+		step, left = -1, t.pos+1
+	}
+	// AppendBatch's stops: MaxEntries records, or the first record that
+	// takes the batch to MaxBytes, and at least one record.
+	byBytes := 1
+	if o.MaxBytes > 0 {
+		byBytes = (o.MaxBytes-1)/rec.size + 1
+	}
+	n = max(1, min(o.MaxEntries, byBytes))
+	n = int(min(int64(n), left))
+	start := len(dst)
+	dst = slices.Grow(dst, n*rec.size+packedSlack)
+	b := dst[start : start+n*rec.size+packedSlack]
+	pos := t.pos
+	for range n {
+		i := uint64(pos)
+		rec.put(b, uint64(r.trailer(i)), r.packedKey(i))
+		b = b[rec.size:]
+		pos += step
+	}
+	t.pos = pos - step
+	return dst[:start+n*rec.size], n, int64(n) < left
+}
+
+// packedSlack is the room packedRecord.put needs past a record's end: its
+// last 8-byte store may run up to 8 bytes past it (into the next record,
+// whose own stores then overwrite those bytes, or into this slack).
+const packedSlack = 8
+
+// packedRecord writes the batch records of a table of packed keys. A key is
+// prefix + the w varying bytes (big endian) + suffix; the record is the
+// trailer, the key length and a zero value length, then the key. put
+// writes, in order: the trailer; the two lengths as one word; the prefix
+// as one word when it fits in 8 bytes (the varying part's store then
+// overwrites what ran past it); the varying part and the first 8-w bytes
+// of the suffix as one big endian word; the rest of the suffix as one
+// word when it fits. Longer prefixes and suffixes are copied.
+type packedRecord struct {
+	size    int    // BatchRecordHeader + key length
+	lengths uint64 // the key length, then a value length of 0
+	at      int    // the varying part's offset in the record
+	shift   uint   // 64 - 8w: moves the varying part to the word's top
+	// prefixWord is the prefix as a little endian word (prefixLong: the
+	// prefix is longer than 8 bytes and copied instead).
+	prefix     []byte
+	prefixWord uint64
+	prefixLong bool
+	// tail is the suffix's first 8-w bytes, the low bytes of the varying
+	// part's word; rest the suffix after them, as a little endian word
+	// (restLong: longer than 8 bytes and copied instead).
+	tail     uint64
+	rest     []byte
+	restWord uint64
+	restLong bool
+}
+
+func newPackedRecord(prefix, suffix []byte, w int) packedRecord {
+	p := packedRecord{
+		size: BatchRecordHeader + len(prefix) + w + len(suffix), at: BatchRecordHeader + len(prefix),
+		shift: 64 - 8*uint(w), prefix: prefix, prefixLong: len(prefix) > 8,
+	}
+	p.lengths = uint64(len(prefix) + w + len(suffix))
+	p.prefixWord = wordOf(prefix)
+	head := suffix[:min(len(suffix), 8-w)]
+	for j, c := range head {
+		p.tail |= uint64(c) << (8 * uint(8-w-1-j))
+	}
+	p.rest = suffix[len(head):]
+	p.restWord, p.restLong = wordOf(p.rest), len(p.rest) > 8
+	return p
+}
+
+// wordOf is b's first 8 bytes (fewer: zero filled) as a little endian word.
+func wordOf(b []byte) uint64 {
+	var w [8]byte
+	copy(w[:], b)
+	return binary.LittleEndian.Uint64(w[:])
+}
+
+// put writes the record of an entry with trailer and varying part v at the
+// start of b, which has room for the record and packedSlack bytes.
+func (p *packedRecord) put(b []byte, trailer, v uint64) {
+	binary.LittleEndian.PutUint64(b, trailer)
+	binary.LittleEndian.PutUint64(b[8:], p.lengths)
+	if p.prefixLong {
+		copy(b[BatchRecordHeader:], p.prefix)
+	} else {
+		binary.LittleEndian.PutUint64(b[BatchRecordHeader:], p.prefixWord)
+	}
+	binary.BigEndian.PutUint64(b[p.at:], v<<p.shift|p.tail)
+	if p.restLong {
+		copy(b[p.at+8:], p.rest)
+	} else if len(p.rest) > 0 {
+		binary.LittleEndian.PutUint64(b[p.at+8:], p.restWord)
+	}
 }

@@ -14,7 +14,8 @@
 // (lsm.DB.Metrics and Tables), formatted by internal/rocksfmt in RocksDB
 // 7.8.3's layout (properties.go, stats.go). With Options.Statistics the
 // engine keeps RocksDB's tickers and histograms and dumps stats into LOG
-// every stats_dump_period_sec (statistics.go). The package links in the
+// every stats_dump_period_sec (statistics.go); the databases of an Opener
+// made by SharingStatistics keep them together. The package links in the
 // memtable reps --memtablerep can name (reps.go).
 package native
 
@@ -41,8 +42,12 @@ const Version = buildinfo.Version
 
 func init() { engine.Register("native", Opener{}) }
 
-// Opener opens native databases.
-type Opener struct{}
+// Opener opens native databases. The registered one gives each database
+// statistics of its own; one made by SharingStatistics counts every
+// database it opens in one (statistics.go).
+type Opener struct {
+	shared *statistics.Shared
+}
 
 // Info describes the engine for the db_bench header.
 func (Opener) Info() engine.Info {
@@ -155,7 +160,7 @@ func mapOptions(o *options.Options, warn io.Writer) *options.Options {
 }
 
 // Open opens (creating if missing) the database in dir.
-func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
+func (opener Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, error) {
 	if o == nil {
 		o = options.Default()
 	}
@@ -179,7 +184,7 @@ func (Opener) Open(dir string, o *options.Options, warn io.Writer) (engine.DB, e
 	if err != nil {
 		return nil, err
 	}
-	stats := openStatistics(o)
+	stats := opener.shared.Open(o.Statistics, o.StatsLevel)
 	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o)})
 	if err != nil {
 		return nil, err

@@ -68,6 +68,14 @@ func TestStatistics(t *testing.T) {
 	enginetest.RunStatistics(t, openWith(t, func(o *options.Options) { o.Statistics = true }), 0)
 }
 
+// TestSharedStatistics: databases of SharingStatistics count in one
+// statistics object.
+func TestSharedStatistics(t *testing.T) {
+	o := options.Small()
+	o.Statistics = true
+	enginetest.RunSharedStatistics(t, Opener{}, o)
+}
+
 // TestConcurrencyWithStatistics: counting adds no race (run with -race).
 func TestConcurrencyWithStatistics(t *testing.T) {
 	enginetest.RunConcurrency(t, openWith(t, func(o *options.Options) { o.Statistics = true }))

@@ -30,12 +30,10 @@ import (
 // defaultStatsDumpPeriod is RocksDB's Options::stats_dump_period_sec.
 const defaultStatsDumpPeriod = 600 * time.Second
 
-// openStatistics returns the statistics o asks for, nil without them.
-func openStatistics(o *options.Options) *statistics.Statistics {
-	if !o.Statistics {
-		return nil
-	}
-	return statistics.New(o.StatsLevel)
+// SharingStatistics returns an Opener whose databases count in one
+// statistics object (engine.StatisticsSharer).
+func (Opener) SharingStatistics() engine.Opener {
+	return Opener{shared: new(statistics.Shared)}
 }
 
 // statsDumpPeriod is o's stats_dump_period_sec (set by name, in Extra,

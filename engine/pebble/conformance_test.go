@@ -63,6 +63,14 @@ func TestStatistics(t *testing.T) {
 	enginetest.RunStatistics(t, openTest(t, o), 1)
 }
 
+// TestSharedStatistics: databases of SharingStatistics count in one
+// statistics object, Pebble's metrics of each included.
+func TestSharedStatistics(t *testing.T) {
+	o := testOptions()
+	o.Statistics = true
+	enginetest.RunSharedStatistics(t, Opener{}, o)
+}
+
 // TestConcurrencyWithStatistics: counting adds no race (run with -race).
 func TestConcurrencyWithStatistics(t *testing.T) {
 	o := testOptions()

@@ -79,6 +79,9 @@ type DB struct {
 	// stats are the statistics of --statistics, nil without; rec is stats
 	// when its level records anything, else nil (statistics.go).
 	stats, rec *statistics.Statistics
+	// metricsSource is the database's share of stats that Pebble's
+	// metrics hold (setMetricCounts); nil without statistics.
+	metricsSource *statistics.Source
 	// maint is what engine.Maintainer's calls need (maintenance.go).
 	maint maintenanceState
 
@@ -366,6 +369,9 @@ func (d *DB) Close() error {
 	if d.disableWAL && !d.readOnly {
 		flushErr = d.db.Flush()
 	}
+	// The statistics outlive the database when shared (the next open of
+	// a fresh-database benchmark counts on in them).
+	d.stats.CloseSource(d.metricsSource)
 	closeErr := d.db.Close()
 	d.health.Close()
 	if err := d.fs.failed(); err != nil {

@@ -37,7 +37,9 @@
 //     Pebble's metrics and from counters kept by this package.
 //   - With Options.Statistics, "rocksdb.options-statistics" is RocksDB's
 //     STATISTICS block from this package's own counts and Pebble's metrics
-//     (statistics.go); what Pebble keeps inside prints as zero. Pebble
+//     (statistics.go); what Pebble keeps inside prints as zero. The
+//     databases of an Opener made by SharingStatistics count in one
+//     block, as db_bench's share its dbstats. Pebble
 //     writes no LOG, so stats_dump_period_sec has nowhere to dump.
 //   - The empty key is refused with an error: Pebble v2.1.7 panics in a
 //     background flush when a columnar data block holds only the empty key.

@@ -153,7 +153,7 @@ func TestWriteFailureEndsWrites(t *testing.T) {
 			o.WriteBufferSize = 256 << 10
 			o.MaxWriteBufferNumber = 2 // writers stall behind a failed flush
 			fs := newFaultFS(c.budget, c.errno, c.match)
-			db, err := open(dir, o, nil, fs)
+			db, err := open(dir, o, nil, fs, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestWriteFailureUnsynced(t *testing.T) {
 	o := testOptions()
 	o.WriteBufferSize = 256 << 10
 	fs := newFaultFS(1<<20, syscall.ENOSPC, func(string) bool { return true })
-	db, err := open(dir, o, nil, fs)
+	db, err := open(dir, o, nil, fs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestWriteFailureNoWAL(t *testing.T) {
 	o := testOptions()
 	o.WriteBufferSize = 256 << 10
 	o.DisableWAL = true
-	db, err := open(dir, o, nil, newFaultFS(300<<10, syscall.ENOSPC, isTable))
+	db, err := open(dir, o, nil, newFaultFS(300<<10, syscall.ENOSPC, isTable), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestWriteFailureNoWAL(t *testing.T) {
 // than serve a database whose newest files were not stored.
 func TestWriteFailureReads(t *testing.T) {
 	fs := newFaultFS(0, syscall.ENOSPC, isWAL)
-	db, err := open(t.TempDir(), testOptions(), nil, fs)
+	db, err := open(t.TempDir(), testOptions(), nil, fs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestWriteFailureAtOpen(t *testing.T) {
 		var err error
 		Within(t, "Open on a full disk", 30*time.Second, func() {
 			var full *DB
-			full, err = open(dir, o, nil, newFaultFS(0, syscall.ENOSPC, func(string) bool { return true }))
+			full, err = open(dir, o, nil, newFaultFS(0, syscall.ENOSPC, func(string) bool { return true }), nil)
 			if err == nil {
 				full.Close()
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/fileops"
+	"github.com/godbbench/godbbench/internal/statistics"
 	"github.com/godbbench/godbbench/mergeop"
 	"github.com/godbbench/godbbench/options"
 )
@@ -21,8 +22,12 @@ func init() {
 	engine.Register("pebble", Opener{})
 }
 
-// Opener opens Pebble databases; it is registered as "pebble".
-type Opener struct{}
+// Opener opens Pebble databases; it is registered as "pebble". The
+// registered one gives each database statistics of its own; one made by
+// SharingStatistics counts every database it opens in one (statistics.go).
+type Opener struct {
+	shared *statistics.Shared
+}
 
 var _ engine.Opener = Opener{}
 
@@ -61,20 +66,21 @@ func moduleVersion() string {
 // Open opens (creating if missing, unless opts.ReadOnly) the Pebble
 // database in dir. Options Pebble cannot honour are reported on warn; warn
 // also receives Pebble's error log lines for the life of the database.
-func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
+func (op Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
 	var fs vfs.FS = vfs.Default
 	if opts != nil && opts.ReportFileOperations {
 		fs = countingFS{FS: fs, c: &fileops.Process}
 	}
-	d, err := open(dir, opts, warn, fs)
+	d, err := open(dir, opts, warn, fs, op.shared)
 	if err != nil {
 		return nil, err // not a nil *DB in a non-nil interface
 	}
 	return d, nil
 }
 
-// open is Open on the file system fs (tests pass one that injects faults).
-func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, error) {
+// open is Open on the file system fs (tests pass one that injects
+// faults), counting in shared's statistics (nil: the database's own).
+func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS, shared *statistics.Shared) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
@@ -105,7 +111,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 		mergeOp:         op,
 		prefixSeekLen:   prefixSeekLen(opts),
 		maint:           maintenanceState{dir: dir, fileChecksums: opts.FileChecksums(), cache: cfg.cache, cacheBudget: cfg.cacheBudget},
-		stats:           openStatistics(opts),
+		stats:           shared.Open(opts.Statistics, opts.StatsLevel),
 	}
 	d.rec = d.stats.Recorder()
 	d.wal = &walSyncFS{FS: d.fs}
@@ -180,6 +186,7 @@ func open(dir string, opts *options.Options, warn io.Writer, fs vfs.FS) (*DB, er
 	cfg.cache.Unref()
 	d.lastStats = d.snapshot(db.Metrics())
 	d.lastStats.at = d.opened
+	d.metricsSource = d.stats.AddSource(d.setMetricCounts)
 	return d, nil
 }
 

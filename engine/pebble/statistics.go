@@ -7,7 +7,6 @@ import (
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/statistics"
-	"github.com/godbbench/godbbench/options"
 )
 
 // This file is the pebble engine's side of RocksDB's statistics
@@ -28,12 +27,10 @@ import (
 // Memtable hits, per-level hits and write grouping are Pebble's inside
 // and print as zero.
 
-// openStatistics returns the statistics o asks for, nil without them.
-func openStatistics(o *options.Options) *statistics.Statistics {
-	if !o.Statistics {
-		return nil
-	}
-	return statistics.New(o.StatsLevel)
+// SharingStatistics returns an Opener whose databases count in one
+// statistics object (engine.StatisticsSharer).
+func (Opener) SharingStatistics() engine.Opener {
+	return Opener{shared: new(statistics.Shared)}
 }
 
 // uncountedGets is a DB whose Get is the plain one, for engine.CountedGet.
@@ -64,24 +61,29 @@ func (d *DB) countWriteStats(keys, bytes int64, durable bool, start time.Time) {
 	s.Since(statistics.DBWriteMicros, start)
 }
 
-// statisticsBlock is Property(engine.StatisticsProperty), with Pebble's metrics
-// copied in.
+// statisticsBlock is Property(engine.StatisticsProperty), with the
+// metrics of Pebble of every database counting in the statistics copied
+// in.
 func (d *DB) statisticsBlock() (string, bool) {
 	if d.stats == nil {
 		return "", false
 	}
+	return d.stats.String(), true
+}
+
+// setMetricCounts copies the counts Pebble's metrics hold into the
+// database's share of the statistics (statistics.Source).
+func (d *DB) setMetricCounts(k *statistics.Source) {
 	m := d.db.Metrics()
-	s := d.stats
-	s.Set(statistics.BlockCacheHit, uint64(m.BlockCache.Hits))
-	s.Set(statistics.BlockCacheMiss, uint64(m.BlockCache.Misses))
-	s.Set(statistics.BloomFilterUseful, uint64(m.Filter.Hits))
-	s.Set(statistics.BloomFilterFullPositive, uint64(m.Filter.Misses))
-	s.Set(statistics.CompactReadBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesRead }))
-	s.Set(statistics.CompactWriteBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesCompacted }))
-	s.Set(statistics.FlushWriteBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesFlushed }))
-	s.Set(statistics.WALBytes, m.WAL.BytesWritten)
-	s.Set(statistics.StallMicros, uint64(d.stalls.snapshot().total.Microseconds()))
-	return s.String(), true
+	k.Set(statistics.BlockCacheHit, uint64(m.BlockCache.Hits))
+	k.Set(statistics.BlockCacheMiss, uint64(m.BlockCache.Misses))
+	k.Set(statistics.BloomFilterUseful, uint64(m.Filter.Hits))
+	k.Set(statistics.BloomFilterFullPositive, uint64(m.Filter.Misses))
+	k.Set(statistics.CompactReadBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesRead }))
+	k.Set(statistics.CompactWriteBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesCompacted }))
+	k.Set(statistics.FlushWriteBytes, levelSum(m, func(l *pebble.LevelMetrics) uint64 { return l.TableBytesFlushed }))
+	k.Set(statistics.WALBytes, m.WAL.BytesWritten)
+	k.Set(statistics.StallMicros, uint64(d.stalls.snapshot().total.Microseconds()))
 }
 
 // levelSum sums f over m's levels.

@@ -74,7 +74,7 @@ func walBytes(t *testing.T, dir string) []byte {
 func TestUnsyncedWriteReachesOS(t *testing.T) {
 	dir := t.TempDir()
 	fs := &syncCountFS{FS: vfs.Default}
-	db, err := open(dir, testOptions(), nil, fs)
+	db, err := open(dir, testOptions(), nil, fs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

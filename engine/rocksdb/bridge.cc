@@ -179,11 +179,8 @@ void gdb_set_stats_level(rocksdb_options_t* opts, int level) {
   }
 }
 
-char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts) {
+char* gdb_reset_stats(rocksdb_t* db) {
   ROCKSDB_NAMESPACE::Status s = db->rep->ResetStats();
-  if (s.ok() && opts != nullptr && opts->rep.statistics) {
-    s = opts->rep.statistics->Reset();
-  }
   if (!s.ok()) return copy_error(s.ToString());
   return nullptr;
 }

@@ -66,9 +66,10 @@ char* gdb_compact_range(rocksdb_t* db, const char* start, size_t start_len,
 // the statistics object created by rocksdb_options_enable_statistics.
 void gdb_set_stats_level(rocksdb_options_t* opts, int level);
 
-// gdb_reset_stats resets the DB's internal stats ("rocksdb.stats") and, when
-// enabled, the statistics object; it returns an error string or NULL.
-char* gdb_reset_stats(rocksdb_t* db, rocksdb_options_t* opts);
+// gdb_reset_stats resets the DB's internal stats ("rocksdb.stats"), not the
+// statistics object, as DB::ResetStats does; it returns an error string or
+// NULL.
+char* gdb_reset_stats(rocksdb_t* db);
 
 // gdb_thread_start does what db_bench's ThreadBody does before a benchmark
 // thread runs: SetPerfLevel(level) and EnablePerLevelPerfContext on the

@@ -36,7 +36,7 @@ type config struct {
 	opts  *C.rocksdb_options_t
 	cache *C.rocksdb_cache_t // nil when the block cache is disabled
 	env   *C.rocksdb_env_t
-	// statistics reports whether rocksdb_options_enable_statistics was called.
+	// statistics reports whether the options have a statistics object.
 	statistics bool
 }
 
@@ -83,8 +83,9 @@ var compactionPriNames = []string{
 	"kMinOverlappingRatio", "kRoundRobin",
 }
 
-// buildConfig builds the RocksDB options for o. warnings go to warn.
-func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
+// buildConfig builds the RocksDB options for o, counting in shared's
+// statistics object (nil: one of their own). warnings go to warn.
+func buildConfig(o *options.Options, warn io.Writer, shared *sharedStatistics) (*config, error) {
 	c := &config{}
 	ok := false
 	defer func() {
@@ -127,8 +128,12 @@ func buildConfig(o *options.Options, warn io.Writer) (*config, error) {
 		C.gdb_use_counted_fs(c.opts)
 	}
 	if o.Statistics {
-		C.rocksdb_options_enable_statistics(c.opts)
-		C.gdb_set_stats_level(c.opts, C.int(o.StatsLevel))
+		if shared != nil {
+			shared.enable(c.opts, o.StatsLevel)
+		} else {
+			C.rocksdb_options_enable_statistics(c.opts)
+			C.gdb_set_stats_level(c.opts, C.int(o.StatsLevel))
+		}
 		c.statistics = true
 	}
 	c.setThreadPools(o)

@@ -57,5 +57,7 @@
 //
 // Property passes RocksDB property names straight to DB::GetProperty;
 // StatisticsProperty ("rocksdb.options-statistics") returns the statistics
-// dump when Options.Statistics is set.
+// dump when Options.Statistics is set; the DBs of an Opener made by
+// SharingStatistics hold one statistics object (sharedstatistics.cc), as
+// db_bench's DBs hold its dbstats.
 package rocksdb

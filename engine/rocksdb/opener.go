@@ -21,8 +21,12 @@ func init() {
 	engine.Register("rocksdb", Opener{})
 }
 
-// Opener opens RocksDB databases; it is registered as "rocksdb".
-type Opener struct{}
+// Opener opens RocksDB databases; it is registered as "rocksdb". The
+// registered one gives each DB a statistics object of its own; one made by
+// SharingStatistics counts every DB it opens in one (sharedstatistics.go).
+type Opener struct {
+	shared *sharedStatistics
+}
 
 var _ engine.Opener = Opener{}
 
@@ -42,7 +46,7 @@ func (Opener) Info() engine.Info {
 
 // Open implements engine.Opener. Options the engine cannot apply are listed
 // on warn.
-func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
+func (op Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
@@ -52,7 +56,7 @@ func (Opener) Open(dir string, opts *options.Options, warn io.Writer) (engine.DB
 	if err := options.CheckBlockTableFormat(opts, "rocksdb"); err != nil {
 		return nil, err
 	}
-	cfg, err := buildConfig(opts, warn)
+	cfg, err := buildConfig(opts, warn, op.shared)
 	if err != nil {
 		return nil, err
 	}

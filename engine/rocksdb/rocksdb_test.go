@@ -249,6 +249,15 @@ func TestChecksumType(t *testing.T) {
 	expectOption(t, parsedOptions(t, dir), options.SectionTablePrefix+"BlockBasedTable", "checksum", "kXXH3")
 }
 
+// TestSharedStatistics: the DBs of SharingStatistics hold one statistics
+// object, as db_bench's hold its dbstats.
+func TestSharedStatistics(t *testing.T) {
+	o := options.Default()
+	o.CacheSize = 1 << 20
+	o.Statistics = true
+	enginetest.RunSharedStatistics(t, Opener{}, o)
+}
+
 func TestOptionsFileLoadedByRocksDB(t *testing.T) {
 	o := options.Default()
 	ini := filepath.Join("..", "..", "options", "testdata", "per_level_compression.ini")

@@ -24,8 +24,10 @@ func init() {
 // String is RocksDB's Statistics::ToString: one line per ticker,
 // "NAME COUNT : N", then one per histogram,
 // "NAME P50 : %f P95 : %f P99 : %f P100 : %f COUNT : N SUM : N", every
-// name RocksDB 7.8.3 has in its order, zero for those not kept.
+// name RocksDB 7.8.3 has in its order, zero for those not kept. The
+// sources are refreshed first.
 func (s *Statistics) String() string {
+	s.Refresh()
 	var b strings.Builder
 	b.Grow(20000)
 	for _, name := range rocksdbTickerNames {

@@ -20,8 +20,10 @@
 //     tickers only, from ExceptTimers (2) up histograms and operation
 //     timers too (RocksDB's StopWatch times at ExceptTimers and above). The
 //     finer levels add timers these engines do not keep.
-//   - Counts are never reset: like RocksDB's, they cover the DB's life, not
-//     db_bench's resetstats.
+//   - Counts are never reset: like RocksDB's, they cover the life of the
+//     statistics object, not db_bench's resetstats. One object may count
+//     several databases (Shared, as db_bench's dbstats does); the counts
+//     an engine keeps itself come in per database (Source).
 package statistics
 
 import (
@@ -44,15 +46,15 @@ const (
 	All                     = 5
 )
 
-// Statistics holds the counters of one DB.
+// Statistics holds the counters of one DB, or of several sharing them.
 type Statistics struct {
 	level      int
 	histograms bool // level records histograms and timers
 	shards     []shard
 	shift      uint // the top 64-shift bits of a stack hash pick the shard
-	// kept are counts an engine keeps itself and sets whole (Set), added
-	// to the shards' sums.
-	kept [numTickers]atomic.Uint64
+	// sources are the counts engines keep themselves, one Source per
+	// database (source.go), added to the shards' sums.
+	sources sourceList
 }
 
 // shard is one share of every counter, padded so that neighbouring
@@ -161,13 +163,10 @@ func (s *Statistics) Since(k HistogramKind, start time.Time) {
 	s.Record(k, uint64(time.Since(start).Microseconds()))
 }
 
-// Set sets the count of t kept outside the shards to n: for an engine
-// whose own metrics hold a cumulative count, copied in before a read.
-func (s *Statistics) Set(t Ticker, n uint64) { s.kept[t].Store(n) }
-
-// Ticker returns the count of t, summed over the shards.
+// Ticker returns the count of t, summed over the shards and the sources
+// as they were last refreshed (Refresh).
 func (s *Statistics) Ticker(t Ticker) uint64 {
-	sum := s.kept[t].Load()
+	sum := s.sources.sum(t)
 	for i := range s.shards {
 		sum += s.shards[i].tickers[t].Load()
 	}

@@ -53,14 +53,23 @@ func TestStringLists(t *testing.T) {
 	}
 }
 
-// TestSet: a count set whole adds to the shards' counts.
-func TestSet(t *testing.T) {
+// TestSources: counts set whole add to the shards' counts, one Source per
+// database, refreshed at each read; a closed Source keeps its last counts.
+func TestSources(t *testing.T) {
 	s := New(ExceptDetailedTimers)
 	s.Add(WALBytes, 5)
-	s.Set(WALBytes, 100)
-	s.Set(WALBytes, 200)
-	if got := s.Ticker(WALBytes); got != 205 {
-		t.Errorf("wal bytes %d, want 205", got)
+	var first, second uint64 = 100, 1000
+	a := s.AddSource(func(k *Source) { k.Set(WALBytes, first) })
+	s.AddSource(func(k *Source) { k.Set(WALBytes, second) })
+	s.Refresh()
+	if got := s.Ticker(WALBytes); got != 1105 {
+		t.Errorf("wal bytes %d, want 1105", got)
+	}
+	first = 200
+	s.CloseSource(a)
+	first = 7 // no longer read
+	if !strings.Contains(s.String(), "rocksdb.wal.bytes COUNT : 1205\n") {
+		t.Errorf("block after close:\n%.300s", s.String())
 	}
 }
 

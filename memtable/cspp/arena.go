@@ -125,6 +125,13 @@ func (a *arena) load(off uint32) uint32 { return atomic.LoadUint32(&a.slots[off]
 // addr is the address of slot off.
 func (a *arena) addr(off uint32) unsafe.Pointer { return unsafe.Pointer(&a.slots[off]) }
 
+// slot is slot off's address without a bounds check, for offsets read from
+// the arena itself (links, pins, block offsets), in bounds by construction:
+// the iterator's fast path (leafrun.go) reads a handful an entry.
+func (a *arena) slot(off uint32) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.slots)), uintptr(off)*4))
+}
+
 func (a *arena) store(off, v uint32) { atomic.StoreUint32(&a.slots[off], v) }
 
 func (a *arena) cas(off, old, v uint32) bool {

@@ -2,7 +2,9 @@ package cspp
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
+	"sync/atomic"
 )
 
 // frame is one node on the iterator's path from the root.
@@ -56,14 +58,31 @@ func (it *Iter) push(n uint32, label byte) {
 		return
 	}
 	cnt := int(hdrCount(h))
+	f.n = cnt
+	// A link is rewritten when its child is replaced by a copy, and a
+	// label word may be gaining a label past the count: both are loaded
+	// atomically.
 	base := childBase(n, c)
-	var word uint32
 	for j := 0; j < cnt; j++ {
-		if j%4 == 0 {
-			word = a.load(n + 2 + uint32(j/4))
+		f.links[j] = atomic.LoadUint32(a.slot(base + uint32(j)))
+	}
+	for w := 0; w*4 < cnt; w++ {
+		binary.LittleEndian.PutUint32(f.labels[w*4:], a.load(n+2+uint32(w)))
+	}
+	for j := 1; j < cnt; j++ {
+		if f.labels[j-1] > f.labels[j] {
+			sortChildren(f, j)
+			return
 		}
-		label, link := byte(word>>(8*(j%4))), a.load(base+uint32(j))
-		// Insertion sort: at most 48 children, usually fewer than 16.
+	}
+}
+
+// sortChildren sorts the first f.n children of f by label, the first done
+// of them already sorted. Insertion sort: at most 48 children, usually
+// fewer than 16, appended in key order more often than not.
+func sortChildren(f *frame, done int) {
+	for j := done; j < f.n; j++ {
+		label, link := f.labels[j], f.links[j]
 		k := j
 		for k > 0 && f.labels[k-1] > label {
 			f.labels[k], f.links[k] = f.labels[k-1], f.links[k-1]
@@ -71,12 +90,43 @@ func (it *Iter) push(n uint32, label byte) {
 		}
 		f.labels[k], f.links[k] = label, link
 	}
-	f.n = cnt
 }
 
 func (it *Iter) reset() {
 	it.stack = it.stack[:0]
+	it.inLeaf = false
 	it.push(rootOffset, 0)
+}
+
+// enterLeaf stands the walk in child link of the top frame f, labelled
+// label, when that child is a leaf with a value, and reports whether it
+// did. A leaf gets no frame of its own: f.pos stays at it, its key is
+// buf[:leafEnd] (f's key, the label, the leaf's compressed path) and its
+// pin is leafPin. A leaf never gains children in place (its class holds
+// none; a writer replaces it by a copy), so the walk need not look at it
+// again to step past it.
+func (it *Iter) enterLeaf(f *frame, link uint32, label byte) bool {
+	a := it.a
+	h := a.load(link)
+	if hdrClass(h) != classLeaf {
+		return false
+	}
+	pin := a.load(link + 1)
+	if pin == 0 {
+		return false
+	}
+	it.buf = append(it.buf[:f.keyEnd], label)
+	it.buf = append(it.buf, a.zpath(link, h)...)
+	it.leafEnd, it.leafPin, it.inLeaf = len(it.buf), pin, true
+	return true
+}
+
+// keyEnd is the length of the walk's current key in buf.
+func (it *Iter) keyEnd() int {
+	if it.inLeaf {
+		return it.leafEnd
+	}
+	return it.top().keyEnd
 }
 
 // maxPos is the last child position of f (-1 when a small node has none).
@@ -176,9 +226,12 @@ func (it *Iter) entry(k uint32) uint32 {
 }
 
 // atValue positions the iterator on the version of rank v of the vector last
-// loaded, at f's own value.
-func (it *Iter) atValue(f *frame, v uint32) bool {
-	f.pos = -1
+// loaded: the leaf the walk stands in (inLeaf), or else the top frame's own
+// value.
+func (it *Iter) atValue(v uint32) bool {
+	if !it.inLeaf {
+		it.top().pos = -1
+	}
 	it.v = v
 	it.valid = true
 	it.keyReady = false
@@ -194,7 +247,7 @@ func (it *Iter) forward(p int) bool {
 		f := it.top()
 		if p == -1 {
 			if f.pin != 0 {
-				return it.atValue(f, it.loadVersions(f.pin)-1)
+				return it.atValue(it.loadVersions(f.pin) - 1)
 			}
 			p = 0
 		}
@@ -203,6 +256,9 @@ func (it *Iter) forward(p int) bool {
 			link, label := it.child(f, idx)
 			if !f.direct {
 				it.touchAhead(f, idx)
+			}
+			if it.enterLeaf(f, link, label) {
+				return it.atValue(it.loadVersions(it.leafPin) - 1)
 			}
 			it.push(link, label)
 			p = -1
@@ -245,6 +301,10 @@ func (it *Iter) backward(p int) bool {
 			if idx := it.childAtOrBefore(f, p); idx >= 0 {
 				f.pos = idx
 				link, label := it.child(f, idx)
+				if it.enterLeaf(f, link, label) {
+					it.loadVersions(it.leafPin)
+					return it.atValue(0)
+				}
 				it.push(link, label)
 				p = maxPos(it.top())
 				continue
@@ -253,7 +313,7 @@ func (it *Iter) backward(p int) bool {
 		}
 		if p == -1 && f.pin != 0 {
 			it.loadVersions(f.pin)
-			return it.atValue(f, 0)
+			return it.atValue(0)
 		}
 		if len(it.stack) == 1 {
 			it.valid = false
@@ -271,6 +331,10 @@ func (it *Iter) next() bool {
 		it.walkNewKey = false
 		return true
 	}
+	if it.inLeaf {
+		it.inLeaf = false
+		return it.forward(it.top().pos + 1)
+	}
 	return it.forward(0)
 }
 
@@ -280,6 +344,10 @@ func (it *Iter) prev() bool {
 		it.v++
 		it.walkNewKey = false
 		return true
+	}
+	if it.inLeaf {
+		it.inLeaf = false
+		return it.backward(it.top().pos - 1)
 	}
 	return it.backward(-2)
 }
@@ -303,7 +371,7 @@ func (it *Iter) seek(key []byte, seq uint64) bool {
 			if f.pin != 0 {
 				for k := it.loadVersions(f.pin); k > 0; k-- {
 					if it.a.entryTag(it.entry(k-1)).Seq() <= seq {
-						return it.atValue(f, k-1)
+						return it.atValue(k - 1)
 					}
 				}
 			}
@@ -344,7 +412,7 @@ func (it *Iter) seekForPrev(key []byte, seq uint64) bool {
 				num := it.loadVersions(f.pin)
 				for k := uint32(0); k < num; k++ {
 					if it.a.entryTag(it.entry(k)).Seq() >= seq {
-						return it.atValue(f, k)
+						return it.atValue(k)
 					}
 				}
 			}

@@ -37,7 +37,12 @@ type Iter struct {
 	a     *arena
 	stack []frame
 	buf   []byte
-	valid bool
+	// inLeaf tells that the walk stands in a leaf that has no frame: the
+	// child at the top frame's pos, with key buf[:leafEnd] and pin leafPin.
+	inLeaf  bool
+	leafEnd int
+	leafPin uint32
+	valid   bool
 	// The current version vector of the walk: block, entry count and the
 	// rank of the current entry in ascending tag order (num-1 is the
 	// newest). For an unsorted block, order maps rank to entry index.
@@ -76,11 +81,13 @@ type Iter struct {
 
 // aheadEntry is one entry read ahead: its tag, value location and user key
 // (key, a stable copy, when the batch's aheadStable is set, otherwise
-// aheadKeys[kStart:kEnd]); newKey tells whether the key differs from the
+// aheadKeys[pStart:pEnd] followed by aheadKeys[kStart:kEnd]: a run of
+// sibling leaves stores their common prefix once); newKey tells whether the key differs from the
 // previous entry's.
 type aheadEntry struct {
 	tag          base.Trailer
 	voff, vlen   uint32
+	pStart, pEnd uint32
 	kStart, kEnd uint32
 	newKey       bool
 	key          []byte
@@ -111,28 +118,34 @@ func (it *Iter) enterFresh() *atomic.Uint64 {
 	return reg
 }
 
-// curKey is the current entry's user key (in a buffer the next call may
-// overwrite).
-func (it *Iter) curKey() []byte {
+// curKey is the current entry's user key, prefix then suffix, in buffers
+// the next call may overwrite.
+func (it *Iter) curKey() (prefix, suffix []byte) {
 	if it.aheadN > 0 {
 		e := &it.ahead[it.aheadAt]
 		if it.aheadStable {
-			return e.key
+			return nil, e.key
 		}
-		return it.aheadKeys[e.kStart:e.kEnd]
+		return it.aheadKeys[e.pStart:e.pEnd], it.aheadKeys[e.kStart:e.kEnd]
 	}
-	return it.buf[:it.top().keyEnd]
+	return nil, it.buf[:it.keyEnd()]
+}
+
+// appendCurKey appends the current entry's user key to dst.
+func (it *Iter) appendCurKey(dst []byte) []byte {
+	prefix, suffix := it.curKey()
+	return append(append(dst, prefix...), suffix...)
 }
 
 // reseek repositions the walk at the current entry from the root and drops
 // any read-ahead.
 func (it *Iter) reseek() {
-	it.rkey = append(it.rkey[:0], it.curKey()...)
+	it.rkey = it.appendCurKey(it.rkey[:0])
 	it.dropAhead()
 	ready := it.keyReady
 	it.seek(it.rkey, it.tag.Seq())
 	// The key is the same, so the stable copy made for it still holds.
-	it.keyReady = ready && it.valid && string(it.buf[:it.top().keyEnd]) == string(it.rkey)
+	it.keyReady = ready && it.valid && string(it.buf[:it.keyEnd()]) == string(it.rkey)
 }
 
 // exitWalk copies the entry the walk stands at, when ok, and ends the
@@ -214,10 +227,11 @@ func (it *Iter) readAhead() bool {
 	var key []byte
 	if stable {
 		key = it.Key() // the first entries may be versions of it
+		it.aheadKeys = it.aheadKeys[:0]
 	} else {
-		// Moving the current key to the front of aheadKeys is safe when it
-		// already lives there: append copies with memmove semantics.
-		it.aheadKeys = append(it.aheadKeys[:0], it.curKey()...)
+		// The current key may live in aheadKeys: through rkey.
+		it.rkey = it.appendCurKey(it.rkey[:0])
+		it.aheadKeys = append(it.aheadKeys[:0], it.rkey...)
 	}
 	it.keyAsked = false
 	ready := it.keyReady
@@ -225,6 +239,12 @@ func (it *Iter) readAhead() bool {
 	it.aheadN, it.aheadAt, it.walkEnd = 0, 0, false
 	n := 0
 	for n < want {
+		// A run ends at a key with one version: the step after it moves to
+		// a new key, so key, kStart and kEnd need no update.
+		if m := it.leafRun(n, want, stable); m > n {
+			n = m
+			continue
+		}
 		if !it.next() {
 			if n == 0 {
 				return false
@@ -240,15 +260,16 @@ func (it *Iter) readAhead() bool {
 		switch {
 		case stable:
 			if it.walkNewKey {
-				key = it.stableCopy(it.buf[:it.top().keyEnd])
+				key = it.stableCopy(nil, it.buf[:it.keyEnd()])
 			}
 			e.key = key
 		case it.walkNewKey:
 			kStart = len(it.aheadKeys)
-			it.aheadKeys = append(it.aheadKeys, it.buf[:it.top().keyEnd]...)
+			it.aheadKeys = append(it.aheadKeys, it.buf[:it.keyEnd()]...)
 			kEnd = len(it.aheadKeys)
 			fallthrough
 		default:
+			e.pStart, e.pEnd = 0, 0
 			e.kStart, e.kEnd = uint32(kStart), uint32(kEnd)
 		}
 		n++
@@ -300,19 +321,22 @@ func (it *Iter) Valid() bool { return it.valid }
 func (it *Iter) Key() []byte {
 	it.keyAsked = true
 	if !it.keyReady {
-		it.stable = it.stableCopy(it.curKey())
+		prefix, suffix := it.curKey()
+		it.stable = it.stableCopy(prefix, suffix)
 		it.keyReady = true
 	}
 	return it.stable
 }
 
-// stableCopy copies k into the slab, where it is never overwritten.
-func (it *Iter) stableCopy(k []byte) []byte {
-	if cap(it.slab)-len(it.slab) < len(k) {
-		it.slab = make([]byte, 0, max(slabSize, len(k)))
+// stableCopy copies the key prefix+suffix into the slab, where it is never
+// overwritten.
+func (it *Iter) stableCopy(prefix, suffix []byte) []byte {
+	if n := len(prefix) + len(suffix); cap(it.slab)-len(it.slab) < n {
+		it.slab = make([]byte, 0, max(slabSize, n))
 	}
 	start := len(it.slab)
-	it.slab = append(it.slab, k...)
+	it.slab = append(it.slab, prefix...)
+	it.slab = append(it.slab, suffix...)
 	return it.slab[start:len(it.slab):len(it.slab)]
 }
 
