@@ -273,15 +273,9 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 	var bytes int64
 	sink := &multiSink{keys: keys, lens: make([]int, n), fold: r.foldReads}
 	take := sink.takeAt
-	// A traced run records each batch as one MultiGet, as RocksDB does,
-	// and looks it up through the engine itself.
-	var rec *traceRecorder
 	runs := make([]*engine.Runs, r.dbCount())
 	for i := range runs {
 		db, _ := r.slot(i)
-		if t, ok := db.(*tracedDB); ok {
-			db, rec = t.DB, t.rec
-		}
 		runs[i] = engine.NewRuns(db)
 	}
 	d := r.newDuration(int64(r.cfg.duration), r.reads)
@@ -303,9 +297,6 @@ func benchMultiReadRandom(r *runner, t *thread) error {
 			for i := range keys {
 				r.keys.Fill(keys[i], r.randomKey(t))
 			}
-		}
-		if rec != nil {
-			rec.multiGet(keys)
 		}
 		if err := runs[id].MultiGet(keys, foundv, take); err != nil {
 			return fmt.Errorf("MultiGet returned an error: %v", err)

@@ -121,6 +121,9 @@ func (t *traceRecorder) seek(typ tracefmt.Type, key, lower, upper []byte) {
 type tracedDB struct {
 	engine.DB
 	rec *traceRecorder
+	// lookups recycles the engine's Runs that MultiGet looks up with, one
+	// per concurrent call, as a Runs serves one goroutine at a time.
+	lookups freeList[engine.Runs]
 }
 
 // untraced is the engine's own DB behind db.
@@ -177,12 +180,29 @@ func (d *tracedDB) Get(key []byte, fn func(value []byte)) (bool, error) {
 	return d.DB.Get(key, fn)
 }
 
+// MultiGet records the batch as one MultiGet of all its keys, as
+// RocksDB's DBImpl::MultiGet does, and looks the keys up through the
+// engine's own MultiGet, or a Get per key where it has none, unrecorded.
+func (d *tracedDB) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error {
+	d.rec.multiGet(keys)
+	runs := d.lookups.get()
+	if runs == nil {
+		runs = engine.NewRuns(d.DB)
+	}
+	err := runs.MultiGet(keys, found, fn)
+	d.lookups.put(runs)
+	return err
+}
+
 func (d *tracedDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	it, err := d.DB.NewIter(o)
 	if err != nil {
 		return nil, err
 	}
 	t := tracedIters.get()
+	if t == nil {
+		t = new(tracedIter)
+	}
 	*t = tracedIter{Iterator: it, rec: d.rec}
 	if o != nil {
 		t.lower, t.upper = o.LowerBound, o.UpperBound
@@ -190,34 +210,9 @@ func (d *tracedDB) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 	return t, nil
 }
 
-// tracedIters recycles tracedIters, so that a benchmark making an
-// iterator per seek (seekrandom) allocates none for the wrapper. A
-// sync.Pool would not do: the collector empties it, and seekrandom's
-// engines allocate enough per iterator to make collections frequent.
-var tracedIters tracedIterFreeList
-
-// tracedIterFreeList is a free list of closed wrappers.
-type tracedIterFreeList struct {
-	mu   sync.Mutex
-	free []*tracedIter
-}
-
-func (l *tracedIterFreeList) get() *tracedIter {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if n := len(l.free); n > 0 {
-		it := l.free[n-1]
-		l.free = l.free[:n-1]
-		return it
-	}
-	return new(tracedIter)
-}
-
-func (l *tracedIterFreeList) put(it *tracedIter) {
-	l.mu.Lock()
-	l.free = append(l.free, it)
-	l.mu.Unlock()
-}
+// tracedIters recycles closed tracedIters, so that a benchmark making an
+// iterator per seek (seekrandom) allocates none for the wrapper.
+var tracedIters freeList[tracedIter]
 
 // tracedBatch keeps the WriteBatch representation of the engine batch's
 // entries beside it.

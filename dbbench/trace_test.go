@@ -9,32 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godbbench/godbbench/dbbench"
 	"github.com/godbbench/godbbench/internal/tracefmt"
 )
 
 // traceCounts counts the records of each type in the trace at path.
 func traceCounts(t *testing.T, path string) map[tracefmt.Type]int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := tracefmt.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	n := map[tracefmt.Type]int{}
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return n
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		n[rec.Type]++
-	}
+	dbbench.EachTraceRecord(t, path, func(_ int, rec tracefmt.Record) { n[rec.Type]++ })
+	return n
 }
 
 // TestTraceReplayRebuildsDB records a fill on every engine, replays the

@@ -40,6 +40,14 @@ type Runner interface {
 	// len(doneNs) must be at least n when doneNs is not nil.
 	ScanRun(it Iterator, n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, err error)
 
+	MultiGetter
+}
+
+// MultiGetter is implemented by DBs with a batched lookup of their own
+// (every Runner, and DBs that wrap one, such as the driver's tracing
+// wrapper). Runs.MultiGet calls it, or makes a Get per key for a DB
+// without one.
+type MultiGetter interface {
 	// MultiGet is the engine's batched lookup (db_bench multireadrandom):
 	// found[i] reports keys[i], and fn(i, value) is called for every found
 	// key with a value valid only during the call. len(found) must be at

@@ -15,8 +15,9 @@ import (
 // and reverse scans. A Runs is not safe for concurrent use; its loops
 // allocate nothing.
 type Runs struct {
-	db  DB
-	own Runner // nil when the engine has no runs
+	db    DB
+	own   Runner      // nil when the engine has no runs
+	multi MultiGetter // nil when the DB has no batched lookup
 
 	// The state of the latest single-call loop, read by the callbacks
 	// below, which are bound once so that passing them does not allocate.
@@ -31,6 +32,7 @@ type Runs struct {
 func NewRuns(db DB) *Runs {
 	r := &Runs{db: db}
 	r.own, _ = db.(Runner)
+	r.multi, _ = db.(MultiGetter)
 	r.takeSize = r.recordSize
 	r.takeAt = r.passValue
 	return r
@@ -197,13 +199,13 @@ func step(it Iterator, reverse bool) bool {
 	return it.Next()
 }
 
-// MultiGet is Runner.MultiGet, a Get per key for engines without one.
+// MultiGet is MultiGetter.MultiGet, a Get per key for DBs without one.
 func (r *Runs) MultiGet(keys [][]byte, found []bool, fn func(i int, value []byte)) error {
 	if len(found) < len(keys) {
 		return fmt.Errorf("MultiGet: %d keys but room for %d results", len(keys), len(found))
 	}
-	if r.own != nil {
-		return r.own.MultiGet(keys, found, fn)
+	if r.multi != nil {
+		return r.multi.MultiGet(keys, found, fn)
 	}
 	r.getFn = fn
 	for i, key := range keys {

@@ -1,32 +1,14 @@
 package memtablerepbench
 
-import (
-	"sort"
-	"strings"
+import "github.com/godbbench/godbbench/memtable"
 
-	"github.com/godbbench/godbbench/memtable"
-)
-
-// benchRepNames maps memtablerep_bench's own --memtablerep names to the
-// registered reps they build; any other name is looked up as a registered
+// benchRepNames maps memtablerep_bench's own --memtablerep names (which
+// the flag's help lists, flagtable.go) to the registered reps they build; any other name is looked up as a registered
 // rep spelling (memtable.Lookup), such as "cspp:{...}".
 var benchRepNames = map[string]string{
 	"vector":       "vector",
 	"hashskiplist": "prefix_hash",
 	"hashlinklist": "hash_linkedlist",
-}
-
-// repHelp is --memtablerep's help: the C++ tool's names and every name
-// the reps linked into this binary registered, each of which runs
-// (TestRepHelpNamesRun).
-func repHelp() string {
-	own := make([]string, 0, len(benchRepNames))
-	for n := range benchRepNames {
-		own = append(own, n)
-	}
-	sort.Strings(own)
-	return "Memtable implementation: skiplist, " + strings.Join(own, ", ") +
-		" (the C++ tool's names), or a registered name: " + strings.Join(memtable.Names(), ", ")
 }
 
 // lookupRep resolves --memtablerep as the C++ tool does: "vector" reserves

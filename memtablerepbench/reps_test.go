@@ -62,7 +62,8 @@ func TestBenchNewReps(t *testing.T) {
 // TestRepHelpNamesRun: every name --memtablerep's help lists builds a
 // rep that takes an entry, so the help lists no rep that fails.
 func TestRepHelpNamesRun(t *testing.T) {
-	help := repHelp()
+	fs, _ := newFlagSet("memtablerep_bench")
+	help := fs.Lookup("memtablerep").Help
 	_, registered, _ := strings.Cut(help, "a registered name: ")
 	names := append([]string{"skiplist", "vector", "hashskiplist", "hashlinklist"}, strings.Split(registered, ", ")...)
 	for _, name := range names {

@@ -66,16 +66,9 @@ func (b *batch) Close() {
 	}
 }
 
-// DeleteRange implements engine.DB as RocksDB's DB::DeleteRange does: a
-// one-entry batch written through the same path as Apply.
+// DeleteRange implements engine.DB with DB::DeleteRange (pointops.go).
 func (d *DB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
-	if d.db == nil {
-		return errClosed
-	}
-	b := C.rocksdb_writebatch_create()
-	defer C.rocksdb_writebatch_destroy(b)
-	C.rocksdb_writebatch_delete_range(b, bytesPtr(start), C.size_t(len(start)), bytesPtr(end), C.size_t(len(end)))
-	return cError(C.gdb_write(d.db, d.writeOptions(wo), b))
+	return d.deleteRange(d.cf, start, end, wo)
 }
 
 // Apply implements engine.DB.

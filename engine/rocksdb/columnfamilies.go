@@ -24,15 +24,6 @@ static char* gdb_open_families(const rocksdb_options_t* opts, const char* path, 
 	free(cf_opts);
 	return err;
 }
-
-static char* gdb_flush_cf(rocksdb_t* db, rocksdb_column_family_handle_t* cf) {
-	char* err = NULL;
-	rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
-	rocksdb_flushoptions_set_wait(fo, 1);
-	rocksdb_flush_cf(db, fo, cf, &err);
-	rocksdb_flushoptions_destroy(fo);
-	return err;
-}
 */
 import "C"
 
@@ -45,8 +36,10 @@ import (
 )
 
 // family is one column family of a DB: an engine.DB whose reads and writes
-// go to that family through the C API's *_cf calls. It has no runs
-// (engine.Runner): the driver makes single calls on it.
+// go to that family through the DB's operations on a family handle
+// (pointops.go), which the DB's own methods call with the default
+// family's. It has no runs (engine.Runner): the driver makes single calls
+// on it.
 type family struct {
 	d *DB
 	h *C.rocksdb_column_family_handle_t
@@ -126,7 +119,7 @@ func (d *DB) CreateColumnFamily(i int) (engine.DB, error) {
 func (d *DB) flushFamilies() error {
 	for i := range d.families.Len() {
 		if f := d.families.Get(i); f != nil {
-			if err := cError(C.gdb_flush_cf(d.db, f.h)); err != nil {
+			if err := d.flush(f.h); err != nil {
 				return err
 			}
 		}
@@ -161,52 +154,27 @@ func (b *batch) DeleteCF(i int, key []byte) {
 
 // Put implements engine.DB.
 func (f *family) Put(key, value []byte, wo *engine.WriteOptions) error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_put_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)), &cerr)
-	return cError(cerr)
+	return f.d.put(f.h, key, value, wo)
 }
 
 // Delete implements engine.DB.
 func (f *family) Delete(key []byte, wo *engine.WriteOptions) error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_delete_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
-	return cError(cerr)
+	return f.d.delete(f.h, key, wo)
 }
 
 // Merge implements engine.DB.
 func (f *family) Merge(key, value []byte, wo *engine.WriteOptions) error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_merge_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value)), &cerr)
-	return cError(cerr)
+	return f.d.merge(f.h, key, value, wo)
 }
 
 // SingleDelete implements engine.DB.
 func (f *family) SingleDelete(key []byte, wo *engine.WriteOptions) error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_singledelete_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
-	return cError(cerr)
+	return f.d.singleDelete(f.h, key, wo)
 }
 
 // DeleteRange implements engine.DB.
 func (f *family) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_delete_range_cf(f.d.db, f.d.writeOptions(wo), f.h, bytesPtr(start), C.size_t(len(start)), bytesPtr(end), C.size_t(len(end)), &cerr)
-	return cError(cerr)
+	return f.d.deleteRange(f.h, start, end, wo)
 }
 
 // NewBatch implements engine.DB: the DB's batch, whose plain entries go to
@@ -216,25 +184,9 @@ func (f *family) NewBatch() engine.Batch { return f.d.NewBatch() }
 // Apply implements engine.DB as the DB's Apply.
 func (f *family) Apply(b engine.Batch, wo *engine.WriteOptions) error { return f.d.Apply(b, wo) }
 
-// Get implements engine.DB with the C API's rocksdb_get_pinned_cf: fn
-// reads the pinned value in place.
+// Get implements engine.DB.
 func (f *family) Get(key []byte, fn func(value []byte)) (bool, error) {
-	if f.d.db == nil {
-		return false, errClosed
-	}
-	var cerr *C.char
-	ps := C.rocksdb_get_pinned_cf(f.d.db, f.d.ro, f.h, bytesPtr(key), C.size_t(len(key)), &cerr)
-	if err := cError(cerr); err != nil {
-		return false, err
-	}
-	if ps == nil {
-		return false, nil
-	}
-	var n C.size_t
-	v := C.rocksdb_pinnableslice_value(ps, &n)
-	fn(goBytes(v, n))
-	C.rocksdb_pinnableslice_destroy(ps)
-	return true, nil
+	return f.d.get(f.h, key, fn)
 }
 
 // GetMergeOperands implements engine.DB: the bridge lists the default
@@ -252,12 +204,7 @@ func (f *family) NewIter(o *engine.IterOptions) (engine.Iterator, error) {
 }
 
 // Flush implements engine.DB: it flushes the family's memtables and waits.
-func (f *family) Flush() error {
-	if f.d.db == nil {
-		return errClosed
-	}
-	return cError(C.gdb_flush_cf(f.d.db, f.h))
-}
+func (f *family) Flush() error { return f.d.flush(f.h) }
 
 // Compact implements engine.DB with the C API's rocksdb_compact_range_cf
 // (RocksDB's default CompactRangeOptions; targetLevel is not applied).
@@ -273,20 +220,7 @@ func (f *family) Compact(start, end []byte, targetLevel int) error {
 func (f *family) WaitForCompactions() error { return f.d.WaitForCompactions() }
 
 // Property implements engine.DB: the family's value of a RocksDB property.
-func (f *family) Property(name string) (string, bool) {
-	if f.d.db == nil {
-		return "", false
-	}
-	cname := cString(name)
-	defer cFree(unsafe.Pointer(cname))
-	v := C.rocksdb_property_value_cf(f.d.db, f.h, cname)
-	if v == nil {
-		return "", false
-	}
-	out := C.GoString(v)
-	C.rocksdb_free(unsafe.Pointer(v))
-	return out, true
-}
+func (f *family) Property(name string) (string, bool) { return f.d.property(f.h, name) }
 
 // ResetStats implements engine.DB as the DB's.
 func (f *family) ResetStats() error { return f.d.ResetStats() }

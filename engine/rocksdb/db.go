@@ -10,11 +10,12 @@ package rocksdb
 #include "shim.h"
 #include "txnbridge.h"
 
-static char* gdb_flush(rocksdb_t* db) {
+// gdb_flush_cf flushes the memtables of column family cf and waits.
+static char* gdb_flush_cf(rocksdb_t* db, rocksdb_column_family_handle_t* cf) {
 	char* err = NULL;
 	rocksdb_flushoptions_t* fo = rocksdb_flushoptions_create();
 	rocksdb_flushoptions_set_wait(fo, 1);
-	rocksdb_flush(db, fo, &err);
+	rocksdb_flush_cf(db, fo, cf, &err);
 	rocksdb_flushoptions_destroy(fo);
 	return err;
 }
@@ -179,66 +180,23 @@ func (d *DB) newReadOptions() *C.rocksdb_readoptions_t {
 // the crossing) BenchmarkPut went from 1,628 to 1,490 ns/op at the minimum
 // of 5 runs (medians 1,644 and 1,504).
 func (d *DB) Put(key, value []byte, wo *engine.WriteOptions) error {
-	if d.db == nil {
-		return errClosed
-	}
-	return cError(C.gdb_put_one(d.db, d.writeOptions(wo),
-		bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value))))
+	return d.put(d.cf, key, value, wo)
 }
 
 // Delete implements engine.DB like Put.
 func (d *DB) Delete(key []byte, wo *engine.WriteOptions) error {
-	if d.db == nil {
-		return errClosed
-	}
-	return cError(C.gdb_delete_one(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key))))
+	return d.delete(d.cf, key, wo)
 }
 
-// SingleDelete implements engine.DB with the C API's rocksdb_singledelete.
+// SingleDelete implements engine.DB with DB::SingleDelete.
 func (d *DB) SingleDelete(key []byte, wo *engine.WriteOptions) error {
-	if d.db == nil {
-		return errClosed
-	}
-	var cerr *C.char
-	C.rocksdb_singledelete(d.db, d.writeOptions(wo), bytesPtr(key), C.size_t(len(key)), &cerr)
-	return cError(cerr)
+	return d.singleDelete(d.cf, key, wo)
 }
 
-// Get implements engine.DB in one cgo call: RocksDB pins the value (block
-// cache or memtable) in the calling OS thread's reused PinnableSlice, the
-// call copies it into a pooled Go buffer and releases the pin, and fn reads
-// the buffer. The copy (a few ns for 100 bytes) replaces a second cgo call
-// and the C allocation and free of rocksdb_get_pinned's handle: BenchmarkGet
-// (100k keys, all cached, 5 runs, -cpu 1) went from 1,547 to 1,454 ns/op at
-// the minimum and from 1,618 to 1,582 at the median. A value larger than the buffer comes
-// back in C memory, freed after fn, and the buffer grows (up to
-// maxValueBuf) so the next one fits.
+// Get implements engine.DB in one cgo call, copying the value into a
+// pooled Go buffer that fn reads (get says why).
 func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
-	if d.db == nil {
-		return false, errClosed
-	}
-	vb := valueBufs.Get().(*valueBuf)
-	r := C.gdb_get_copy(d.db, d.ro, bytesPtr(key), C.size_t(len(key)),
-		(*C.char)(unsafe.Pointer(&vb.b[0])), C.size_t(len(vb.b)))
-	if r.err != nil {
-		valueBufs.Put(vb)
-		return false, cError(r.err)
-	}
-	if r.found == 0 {
-		valueBufs.Put(vb)
-		return false, nil
-	}
-	if r.big != nil {
-		fn(goBytes(r.big, r.len))
-		C.free(unsafe.Pointer(r.big))
-		if n := int(r.len); n <= maxValueBuf {
-			vb.b = make([]byte, n)
-		}
-	} else {
-		fn(vb.b[:r.len])
-	}
-	valueBufs.Put(vb)
-	return true, nil
+	return d.get(d.cf, key, fn)
 }
 
 // GetRun implements engine.Runner: the lookups of a whole run of keys in
@@ -342,7 +300,15 @@ func (d *DB) Flush() error {
 	if d.families != nil {
 		return d.flushFamilies()
 	}
-	return cError(C.gdb_flush(d.db))
+	return d.flush(d.cf)
+}
+
+// flush flushes the memtables of column family cf and waits.
+func (d *DB) flush(cf *C.rocksdb_column_family_handle_t) error {
+	if d.db == nil {
+		return errClosed
+	}
+	return cError(C.gdb_flush_cf(d.db, cf))
 }
 
 // Compact implements engine.DB like db_bench's compact (kForceOptimized
@@ -437,9 +403,17 @@ func (d *DB) Property(name string) (string, bool) {
 		C.rocksdb_free(unsafe.Pointer(s))
 		return out, true
 	}
+	return d.property(d.cf, name)
+}
+
+// property is column family cf's value of the RocksDB property name.
+func (d *DB) property(cf *C.rocksdb_column_family_handle_t, name string) (string, bool) {
+	if d.db == nil {
+		return "", false
+	}
 	cname := cString(name)
 	defer cFree(unsafe.Pointer(cname))
-	v := C.rocksdb_property_value(d.db, cname)
+	v := C.rocksdb_property_value_cf(d.db, cf, cname)
 	if v == nil {
 		return "", false
 	}

@@ -6,13 +6,6 @@ package rocksdb
 #include <stdlib.h>
 #include <rocksdb/c.h>
 #include "bridge.h"
-
-static inline char* gdb_merge(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
-                              const char* k, size_t kl, const char* v, size_t vl) {
-	char* err = NULL;
-	rocksdb_merge(db, wo, k, kl, v, vl, &err);
-	return err;
-}
 */
 import "C"
 
@@ -22,15 +15,9 @@ import (
 	"github.com/godbbench/godbbench/engine"
 )
 
-// Merge implements engine.DB with the C API's rocksdb_merge, which is
-// DB::Merge: without a merge operator RocksDB refuses it with
-// engine.ErrNoMergeOperator's words.
+// Merge implements engine.DB with DB::Merge (pointops.go).
 func (d *DB) Merge(key, value []byte, wo *engine.WriteOptions) error {
-	if d.db == nil {
-		return errClosed
-	}
-	return cError(C.gdb_merge(d.db, d.writeOptions(wo),
-		bytesPtr(key), C.size_t(len(key)), bytesPtr(value), C.size_t(len(value))))
+	return d.merge(d.cf, key, value, wo)
 }
 
 // GetMergeOperands implements engine.DB with DB::GetMergeOperands (through

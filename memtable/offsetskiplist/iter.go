@@ -1,7 +1,6 @@
 package offsetskiplist
 
 import (
-	"bytes"
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
@@ -46,12 +45,14 @@ func (it *Iter) atFirst(n uint32) bool {
 	if n == 0 {
 		return it.invalidate()
 	}
-	it.n, it.np = n, it.l.r.addr(n)
-	if tag := tagOf(it.np).Load(); tag&chainBit == 0 {
-		it.ref, it.tag = 0, tag
-	} else {
+	np := it.l.r.addr(n)
+	it.n, it.np = n, np
+	tag := tagOf(np).Load()
+	if tag&chainBit != 0 {
 		it.ref, it.tr = tag, recTrailer(it.l.rec(tag))
+		return true
 	}
+	it.ref, it.tag = 0, tag
 	return true
 }
 
@@ -108,7 +109,7 @@ func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) 
 func (it *Iter) Seek(key []byte, seq uint64) bool {
 	l := it.l
 	t := lookupFor(key)
-	if !it.atFirst(l.findGreaterOrEqual(&t)) || !bytes.Equal(keyOf(it.np), key) {
+	if !it.atFirst(l.findGreaterOrEqual(&t)) || !sameKey(it.np, &t) {
 		return it.n != 0
 	}
 	for it.trailer().Seq() > seq {
@@ -124,7 +125,7 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	l := it.l
 	t := lookupFor(key)
 	n := l.findLast(&t, true, false)
-	if !it.atFirst(n) || !bytes.Equal(keyOf(it.np), key) {
+	if !it.atFirst(n) || !sameKey(it.np, &t) {
 		return it.atLast(n)
 	}
 	if it.trailer().Seq() < seq {
@@ -149,6 +150,20 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 func (it *Iter) Next() bool {
 	if it.n == 0 {
 		return false
+	}
+	if it.ref == 0 && tagOf(it.np).Load()&chainBit == 0 {
+		// The node still holds its key's only version (a scan's common
+		// case): straight on to the next node, here when it too has one
+		// version, without atFirst's call.
+		n := link(it.np, 0).Load()
+		if n != 0 {
+			np := it.l.r.addr(n)
+			if tag := tagOf(np).Load(); tag&chainBit == 0 {
+				it.n, it.np, it.tag = n, np, tag
+				return true
+			}
+		}
+		return it.atFirst(n)
 	}
 	return it.step() || it.atFirst(link(it.np, 0).Load())
 }

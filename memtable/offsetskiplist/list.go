@@ -46,7 +46,6 @@
 package offsetskiplist
 
 import (
-	"bytes"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -209,7 +208,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 
 	// The user key exists already: only a version is added.
 	if n := sp.next[0]; n != 0 {
-		if np := l.r.addr(n); bytes.Equal(keyOf(np), key) {
+		if np := l.r.addr(n); sameKey(np, &t) {
 			return l.addVersion(n, np, trailer, value)
 		}
 	}
@@ -232,12 +231,6 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 	valid := true
 	for i := 0; i < h; i++ {
 		for {
-			if i == 0 && sp.next[0] != 0 {
-				// Another Add may have linked this user key first: join it.
-				if np := l.r.addr(sp.next[0]); bytes.Equal(keyOf(np), key) {
-					return l.addVersion(sp.next[0], np, trailer, value)
-				}
-			}
 			if invariants.Enabled && i == 0 {
 				l.checkFits(&t, sp.prev[0], sp.next[0])
 			}
@@ -248,6 +241,12 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
 			if i > 0 {
 				valid = false
+			} else if n := sp.next[0]; n != 0 {
+				// Another Add may have linked this user key first: join it.
+				// (Before the first CAS, next[0] was checked above.)
+				if np := l.r.addr(n); sameKey(np, &t) {
+					return l.addVersion(n, np, trailer, value)
+				}
 			}
 		}
 	}
@@ -386,7 +385,7 @@ func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 		return nil, 0, false
 	}
 	np := l.r.addr(n)
-	if !bytes.Equal(keyOf(np), key) {
+	if !sameKey(np, &t) {
 		return nil, 0, false
 	}
 	tag := tagOf(np).Load()

@@ -95,3 +95,37 @@ func TestChooseMemCap(t *testing.T) {
 		}
 	}
 }
+
+func TestSmallArenaValuesLargerThanAWindow(t *testing.T) {
+	l := New(8 << 20) // 64 KiB chunks, each at the start of a 1 MiB window
+	big := make([]byte, 1<<20+3)
+	for i := range big {
+		big[i] = byte(i * 13)
+	}
+	var added []string
+	for i := 0; ; i++ {
+		k := string(rune('a' + i))
+		err := l.Add(uint64(i+1), base.KindSet, []byte(k), big[i:])
+		if err == memtable.ErrFull {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		added = append(added, k)
+	}
+	// 8 MiB holds seven 1 MiB+ values (each rounded up to 64 KiB chunks,
+	// next to the head's chunk) and not an eighth.
+	if len(added) != 7 {
+		t.Fatalf("added %d values before ErrFull, want 7", len(added))
+	}
+	if u := l.ApproximateMemoryUsage(); u > 8<<20+4096 {
+		t.Fatalf("ApproximateMemoryUsage = %d, past the 8 MiB capacity", u)
+	}
+	for i, k := range added {
+		v, _, ok := l.Get([]byte(k), base.MaxSeq)
+		if !ok || string(v) != string(big[i:]) {
+			t.Fatalf("Get(%q): found=%v len=%d", k, ok, len(v))
+		}
+	}
+}
