@@ -15,9 +15,7 @@ import (
 // (family.go). All methods run with DB.mu held.
 type versionSet struct {
 	db          *DB
-	current     *version
 	nextFileNum atomic.Uint64 // allocated without DB.mu by table writers
-	logNumber   uint64        // WALs numbered below this are fully flushed
 	lastSeq     uint64        // last sequence recorded in the MANIFEST
 	versionNum  uint64
 
