@@ -163,7 +163,7 @@ func BenchmarkAppendBatchKeys(b *testing.B) {
 			ok := it.First()
 			for i := 0; i < b.N; {
 				if !ok {
-					ok = it.First()
+					it.First() // wrap around; AppendBatch reports whether it is positioned
 				}
 				var n int
 				buf, n, ok, _ = it.AppendBatch(buf[:0], o)
