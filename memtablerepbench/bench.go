@@ -21,12 +21,18 @@ type Clock func() int64
 // Main runs memtablerep_bench with args (without the program name) and
 // returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
+	return MainClock(args, func() int64 { return int64(time.Since(start)) }, stdout, stderr)
+}
+
+// MainClock is Main timing every benchmark by clock instead of wall time
+// (scripts/memtablecpu passes the process's CPU time).
+func MainClock(args []string, clock Clock, stdout, stderr io.Writer) int {
 	f, code, done := parseFlags(args, stdout, stderr)
 	if done {
 		return code
 	}
-	start := time.Now()
-	return Run(f, func() int64 { return int64(time.Since(start)) }, stdout, stderr)
+	return Run(f, clock, stdout, stderr)
 }
 
 // runner holds the state the C++ main shares between benchmarks.
