@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 18's table: db_bench's core benchmarks at its defaults on several
+# engines, engines alternated within each round:
+#
+#   scripts/defaults_table.sh NUM THREADS ROUNDS ENGINE...
+#
+# Each engine runs one db_bench process per round with --num=NUM --seed=1
+# --threads=THREADS --histogram=1 and no other option flags, over
+#   fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq,readreverse,
+#   seekrandom,readwhilewriting,readrandomwriterandom,multireadrandom,
+#   deleterandom
+# (deleterandom last: it empties the DB). BIN=path runs that db_bench (it
+# must be built with -tags rocksdb when an engine is rocksdb); DB=dir is the
+# database directory (default /dev/shm/defaults_table); LOGDIR=dir keeps the
+# raw outputs; READS=n adds --reads=n (for runs whose threads multiply the
+# reads). Prints one Markdown row per benchmark and engine: ops/sec of every
+# round, then P99 and P99.9 of the last round in microseconds, and a last
+# row per engine with user and system CPU seconds and peak RSS per round.
+set -euo pipefail
+num=$1
+threads=$2
+rounds=$3
+shift 3
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=${BIN:-"$tmp/db_bench"}
+[ -n "${BIN:-}" ] || go build -tags rocksdb -o "$bin" ./cmd/db_bench
+db=${DB:-/dev/shm/defaults_table}
+logs=${LOGDIR:-$tmp}
+mkdir -p "$logs"
+benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq,readreverse,seekrandom,readwhilewriting,readrandomwriterandom,multireadrandom,deleterandom
+extra=()
+[ -z "${READS:-}" ] || extra+=("--reads=$READS")
+
+for round in $(seq 1 "$rounds"); do
+  for engine in "$@"; do
+    log="$logs/$engine.t$threads.n$num.r$round.log"
+    echo "$(date +%T) $log" >&2
+    rm -rf "$db"
+    /usr/bin/time -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
+      --benchmarks=$benchmarks --num="$num" --threads="$threads" --seed=1 \
+      --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 ||
+      echo "failed: $log" >&2
+  done
+done
+rm -rf "$db"
+
+echo "| benchmark | engine | ops/sec (rounds) | P99 us | P99.9 us |"
+echo "|---|---|---:|---:|---:|"
+for b in ${benchmarks//,/ }; do
+  for engine in "$@"; do
+    ops=""
+    for round in $(seq 1 "$rounds"); do
+      log="$logs/$engine.t$threads.n$num.r$round.log"
+      o=$(awk -v b="$b" '$1 == b && $2 == ":" { for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") print $i }' "$log" | tail -1)
+      ops="$ops${ops:+ / }${o:-?}"
+    done
+    # Percentiles of the last round: the first "Percentiles:" line after
+    # the benchmark's result line.
+    pct=$(awk -v b="$b" '$1 == b && $2 == ":" { on = 1; next }
+      on && /^Percentiles:/ { for (i = 1; i < NF; i++) { if ($i == "P99:") p99 = $(i+1); if ($i == "P99.9:") p999 = $(i+1) }; print p99, p999; exit }' "$log")
+    echo "| $b | $engine | $ops | ${pct% *} | ${pct#* } |"
+  done
+done
+echo
+echo "| engine | user + sys CPU s, peak RSS (rounds) |"
+echo "|---|---|"
+for engine in "$@"; do
+  cells=""
+  for round in $(seq 1 "$rounds"); do
+    log="$logs/$engine.t$threads.n$num.r$round.log"
+    c=$(awk '$1 == "cpu_rss" { printf "%s + %s s, %d MB", $2, $3, $4 / 1024 }' "$log")
+    cells="$cells${cells:+ / }${c:-?}"
+  done
+  echo "| $engine | $cells |"
+done
