@@ -77,5 +77,9 @@ func (db *DB) preparePrefixOptions(o *options.Options) error {
 		// RocksDB: write_buffer_size × ratio bytes, in bits.
 		db.memBloomBits = uint64(float64(o.WriteBufferSize)*ratio) * 8
 	}
+	if db.memBloomBits == 0 && db.prefix == 0 {
+		// No filter of RocksDB's: the native default (memtable_keyfilter.go).
+		db.memBloomBits, db.memBloomWhole = defaultMemKeyFilterBits(o.WriteBufferSize), true
+	}
 	return nil
 }

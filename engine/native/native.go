@@ -82,6 +82,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2 (3 with a partitioned index): RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "the table cache is one LRU list, holding at most max_open_files - 10 unpinned readers open"},
 	{Key: "prefix_size", How: "a fixed prefix extractor as RocksDB's: prefix bloom filters in tables of either format and in memtables, prefix seeks, prefix_hash and hash_linkedlist buckets; each table records its filter's prefix length instead of an OPTIONS file recording the extractor"},
+	{Key: "memtable_bloom_size_ratio", How: "applied; at 0 (the default) and without prefix_size, each memtable still keeps a whole-key bloom filter of 1% of write_buffer_size, which lets a Get skip a memtable that cannot hold its key (lsm/memtable_keyfilter.go)"},
 	{Key: "mmap_write", How: "the WAL is always written through a shared mapping where the file system can preallocate (no system call per commit; the same guarantee as write(2)); tables are written with write(2)"},
 	{Key: "max_total_wal_size", Ignored: true, How: "WALs are freed when their memtable flushes"},
 	{Key: "paranoid_checks", Ignored: true, How: "checks are always on"},

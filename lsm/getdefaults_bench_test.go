@@ -1,0 +1,116 @@
+package lsm
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/godbbench/godbbench/options"
+)
+
+// The shape of db_bench's point reads at its defaults after fillrandom and
+// overwrite: a 64 MiB write buffer, an 8 MiB block cache, snappy, values
+// that compress to half their size, tables several times the cache, and a
+// memtable holding recent overwrites of a fraction of the keys.
+const (
+	defaultsShapeKeys       = 300000
+	defaultsShapeOverwrites = 100000
+)
+
+// openDefaultsShape opens a DB at db_bench's default options filled in
+// that shape: every key in compacted tables, then defaultsShapeOverwrites
+// random overwrites left in the memtable.
+func openDefaultsShape(b *testing.B) *DB {
+	db, err := Open(b.TempDir(), options.Default(), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	value := make([]byte, 100)
+	put := func(i uint64) {
+		// Half random bytes, half zeros: db_bench's compression ratio 0.5.
+		rng.Read(value[:50])
+		batch := NewBatch()
+		batch.Put(benchKey(make([]byte, 16), i), value)
+		if err := db.Write(batch, WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range uint64(defaultsShapeKeys) {
+		put(i)
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		b.Fatal(err)
+	}
+	for range defaultsShapeOverwrites {
+		put(uint64(rng.Intn(defaultsShapeKeys)))
+	}
+	return db
+}
+
+// BenchmarkGetDefaultsShape is readrandom at db_bench's defaults: most
+// keys are read from the tables, past a memtable that does not hold them,
+// and most table reads miss the block cache.
+func BenchmarkGetDefaultsShape(b *testing.B) {
+	db := openDefaultsShape(b)
+	defer db.Close()
+	key := make([]byte, 16)
+	rng := rand.New(rand.NewSource(2))
+	var sink int
+	fn := func(v []byte) { sink += len(v) }
+	b.ReportAllocs()
+	defer startThreadCPU(b)()
+	for range b.N {
+		found, err := db.Get(benchKey(key, uint64(rng.Intn(defaultsShapeKeys))), fn)
+		if err != nil || !found {
+			b.Fatal(found, err)
+		}
+	}
+}
+
+// BenchmarkSeekDefaultsShape is seekrandom at db_bench's defaults: an
+// iterator per seek, as db_bench makes it.
+func BenchmarkSeekDefaultsShape(b *testing.B) {
+	db := openDefaultsShape(b)
+	defer db.Close()
+	key := make([]byte, 16)
+	rng := rand.New(rand.NewSource(2))
+	b.ReportAllocs()
+	defer startThreadCPU(b)()
+	for range b.N {
+		it, err := db.NewIter(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !it.SeekGE(benchKey(key, uint64(rng.Intn(defaultsShapeKeys)))) {
+			b.Fatal("seek found nothing")
+		}
+		if err := it.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPutDefaultsShape is fillrandom's write into a memtable at
+// db_bench's defaults: the CPU of the writing thread only. Run it with
+// -benchtime=300000x to stay within one memtable (a 64 MiB buffer holds
+// about 400,000 such entries).
+func BenchmarkPutDefaultsShape(b *testing.B) {
+	db, err := Open(b.TempDir(), options.Default(), Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	rng := rand.New(rand.NewSource(1))
+	key, value := make([]byte, 16), make([]byte, 100)
+	rng.Read(value[:50])
+	batch := NewBatch()
+	b.ReportAllocs()
+	defer startThreadCPU(b)()
+	for range b.N {
+		batch.Reset()
+		batch.Put(benchKey(key, rng.Uint64()%1000000), value)
+		if err := db.Write(batch, WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

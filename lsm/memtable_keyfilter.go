@@ -1,0 +1,28 @@
+package lsm
+
+// The default memtable key filter. db_bench's default
+// memtable_bloom_size_ratio is 0, under which RocksDB searches every
+// memtable on each Get: a skip-list descent through the whole memtable
+// that, at db_bench's defaults after overwrite, is a sixth of a Get's CPU
+// and finds nothing for most keys, which live in the tables.
+//
+// The native engine gives each memtable a whole-key memBloom
+// (memtable_bloom.go) whenever neither the ratio nor a prefix extractor
+// asks for a filter of RocksDB's: defaultMemKeyFilterRatio of
+// write_buffer_size, in bytes. Answers are the same with or without it (a
+// filter only skips memtables that cannot hold the key); it costs a hash
+// and six bit tests per write and per Get, and the filter's memory. At
+// db_bench's defaults (64 MiB buffer, 16-byte keys, 100-byte values,
+// about 400,000 entries per memtable) that is 640 KiB per memtable, about
+// 13 bits per entry. Measured in docs/BENCHMARKS.md (issue 18, the default
+// memtable key filter).
+
+// defaultMemKeyFilterRatio is the default filter's size as a share of
+// write_buffer_size.
+const defaultMemKeyFilterRatio = 0.01
+
+// defaultMemKeyFilterBits is the size in bits of the default whole-key
+// filter of a memtable of writeBufferSize bytes.
+func defaultMemKeyFilterBits(writeBufferSize int64) uint64 {
+	return uint64(float64(writeBufferSize)*defaultMemKeyFilterRatio) * 8
+}
