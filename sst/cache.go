@@ -18,7 +18,7 @@ import (
 // average).
 // An 8 MiB cache is 128 slabs, a 1 GiB cache 16384, instead of the ~260,000
 // small []byte a per-block allocation would give the garbage collector to
-// trace; the index from key to slot is a map whose keys and values hold no
+// trace; the index from key to slot (blockIndex, cache_index.go) holds no
 // pointers, which the collector does not scan at all.
 //
 // Eviction is CLOCK per size class: a hit sets the slot's reference bit, the
@@ -92,9 +92,9 @@ type slab struct {
 
 type cacheShard struct {
 	mu    sync.RWMutex
-	table map[cacheKey]int32 // slot id: slab index × slotsPerSlabMax + slot
-	slabs []slab             // fixed length: the shard's budget in slabs
-	used  int                // slabs with a buffer
+	table blockIndex // slot id: slab index × slotsPerSlabMax + slot (cache_index.go)
+	slabs []slab     // fixed length: the shard's budget in slabs
+	used  int        // slabs with a buffer
 	free  [len(slotClasses)][]int32
 	owned [len(slotClasses)][]int32 // slabs of each class, in allocation order
 	hand  [len(slotClasses)]int     // clock position in owned slots
@@ -123,7 +123,6 @@ func NewCache(capacityBytes int64, numShardBits int) *Cache {
 	c := &Cache{shards: make([]cacheShard, shards), mask: uint64(shards - 1), capacity: capacityBytes}
 	per := max(capacityBytes/int64(shards)/slabSize, 1)
 	for i := range c.shards {
-		c.shards[i].table = make(map[cacheKey]int32)
 		c.shards[i].slabs = make([]slab, per)
 	}
 	return c
@@ -183,7 +182,7 @@ func (s *cacheShard) bytes(id int32, n int32) []byte {
 // holds 1 + the slot id where the block was last published or found by
 // publish (0: never); a Reader keeps one per block. The hint is the whole
 // lookup: a block is looked for only in the slot it names, never in the
-// map, so a miss (about nine lookups in ten at db_bench's defaults, 8 MiB
+// index, so a miss (about nine lookups in ten at db_bench's defaults, 8 MiB
 // of cache for 110 MB of tables) with a zero hint takes no lock and touches
 // nothing shared, and one with a stale hint one slot's metadata.
 //
@@ -193,9 +192,10 @@ func (s *cacheShard) bytes(id int32, n int32) []byte {
 // block cached by another Reader of the same file (a table reopened while
 // the old Reader's blocks are still cached) is missed once: the read that
 // follows finds it in publish and repoints the hint, and its own copy is
-// reclaimed by the clock. The map still decides what is cached (publish,
+// reclaimed by the clock. The index still decides what is cached (publish,
 // eviction); lookups in the cached point-read path spent about half their
-// time probing it, mostly cache misses on its control words.
+// time probing the map that preceded the index, mostly cache misses on
+// its control words.
 func (c *Cache) lookup(file, off uint64, hint *atomic.Int32) (cacheHandle, []byte, bool) {
 	hv := hint.Load()
 	if hv <= 0 {
@@ -260,12 +260,12 @@ func (c *Cache) publish(h cacheHandle, hint *atomic.Int32) {
 	s := h.s
 	s.mu.Lock()
 	m := s.meta(h.id)
-	if id, dup := s.table[m.key]; dup {
+	if id, dup := s.table.get(m.key); dup {
 		m.state = slotOrphan // another insert cached it first
 		hint.Store(id + 1)
 	} else {
 		m.state = slotLive
-		s.table[m.key] = h.id
+		s.table.put(m.key, h.id)
 		hint.Store(h.id + 1)
 	}
 	s.mu.Unlock()
@@ -320,7 +320,7 @@ func (s *cacheShard) evict(class int) (int32, bool) {
 			continue
 		}
 		if m.state == slotLive {
-			delete(s.table, m.key)
+			s.table.remove(m.key)
 		}
 		if m.state != slotFree {
 			s.usage.Add(-int64(slotClasses[class]))
@@ -362,7 +362,7 @@ func (s *cacheShard) steal(class int) (int32, bool) {
 		for j := range oldSlots {
 			m := &sl.meta[j]
 			if m.state == slotLive {
-				delete(s.table, m.key)
+				s.table.remove(m.key)
 			}
 			if m.state != slotFree {
 				s.usage.Add(-int64(slotClasses[victim]))

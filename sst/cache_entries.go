@@ -25,10 +25,10 @@ func (c *Cache) Entries() CacheEntries {
 	for i := range c.shards {
 		s := &c.shards[i]
 		s.mu.RLock()
-		for _, id := range s.table {
+		s.table.each(func(id int32) {
 			e.DataBlocks++
 			e.DataBytes += int64(slotClasses[s.slabs[id/slotsPerSlabMax].class])
-		}
+		})
 		for j := range s.slabs {
 			e.Slots += len(s.slabs[j].meta)
 		}
