@@ -20,7 +20,12 @@ const (
 // that shape: every key in compacted tables, then defaultsShapeOverwrites
 // random overwrites left in the memtable.
 func openDefaultsShape(b *testing.B) *DB {
-	db, err := Open(b.TempDir(), options.Default(), Config{})
+	return openDefaultsShapeWith(b, options.Default())
+}
+
+// openDefaultsShapeWith is openDefaultsShape under options o.
+func openDefaultsShapeWith(b *testing.B, o *options.Options) *DB {
+	db, err := Open(b.TempDir(), o, Config{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,8 +55,18 @@ func openDefaultsShape(b *testing.B) *DB {
 // BenchmarkGetDefaultsShape is readrandom at db_bench's defaults: most
 // keys are read from the tables, past a memtable that does not hold them,
 // and most table reads miss the block cache.
-func BenchmarkGetDefaultsShape(b *testing.B) {
-	db := openDefaultsShape(b)
+func BenchmarkGetDefaultsShape(b *testing.B) { benchmarkGetDefaultsShape(b, options.Default()) }
+
+// BenchmarkGetDefaultsShapeRTable is BenchmarkGetDefaultsShape with
+// --table_format=rtable.
+func BenchmarkGetDefaultsShapeRTable(b *testing.B) {
+	o := options.Default()
+	o.TableFormat = options.TableFormatRTable
+	benchmarkGetDefaultsShape(b, o)
+}
+
+func benchmarkGetDefaultsShape(b *testing.B, o *options.Options) {
+	db := openDefaultsShapeWith(b, o)
 	defer db.Close()
 	key := make([]byte, 16)
 	rng := rand.New(rand.NewSource(2))
@@ -69,8 +84,18 @@ func BenchmarkGetDefaultsShape(b *testing.B) {
 
 // BenchmarkSeekDefaultsShape is seekrandom at db_bench's defaults: an
 // iterator per seek, as db_bench makes it.
-func BenchmarkSeekDefaultsShape(b *testing.B) {
-	db := openDefaultsShape(b)
+func BenchmarkSeekDefaultsShape(b *testing.B) { benchmarkSeekDefaultsShape(b, options.Default()) }
+
+// BenchmarkSeekDefaultsShapeRTable is BenchmarkSeekDefaultsShape with
+// --table_format=rtable.
+func BenchmarkSeekDefaultsShapeRTable(b *testing.B) {
+	o := options.Default()
+	o.TableFormat = options.TableFormatRTable
+	benchmarkSeekDefaultsShape(b, o)
+}
+
+func benchmarkSeekDefaultsShape(b *testing.B, o *options.Options) {
+	db := openDefaultsShapeWith(b, o)
 	defer db.Close()
 	key := make([]byte, 16)
 	rng := rand.New(rand.NewSource(2))
