@@ -25,7 +25,8 @@ func getFamily(t *testing.T, db engine.DB, key string) (string, bool) {
 // more than the default, the DB opens families 0 and 1, creates 2 on
 // demand, writes each family through its handle and through one batch
 // naming several, keeps every write in its own family across a reopen,
-// and refuses a batch naming a family not created.
+// refuses a batch naming a family not created, and opens all three
+// read-only.
 func TestColumnFamilies(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	o := options.Default()
@@ -67,11 +68,21 @@ func TestColumnFamilies(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.NumHotColumnFamilies = 3
-	db, cfs = open()
-	defer db.Close()
-	for i, want := range []string{"v0", "v1", "v2"} {
-		if v, ok := getFamily(t, cfs.ColumnFamily(i), "k"); !ok || v != want {
-			t.Errorf("after reopening, family %d k = %q %v; want %q", i, v, ok, want)
+	for _, readOnly := range []bool{false, true} {
+		o.ReadOnly = readOnly
+		db, cfs = open()
+		for i, want := range []string{"v0", "v1", "v2"} {
+			if v, ok := getFamily(t, cfs.ColumnFamily(i), "k"); !ok || v != want {
+				t.Errorf("after reopening (read-only %v), family %d k = %q %v; want %q", readOnly, i, v, ok, want)
+			}
+		}
+		if readOnly {
+			if err := cfs.ColumnFamily(2).Put([]byte("k"), nil, nil); err == nil || err.Error() != readOnlyWords {
+				t.Errorf("Put to a family of a read-only DB: %v, want %q", err, readOnlyWords)
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -171,9 +171,6 @@ func (opener Opener) Open(dir string, o *options.Options, warn io.Writer) (engin
 	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
 		return nil, err
 	}
-	if o.ReadOnly && o.NumColumnFamilies > 1 {
-		return nil, fmt.Errorf("Not implemented: engine native opens --num_column_families only read-write")
-	}
 	if o.MmapWrite && o.UseDirectIOForFlushAndCompaction {
 		// Checked here: mapOptions maps the WAL whatever --mmap_write says.
 		return nil, lsm.ErrMmapWritesAndDirectIO
