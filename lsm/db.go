@@ -169,7 +169,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.mu.vs.db = db
 	db.def = newFamily(0, defaultFamilyName, db.numLevels)
 	db.mu.stats.tickers = db.tickers
-	db.mu.stats.init(db.numLevels)
+	db.mu.stats.init()
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}

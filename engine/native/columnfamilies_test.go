@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
@@ -84,5 +85,46 @@ func TestColumnFamilies(t *testing.T) {
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFamilyProperties: a family other than the default answers the
+// stats and level properties from its own figures (its name in the
+// stats' titles, its tables in the file counts), and the DB-wide ones as
+// the DB does.
+func TestFamilyProperties(t *testing.T) {
+	o := options.Default()
+	o.NumColumnFamilies = 2
+	db, err := Opener{}.Open(filepath.Join(t.TempDir(), "db"), o, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	one := db.(engine.ColumnFamilies).ColumnFamily(1)
+	if err := one.Put([]byte("k"), []byte("v"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		db    engine.DB
+		files string
+	}{{db, "0"}, {one, "1"}} {
+		if n, ok := c.db.Property("rocksdb.num-files-at-level0"); !ok || n != c.files {
+			t.Errorf("num-files-at-level0 = %q %v, want %s", n, ok, c.files)
+		}
+	}
+	for _, name := range []string{"rocksdb.cfstats", "rocksdb.stats"} {
+		s, ok := one.Property(name)
+		if !ok || !strings.Contains(s, "** Compaction Stats [column_family_name_000001] **") || strings.Contains(s, "[default]") {
+			t.Errorf("%s of family 1 (%v):\n%s", name, ok, s)
+		}
+		if withDB := strings.Contains(s, "** DB Stats **"); withDB != (name == "rocksdb.stats") {
+			t.Errorf("%s of family 1 holds DB stats: %v", name, withDB)
+		}
+	}
+	if got, ok := one.Property("rocksdb.block-cache-capacity"); !ok || got != "8388608" {
+		t.Errorf("block-cache-capacity of family 1 = %q %v", got, ok)
 	}
 }
