@@ -86,10 +86,10 @@ type DB struct {
 
 	// The commit leader's own state, touched only by the writer that leads
 	// the current group.
-	group    []*writer      // the current leader's group
-	insertWG sync.WaitGroup // the current group's parallel inserts
-	split    splitInsert    // a lone large batch's two-way insert
-	walWrite walWrite       // a large group's overlapped WAL write
+	group    []*writer   // the current leader's group
+	helpers  groupInsert // the current group's parallel insert
+	split    splitInsert // a lone large batch's two-way insert
+	walWrite walWrite    // a large group's overlapped WAL write
 	// familyNames are Config.ColumnFamilies.
 	familyNames []string
 	// createMu serializes CreateColumnFamily calls (columnfamily.go).
