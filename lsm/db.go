@@ -43,7 +43,8 @@ type Config struct {
 	// default (RocksDB's DB::Open with column family descriptors, with
 	// create_missing_column_families): those the DB lacks are created.
 	// A family the DB has that is not named fails the open ("Column
-	// families not opened"). A read-only open takes none.
+	// families not opened"). A read-only open opens those named, which
+	// may be fewer than the DB has, and creates none (readonly.go).
 	ColumnFamilies []string
 }
 
@@ -168,7 +169,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.mu.vs.db = db
 	db.def = newFamily(0, defaultFamilyName, db.numLevels)
 	db.mu.stats.tickers = db.tickers
-	db.mu.stats.init(db.numLevels)
+	db.mu.stats.init()
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}
