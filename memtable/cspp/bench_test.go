@@ -8,10 +8,12 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/offsetskiplist"
 	"github.com/godbbench/godbbench/memtable/skiplist"
 )
 
-// Benchmarks run cspp and the baseline skiplist side by side:
+// Benchmarks run cspp, the baseline skiplist and offset_skiplist side by
+// side:
 //
 //	go test -run XXX -bench . -benchtime 500000x ./memtable/cspp/
 //
@@ -25,6 +27,7 @@ type repMaker struct {
 var reps = []repMaker{
 	{"cspp", func(n int) memtable.Rep { return New(int64(n)*160 + 1<<20) }},
 	{"skiplist", func(int) memtable.Rep { return skiplist.New() }},
+	{"offset_skiplist", func(n int) memtable.Rep { return offsetskiplist.New(uint64(n)*64 + 1<<20) }},
 }
 
 // keySource fills key buffers without allocating: splitmix64 for random keys.

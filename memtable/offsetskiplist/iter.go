@@ -12,7 +12,7 @@ func (l *List) NewIter() memtable.Iter {
 	if l.a == nil {
 		panic(errReleased)
 	}
-	return &Iter{l: l}
+	return &Iter{l: l, r: l.r}
 }
 
 // Iter walks a List in internal-key order: nodes by user key, and within a
@@ -20,10 +20,10 @@ func (l *List) NewIter() memtable.Iter {
 // use by itself, but any number of iterators may run alongside Adds.
 type Iter struct {
 	l   *List
-	n   uint32         // node, 0 when invalid
-	np  unsafe.Pointer // its address
-	ref uint32         // version record within n; 0 for an inline node's version
-	tag uint32         // n's inline tag, when ref is 0
+	r   resolver       // l's, one load nearer
+	np  unsafe.Pointer // the current node's address, nil when invalid
+	ref uint32         // version record within the node; 0 for an inline version
+	tag uint32         // the node's inline tag when ref is 0, or unreadTag
 	tr  base.Trailer   // the record's trailer, when ref is not 0
 
 	// chain caches node chainOf's version refs, newest first, so that Prev
@@ -31,12 +31,20 @@ type Iter struct {
 	// chain's head. Versions added after it was built are not seen by the
 	// backward walk, which the consistent-prefix contract allows.
 	chain   []uint32
-	chainOf uint32
+	chainOf unsafe.Pointer
 	ci      int // index of ref in chain when chain[ci] == ref
 }
 
+// unreadTag in Iter.tag (with ref 0) says that Next moved to a node without
+// reading its tag: the iterator stands at the node's newest version,
+// whichever that is when settle first reads the tag. A scan that only walks
+// keys (memtablerep_bench's readseq) then reads nothing of a node but its
+// link, as skip_list's does; Seq, Kind and Value read the tag once. Inline
+// tags never have bit 31 set.
+const unreadTag = ^uint32(0)
+
 func (it *Iter) invalidate() bool {
-	it.n, it.np = 0, nil
+	it.np = nil
 	return false
 }
 
@@ -45,8 +53,8 @@ func (it *Iter) atFirst(n uint32) bool {
 	if n == 0 {
 		return it.invalidate()
 	}
-	np := it.l.r.addr(n)
-	it.n, it.np = n, np
+	np := it.r.addr(n)
+	it.np = np
 	tag := tagOf(np).Load()
 	if tag&chainBit != 0 {
 		it.ref, it.tr = tag, recTrailer(it.l.rec(tag))
@@ -56,34 +64,26 @@ func (it *Iter) atFirst(n uint32) bool {
 	return true
 }
 
+// settle reads the tag of the node Next moved to, if it has not been read:
+// the iterator is then at the node's newest version as of now.
+func (it *Iter) settle() {
+	if it.ref != 0 || it.tag != unreadTag {
+		return
+	}
+	if tag := tagOf(it.np).Load(); tag&chainBit != 0 {
+		it.ref, it.tr = tag, recTrailer(it.l.rec(tag))
+	} else {
+		it.tag = tag
+	}
+}
+
 // trailer is the current version's trailer.
 func (it *Iter) trailer() base.Trailer {
+	it.settle()
 	if it.ref == 0 {
 		return it.l.inlineTrailer(it.tag)
 	}
 	return it.tr
-}
-
-// step moves to the version after the current one within its node, if
-// there is one.
-func (it *Iter) step() bool {
-	if it.ref != 0 {
-		if next := recNext(it.l.rec(it.ref)).Load(); next != 0 {
-			it.ref, it.tr = next, recTrailer(it.l.rec(next))
-			return true
-		}
-		return false
-	}
-	if tagOf(it.np).Load()&chainBit == 0 {
-		return false // still the key's only version
-	}
-	// Versions were added since the node was read: the ones older than
-	// the inline version follow it.
-	ref, tr, ok := it.l.versionBelow(it.np, it.l.inlineTrailer(it.tag))
-	if ok {
-		it.ref, it.tr = ref, tr
-	}
-	return ok
 }
 
 // atLast positions at node n's oldest version.
@@ -100,7 +100,7 @@ func (it *Iter) atLast(n uint32) bool {
 }
 
 // First implements memtable.Iter.
-func (it *Iter) First() bool { return it.atFirst(link(it.l.r.addr(it.l.head), 0).Load()) }
+func (it *Iter) First() bool { return it.atFirst(link(it.r.addr(it.l.head), 0).Load()) }
 
 // Last implements memtable.Iter.
 func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) }
@@ -110,11 +110,14 @@ func (it *Iter) Seek(key []byte, seq uint64) bool {
 	l := it.l
 	t := lookupFor(key)
 	if !it.atFirst(l.findGreaterOrEqual(&t)) || !sameKey(it.np, &t) {
-		return it.n != 0
+		return it.np != nil
 	}
-	for it.trailer().Seq() > seq {
-		if !it.step() {
-			return it.atFirst(link(it.np, 0).Load())
+	// Versions newer than seq are passed over; past the key's last one,
+	// Next has moved to the next key, whose every version is after
+	// (key, seq).
+	for np := it.np; it.trailer().Seq() > seq; {
+		if !it.Next() || it.np != np {
+			return it.np != nil
 		}
 	}
 	return true
@@ -146,26 +149,52 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	return true
 }
 
-// Next implements memtable.Iter.
+// Next implements memtable.Iter. Everything it does is inlined (the chain
+// walk is written out): a call would give it a stack frame to set up and
+// spill to on every step. A node whose tag is inline holds its key's only
+// version (a chain never turns back into an inline tag), whatever the
+// iterator read of it before, so Next goes straight on to the next node,
+// and does not read that node's tag (see unreadTag). Otherwise it takes the
+// next older version in the chain, if there is one.
 func (it *Iter) Next() bool {
-	if it.n == 0 {
+	np := it.np
+	if np == nil {
 		return false
 	}
-	if it.ref == 0 && tagOf(it.np).Load()&chainBit == 0 {
-		// The node still holds its key's only version (a scan's common
-		// case): straight on to the next node, here when it too has one
-		// version, without atFirst's call.
-		n := link(it.np, 0).Load()
-		if n != 0 {
-			np := it.l.r.addr(n)
-			if tag := tagOf(np).Load(); tag&chainBit == 0 {
-				it.n, it.np, it.tag = n, np, tag
-				return true
+	if tag := tagOf(np).Load(); tag&chainBit != 0 {
+		l := it.l
+		var next uint32
+		switch {
+		case it.ref != 0:
+			next = recNext(l.rec(it.ref)).Load()
+		case it.tag == unreadTag:
+			// Unread: the iterator stood at the chain's head.
+			next = recNext(l.rec(tag)).Load()
+		default:
+			// Read while inline: the versions added since that are older
+			// than the one read follow it.
+			t := l.inlineTrailer(it.tag)
+			for next = tag; next != 0; {
+				r := l.rec(next)
+				if recTrailer(r) < t {
+					break
+				}
+				next = recNext(r).Load()
 			}
 		}
-		return it.atFirst(n)
+		if next != 0 {
+			it.ref, it.tr = next, recTrailer(l.rec(next))
+			return true
+		}
+		it.ref = 0
 	}
-	return it.step() || it.atFirst(link(it.np, 0).Load())
+	n := link(np, 0).Load()
+	if n == 0 {
+		it.np = nil
+		return false
+	}
+	it.np, it.tag = it.r.addr(n), unreadTag
+	return true
 }
 
 // Prev implements memtable.Iter. Within a node it steps back through the
@@ -173,12 +202,13 @@ func (it *Iter) Next() bool {
 // nodes it searches from the top, as InlineSkipList does, because nodes
 // have no back links.
 func (it *Iter) Prev() bool {
-	if it.n == 0 {
+	if it.np == nil {
 		return false
 	}
 	l := it.l
+	it.settle()
 	if it.ref != 0 {
-		if it.chainOf != it.n || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.ref {
+		if it.chainOf != it.np || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.ref {
 			it.loadChain()
 		}
 		if it.ci > 0 {
@@ -193,7 +223,7 @@ func (it *Iter) Prev() bool {
 }
 
 // Valid implements memtable.Iter.
-func (it *Iter) Valid() bool { return it.n != 0 }
+func (it *Iter) Valid() bool { return it.np != nil }
 
 // Key implements memtable.Iter.
 func (it *Iter) Key() []byte { return keyOf(it.np) }
@@ -205,7 +235,10 @@ func (it *Iter) Seq() uint64 { return it.trailer().Seq() }
 func (it *Iter) Kind() base.Kind { return it.trailer().Kind() }
 
 // Value implements memtable.Iter.
-func (it *Iter) Value() []byte { return it.l.value(it.np, it.ref) }
+func (it *Iter) Value() []byte {
+	it.settle()
+	return it.l.value(it.np, it.ref)
+}
 
 // loadChain caches the current node's version chain and the position of the
 // current version in it (ci = -1 if it is not there, which cannot happen:
@@ -221,5 +254,5 @@ func (it *Iter) loadChain() {
 		}
 		it.chain = append(it.chain, ref)
 	}
-	it.chainOf = it.n
+	it.chainOf = it.np
 }

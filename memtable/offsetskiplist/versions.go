@@ -185,23 +185,6 @@ func (l *List) pushVersion(at *atomic.Uint32, ref uint32, t base.Trailer, np uns
 	}
 }
 
-// versionBelow returns the newest version of the node at np older than
-// trailer t, when the node has a chain (ref 0 and ok false when there is
-// none). An iterator that read the node while it was inline steps on with
-// it, so it also sees the versions added below that one since.
-func (l *List) versionBelow(np unsafe.Pointer, t base.Trailer) (uint32, base.Trailer, bool) {
-	ref := tagOf(np).Load()
-	if ref&chainBit == 0 {
-		return 0, 0, false
-	}
-	for ; ref != 0; ref = recNext(l.rec(ref)).Load() {
-		if rt := recTrailer(l.rec(ref)); rt < t {
-			return ref, rt, true
-		}
-	}
-	return 0, 0, false
-}
-
 // value returns the value of version ref of the node at np.
 func (l *List) value(np unsafe.Pointer, ref uint32) []byte {
 	if ref == 0 {
