@@ -174,6 +174,12 @@ func (db *DB) runCompaction(c *compaction) error {
 // then moves the result to targetLevel when it is >= 0 and the levels in
 // between hold nothing in the range.
 func (db *DB) Compact(start, end []byte, targetLevel int) error {
+	err := db.compactManual(start, end, targetLevel)
+	releaseIdleMemory()
+	return err
+}
+
+func (db *DB) compactManual(start, end []byte, targetLevel int) error {
 	if err := db.Flush(); err != nil {
 		return err
 	}
