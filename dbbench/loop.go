@@ -116,6 +116,7 @@ func (r *runner) runItem(item string) error {
 		return errExit{err.Error()}
 	}
 	spec, def, known, err := r.resolve(name)
+	r.familyStats = familyStatsBenchmarks[name]
 	if err != nil {
 		return err
 	}

@@ -114,9 +114,15 @@ func (r *runner) printMemStats() {
 // interval line (stderr), as db_bench prints it: the rocksdb.stats text as is
 // (it carries its own newlines), then "num-running-compactions: N" and
 // "num-running-flushes: N" and a blank line; a property the engine lacks is
-// left out. A nil db (db_bench's FinishedOps without one) prints nothing.
+// left out. A nil db (db_bench's FinishedOps without one) prints nothing;
+// a db with column families, in the benchmarks that hand db_bench's
+// FinishedOps its families, prints each family's stats (familystats.go).
 func (r *runner) printIntervalStats(db engine.DB) {
 	if db == nil {
+		return
+	}
+	if fams := r.intervalFamilies(db); fams != nil {
+		r.printFamilyStats(fams)
 		return
 	}
 	var b strings.Builder

@@ -97,3 +97,56 @@ func TestOneColumnFamilyRuns(t *testing.T) {
 		}
 	}
 }
+
+// columnFamilyReadOnlyRuns are fills followed by a read-only read of the
+// DB they leave: all families, the hot ones only, and fewer families than
+// the DB has (a read-only open may leave families out). The first fill's
+// data stays in the WAL; the second's goes to tables as well.
+var columnFamilyReadOnlyRuns = []struct{ fill, read []string }{
+	{[]string{"--benchmarks=fillrandom", "--num=6000", "--seed=3", "--num_column_families=4"},
+		[]string{"--benchmarks=readrandom,readrandom", "--num=6000", "--seed=3", "--num_column_families=4"}},
+	{[]string{"--benchmarks=fillrandom,fillseq", "--num=20000", "--seed=5", "--num_column_families=3", "--write_buffer_size=131072"},
+		[]string{"--benchmarks=readrandom,seekrandom", "--num=20000", "--reads=5000", "--seed=6", "--num_column_families=3", "--num_hot_column_families=2"}},
+	{[]string{"--benchmarks=fillrandom", "--num=6000", "--seed=3", "--num_column_families=4"},
+		[]string{"--benchmarks=readrandom", "--num=6000", "--seed=3", "--num_column_families=2"}},
+}
+
+// TestOracleColumnFamilyReadOnly: a read-only open of a DB with column
+// families finds what C++ db_bench finds in the DB its own fill left.
+func TestOracleColumnFamilyReadOnly(t *testing.T) {
+	requireOracle(t)
+	for i, run := range columnFamilyReadOnlyRuns {
+		fill := append([]string{"--compression_type=none"}, run.fill...)
+		read := append([]string{"--compression_type=none", "--use_existing_db=1", "--readonly=1"}, run.read...)
+		dir := filepath.Join(t.TempDir(), "db")
+		runOracleIn(t, dir, fill)
+		want := summarize(runOracleIn(t, dir, read))
+		if len(want) == 0 {
+			t.Errorf("run %d: no result lines from the oracle", i)
+		}
+		for _, eng := range familyEngines() {
+			dir := filepath.Join(t.TempDir(), "db")
+			runNative(t, dir, append([]string{"--engine=" + eng}, fill...)...)
+			got := summarize(runNative(t, dir, append([]string{"--engine=" + eng}, read...)...))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s, run %d %v:\n--- ours\n%s\n--- C++ db_bench\n%s", eng, i, read,
+					strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
+// TestColumnFamilyReadOnlyNotFound: a read-only open naming more families
+// than the DB has stops with C++ db_bench's open error.
+func TestColumnFamilyReadOnlyNotFound(t *testing.T) {
+	for _, eng := range familyEngines() {
+		dir := filepath.Join(t.TempDir(), "db")
+		runNative(t, dir, "--engine="+eng, "--benchmarks=fillseq", "--num=100", "--num_column_families=2")
+		code, out, errs := runMain(t, "--engine="+eng, "--db="+dir, "--benchmarks=readrandom", "--num=100",
+			"--num_column_families=3", "--use_existing_db=1", "--readonly=1")
+		want := "open error: Invalid argument: Column family not found: column_family_name_000002\n"
+		if code != 1 || !strings.HasSuffix(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q, want 1 and %q\n%s", eng, code, errs, want, out)
+		}
+	}
+}

@@ -84,6 +84,9 @@ type runner struct {
 	timestamps atomic.Uint64
 	shape      valueShape
 	benchIndex int
+	// familyStats: the running benchmark's interval dumps print each
+	// column family's stats (familystats.go).
+	familyStats bool
 
 	// openErr is the failure db_bench's first Open reports while it reads
 	// the options (options file, option flags), printed by open.

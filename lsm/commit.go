@@ -12,8 +12,9 @@ import (
 // leader. It makes room (switching the memtable, stalling), takes the
 // writers behind it as its group (up to maxGroupBytes), assigns their
 // sequence numbers, releases the mutex, appends their records to the WAL
-// with one write (and one fsync if any asked for it), and then the group
-// inserts into the memtable in parallel: each follower inserts its own batch.
+// with one write (and one fsync if any asked for it), and then inserts the
+// group into the memtable, with up to GOMAXPROCS-1 followers helping
+// (insert_group.go).
 // A group of walOverlapBytes or more writes its WAL from a second goroutine
 // while it inserts (wal_overlap.go).
 // Finally the leader publishes the group's last sequence, hands the
@@ -43,8 +44,7 @@ type writer struct {
 	flush bool // a memtable switch request from Flush, carries no batch
 	state writerState
 	err   error
-	mem   *memTable
-	wg    *sync.WaitGroup
+	mem   *memTable // the memtable a helper inserts into (insert_group.go)
 	wake  chan struct{}
 }
 
@@ -99,7 +99,7 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 	w := writerPool.Get().(*writer)
 	w.batch, w.sync, w.noWAL, w.flush = b, wo.Sync, wo.DisableWAL, false
 	err := db.commit(w)
-	w.batch, w.mem, w.wg, w.err = nil, nil, nil, nil
+	w.batch, w.mem, w.err = nil, nil, nil
 	writerPool.Put(w)
 	return err
 }
@@ -120,8 +120,7 @@ func (db *DB) commit(w *writer) error {
 			<-w.wake
 			switch w.state {
 			case stateInsert:
-				w.err = db.insert(w.mem, w.batch)
-				w.wg.Done()
+				db.helpInsert(w)
 				continue
 			case stateDone:
 				return w.err
@@ -247,38 +246,6 @@ func (db *DB) lead(w *writer) error {
 		db.bgCond.Broadcast() // Close waits for the queue to drain
 	}
 	db.mu.Unlock()
-	return err
-}
-
-// insertGroup applies the first n queued batches to mem, in parallel when
-// there is more than one and the options allow concurrent memtable writes.
-func (db *DB) insertGroup(mem *memTable, group []*writer) error {
-	n := len(group)
-	if n == 1 && db.canSplit(group[0].batch) {
-		return db.insertSplit(mem, group[0].batch)
-	}
-	if n == 1 || !db.opts.AllowConcurrentMemtableWrite {
-		for _, g := range group {
-			if err := db.insert(mem, g.batch); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, f := range group[1:] {
-		f.mem, f.wg, f.state = mem, &db.insertWG, stateInsert
-	}
-	db.insertWG.Add(n - 1)
-	for _, f := range group[1:] {
-		f.wake <- struct{}{}
-	}
-	err := db.insert(mem, group[0].batch)
-	db.insertWG.Wait()
-	for _, f := range group[1:] {
-		if f.err != nil && err == nil {
-			err = f.err
-		}
-	}
 	return err
 }
 

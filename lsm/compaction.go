@@ -50,7 +50,7 @@ func (db *DB) installEdit(f *family, e *versionEdit) error {
 // while tables are read and written. The inputs are marked compacting.
 func (db *DB) runCompaction(c *compaction) error {
 	defer c.markCompacting(false)
-	st := &db.mu.stats.levels[c.outputLevel]
+	st := &c.fam.work.levels[c.outputLevel]
 	e := &versionEdit{}
 	if c.trivialMove {
 		var moved uint64

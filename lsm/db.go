@@ -43,7 +43,8 @@ type Config struct {
 	// default (RocksDB's DB::Open with column family descriptors, with
 	// create_missing_column_families): those the DB lacks are created.
 	// A family the DB has that is not named fails the open ("Column
-	// families not opened"). A read-only open takes none.
+	// families not opened"). A read-only open opens those named, which
+	// may be fewer than the DB has, and creates none (readonly.go).
 	ColumnFamilies []string
 }
 
@@ -85,10 +86,10 @@ type DB struct {
 
 	// The commit leader's own state, touched only by the writer that leads
 	// the current group.
-	group    []*writer      // the current leader's group
-	insertWG sync.WaitGroup // the current group's parallel inserts
-	split    splitInsert    // a lone large batch's two-way insert
-	walWrite walWrite       // a large group's overlapped WAL write
+	group    []*writer   // the current leader's group
+	helpers  groupInsert // the current group's parallel insert
+	split    splitInsert // a lone large batch's two-way insert
+	walWrite walWrite    // a large group's overlapped WAL write
 	// familyNames are Config.ColumnFamilies.
 	familyNames []string
 	// createMu serializes CreateColumnFamily calls (columnfamily.go).
@@ -168,7 +169,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	db.mu.vs.db = db
 	db.def = newFamily(0, defaultFamilyName, db.numLevels)
 	db.mu.stats.tickers = db.tickers
-	db.mu.stats.init(db.numLevels)
+	db.mu.stats.init()
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}

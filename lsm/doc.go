@@ -75,7 +75,10 @@
 //     temporarily unavailable").
 //   - Options.ReadOnly opens an existing DB read-only (readonly.go): no LOCK,
 //     no file created, written or deleted; WALs are replayed into memtables;
-//     Write, Flush and Compact fail with ErrReadOnly.
+//     Write, Flush and Compact fail with ErrReadOnly. It opens the families
+//     Config.ColumnFamilies names, which may be fewer than the DB has, and
+//     refuses a name the DB lacks ("Invalid argument: Column family not
+//     found: <name>").
 //   - Destroy (destroy.go) takes LOCK and deletes only files the engine
 //     names, never directories or link targets.
 //   - Column families, with RocksDB's semantics (family.go): each family
@@ -84,8 +87,8 @@
 //     file numbers, lock and background error are shared, so one batch
 //     writes several families atomically. Open names the families besides
 //     the default (Config.ColumnFamilies), creating those missing, and
-//     refuses a DB whose MANIFEST holds live families it does not name
-//     ("Invalid argument: Column families not opened: <names>");
+//     read-write refuses a DB whose MANIFEST holds live families it does
+//     not name ("Invalid argument: Column families not opened: <names>");
 //     CreateColumnFamily adds one later. A ColumnFamily handle reads one
 //     family; batches name families by id (Batch.PutCF and the like), and
 //     Write refuses a batch naming a family the DB lacks ("Invalid

@@ -38,6 +38,21 @@ type family struct {
 	// compactPointer is, per level, where the next compaction of that
 	// level starts.
 	compactPointer [][]byte
+	// work is the family's cumulative flush and compaction statistics.
+	work familyWork
+}
+
+// familyWork is what a family's flushes and compactions did since Open
+// or the last ResetStats, the figures of its rows of RocksDB's
+// compaction-stats table (guarded by DB.mu).
+type familyWork struct {
+	levels  []levelStats // compactions by output level, flushes in level 0
+	flushes levelStats   // the flushes alone
+}
+
+// newFamilyWork returns empty statistics for numLevels levels.
+func newFamilyWork(numLevels int) familyWork {
+	return familyWork{levels: make([]levelStats, numLevels)}
 }
 
 // defaultFamilyName is the name of family 0, as in RocksDB.
@@ -45,7 +60,7 @@ const defaultFamilyName = "default"
 
 // newFamily returns an empty family with numLevels compaction pointers.
 func newFamily(id uint32, name string, numLevels int) *family {
-	return &family{id: id, name: name, compactPointer: make([][]byte, numLevels)}
+	return &family{id: id, name: name, compactPointer: make([][]byte, numLevels), work: newFamilyWork(numLevels)}
 }
 
 // publishReads makes the family's memtables and version the ones new

@@ -111,14 +111,31 @@ func (s *familySet) snapshot(def *versionEdit) []*versionEdit {
 	return edits
 }
 
+// errFamilyNotFound is the error of a read-only open naming a family the
+// DB does not have, in RocksDB's words ("Column family not found: " and
+// the name).
+var errFamilyNotFound = errors.New("Invalid argument: Column family not found: ")
+
+// keepNamed is a read-only open's choice of families, as RocksDB's
+// OpenForReadOnly makes it: a name no live family has is
+// errFamilyNotFound (the first such name), and the live families that
+// opened does not name are forgotten, so that they take no memtable and
+// no reader reaches them. Their versions keep their file references: a
+// read-only DB never deletes a file.
+func (s *familySet) keepNamed(opened []string) error {
+	for _, name := range opened {
+		if name != defaultFamilyName && !slices.ContainsFunc(s.live, func(f *family) bool { return f.name == name }) {
+			return fmt.Errorf("%w%s", errFamilyNotFound, name)
+		}
+	}
+	s.live = slices.DeleteFunc(s.live, func(f *family) bool { return !slices.Contains(opened, f.name) })
+	return nil
+}
+
 // errFamiliesNotOpened is the error of opening a DB whose MANIFEST holds
 // families besides the default without naming them, in RocksDB's words
 // ("Column families not opened: " and the names by id, comma separated).
 var errFamiliesNotOpened = errors.New("Invalid argument: Column families not opened: ")
-
-// notOpened returns errFamiliesNotOpened naming the live families, or nil
-// when there are none.
-func (s *familySet) notOpened() error { return s.notNamed(nil) }
 
 // notNamed returns errFamiliesNotOpened naming the live families that
 // opened does not name, or nil when it names them all.

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 )
 
 // TestOpenRefusesUnopenedFamilies: a DB whose MANIFEST holds families
-// besides the default does not open, read-write or read-only, without
-// them, in RocksDB's words, and the refused open changes no file.
+// besides the default does not open read-write without them, in
+// RocksDB's words; read-only, as RocksDB's OpenForReadOnly, it opens with
+// any of them but not with a family it lacks. No open changes a file.
 func TestOpenRefusesUnopenedFamilies(t *testing.T) {
 	dir := t.TempDir()
 	var records [][]byte
@@ -22,20 +24,44 @@ func TestOpenRefusesUnopenedFamilies(t *testing.T) {
 	}
 	writeManifest(t, dir, records, false, -1)
 	before := dirListing(t, dir)
-	for _, readOnly := range []bool{false, true} {
+	for _, c := range []struct {
+		readOnly bool
+		names    []string
+		want     string // "": the open succeeds
+	}{
+		{false, nil, "Invalid argument: Column families not opened: first, second"},
+		{false, []string{"second"}, "Invalid argument: Column families not opened: first"},
+		{true, nil, ""},
+		{true, []string{"second"}, ""},
+		{true, []string{"first", "third"}, "Invalid argument: Column family not found: third"},
+	} {
 		o := testOptions()
-		o.ReadOnly = readOnly
-		db, err := Open(dir, o, Config{})
-		if err == nil {
-			db.Close()
-			t.Fatalf("read-only %v: Open succeeded", readOnly)
+		o.ReadOnly = c.readOnly
+		db, err := Open(dir, o, Config{ColumnFamilies: c.names})
+		if c.want != "" {
+			if err == nil {
+				db.Close()
+				t.Fatalf("read-only %v %v: Open succeeded", c.readOnly, c.names)
+			}
+			if err.Error() != c.want {
+				t.Fatalf("read-only %v %v: Open = %v, want %q", c.readOnly, c.names, err, c.want)
+			}
+			continue
 		}
-		if want := "Invalid argument: Column families not opened: first, second"; err.Error() != want {
-			t.Fatalf("read-only %v: Open = %v, want %q", readOnly, err, want)
+		if err != nil {
+			t.Fatalf("read-only %v %v: Open = %v", c.readOnly, c.names, err)
+		}
+		for _, name := range []string{"first", "second"} {
+			if open := db.ColumnFamily(name) != nil; open != slices.Contains(c.names, name) {
+				t.Errorf("read-only %v: family %s open %v, named %v", c.readOnly, name, open, c.names)
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if after := dirListing(t, dir); after != before {
-		t.Fatalf("a refused open changed the directory from %s to %s", before, after)
+		t.Fatalf("an open changed the directory from %s to %s", before, after)
 	}
 }
 

@@ -139,7 +139,7 @@ func (db *DB) flushLoop() {
 			m.unref() // the DB's reference; readers may still hold theirs
 		}
 		if meta != nil {
-			db.mu.stats.recordFlush(meta.size, time.Since(start))
+			db.mu.stats.recordFlush(fam, meta.size, time.Since(start))
 		}
 		if err := db.advanceIdleFamilies(fam); err != nil {
 			if db.mu.bgErr == nil {

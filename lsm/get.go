@@ -26,8 +26,9 @@ func (db *DB) tableReader(f *fileMeta) (*openTable, error) {
 }
 
 // openTableFile opens the table file name of size bytes in the format its
-// magic number names. A fault reading a new mapping is an error.
-func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, err error) {
+// magic number names; pinned keeps a partitioned table's index and filter
+// in its reader (pinl0.go). A fault reading a new mapping is an error.
+func (db *DB) openTableFile(name string, size int64, num uint64, pinned bool) (_ *openTable, err error) {
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	file, ra, direct, err := db.openTableForRead(name)
 	if err != nil {
@@ -59,7 +60,7 @@ func (db *DB) openTableFile(name string, size int64, num uint64) (_ *openTable, 
 		GetReadCharge:   db.io.userReads.charge,
 		FileOperations:  db.fileCounts(),
 		// Partitions of partitioned tables go through the block cache.
-		CacheIndexAndFilterBlocks: db.opts.CacheIndexAndFilterBlocks,
+		CacheIndexAndFilterBlocks: db.opts.CacheIndexAndFilterBlocks && !pinned,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lsm: open table %s: %w", name, err)

@@ -114,11 +114,20 @@ type TableInfo struct {
 	NumEntries, NumDeletions uint64
 }
 
-// Metrics returns a snapshot of the DB's figures, or ErrClosed.
-func (db *DB) Metrics() (Metrics, error) {
+// Metrics returns a snapshot of the DB's figures, or ErrClosed: the tree,
+// memtables, flushes and compactions of the default column family, and
+// what the families share (writes, stalls, background jobs, the cache).
+func (db *DB) Metrics() (Metrics, error) { return db.metrics(db.def) }
+
+// Metrics returns the figures of the DB as DB.Metrics does, with the
+// tree, memtables, flushes and compactions of this family.
+func (c *ColumnFamily) Metrics() (Metrics, error) { return c.db.metrics(c.f) }
+
+// metrics returns the DB's figures with f's tree, memtables and work.
+func (db *DB) metrics(f *family) (Metrics, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	v := db.def.current
+	v := f.current
 	if v == nil {
 		return Metrics{}, ErrClosed
 	}
@@ -126,11 +135,11 @@ func (db *DB) Metrics() (Metrics, error) {
 	m := Metrics{
 		Uptime:             time.Since(s.start),
 		Levels:             make([]LevelMetrics, db.numLevels),
-		Flushes:            s.flushes.metrics(),
+		Flushes:            f.work.flushes.metrics(),
 		Writes:             s.writes,
 		RunningFlushes:     s.runningFlushes,
 		RunningCompactions: s.runningCompactions,
-		FlushPending:       len(db.def.imm) > 0 && !db.mu.flushing,
+		FlushPending:       len(f.imm) > 0 && !db.mu.flushing,
 		BackgroundError:    db.mu.bgErr != nil,
 		Stalls: StallMetrics{
 			L0Slowdowns:               s.stalls[stallL0Slowdown],
@@ -155,13 +164,13 @@ func (db *DB) Metrics() (Metrics, error) {
 			l.EstimatedKeys += f.numEntries - min(f.numEntries, 2*f.numDeletions)
 		}
 		l.Score = scores[level]
-		l.Compactions = s.levels[level].metrics()
+		l.Compactions = f.work.levels[level].metrics()
 		m.CompactionPending = m.CompactionPending || (!db.opts.DisableAutoCompactions && l.Score >= 1)
 	}
-	if db.def.mem != nil {
-		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: db.def.mem.rep.ApproximateMemoryUsage(), Entries: uint64(db.def.mem.rep.Len())}
+	if f.mem != nil {
+		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: f.mem.rep.ApproximateMemoryUsage(), Entries: uint64(f.mem.rep.Len())}
 	}
-	for _, mt := range db.def.imm {
+	for _, mt := range f.imm {
 		im := &m.ImmutableMemtables
 		im.Count++
 		im.Size += mt.rep.ApproximateMemoryUsage()

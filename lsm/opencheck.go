@@ -261,7 +261,7 @@ func (db *DB) tableSeqs(name string) (props tableProps, ok bool) {
 	if err != nil {
 		return props, false
 	}
-	t, err := db.openTableFile(name, st.Size(), 0)
+	t, err := db.openTableFile(name, st.Size(), 0, false)
 	if err != nil {
 		return props, false
 	}

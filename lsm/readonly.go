@@ -19,7 +19,10 @@ var ErrReadOnly = errors.New("Not implemented: Not supported operation in read o
 // one is RocksDB's "IO error: No such file or directory: While opening a
 // file for sequentially reading: <dir>/CURRENT: ..."), the MANIFEST gives the
 // tables, and the WALs it does not cover are replayed into memtables that
-// stay in memory. Nothing is created, written, renamed or deleted: no LOCK
+// stay in memory, each record in its family's. The families opened are
+// Config.ColumnFamilies: as in RocksDB, a read-only open may leave out
+// families the DB has (familySet.keepNamed), but not name one it lacks.
+// Nothing is created, written, renamed or deleted: no LOCK
 // is taken (RocksDB takes none either, so a writer may hold the DB), no
 // table, MANIFEST, WAL or LOG is written, and no flush or compaction ever
 // runs. Writes, Flush and Compact fail with ErrReadOnly.
@@ -44,7 +47,7 @@ func (db *DB) openReadOnly() (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.mu.vs.families.notOpened(); err != nil {
+	if err := db.mu.vs.families.keepNamed(db.familyNames); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -60,7 +63,7 @@ func (db *DB) openReadOnly() (*DB, error) {
 	}
 	var logs []uint64
 	for _, n := range names {
-		if t, num := parseFileName(n); t == fileWAL && num >= db.def.logNumber {
+		if t, num := parseFileName(n); t == fileWAL && num >= db.minLogNumber() {
 			logs = append(logs, num)
 		}
 	}
@@ -75,21 +78,29 @@ func (db *DB) openReadOnly() (*DB, error) {
 			st.stop = nil
 		}
 	}
-	if db.def.mem == nil {
-		if db.def.mem, err = db.newMemTable(0); err != nil {
-			return nil, err
+	for _, f := range db.allFamilies() {
+		if f.mem == nil {
+			if f.mem, err = db.newMemTable(0); err != nil {
+				db.dropMemTables()
+				return nil, err
+			}
 		}
 	}
 	db.visibleSeq.Store(db.mu.lastSeq)
-	db.def.publishReads()
+	for _, f := range db.allFamilies() {
+		f.publishReads()
+	}
 	return db, nil
 }
 
-// loadWAL inserts the batches of one WAL into the memtables, starting a new
-// one whenever the active one is full; the full ones stay as immutable
-// memtables, never flushed (DB.mu held). Damage is judged by st's recovery
-// mode exactly as replayWAL judges it, so a read-only open recovers what a
-// read-write open would, and refuses what it would refuse.
+// loadWAL inserts the records of one WAL into their families'
+// memtables, starting a new one whenever a family's active one is full;
+// the full ones stay as immutable memtables, never flushed (DB.mu held).
+// Records of a family not opened, and those in a WAL below their family's
+// log number (already in its tables), are skipped, as a read-write
+// replay skips them. Damage is judged by st's recovery mode exactly as
+// replayWAL judges it, so a read-only open recovers what a read-write
+// open would, and refuses what it would refuse.
 func (db *DB) loadWAL(num uint64, st *walReplay) error {
 	name := walName(db.walDir, num)
 	data, err := db.fs.ReadFile(name)
@@ -103,34 +114,46 @@ func (db *DB) loadWAL(num uint64, st *walReplay) error {
 		if err != nil || !ok {
 			return err
 		}
-		seq, count, size := br.seq, br.count, batchHeaderSize+len(br.data)
-		if db.def.mem == nil || db.def.mem.full() {
-			mem, err := db.newMemTable(num)
+		for {
+			kind, key, value, seq, ok, err := br.next()
 			if err != nil {
-				return err
+				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
 			}
-			if db.def.mem != nil {
-				db.def.imm = append(db.def.imm, db.def.mem)
+			if !ok {
+				break
 			}
-			db.def.mem = mem
-		}
-		if err := insertRecords(db.def.mem, &br); err != nil {
-			return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
-		}
-		db.def.mem.logical += uint64(size) + uint64(count)*memEntryOverhead
-		if count > 0 {
-			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
+			db.mu.lastSeq = max(db.mu.lastSeq, seq)
+			f := db.familyByID(br.family)
+			if f == nil || num < f.logNumber {
+				continue
+			}
+			if f.mem == nil || f.mem.full() {
+				mem, err := db.newMemTable(num)
+				if err != nil {
+					return err
+				}
+				if f.mem != nil {
+					f.imm = append(f.imm, f.mem)
+				}
+				f.mem = mem
+			}
+			if err := f.mem.add(seq, kind, key, value); err != nil {
+				return fmt.Errorf("lsm: replay WAL %s: %w", name, err)
+			}
+			f.mem.logical += uint64(len(key)+len(value)) + memEntryOverhead
 		}
 	}
 }
 
 // dropMemTables releases the memtables of a failed read-only open.
 func (db *DB) dropMemTables() {
-	for _, m := range db.def.imm {
-		m.unref()
+	for _, f := range db.allFamilies() {
+		for _, m := range f.imm {
+			m.unref()
+		}
+		if f.mem != nil {
+			f.mem.unref()
+		}
+		f.mem, f.imm = nil, nil
 	}
-	if db.def.mem != nil {
-		db.def.mem.unref()
-	}
-	db.def.mem, db.def.imm = nil, nil
 }

@@ -49,8 +49,6 @@ type dbStats struct {
 	stallMicros        uint64 // cumulative time writers stalled
 	stalls             [numStalls]uint64
 	stallCounted       [numStalls]bool // counted since the last publication (stallcount.go)
-	levels             []levelStats    // compactions by output level, flushes in level 0
-	flushes            levelStats      // the flushes alone
 	runningFlushes     int
 	runningCompactions int
 	// tickers are RocksDB's statistics (statistics.go), kept by init: they
@@ -58,8 +56,8 @@ type dbStats struct {
 	tickers *statistics.Statistics
 }
 
-func (s *dbStats) init(numLevels int) {
-	*s = dbStats{levels: make([]levelStats, numLevels), tickers: s.tickers}
+func (s *dbStats) init() {
+	*s = dbStats{tickers: s.tickers}
 	s.start = time.Now()
 }
 
@@ -80,9 +78,10 @@ func (s *dbStats) recordGroup(n, keys, bytes int, logged, synced bool) {
 	}
 }
 
-func (s *dbStats) recordFlush(bytes uint64, d time.Duration) {
+// recordFlush counts a flush of family f that wrote bytes in d.
+func (s *dbStats) recordFlush(f *family, bytes uint64, d time.Duration) {
 	s.countFlush(bytes, d)
-	for _, st := range []*levelStats{&s.levels[0], &s.flushes} {
+	for _, st := range []*levelStats{&f.work.levels[0], &f.work.flushes} {
 		st.writeBytes += bytes
 		st.micros += uint64(d.Microseconds())
 		st.count++
@@ -95,7 +94,10 @@ func (db *DB) ResetStats() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	rf, rc := db.mu.stats.runningFlushes, db.mu.stats.runningCompactions
-	db.mu.stats.init(db.numLevels)
+	db.mu.stats.init()
+	for _, f := range db.allFamilies() {
+		f.work = newFamilyWork(db.numLevels)
+	}
 	db.mu.stats.runningFlushes, db.mu.stats.runningCompactions = rf, rc
 	return nil
 }

@@ -272,7 +272,7 @@ func (db *DB) getFromPinnedTable(f *fileMeta, skipFilter bool, key []byte, seq u
 
 // openTableOf opens f's table, counting the open or its failure.
 func (db *DB) openTableOf(f *fileMeta) (*openTable, error) {
-	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num)
+	t, err := db.openTableFile(tableName(db.dir, f.num), int64(f.size), f.num, db.pinsIndexAndFilter(f))
 	if err != nil {
 		db.tickers.Add(statistics.NoFileErrors, 1)
 		return nil, err

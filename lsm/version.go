@@ -27,6 +27,10 @@ type fileMeta struct {
 
 	refs       atomic.Int32
 	compacting bool // guarded by DB.mu
+	// inL0: the latest version installed that lists the table has it in
+	// level 0 (versionSet.install). A reader opened then may pin the
+	// table's index and filter (DB.pinsIndexAndFilter).
+	inL0 atomic.Bool
 
 	// reader is the open table, opened on first use (the table cache: a
 	// pointer per file instead of a map lookup per read; tablecache.go

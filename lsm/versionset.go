@@ -53,9 +53,10 @@ func (vs *versionSet) install(f *family, v *version) {
 	vs.versionNum++
 	v.num = vs.versionNum
 	v.release = vs.db.releaseVersion
-	for _, files := range v.levels {
+	for level, files := range v.levels {
 		for _, f := range files {
 			f.refs.Add(1)
+			f.inL0.Store(level == 0)
 		}
 	}
 	vs.db.refBlobs(v)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/rocksfmt"
 	"github.com/godbbench/godbbench/lsm"
 	"github.com/godbbench/godbbench/options"
 )
@@ -15,6 +16,10 @@ import (
 type family struct {
 	db *DB
 	cf *lsm.ColumnFamily
+	// statsBaseline is where the interval of the family's next
+	// rocksdb.stats or rocksdb.cfstats starts (guarded by
+	// DB.statsBaseline.mu); the default family's is the DB's.
+	statsBaseline rocksfmt.ColumnFamilyBaseline
 }
 
 var (
@@ -210,12 +215,28 @@ func (f *family) Compact(start, end []byte, targetLevel int) error {
 func (f *family) WaitForCompactions() error { return f.db.WaitForCompactions() }
 
 // Property implements engine.DB: the default family's properties are the
-// DB's; the other families have none.
+// DB's. Another family answers rocksdb.stats, rocksdb.cfstats and the
+// properties of its memtables and levels from its own figures, and
+// rocksdb.sstables not at all; the rest are the DB's, as RocksDB's
+// DB-wide properties are whatever family is named.
 func (f *family) Property(name string) (string, bool) {
 	if f.cf.ID() == 0 {
 		return f.db.Property(name)
 	}
-	return "", false
+	switch name {
+	case "rocksdb.stats", "rocksdb.cfstats":
+		return f.db.familyStats(f.cf.Name(), f.cf.Metrics, &f.statsBaseline, name == "rocksdb.stats", false)
+	case "rocksdb.sstables":
+		return "", false
+	}
+	m, err := f.cf.Metrics()
+	if err != nil {
+		return "", false
+	}
+	if v, ok := metricProperty(name, &m); ok {
+		return v, true
+	}
+	return f.db.Property(name)
 }
 
 // ResetStats implements engine.DB as the DB's.

@@ -77,7 +77,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "cache_type", How: "one CLOCK block cache (sst/cache.go) for every type: hyper_clock_cache as RocksDB's, lru_cache and fast_lru_cache evicting by CLOCK rather than strict recency (measured in docs/BENCHMARKS.md, block cache types)"},
 	{Key: "cache_numshardbits", How: "applied to the block cache, but shards are kept at 256 KiB or more, and -1 picks one shard per 1 MiB (RocksDB: per 512 KiB), at most 64"},
 	{Key: "cache_index_and_filter_blocks", How: "the index and filter partitions of partitioned tables go through the block cache, charged and evicted like data blocks, the top levels staying in the table readers (as RocksDB's with pin_top_level_index_and_filter); a whole index and filter stay decoded in table readers"},
-	{Key: "pin_l0_filter_and_index_blocks_in_cache", Ignored: true, How: "partitions of L0 tables go through the block cache like any others"},
+	{Key: "pin_l0_filter_and_index_blocks_in_cache", How: "with cache_index_and_filter_blocks, a partitioned table in level 0 when its reader opens, and no larger than 1.5 write buffers, keeps its index and filter partitions in the reader, loaded once and not charged to the cache (RocksDB pins them in the cache, charged); other tables' partitions go through the block cache (lsm/pinl0.go)"},
 	{Key: "index_block_restart_interval", Ignored: true, How: "the index block format is fixed"},
 	{Key: "format_version", How: "0 with checksum_type 1 writes native table format 1 (no checksum type in the footer, like RocksDB's legacy footer); 1-5, and 0 with another checksum, write format 2 (3 with a partitioned index): RocksDB's index and filter encodings of 2-5 do not apply"},
 	{Key: "table_cache_numshardbits", Ignored: true, How: "the table cache is one LRU list, holding at most max_open_files - 10 unpinned readers open"},
@@ -170,9 +170,6 @@ func (opener Opener) Open(dir string, o *options.Options, warn io.Writer) (engin
 	}
 	if err := engine.RefusedOption(o, "native", OptionNotes); err != nil {
 		return nil, err
-	}
-	if o.ReadOnly && o.NumColumnFamilies > 1 {
-		return nil, fmt.Errorf("Not implemented: engine native opens --num_column_families only read-write")
 	}
 	if o.MmapWrite && o.UseDirectIOForFlushAndCompaction {
 		// Checked here: mapOptions maps the WAL whatever --mmap_write says.

@@ -32,7 +32,7 @@ var ownNotes = []engine.OptionNote{
 	// zstd WALs in RocksDB's compressed log format; other types turn WAL
 	// compression off with RocksDB's LOG warning (lsm/walcompress.go).
 	{Key: "wal_compression"},
-	{Key: "num_column_families", How: "column families as RocksDB's: each its own memtables, levels and compactions, one WAL and MANIFEST for all (lsm/family.go); a read-only open with families is refused, the families other than the default have no properties and no manual compaction, and Flush flushes every family"},
+	{Key: "num_column_families", How: "column families as RocksDB's: each its own memtables, levels and compactions, one WAL and MANIFEST for all (lsm/family.go); a read-only open loads each family's WAL records into its own memtables and may leave families out, as RocksDB's OpenForReadOnly; the families other than the default answer the stats and level properties from their own figures (the stall counts are the DB's) but not rocksdb.sstables, have no manual compaction, and Flush flushes every family"},
 	{Key: "num_hot_column_families"},
 	{Key: "use_fsync", How: "table and blob files sync with fsync, else fdatasync; the WAL syncs with fdatasync and the MANIFEST with fsync either way"},
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/rocksfmt"
 	"github.com/godbbench/godbbench/lsm"
+	"github.com/godbbench/godbbench/options"
 )
 
 // Property returns a RocksDB-named property, formatted from lsm.Metrics
@@ -17,6 +18,8 @@ func (db *DB) Property(name string) (string, bool) {
 	switch name {
 	case "rocksdb.stats":
 		return db.rocksdbStats()
+	case "rocksdb.cfstats":
+		return db.familyStats(options.ColumnFamilyName(0), db.d.Metrics, &db.statsBaseline.cf, false, false)
 	case "rocksdb.sstables":
 		return db.sstables()
 	case "rocksdb.block-cache-entry-stats":
@@ -28,6 +31,12 @@ func (db *DB) Property(name string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	return metricProperty(name, &m)
+}
+
+// metricProperty returns the property name of a column family whose
+// figures are m, or false for a name m does not answer.
+func metricProperty(name string, m *lsm.Metrics) (string, bool) {
 	u := func(n uint64) (string, bool) { return strconv.FormatUint(n, 10), true }
 	b2u := func(c bool) (string, bool) {
 		if c {
@@ -37,7 +46,7 @@ func (db *DB) Property(name string) (string, bool) {
 	}
 	switch name {
 	case "rocksdb.levelstats":
-		return levelStats(&m), true
+		return levelStats(m), true
 	case "rocksdb.num-immutable-mem-table":
 		return u(uint64(m.ImmutableMemtables.Count))
 	case "rocksdb.num-immutable-mem-table-flushed":

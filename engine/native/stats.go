@@ -6,9 +6,11 @@ import (
 
 	"github.com/godbbench/godbbench/internal/rocksfmt"
 	"github.com/godbbench/godbbench/lsm"
+	"github.com/godbbench/godbbench/options"
 )
 
-// This file renders "rocksdb.stats" from lsm.Metrics through
+// This file renders "rocksdb.stats" and "rocksdb.cfstats" (the column
+// family part alone) of any column family from lsm.Metrics through
 // internal/rocksfmt:
 //   - a level's row is the compactions into it (L0: the flushes), its
 //     files, size and compaction score; the engine keeps no CPU time apart
@@ -17,10 +19,15 @@ import (
 //     compaction at Low.
 //   - the DB Stats lines are lsm's write counters and its total stall time.
 //
+//   - the stall counts are the DB's, the same in every family.
+//
 // As in RocksDB, each dump starts a new interval: the "Int" row and the
-// Interval lines of the next dump count from it. ResetStats starts over.
+// Interval lines of the next dump of the same family count from it. Each
+// family keeps its own baseline (the default's is statsBaseline.cf), the
+// DB stats one for all. ResetStats starts them all over.
 
-// statsBaseline is what the previous dump left, guarded by its mutex.
+// statsBaseline is what the previous dump left, guarded by its mutex,
+// which guards the baselines of the other families too.
 type statsBaseline struct {
 	mu sync.Mutex
 	cf rocksfmt.ColumnFamilyBaseline
@@ -34,20 +41,27 @@ func (db *DB) rocksdbStats() (string, bool) { return db.renderStats(false) }
 // stats first when dbFirst (RocksDB's DumpStats order), and starts a new
 // interval.
 func (db *DB) renderStats(dbFirst bool) (string, bool) {
+	return db.familyStats(options.ColumnFamilyName(0), db.d.Metrics, &db.statsBaseline.cf, true, dbFirst)
+}
+
+// familyStats renders the column family stats of the family named name,
+// whose figures metrics returns and whose interval starts at *cf, and,
+// withDB, the DB stats, first when dbFirst; it starts new intervals.
+func (db *DB) familyStats(name string, metrics func() (lsm.Metrics, error), cf *rocksfmt.ColumnFamilyBaseline, withDB, dbFirst bool) (string, bool) {
 	b := &db.statsBaseline
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	m, err := db.d.Metrics()
+	m, err := metrics()
 	if err != nil {
 		return "", false
 	}
-	cf := columnFamilyStats(&m)
+	st := columnFamilyStats(name, &m)
 	var s strings.Builder
-	if dbFirst {
+	if withDB && dbFirst {
 		b.db = rocksfmt.WriteDBStats(&s, m.Uptime, writeCounters(&m), b.db)
 	}
-	b.cf = rocksfmt.WriteColumnFamilyStats(&s, &cf, b.cf)
-	if !dbFirst {
+	*cf = rocksfmt.WriteColumnFamilyStats(&s, &st, *cf)
+	if withDB && !dbFirst {
 		b.db = rocksfmt.WriteDBStats(&s, m.Uptime, writeCounters(&m), b.db)
 	}
 	return s.String(), true
@@ -59,6 +73,11 @@ func (db *DB) ResetStats() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.cf, b.db = rocksfmt.ColumnFamilyBaseline{}, rocksfmt.DBStatsBaseline{}
+	for i := range db.families.Len() {
+		if f := db.families.Get(i); f != nil {
+			f.statsBaseline = rocksfmt.ColumnFamilyBaseline{}
+		}
+	}
 	return db.d.ResetStats()
 }
 
@@ -79,10 +98,10 @@ func compactionStats(c *lsm.CompactionMetrics) rocksfmt.CompactionStats {
 }
 
 // columnFamilyStats gathers the figures of the level tables and the
-// summary lines.
-func columnFamilyStats(m *lsm.Metrics) rocksfmt.ColumnFamilyStats {
+// summary lines of the family named name.
+func columnFamilyStats(name string, m *lsm.Metrics) rocksfmt.ColumnFamilyStats {
 	cf := rocksfmt.ColumnFamilyStats{
-		Name:       "default",
+		Name:       name,
 		Uptime:     m.Uptime,
 		Levels:     make([]rocksfmt.Level, len(m.Levels)),
 		FlushBytes: m.Flushes.WrittenBytes,

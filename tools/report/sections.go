@@ -98,6 +98,9 @@ func passSection(run *runner.Run, pass, tool string) (section, error) {
 			sec.charts = append(sec.charts, chart{title: "Speed relative to " + s.Baseline + ": " + pass, svg: svg, legend: engineLegend(run, pass),
 				caption: "Ops/s over the baseline's (time for one-shot operations such as compact); the dashed line is 1.0. No bar: the pass failed, or the engine ran the benchmark differently (†)."})
 		}
+		if rt := stageRSSTable(run, pass); len(rt.rows) > 0 {
+			sec.tables = append(sec.tables, rt)
+		}
 		if lt := latencyTable(run, pass); len(lt.rows) > 0 {
 			sec.tables = append(sec.tables, lt)
 			lc, err := latencyCharts(run, pass)
@@ -237,35 +240,17 @@ func memSeries(res *sampler.Result) (xs, rss, anon, pc, total []float64) {
 	return
 }
 
-// stages places each benchmark of a process on its time axis, from the
-// result lines' start times; a binary that prints none (C++ db_bench without
-// ToplingDB's patch) gets them from the running sum of each stage's seconds.
-// Repeats in a row merge into one stage ("readseq×").
+// stages places each benchmark of a process on its time axis
+// (benchWindows). Repeats in a row merge into one stage ("readseq×").
 func stages(pr *runner.PassResult) []stage {
 	var out []stage
-	if pr.Sampler == nil {
-		return nil
-	}
-	timed := false
-	for _, l := range pr.Lines {
-		timed = timed || !l.Start.IsZero()
-	}
-	cum := 0.0
-	for _, l := range pr.Lines {
-		st := cum
-		cum += l.Seconds
-		if timed {
-			if l.Start.IsZero() {
-				continue
-			}
-			st = l.Start.Sub(pr.Sampler.Start).Seconds()
-		}
-		if n := len(out); n > 0 && strings.TrimSuffix(out[n-1].label, "×") == l.Name {
-			out[n-1].end = st + l.Seconds
-			out[n-1].label = l.Name + "×"
+	for _, w := range benchWindows(pr) {
+		if n := len(out); n > 0 && strings.TrimSuffix(out[n-1].label, "×") == w.label {
+			out[n-1].end = w.end
+			out[n-1].label = w.label + "×"
 			continue
 		}
-		out = append(out, stage{label: l.Name, start: st, end: st + l.Seconds})
+		out = append(out, w)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out

@@ -1,0 +1,64 @@
+package lsm
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// TestGroupInsertHelpers writes from many goroutines at once, so that
+// commit groups form, with 1, 2 and 4 procs (no helper, one, three): every
+// batch of every group must reach the memtable, whichever goroutine took
+// it, with its own value.
+func TestGroupInsertHelpers(t *testing.T) {
+	for _, procs := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			o := testOptions()
+			o.AllowConcurrentMemtableWrite = true
+			db := mustOpen(t, t.TempDir(), o)
+			defer db.Close()
+			const writers, writes = 8, 400
+			var wg sync.WaitGroup
+			errs := make(chan error, writers)
+			for w := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					b := NewBatch()
+					for i := range writes {
+						b.Reset()
+						b.Put([]byte(fmt.Sprintf("w%d-%04d", w, i)), []byte(fmt.Sprintf("v%d-%d", w, i)))
+						if err := db.Write(b, WriteOptions{}); err != nil {
+							errs <- err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			for w := range writers {
+				for i := range writes {
+					key, want := fmt.Sprintf("w%d-%04d", w, i), fmt.Sprintf("v%d-%d", w, i)
+					if got, ok := getString(t, db, key); !ok || got != want {
+						t.Fatalf("%s = %q, %v; want %q", key, got, ok, want)
+					}
+				}
+			}
+			metrics, err := db.Metrics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := metrics.Writes
+			t.Logf("%d writes in %d groups", m.Writes, m.CommitGroups)
+			if m.Writes != writers*writes {
+				t.Fatalf("%d writes counted, want %d", m.Writes, writers*writes)
+			}
+		})
+	}
+}
