@@ -148,6 +148,16 @@ type ValueError struct{ Err error }
 func (e *ValueError) Error() string { return e.Err.Error() }
 func (e *ValueError) Unwrap() error { return e.Err }
 
+// ScanCounter is implemented by iterators that count a run of a forward
+// scan themselves (the native engine's): ScanCount is Runner.ScanRun on
+// the iterator, untimed, with the KeysOnly of the iterator's options, and
+// a Value error returned apart (valueErr) from the iterator's own, which
+// Error reports. Runs.Scan calls it once a run instead of the iterator's
+// methods once an entry.
+type ScanCounter interface {
+	ScanCount(n int, stepFirst bool) (count int, bytes int64, more bool, valueErr error)
+}
+
 // Scan is Runner.ScanRun with o's additions (nil o: none). Only Scan with
 // stepFirst, Error and Close may follow a Scan on it.
 func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs []int64) (count int, bytes int64, more bool, err error) {
@@ -159,6 +169,16 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 	}
 	if r.own != nil && !o.Reverse && o.Entry == nil {
 		return r.own.ScanRun(it, n, stepFirst, doneNs)
+	}
+	if sc, ok := it.(ScanCounter); ok && !o.Reverse && o.Entry == nil && doneNs == nil {
+		count, bytes, more, valueErr := sc.ScanCount(n, stepFirst)
+		switch {
+		case valueErr != nil:
+			err = &ValueError{valueErr}
+		case !more:
+			err = it.Error()
+		}
+		return count, bytes, more, err
 	}
 	var start time.Time
 	if doneNs != nil {

@@ -116,7 +116,7 @@ func (db *DB) runCompaction(c *compaction) error {
 		db.mu.stats.runningCompactions--
 		return err
 	}
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, merge: db.merge, dels: dels, blobs: blobs}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, zeroSeqs: c.bottommost && c.outputLevel > 0 && db.levelFormat(c.outputLevel) == formatRTable, merge: db.merge, dels: dels, blobs: blobs}
 	// As in RocksDB, a table written to L0 is never split: it is one
 	// sorted run there.
 	targetSize := db.targetFileSize(c.outputLevel)
@@ -174,6 +174,12 @@ func (db *DB) runCompaction(c *compaction) error {
 // then moves the result to targetLevel when it is >= 0 and the levels in
 // between hold nothing in the range.
 func (db *DB) Compact(start, end []byte, targetLevel int) error {
+	err := db.compactManual(start, end, targetLevel)
+	releaseIdleMemory()
+	return err
+}
+
+func (db *DB) compactManual(start, end []byte, targetLevel int) error {
 	if err := db.Flush(); err != nil {
 		return err
 	}

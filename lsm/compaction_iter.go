@@ -16,11 +16,25 @@ import (
 // too, together with what it shadows, when dropTombstones says no deeper
 // level holds the key (bottommost output). A kept merge operand starts a
 // merge run that combines the operands of its stripe (compaction_merge.go).
+//
+// In a bottommost output of rtable tables below L0 (zeroSeqs), a value
+// that every snapshot sees (no snapshot predates it) is written at
+// sequence 0, as RocksDB's compaction does in every format: it is the
+// key's only version in the oldest stripe, every older one having been
+// dropped, so no reader can tell its sequence from 0. An rtable table
+// whose entries are all at sequence 0 has one trailer for all and no
+// trailers section, and a key-only scan of it copies the keys alone
+// (rtable.AppendKeys, lsm/iter_solo.go). Merge operands, tombstones and
+// blob indexes keep their sequences; block tables keep theirs (their
+// trailers cost little there), and so does L0, whose tables are ordered
+// by sequence number.
 type compactionIter struct {
 	src            *mergingIter
 	snapshots      []uint64 // ascending
 	dropTombstones bool
-	merge          mergeop.Operator // nil: operands pass through
+	// zeroSeqs writes the values every snapshot sees at sequence 0.
+	zeroSeqs bool
+	merge    mergeop.Operator // nil: operands pass through
 	// dels are the inputs' range tombstones (compaction_rangedel.go).
 	dels  *rangedel.List
 	blobs *blobSink // nil: no blob files in or out
@@ -128,7 +142,11 @@ func (c *compactionIter) Seq() uint64 {
 	if c.queue.active() {
 		return c.queue.current().seq
 	}
-	return c.src.Seq()
+	seq := c.src.Seq()
+	if c.zeroSeqs && (len(c.snapshots) == 0 || seq <= c.snapshots[0]) && c.src.Kind() == base.KindSet {
+		return 0
+	}
+	return seq
 }
 
 func (c *compactionIter) Kind() base.Kind {

@@ -115,7 +115,7 @@
 //	MANIFEST-<n>      version edits, one wal record each (6 digits, zero padded)
 //	<n>.log           a WAL: one wal record per committed batch; with
 //	                  MmapWrite, zeros up to a multiple of the extent (64 KiB
-//	                  to 4 MiB, by write buffer size) follow the records
+//	                  to 1 MiB, by write buffer size) follow the records
 //	                  until the WAL is closed
 //	<n>.sst           a table (format in package sst)
 //	<n>.blob          a blob file: values kept out of the tables (format

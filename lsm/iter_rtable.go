@@ -25,6 +25,11 @@ import (
 // guard, and serves the moves, Key, Seq, Kind and Value from the copies,
 // which never fault. The rtable.Iter stays on the batch's last entry.
 //
+// A batch without values from a table whose entries share one trailer
+// (rtable.Reader.Uniform: a bottommost table at sequence 0) holds the
+// keys alone (rtable.AppendKeys), and a step decodes a key by slicing;
+// such batches grow to rtableBareBatchMax entries.
+//
 // A positioning (First, Last, SeekGE, SeekLT) copies one entry, without
 // its value, which a seek often never asks for (db_bench's seekrandom
 // does not); each later refill copies twice as many entries as the one
@@ -48,8 +53,17 @@ type rtableIter struct {
 	reverse  bool
 	// batch holds the copied entries in walk order, one record each: the
 	// rtable's batch record (rtable.AppendBatch): the trailer, the key
-	// and value lengths, the key and the value bytes.
+	// and value lengths, the key and the value bytes; or, when bare is
+	// not 0, the keys alone, bare bytes each (rtable.AppendKeys).
 	batch []byte
+	// bare is the key length of a batch of bare keys, 0 for records.
+	// Every entry of the batch then has the trailer uniform.
+	bare int
+	// uniform and uniformLen are the table's one trailer and key length
+	// when it has them (rtable.Reader.Uniform; uniformLen 0: it has not):
+	// a batch without values is then one of bare keys.
+	uniform    base.Trailer
+	uniformLen int
 	// off is the offset of the record after the current one, left the
 	// number of records from there to the batch's end.
 	off, left int
@@ -72,9 +86,13 @@ type rtableIter struct {
 	first [160]byte
 }
 
+// rtableBareBatchMax is rtableBatchMax for batches of bare keys: 4 KiB of
+// 8-byte keys, which spreads a refill's fixed cost (the guard, the
+// rtable.Iter's setup) over more keys than 64 would.
 const (
-	rtableBatchMax   = 64
-	rtableBatchBytes = 32 << 10
+	rtableBatchMax     = 64
+	rtableBareBatchMax = 512
+	rtableBatchBytes   = 32 << 10
 )
 
 // stepOn is the mode of fill that continues the walk from the rtable.Iter's
@@ -91,6 +109,10 @@ func (t *rtableIter) reset(r *rtable.Reader, keysOnly bool) {
 	}
 	t.r, t.it, t.keysOnly = r, nil, keysOnly
 	t.valid, t.left, t.err = false, 0, nil
+	t.uniformLen = 0
+	if trailer, keyLen, ok := r.Uniform(); ok {
+		t.uniform, t.uniformLen = trailer, keyLen
+	}
 	if t.batch == nil {
 		t.batch = t.first[:0]
 	}
@@ -132,6 +154,12 @@ func (t *rtableIter) step() bool {
 
 // decode makes the record at t.off the current entry.
 func (t *rtableIter) decode() {
+	if kl := t.bare; kl > 0 {
+		t.key = t.batch[t.off : t.off+kl : t.off+kl]
+		t.off += kl
+		t.left--
+		return
+	}
 	b := t.batch[t.off:]
 	t.trailer = base.Trailer(binary.LittleEndian.Uint64(b))
 	kl := int(binary.LittleEndian.Uint32(b[8:]))
@@ -150,12 +178,20 @@ func (t *rtableIter) decode() {
 func (t *rtableIter) fill(mode seekMode, key []byte) bool {
 	t.batch, t.off, t.left, t.valErr = t.batch[:0], 0, 0, nil
 	t.hasVals = !t.keysOnly && mode == stepOn
+	t.bare = 0
+	if !t.hasVals && t.uniformLen > 0 {
+		t.bare, t.trailer, t.value = t.uniformLen, t.uniform, nil
+	}
 	if err := t.copyBatch(mode, key); err != nil {
 		t.err = err
 		t.valid, t.left = false, 0
 		return false
 	}
-	t.next = min(2*t.next, rtableBatchMax)
+	if t.bare > 0 {
+		t.next = min(2*t.next, rtableBareBatchMax)
+	} else {
+		t.next = min(2*t.next, rtableBatchMax)
+	}
 	t.valid = t.left > 0
 	if t.valid {
 		t.decode()
@@ -182,9 +218,12 @@ func (t *rtableIter) copyBatch(mode seekMode, key []byte) (err error) {
 		return t.it.Error()
 	}
 	var more bool
-	t.batch, t.left, more, t.valErr = t.it.AppendBatch(t.batch, rtable.BatchOptions{
-		MaxEntries: t.next, MaxBytes: rtableBatchBytes, Reverse: t.reverse, Values: t.hasVals,
-	})
+	o := rtable.BatchOptions{MaxEntries: t.next, MaxBytes: rtableBatchBytes, Reverse: t.reverse, Values: t.hasVals}
+	if t.bare > 0 {
+		t.batch, t.left, more = t.it.AppendKeys(t.batch, o)
+	} else {
+		t.batch, t.left, more, t.valErr = t.it.AppendBatch(t.batch, o)
+	}
 	t.done = !more
 	return nil
 }

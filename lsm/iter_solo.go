@@ -21,10 +21,13 @@ import (
 //   - The child is a level (or table) read through an rtableIter whose
 //     batch holds the next entry: the step decodes that record in place
 //     (iter_rtable.go) and refreshes the heap slot's cached key and
-//     sequence, with no call through the layers. The previous key stays
-//     in the batch until its next refill, so telling an older version of
-//     the same key from a new key is one comparison of two slices, and
-//     none at all when the previous entry is at sequence 0.
+//     sequence, with no call through the layers. In a batch of keys alone
+//     (a table at sequence 0, whose keys are each a new key that every
+//     read sees) the step is the key's slicing and the bound check.
+//     Otherwise the previous key stays in the batch until its next
+//     refill, so telling an older version of the same key from a new key
+//     is one comparison of two slices, and none at all when the previous
+//     entry is at sequence 0.
 //   - Otherwise, when the current entry is at sequence 0, it is the last
 //     version of its key in its source (versions of a key are ordered by
 //     descending sequence, and a compaction gives sequence 0 to at most
@@ -50,6 +53,9 @@ func (it *Iterator) soloNext() (ok, done bool) {
 	return it.findForward(m.step(true)), true
 }
 
+// zeroSet is the trailer of a value at sequence 0.
+const zeroSet = base.Trailer(base.KindSet)
+
 // soloBatch returns the rtableIter under child, when child reads an rtable
 // table through one (a level's current table, or an L0 table), else nil.
 func soloBatch(child internalIter) *rtableIter {
@@ -71,6 +77,17 @@ func soloBatch(child internalIter) *rtableIter {
 // When the batch runs out inside the current key, the general path takes
 // over from the stream's position, an older version of the current key.
 func (it *Iterator) batchNext(e *mergeEntry, t *rtableIter) bool {
+	if t.bare > 0 && t.trailer == zeroSet && len(it.dels) == 0 {
+		// Keys alone, each a new key at sequence 0 (a table of one
+		// trailer holds one version of each key), visible to every read.
+		t.decode()
+		e.key = t.key
+		if it.aboveUpper(t.key) {
+			return it.findForward(true)
+		}
+		it.key = t.key
+		return true
+	}
 	for t.left > 0 {
 		prev, prevSeq := t.key, t.trailer.Seq()
 		t.decode()

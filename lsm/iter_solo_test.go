@@ -44,6 +44,7 @@ func TestSoloScan(t *testing.T) {
 			}
 			compact() // every entry at sequence 0
 			checkSoloScan(t, db, scanByGet(t, db, n, nil, nil), "sequence 0", IterOptions{})
+			checkSoloScan(t, db, scanByGet(t, db, n, nil, key(n/2+1)), "sequence 0, upper bound", IterOptions{UpperBound: key(n/2 + 1)})
 
 			snap := db.NewSnapshot()
 			defer snap.Release()
@@ -131,6 +132,47 @@ func checkSoloScan(t *testing.T, db *DB, want []scanEntry, what string, o IterOp
 		}
 		if err := it.Close(); err != nil || i != len(want) {
 			t.Fatalf("%s, KeysOnly %v: the scan stopped after %d of %d entries, error %v", what, keysOnly, i, len(want), err)
+		}
+		checkScanCount(t, db, want, what, o)
+	}
+}
+
+// checkScanCount counts a scan of db with o in runs of ScanCount of
+// several lengths and compares the count and the bytes (keys, and values
+// unless o.KeysOnly) with want, and the key each run stops on with
+// want's.
+func checkScanCount(t *testing.T, db *DB, want []scanEntry, what string, o IterOptions) {
+	t.Helper()
+	var wantBytes int64
+	for _, e := range want {
+		wantBytes += int64(len(e.key))
+		if !o.KeysOnly {
+			wantBytes += int64(len(e.value))
+		}
+	}
+	for _, run := range []int{1, 7, 600, 5000} {
+		it, err := db.NewIter(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.First()
+		var count int
+		var bytes int64
+		for stepFirst := false; ; stepFirst = true {
+			n, b, more, valueErr := it.ScanCount(run, stepFirst)
+			if valueErr != nil || n > run || more != (n == run) {
+				t.Fatalf("%s, %+v: ScanCount(%d) after %d entries counted %d, more %v, value error %v", what, o, run, count, n, more, valueErr)
+			}
+			count, bytes = count+n, bytes+b
+			if !more {
+				break
+			}
+			if !it.Valid() || count > len(want) || string(it.Key()) != want[count-1].key {
+				t.Fatalf("%s, %+v: a run of %d stopped on %q (valid %v) after %d entries", what, o, run, it.Key(), it.Valid(), count)
+			}
+		}
+		if err := it.Close(); err != nil || count != len(want) || bytes != wantBytes {
+			t.Fatalf("%s, %+v: runs of %d counted %d entries, %d bytes, error %v; want %d, %d", what, o, run, count, bytes, err, len(want), wantBytes)
 		}
 	}
 }

@@ -20,9 +20,9 @@ import (
 // without sync), and Sync is msync + fdatasync, as with RocksDB's
 // PosixMmapFile.
 //
-// The file grows by an extent at a time (walExtent: 4 MiB for a memtable
-// of 8 MiB or more, less for smaller ones, so that a small write buffer's
-// WALs do not each take 4 MiB of disk): fallocate first, so that running
+// The file grows by an extent at a time (walExtent: 1 MiB for a memtable
+// of 2 MiB or more, less for smaller ones, so that a small write buffer's
+// WALs do not each take 1 MiB of disk): fallocate first, so that running
 // out of space is an error from Write and never a SIGBUS on a store, then
 // a mapping of the new extent with MAP_POPULATE (one call instead of a page
 // fault per 4 KiB). An extent is unmapped as soon as the writes have

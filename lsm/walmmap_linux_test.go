@@ -114,11 +114,11 @@ func TestMmapWriteReopen(t *testing.T) {
 }
 
 // TestWALExtent: a WAL's extent follows its memtable's size, half of it
-// rounded up to a power of two, from 64 KiB to 4 MiB.
+// rounded up to a power of two, from 64 KiB to 1 MiB.
 func TestWALExtent(t *testing.T) {
 	for _, c := range []struct{ buffer, want int64 }{
-		{0, 64 << 10}, {64 << 10, 64 << 10}, {1 << 20, 512 << 10}, {3 << 20, 2 << 20},
-		{8 << 20, 4 << 20}, {64 << 20, 4 << 20}, {1 << 40, 4 << 20},
+		{0, 64 << 10}, {64 << 10, 64 << 10}, {1 << 20, 512 << 10}, {2 << 20, 1 << 20},
+		{3 << 20, 1 << 20}, {64 << 20, 1 << 20}, {1 << 40, 1 << 20},
 	} {
 		if got := walExtent(c.buffer); got != c.want {
 			t.Errorf("walExtent(%d) = %d, want %d", c.buffer, got, c.want)

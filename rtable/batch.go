@@ -116,50 +116,66 @@ func (r *Reader) appendValue(dst []byte, i uint64, scratch *[]byte) ([]byte, err
 func (t *Iter) appendPackedKeys(dst []byte, o BatchOptions) (out []byte, n int, more bool) {
 	r := t.r
 	rec := newPackedRecord(r.m.prefix, r.m.suffix, int(r.m.keyWidth))
-	step, left := int64(1), t.n()-t.pos // entries from the current one on
-	if o.Reverse {
-		step, left = -1, t.pos+1
-	}
-	// AppendBatch's stops: MaxEntries records, or the first record that
-	// takes the batch to MaxBytes, and at least one record.
-	byBytes := 1
-	if o.MaxBytes > 0 {
-		byBytes = (o.MaxBytes-1)/rec.size + 1
-	}
-	n = max(1, min(o.MaxEntries, byBytes))
-	n = int(min(int64(n), left))
+	size := BatchRecordHeader + rec.keyLen
+	n, step, left := t.runLength(o, size)
 	start := len(dst)
-	dst = slices.Grow(dst, n*rec.size+packedSlack)
-	b := dst[start : start+n*rec.size+packedSlack]
+	dst = slices.Grow(dst, n*size+packedSlack)
+	b := dst[start : start+n*size+packedSlack]
 	pos := t.pos
 	for range n {
 		i := uint64(pos)
 		rec.put(b, uint64(r.trailer(i)), r.packedKey(i))
-		b = b[rec.size:]
+		b = b[size:]
 		pos += step
 	}
 	t.pos = pos - step
-	return dst[:start+n*rec.size], n, int64(n) < left
+	return dst[:start+n*size], n, int64(n) < left
 }
 
-// packedSlack is the room packedRecord.put needs past a record's end: its
-// last 8-byte store may run up to 8 bytes past it (into the next record,
-// whose own stores then overwrite those bytes, or into this slack).
+// runLength is the number of records of size bytes each that a batch
+// from the current entry takes under o (AppendBatch's stops: MaxEntries
+// records, or the first record that takes the batch to MaxBytes, and at
+// least one record, within the table), the step between their ordinals,
+// and the number of entries from the current one on in o's direction.
+func (t *Iter) runLength(o BatchOptions, size int) (n int, step, left int64) {
+	step, left = 1, t.n()-t.pos
+	if o.Reverse {
+		step, left = -1, t.pos+1
+	}
+	byBytes := 1
+	if o.MaxBytes > 0 {
+		byBytes = (o.MaxBytes-1)/size + 1
+	}
+	n = max(1, min(o.MaxEntries, byBytes))
+	return int(min(int64(n), left)), step, left
+}
+
+// packedSlack is the room packedRecord's stores need past a record's end:
+// the last 8-byte store may run up to 8 bytes past it (into the next
+// record, whose own stores then overwrite those bytes, or into this
+// slack).
 const packedSlack = 8
 
 // packedRecord writes the batch records of a table of packed keys. A key is
 // prefix + the w varying bytes (big endian) + suffix; the record is the
-// trailer, the key length and a zero value length, then the key. put
-// writes, in order: the trailer; the two lengths as one word; the prefix
-// as one word when it fits in 8 bytes (the varying part's store then
-// overwrites what ran past it); the varying part and the first 8-w bytes
-// of the suffix as one big endian word; the rest of the suffix as one
-// word when it fits. Longer prefixes and suffixes are copied.
+// trailer, the key length and a zero value length, then the key (put), or
+// the key alone (putKey). A key of at most 8 bytes is one big endian word,
+// the fixed bytes with the varying part or'ed in, written with one store.
+// A longer one is written, in order: the prefix as one word when it fits
+// in 8 bytes (the varying part's store then overwrites what ran past it);
+// the varying part and the first 8-w bytes of the suffix as one big endian
+// word; the rest of the suffix as one word when it fits. Longer prefixes
+// and suffixes are copied.
 type packedRecord struct {
-	size    int    // BatchRecordHeader + key length
+	keyLen  int
 	lengths uint64 // the key length, then a value length of 0
-	at      int    // the varying part's offset in the record
-	shift   uint   // 64 - 8w: moves the varying part to the word's top
+	// short: the key fits in a word, keyWord with the varying part
+	// shifted left by wordShift.
+	short     bool
+	keyWord   uint64
+	wordShift uint
+	at        int  // the varying part's offset in the key
+	shift     uint // 64 - 8w: moves the varying part to the word's top
 	// prefixWord is the prefix as a little endian word (prefixLong: the
 	// prefix is longer than 8 bytes and copied instead).
 	prefix     []byte
@@ -175,11 +191,19 @@ type packedRecord struct {
 }
 
 func newPackedRecord(prefix, suffix []byte, w int) packedRecord {
+	kl := len(prefix) + w + len(suffix)
 	p := packedRecord{
-		size: BatchRecordHeader + len(prefix) + w + len(suffix), at: BatchRecordHeader + len(prefix),
-		shift: 64 - 8*uint(w), prefix: prefix, prefixLong: len(prefix) > 8,
+		keyLen: kl, at: len(prefix), shift: 64 - 8*uint(w),
+		prefix: prefix, prefixLong: len(prefix) > 8, short: kl <= 8,
 	}
-	p.lengths = uint64(len(prefix) + w + len(suffix))
+	p.lengths = uint64(kl)
+	if p.short {
+		var word [8]byte
+		copy(word[:], prefix)
+		copy(word[len(prefix)+w:], suffix)
+		p.keyWord = binary.BigEndian.Uint64(word[:])
+		p.wordShift = 8 * uint(8-len(prefix)-w)
+	}
 	p.prefixWord = wordOf(prefix)
 	head := suffix[:min(len(suffix), 8-w)]
 	for j, c := range head {
@@ -202,10 +226,20 @@ func wordOf(b []byte) uint64 {
 func (p *packedRecord) put(b []byte, trailer, v uint64) {
 	binary.LittleEndian.PutUint64(b, trailer)
 	binary.LittleEndian.PutUint64(b[8:], p.lengths)
+	p.putKey(b[BatchRecordHeader:], v)
+}
+
+// putKey writes the key with varying part v at the start of b, which has
+// room for the key and packedSlack bytes.
+func (p *packedRecord) putKey(b []byte, v uint64) {
+	if p.short {
+		binary.BigEndian.PutUint64(b, p.keyWord|v<<p.wordShift)
+		return
+	}
 	if p.prefixLong {
-		copy(b[BatchRecordHeader:], p.prefix)
+		copy(b, p.prefix)
 	} else {
-		binary.LittleEndian.PutUint64(b[BatchRecordHeader:], p.prefixWord)
+		binary.LittleEndian.PutUint64(b, p.prefixWord)
 	}
 	binary.BigEndian.PutUint64(b[p.at:], v<<p.shift|p.tail)
 	if p.restLong {

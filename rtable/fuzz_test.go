@@ -33,6 +33,13 @@ func FuzzDecode(f *testing.F) {
 		for ok := it.Last(); ok; ok = it.Prev() {
 			it.Key()
 		}
+		var buf []byte
+		for ok, more := it.First(), true; ok && more; ok = it.Next() {
+			buf, _, more = it.AppendKeys(buf[:0], BatchOptions{MaxEntries: 7})
+		}
+		for ok, more := it.First(), true; ok && more; ok = it.Next() {
+			buf, _, more, _ = it.AppendBatch(buf[:0], BatchOptions{MaxEntries: 7, Values: true})
+		}
 		it.SeekGE(key)
 		it.Key()
 		it.SeekLT(key)

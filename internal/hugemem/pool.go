@@ -31,10 +31,39 @@ type Pool struct {
 	// nobody uses. A goroutine checks every MaxIdle/2 while regions are kept.
 	MaxIdle time.Duration
 
-	mu      sync.Mutex
-	free    []*Region   // oldest first
-	since   []time.Time // when each of free was put
-	janitor bool        // the expiry goroutine is running
+	mu         sync.Mutex
+	free       []*Region   // oldest first
+	since      []time.Time // when each of free was put
+	janitor    bool        // the expiry goroutine is running
+	registered bool        // in allPools, for ReleaseKept
+}
+
+// allPools lists every Pool that has kept a region, for ReleaseKept.
+var allPools struct {
+	mu    sync.Mutex
+	pools []*Pool
+}
+
+// ReleaseKept frees the regions every pool keeps, now rather than after
+// MaxIdle: for a caller that knows the writes have stopped (a database
+// after a manual compaction), the kept regions are only resident memory.
+// It returns how many regions it freed.
+func ReleaseKept() int {
+	allPools.mu.Lock()
+	pools := allPools.pools
+	allPools.mu.Unlock()
+	n := 0
+	for _, p := range pools {
+		p.mu.Lock()
+		for _, r := range p.free {
+			_ = r.Free()
+		}
+		n += len(p.free)
+		clear(p.free)
+		p.free, p.since = p.free[:0], p.since[:0]
+		p.mu.Unlock()
+	}
+	return n
 }
 
 // Get returns a kept region of exactly n usable bytes, zeroed, or nil.
@@ -68,6 +97,12 @@ func (p *Pool) Put(r *Region, used int) {
 		}
 	}
 	if evicted != r {
+		if !p.registered {
+			p.registered = true
+			allPools.mu.Lock()
+			allPools.pools = append(allPools.pools, p)
+			allPools.mu.Unlock()
+		}
 		p.free = append(p.free, r)
 		p.since = append(p.since, time.Now())
 		if p.MaxIdle > 0 && !p.janitor {

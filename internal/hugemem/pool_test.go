@@ -109,3 +109,37 @@ func TestPoolRecycle(t *testing.T) {
 	}
 	_ = r.Free()
 }
+
+// TestReleaseKept checks that ReleaseKept frees what every pool keeps,
+// and that a pool keeps regions again afterwards.
+func TestReleaseKept(t *testing.T) {
+	a, b := Pool{Max: 2}, Pool{Max: 2, MaxIdle: time.Hour}
+	var rs []*Region
+	for range 3 {
+		r, err := Map(HugePageSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	a.Put(rs[0], 0)
+	a.Put(rs[1], 0)
+	b.Put(rs[2], 0)
+	if n := ReleaseKept(); n < 3 {
+		t.Fatalf("ReleaseKept freed %d regions, want at least 3", n)
+	}
+	if a.Len() != 0 || b.Len() != 0 {
+		t.Fatalf("pools keep %d and %d regions after ReleaseKept", a.Len(), b.Len())
+	}
+	for i, r := range rs {
+		if r.Bytes != nil {
+			t.Fatalf("region %d was not freed", i)
+		}
+	}
+	r, _ := Map(HugePageSize)
+	a.Put(r, 0)
+	if a.Get(HugePageSize) != r {
+		t.Fatal("the pool keeps nothing after ReleaseKept")
+	}
+	_ = r.Free()
+}

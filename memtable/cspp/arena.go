@@ -122,9 +122,6 @@ func (a *arena) used() uint64 {
 
 func (a *arena) load(off uint32) uint32 { return atomic.LoadUint32(&a.slots[off]) }
 
-// addr is the address of slot off.
-func (a *arena) addr(off uint32) unsafe.Pointer { return unsafe.Pointer(&a.slots[off]) }
-
 // slot is slot off's address without a bounds check, for offsets read from
 // the arena itself (links, pins, block offsets), in bounds by construction:
 // the iterator's fast path (leafrun.go) reads a handful an entry.
