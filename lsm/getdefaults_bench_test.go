@@ -16,14 +16,9 @@ const (
 	defaultsShapeOverwrites = 100000
 )
 
-// openDefaultsShape opens a DB at db_bench's default options filled in
-// that shape: every key in compacted tables, then defaultsShapeOverwrites
-// random overwrites left in the memtable.
-func openDefaultsShape(b *testing.B) *DB {
-	return openDefaultsShapeWith(b, options.Default())
-}
-
-// openDefaultsShapeWith is openDefaultsShape under options o.
+// openDefaultsShapeWith opens a DB under options o filled in that shape:
+// every key in compacted tables, then defaultsShapeOverwrites random
+// overwrites left in the memtable.
 func openDefaultsShapeWith(b *testing.B, o *options.Options) *DB {
 	db, err := Open(b.TempDir(), o, Config{})
 	if err != nil {
