@@ -45,12 +45,17 @@ func Value(p unsafe.Pointer) []byte {
 }
 
 // Put writes key and value at p.
+// No pointer it forms goes past the entry's last byte: an entry may end
+// its allocation (a node closing a Go-heap chunk), and a pointer one past
+// the end would point into the next object.
 func Put(p unsafe.Pointer, key, value []byte) {
 	q := unsafe.Add(p, putVarint(p, uint32(len(key))))
 	copy(unsafe.Slice((*byte)(q), len(key)), key)
 	q = unsafe.Add(q, len(key))
-	q = unsafe.Add(q, putVarint(q, uint32(len(value))))
-	copy(unsafe.Slice((*byte)(q), len(value)), value)
+	n := putVarint(q, uint32(len(value)))
+	if len(value) > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Add(q, n)), len(value)), value)
+	}
 }
 
 // Varint decodes the varint32 at p and returns it with its length.
