@@ -30,7 +30,9 @@ import (
 // is never overwritten under a reader. Blocks over 64 KiB, and blocks for
 // which no slot can be freed, are not cached; the reader then decodes into
 // its own buffer. Lookups take a shard read lock, so hits on one shard run
-// in parallel; inserts and evictions take the write lock.
+// in parallel; inserts and evictions take the write lock. Once a shard has
+// had to evict, a data block is cached only on its second miss within a
+// recent window (cache_admission.go).
 type Cache struct {
 	shards   []cacheShard
 	mask     uint64
@@ -99,6 +101,8 @@ type cacheShard struct {
 	owned [len(slotClasses)][]int32 // slabs of each class, in allocation order
 	hand  [len(slotClasses)]int     // clock position in owned slots
 	usage atomic.Int64
+	full  atomic.Bool // set at the shard's first eviction: admission applies (cache_admission.go)
+	door  doorkeeper
 }
 
 // NewCache returns a cache of capacityBytes split into 1<<numShardBits
@@ -124,6 +128,7 @@ func NewCache(capacityBytes int64, numShardBits int) *Cache {
 	per := max(capacityBytes/int64(shards)/slabSize, 1)
 	for i := range c.shards {
 		c.shards[i].slabs = make([]slab, per)
+		c.shards[i].door = newDoorkeeper(per * slabSize)
 	}
 	return c
 }
@@ -290,6 +295,9 @@ func (s *cacheShard) allocate(class int) (int32, bool) {
 			s.free[class] = append(s.free[class], base+i)
 		}
 		return base, true
+	}
+	if !s.full.Load() {
+		s.full.Store(true)
 	}
 	if id, ok := s.evict(class); ok {
 		return id, true

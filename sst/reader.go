@@ -624,7 +624,7 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		return nil, cacheHandle{}, corruptf(r.name, off, "%v", err)
 	}
 	if r.cache != nil && fill {
-		if h, b, ok := r.cache.reserve(r.opts.FileNum, off, size); ok {
+		if h, b, ok := r.cache.admit(r.opts.FileNum, off, size); ok {
 			if err := r.decompressReserved(h, b, stored, kind); err != nil {
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}
