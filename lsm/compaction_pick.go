@@ -181,6 +181,9 @@ func (db *DB) pickCompaction() *compaction {
 			return c
 		}
 	}
+	if len(db.mu.readMarked) > 0 {
+		return db.pickReadCompaction()
+	}
 	return nil
 }
 

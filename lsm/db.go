@@ -46,6 +46,10 @@ type Config struct {
 	// families not opened"). A read-only open opens those named, which
 	// may be fewer than the DB has, and creates none (readonly.go).
 	ColumnFamilies []string
+	// DisableReadCompactions turns off read-triggered compactions
+	// (compaction_read.go), which are on by default for leveled
+	// compaction.
+	DisableReadCompactions bool
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -79,6 +83,9 @@ type DB struct {
 	// rtablesOpened is set once an rtable table was opened: from then on
 	// Get guards its table reads against faults (fault.go).
 	rtablesOpened atomic.Bool
+	// readCompactions: reads charge the tables they probe in vain and
+	// queue them for compaction (compaction_read.go); fixed at Open.
+	readCompactions bool
 
 	// bgCond is mu's condition variable, broadcast when a flush or
 	// compaction ends.
@@ -143,6 +150,11 @@ type DB struct {
 		// recovery mode let the open pass (data dropped or skipped).
 		recoveryNotes []string
 		stats         dbStats
+		// readMarked are the tables queued for a read-triggered
+		// compaction, readCompactions how many such compactions were
+		// picked since Open (compaction_read.go).
+		readMarked      []*fileMeta
+		readCompactions uint64
 	}
 }
 
@@ -165,6 +177,8 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	db.tables = newTableCache(db.opts.OpenFiles)
+	o := db.opts
+	db.readCompactions = !cfg.DisableReadCompactions && !o.ReadOnly && !o.DisableAutoCompactions && o.CompactionStyle == styleLevel
 	db.bgCond = sync.NewCond(&db.mu)
 	db.mu.vs.db = db
 	db.def = newFamily(0, defaultFamilyName, db.numLevels)

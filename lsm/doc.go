@@ -242,6 +242,13 @@
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.
 //
+// When no score asks for a compaction, reads may (compaction_read.go, after
+// LevelDB's seek compaction): each table takes max(100, size/16 KiB) reads
+// that probed it in vain (a Get that went on to another table, a SeekGE
+// whose key lies in several tables' ranges), then it is compacted into the
+// next level (an L0 table: all of L0 into L1). Config.DisableReadCompactions
+// turns this off.
+//
 // compaction_style 1 (universal, compaction_universal.go) and 2 (FIFO,
 // compaction_fifo.go) replace the leveled picker with RocksDB's: universal
 // merges spans of sorted runs (L0 tables, then whole levels) by size

@@ -302,13 +302,16 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 		defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	}
 	skipLevel := db.filterSkipLevel(v)
+	var charge readCharge
 	for i, f := range v.levels[0] {
 		if compareKeys(key, f.smallest) < 0 || compareKeys(key, f.largest) > 0 || f.smallestSeq > seq {
 			continue
 		}
 		skipFilter := skipLevel == 0 && i == len(v.levels[0])-1
+		charge.probe(f)
 		if found, err := db.getFromTable(f, skipFilter, key, seq, g); found || err != nil {
 			db.countLevelHit(0, found)
+			charge.settle(db)
 			return found, err
 		}
 	}
@@ -318,11 +321,14 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 		if i >= len(files) || compareKeys(key, files[i].smallest) < 0 {
 			continue
 		}
+		charge.probe(files[i])
 		if found, err := db.getFromTable(files[i], skipLevel == level, key, seq, g); found || err != nil {
 			db.countLevelHit(level, found)
+			charge.settle(db)
 			return found, err
 		}
 	}
+	charge.settle(db)
 	return false, nil
 }
 

@@ -76,6 +76,9 @@ type Iterator struct {
 	dels []rangedel.Cursor
 	// prefixOpts are the prefix seek settings (iter_prefix.go).
 	prefixOpts prefixSeekOptions
+	// chargeSeeks: SeekGE charges the tables it positions in vain
+	// (compaction_read.go).
+	chargeSeeks bool
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -92,6 +95,7 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 	b := &iterBundle{}
 	it := &b.it
 	it.db, it.rs, it.seq = db, rs, db.visibleSeq.Load()
+	it.chargeSeeks = db.readCompactions
 	if o != nil {
 		if o.Snapshot != nil {
 			it.seq = o.Snapshot.seq
@@ -307,6 +311,9 @@ func (it *Iterator) SeekGE(key []byte) bool {
 	it.beginSeek(key, true)
 	if it.belowLower(key) {
 		key = it.lower
+	}
+	if it.chargeSeeks {
+		it.db.chargeSeek(it.rs.v, key)
 	}
 	return it.findForward(it.m.SeekGE(key))
 }

@@ -31,6 +31,10 @@ type fileMeta struct {
 	// level 0 (versionSet.install). A reader opened then may pin the
 	// table's index and filter (DB.pinsIndexAndFilter).
 	inL0 atomic.Bool
+	// wastedReads counts the reads that probed the table in vain; the
+	// one that reaches readAllowance(size) queues it for compaction
+	// (compaction_read.go).
+	wastedReads atomic.Int64
 
 	// reader is the open table, opened on first use (the table cache: a
 	// pointer per file instead of a map lookup per read; tablecache.go
