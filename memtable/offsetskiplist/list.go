@@ -34,10 +34,10 @@
 //
 // Per new user key: 4 bytes a level (1.33 on average), 4 of tag, the key and
 // the value with varint lengths, padded to 4: 21.3 bytes for the 8-byte keys
-// of memtablerep_bench and no value, against 25.3 for package skiplist (one
-// node per version with an 8-byte trailer). A key's second version costs a
-// 24-byte record for the first one plus 16 bytes and the value, padded to 8;
-// each later one 16 bytes and the value.
+// of memtablerep_bench and no value, against 29.3 for package skiplist (one
+// node per version with an 8-byte trailer and a back link). A key's second
+// version costs a 24-byte record for the first one plus 16 bytes and the
+// value, padded to 8; each later one 16 bytes and the value.
 //
 // The searches and the splice upkeep repeat memtable/skiplist's over user
 // keys; one generic copy for both cost 9-17% more instructions here and 41%

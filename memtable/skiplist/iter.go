@@ -52,10 +52,34 @@ func (it *Iter) Next() bool {
 	return it.set(link(it.p, 0).Load())
 }
 
-// Prev implements memtable.Iter: a search for the last node before this one.
+// maxPrevWalk bounds the nodes Prev walks forward from a stale backward
+// link before it searches from the top instead.
+const maxPrevWalk = 8
+
+// Prev implements memtable.Iter. The node's backward link (node.go) names
+// a node before it; when that node's next link is this one, it is the
+// predecessor (one load in the common case). Otherwise concurrent inserts
+// put nodes between them, and Prev walks forward from it, or searches.
 func (it *Iter) Prev() bool {
 	if it.n == 0 {
 		return false
+	}
+	r := it.list.r
+	p := prevLink(it.p).Load()
+	for range maxPrevWalk {
+		pp := r.addr(p)
+		next := link(pp, 0).Load()
+		if next == it.n {
+			if p == headRef {
+				return it.set(0)
+			}
+			it.n, it.p = p, pp
+			return true
+		}
+		if next == 0 {
+			break
+		}
+		p = next
 	}
 	t := lookupOf(it.p)
 	return it.set(it.list.findLast(&t, false, false))

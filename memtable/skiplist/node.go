@@ -13,14 +13,16 @@ import (
 
 // A node is one internal key with its value, in one allocation of the arena
 // (arena.go), laid out as RocksDB's InlineSkipList lays out a memtable
-// entry: the links of the levels above 0 before the node, the entry after
-// it. A node of height h is referred to by the offset of its level-0 link
-// (4-byte units, see arena.go); from that address:
+// entry, plus a backward link at level 0: the links of the levels above 0
+// before the node, the entry after it. A node of height h is referred to by
+// the offset of its level-0 link (4-byte units, see arena.go); from that
+// address:
 //
 //	-4*(h-1)  next[h-1] ... next[1]  u32 offsets, higher levels first
 //	 0        next[0]                u32 offset, 0 is nil
-//	 4        trailer                u64 little-endian, base.Trailer (seq<<8 | kind)
-//	12        key length             varint32 (1 byte below 128)
+//	 4        prev                   u32 offset, a level-0 predecessor (hint)
+//	 8        trailer                u64 little-endian, base.Trailer (seq<<8 | kind)
+//	16        key length             varint32 (1 byte below 128)
 //	          key bytes
 //	          value length           varint32
 //	          value bytes
@@ -29,29 +31,39 @@ import (
 // The node keeps no height: a search only follows level i of a node it
 // reached at level i or above, as in InlineSkipList.
 //
+// prev is a node that was, at some moment, immediately before this one at
+// level 0 (the head's offset for the first node): it is written before the
+// node is linked and again by every insert that links a node right before
+// it. Since nodes are never unlinked, prev always sorts before the node,
+// but a concurrent insert may have put nodes between them; Iter.Prev checks
+// prev's next link and walks forward from prev when it does not lead back
+// (iter.go).
+//
 // Example: key "ab", seq 7, kind Set (1), value "xyz", height 2, allocated
 // at byte offset 0x200000, the first chunk's start (the node's offset is
-// 0x80001, its level-0 link's):
+// 0x80001, its level-0 link's), first in the list (prev is the head, 11):
 //
 //	0x200000: 00 00 00 00               next[1] = nil
 //	0x200004: 00 00 00 00               next[0] = nil
-//	0x200008: 01 07 00 00 00 00 00 00   trailer 7<<8|1
-//	0x200010: 02 61 62                  key length 2, "ab"
-//	0x200013: 03 78 79 7a               value length 3, "xyz"
-//	0x200017: 00                        padding
+//	0x200008: 0b 00 00 00               prev = 11, the head
+//	0x20000c: 01 07 00 00 00 00 00 00   trailer 7<<8|1
+//	0x200014: 02 61 62                  key length 2, "ab"
+//	0x200017: 03 78 79 7a               value length 3, "xyz"
+//	0x20001b: 00                        padding
 //
-// Per entry that is 4 bytes a level (1.33 levels on average), 12 bytes of
-// link 0 and trailer, the key and the value with a length byte each (below
-// 128 bytes), padded to 4: 33.3 bytes for db_bench's 16-byte keys and no
-// value, 25.3 for memtablerep_bench's 8-byte keys.
+// Per entry that is 4 bytes a level (1.33 levels on average), 16 bytes of
+// link 0, prev and trailer, the key and the value with a length byte each
+// (below 128 bytes), padded to 4: 37.3 bytes for db_bench's 16-byte keys and
+// no value, 29.3 for memtablerep_bench's 8-byte keys.
 const (
-	offTrailer = 4
-	offKey     = 12
+	offPrev    = 4
+	offTrailer = 8
+	offKey     = 16
 	linkSize   = 4
 )
 
-// The head node fills window 0: maxHeight links, a trailer and the lengths
-// of an empty key and value.
+// The head node fills window 0: maxHeight links, prev, a trailer and the
+// lengths of an empty key and value.
 const (
 	headWords = 16
 	headRef   = maxHeight - 1
@@ -69,6 +81,11 @@ func nodeSize(h int, kl, vl uint32) uint64 {
 // link returns the level-i link of the node at p.
 func link(p unsafe.Pointer, i int) *atomic.Uint32 {
 	return (*atomic.Uint32)(unsafe.Add(p, -i*linkSize))
+}
+
+// prevLink returns the level-0 backward link of the node at p.
+func prevLink(p unsafe.Pointer) *atomic.Uint32 {
+	return (*atomic.Uint32)(unsafe.Add(p, offPrev))
 }
 
 func trailerOf(p unsafe.Pointer) base.Trailer {

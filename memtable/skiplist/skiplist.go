@@ -15,17 +15,28 @@
 // ascending inserts (fillseq) cost O(1) comparisons instead of O(log n).
 //
 // Memory: a node is one allocation holding its own levels' links (uint32
-// offsets), the trailer, and the key and value with varint lengths, the
-// layout of InlineSkipList's node and memtable entry with 4-byte links
-// (node.go); nodes are carved from chunks outside the Go heap, on
-// transparent huge pages for memtables of 32 MiB or more (arena.go). For
-// db_bench's 16-byte keys and no value that is 33.3 bytes an entry, where
-// RocksDB 7.8.3 takes 49.1 (one writer: ConcurrentArena rounds a node to 8
-// bytes and its arena starts each on 16) or 42.7 (concurrent writers, from
-// a per-core shard): 8 bytes a level, 8 of sequence and type, the varint
-// lengths. The lists are released to a pool of chunks when their owner is
-// done with them (memtable.Releaser). Prev is a search from the top
-// (O(log n)), as in RocksDB, since nodes have no back links.
+// offsets), a level-0 backward link, the trailer, and the key and value
+// with varint lengths, the layout of InlineSkipList's node and memtable
+// entry with 4-byte links (node.go); nodes are carved from chunks outside
+// the Go heap, on transparent huge pages for memtables of 32 MiB or more
+// (arena.go). For db_bench's 16-byte keys and no value that is 37.3 bytes
+// an entry, where RocksDB 7.8.3 takes 49.1 (one writer: ConcurrentArena
+// rounds a node to 8 bytes and its arena starts each on 16) or 42.7
+// (concurrent writers, from a per-core shard): 8 bytes a level, 8 of
+// sequence and type, the varint lengths. The lists are released to a pool
+// of chunks when their owner is done with them (memtable.Releaser).
+//
+// Prev follows the backward link, which every insert sets on the node it
+// links and on the node after it (Pebble's arenaskl keeps one the same
+// way), and checks that its target's next link leads back; a concurrent
+// insert that lost the race to set it leaves a link to an earlier node,
+// and Prev walks forward from there, or searches from the top (as
+// InlineSkipList does for every Prev) after a few steps.
+//
+// A search's misses are dependent loads, one node after another; at each
+// node it also prefetches the node one level down (PREFETCHT0, amd64), which
+// it visits next whenever the node to the right turns out to be past the
+// key, so that miss overlaps the one of the comparison.
 //
 // Why the searches are not shared with memtable/offsetskiplist, which runs
 // the same InlineSkipList searches and splice upkeep over 32-bit offsets
@@ -218,11 +229,19 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 	valid := true
 	for i := 0; i < h; i++ {
 		for {
-			if invariants.Enabled && i == 0 {
-				l.checkFits(x, sp.prev[0], sp.next[0])
+			if i == 0 {
+				if invariants.Enabled {
+					l.checkFits(x, sp.prev[0], sp.next[0])
+				}
+				prevLink(xp).Store(sp.prev[0])
 			}
 			link(xp, i).Store(sp.next[i])
 			if link(l.r.addr(sp.prev[i]), i).CompareAndSwap(sp.next[i], x) {
+				if i == 0 && sp.next[0] != 0 {
+					// A later insert before next may have stored its own
+					// node already; Prev copes with this older one.
+					prevLink(l.r.addr(sp.next[0])).Store(x)
+				}
 				break
 			}
 			// Someone linked a node between prev and next at this level:
@@ -273,6 +292,14 @@ func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 	for {
 		next := link(x, level).Load()
 		if next != 0 && next != bigger {
+			if level > 0 {
+				// Should next be >= key, the search goes on from x one
+				// level down: start loading that node while next's key
+				// comes in, so the two misses overlap.
+				if down := link(x, level-1).Load(); down != next && down != 0 {
+					prefetch(r.addr(down))
+				}
+			}
 			np := r.addr(next)
 			c := prefixCmp(np, t)
 			if c == 0 {
