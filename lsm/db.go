@@ -90,6 +90,8 @@ type DB struct {
 	helpers  groupInsert // the current group's parallel insert
 	split    splitInsert // a lone large batch's two-way insert
 	walWrite walWrite    // a large group's overlapped WAL write
+	// procs is GOMAXPROCS as of the last memtable made (procs.go).
+	procs atomic.Int32
 	// familyNames are Config.ColumnFamilies.
 	familyNames []string
 	// createMu serializes CreateColumnFamily calls (columnfamily.go).
@@ -286,6 +288,7 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.mu.nextMem++
+	db.refreshProcs()
 	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
 		prefix: db.prefix, bloom: newMemBloom(db.memBloomBits, db.memBloomWhole)}
 	m.refs.Store(1)
