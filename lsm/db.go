@@ -46,6 +46,13 @@ type Config struct {
 	// families not opened"). A read-only open opens those named, which
 	// may be fewer than the DB has, and creates none (readonly.go).
 	ColumnFamilies []string
+	// ReleaseMemoryAfterCompact, when set, has each Compact hand the
+	// memory it finished with back to the operating system: the memtable
+	// pools' idle huge-page regions and, after a garbage collection, the
+	// free Go heap (idlememory.go). Both act on the whole process, so it
+	// suits a program that runs one DB, such as db_bench; off, the runtime
+	// returns the heap over minutes by itself.
+	ReleaseMemoryAfterCompact bool
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -65,6 +72,8 @@ type DB struct {
 	repConfig   memtable.Config
 	merge       mergeop.Operator       // nil: no merge operator
 	tickers     *statistics.Statistics // nil: statistics off
+	// releaseMemory is Config.ReleaseMemoryAfterCompact.
+	releaseMemory bool
 	// prefix is the prefix extractor, and memBloomBits the size of each
 	// memtable's bloom filter (0: none), whole keys in it when
 	// memBloomWhole (prefix.go).
@@ -153,7 +162,8 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
-	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies}
+	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies,
+		releaseMemory: cfg.ReleaseMemoryAfterCompact}
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}
