@@ -175,7 +175,7 @@ func (db *DB) runCompaction(c *compaction) error {
 // between hold nothing in the range.
 func (db *DB) Compact(start, end []byte, targetLevel int) error {
 	err := db.compactManual(start, end, targetLevel)
-	releaseIdleMemory()
+	db.releaseIdleMemory()
 	return err
 }
 

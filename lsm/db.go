@@ -50,6 +50,13 @@ type Config struct {
 	// (compaction_read.go), which are on by default for leveled
 	// compaction.
 	DisableReadCompactions bool
+	// ReleaseMemoryAfterCompact, when set, has each Compact hand the
+	// memory it finished with back to the operating system: the memtable
+	// pools' idle huge-page regions and, after a garbage collection, the
+	// free Go heap (idlememory.go). Both act on the whole process, so it
+	// suits a program that runs one DB, such as db_bench; off, the runtime
+	// returns the heap over minutes by itself.
+	ReleaseMemoryAfterCompact bool
 }
 
 // ErrClosed is returned by operations on a closed DB.
@@ -69,6 +76,8 @@ type DB struct {
 	repConfig   memtable.Config
 	merge       mergeop.Operator       // nil: no merge operator
 	tickers     *statistics.Statistics // nil: statistics off
+	// releaseMemory is Config.ReleaseMemoryAfterCompact.
+	releaseMemory bool
 	// prefix is the prefix extractor, and memBloomBits the size of each
 	// memtable's bloom filter (0: none), whole keys in it when
 	// memBloomWhole (prefix.go).
@@ -97,6 +106,8 @@ type DB struct {
 	helpers  groupInsert // the current group's parallel insert
 	split    splitInsert // a lone large batch's two-way insert
 	walWrite walWrite    // a large group's overlapped WAL write
+	// procs is GOMAXPROCS as of the last memtable made (procs.go).
+	procs atomic.Int32
 	// familyNames are Config.ColumnFamilies.
 	familyNames []string
 	// createMu serializes CreateColumnFamily calls (columnfamily.go).
@@ -163,7 +174,8 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts == nil {
 		opts = options.Default()
 	}
-	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies}
+	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies,
+		releaseMemory: cfg.ReleaseMemoryAfterCompact}
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}
@@ -300,6 +312,7 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 		return nil, fmt.Errorf("lsm: create memtable: %w", err)
 	}
 	db.mu.nextMem++
+	db.refreshProcs()
 	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
 		prefix: db.prefix, bloom: newMemBloom(db.memBloomBits, db.memBloomWhole)}
 	m.refs.Store(1)

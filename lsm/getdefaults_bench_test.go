@@ -49,16 +49,9 @@ func openDefaultsShapeWith(b *testing.B, o *options.Options) *DB {
 
 // BenchmarkGetDefaultsShape is readrandom at db_bench's defaults: most
 // keys are read from the tables, past a memtable that does not hold them,
-// and most table reads miss the block cache.
-func BenchmarkGetDefaultsShape(b *testing.B) { benchmarkGetDefaultsShape(b, options.Default()) }
-
-// BenchmarkGetDefaultsShapeRTable is BenchmarkGetDefaultsShape with
-// --table_format=rtable.
-func BenchmarkGetDefaultsShapeRTable(b *testing.B) {
-	o := options.Default()
-	o.TableFormat = options.TableFormatRTable
-	benchmarkGetDefaultsShape(b, o)
-}
+// and most table reads miss the block cache. One sub-benchmark per table
+// format (--table_format).
+func BenchmarkGetDefaultsShape(b *testing.B) { overTableFormats(b, benchmarkGetDefaultsShape) }
 
 func benchmarkGetDefaultsShape(b *testing.B, o *options.Options) {
 	db := openDefaultsShapeWith(b, o)
@@ -78,15 +71,20 @@ func benchmarkGetDefaultsShape(b *testing.B, o *options.Options) {
 }
 
 // BenchmarkSeekDefaultsShape is seekrandom at db_bench's defaults: an
-// iterator per seek, as db_bench makes it.
-func BenchmarkSeekDefaultsShape(b *testing.B) { benchmarkSeekDefaultsShape(b, options.Default()) }
+// iterator per seek, as db_bench makes it. One sub-benchmark per table
+// format.
+func BenchmarkSeekDefaultsShape(b *testing.B) { overTableFormats(b, benchmarkSeekDefaultsShape) }
 
-// BenchmarkSeekDefaultsShapeRTable is BenchmarkSeekDefaultsShape with
-// --table_format=rtable.
-func BenchmarkSeekDefaultsShapeRTable(b *testing.B) {
-	o := options.Default()
-	o.TableFormat = options.TableFormatRTable
-	benchmarkSeekDefaultsShape(b, o)
+// overTableFormats runs bench at db_bench's defaults once per table
+// format, as sub-benchmarks named by the format.
+func overTableFormats(b *testing.B, bench func(*testing.B, *options.Options)) {
+	for _, format := range []string{options.TableFormatBlock, options.TableFormatRTable} {
+		b.Run(format, func(b *testing.B) {
+			o := options.Default()
+			o.TableFormat = format
+			bench(b, o)
+		})
+	}
 }
 
 func benchmarkSeekDefaultsShape(b *testing.B, o *options.Options) {

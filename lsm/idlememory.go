@@ -7,7 +7,8 @@ import (
 )
 
 // releaseIdleMemory hands the memory a manual compaction has finished with
-// back to the operating system at once.
+// back to the operating system at once, when Config.ReleaseMemoryAfterCompact
+// asks for it.
 //
 // A compaction builds its output tables in memory (an rtable table holds
 // its keys and values until the table is written) and merges through
@@ -26,7 +27,18 @@ import (
 // with the pools' regions too; at 5M keys 300 -> 125 MiB. What is left
 // beyond the mapped tables and the binary is mostly the active memtable's
 // region: it came from a pool, so its pages are resident though empty.
-func releaseIdleMemory() {
+//
+// Both releases act on the whole process, not on this DB alone: the
+// collection stops every goroutine of the program for a moment, and the
+// pools are shared by every DB in it. So it is off unless the Config turns
+// it on; db_bench's native engine does, being the only user of its process.
+func (db *DB) releaseIdleMemory() {
+	if !db.releaseMemory {
+		return
+	}
 	hugemem.ReleaseKept()
-	debug.FreeOSMemory()
+	freeOSMemory()
 }
+
+// freeOSMemory is debug.FreeOSMemory; tests replace it to count the calls.
+var freeOSMemory = debug.FreeOSMemory

@@ -1,7 +1,6 @@
 package lsm
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -16,9 +15,10 @@ import (
 // So the leader wakes at most GOMAXPROCS-1 followers as helpers; the leader
 // and its helpers take the group's batches one at a time from a shared
 // index until none is left, and the other followers sleep until the group
-// is done. Which goroutine inserts a batch changes nothing for its writer:
-// every Write of the group returns only after the whole group is inserted
-// and its sequence published (commit.go).
+// is done. GOMAXPROCS here is the DB's copy of it, refreshed at each
+// memtable switch (procs.go). Which goroutine inserts a batch changes
+// nothing for its writer: every Write of the group returns only after the
+// whole group is inserted and its sequence published (commit.go).
 //
 // Why: db_bench fillrandom --threads=8 --num=100000 on 2 cores spent 1.1 to
 // 1.4 s of system time, against 0.3 to 0.4 s with the inserts serial
@@ -41,7 +41,7 @@ func (db *DB) insertGroup(mem *memTable, group []*writer) error {
 	}
 	helpers := 0
 	if n > 1 && db.opts.AllowConcurrentMemtableWrite {
-		helpers = min(n-1, runtime.GOMAXPROCS(0)-1)
+		helpers = min(n-1, db.maxProcs()-1)
 	}
 	gi := &db.helpers
 	gi.next.Store(0)

@@ -19,6 +19,9 @@ func TestGroupInsertHelpers(t *testing.T) {
 			o.AllowConcurrentMemtableWrite = true
 			db := mustOpen(t, t.TempDir(), o)
 			defer db.Close()
+			if got := db.maxProcs(); got != procs {
+				t.Fatalf("the write path sees %d procs, want %d", got, procs)
+			}
 			const writers, writes = 8, 400
 			var wg sync.WaitGroup
 			errs := make(chan error, writers)

@@ -2,7 +2,6 @@ package lsm
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 )
 
@@ -32,7 +31,7 @@ type splitInsert struct {
 
 // canSplit reports whether b is worth inserting from two goroutines.
 func (db *DB) canSplit(b *Batch) bool {
-	return db.opts.AllowConcurrentMemtableWrite && b.Count() >= splitInsertMin && runtime.GOMAXPROCS(0) > 1
+	return db.opts.AllowConcurrentMemtableWrite && b.Count() >= splitInsertMin && db.maxProcs() > 1
 }
 
 // insertSplit adds b's records to mem: the second half from a new goroutine,

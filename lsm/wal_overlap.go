@@ -2,7 +2,6 @@ package lsm
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/godbbench/godbbench/lsm/wal"
@@ -41,7 +40,7 @@ type walWrite struct {
 }
 
 // canOverlapWAL reports whether a second core can take the WAL write.
-func (db *DB) canOverlapWAL() bool { return runtime.GOMAXPROCS(0) > 1 }
+func (db *DB) canOverlapWAL() bool { return db.maxProcs() > 1 }
 
 // writeLog writes the log's pending records and syncs when asked.
 func writeLog(log *wal.Writer, logFile WritableFile, sync bool) error {

@@ -181,14 +181,16 @@ func (opener Opener) Open(dir string, o *options.Options, warn io.Writer) (engin
 		return nil, fmt.Errorf("invalid merge operator[%s]: %w", o.MergeOperator, err)
 	}
 	// The LOG's version line reads "native-0.1.0", so that
-	// tools/benchmark.sh's version column tells the engines apart.
+	// tools/benchmark.sh's version column tells the engines apart. The DB
+	// is its process's only one, so a manual compaction (db_bench's
+	// compact) hands its memory back at once (lsm/idlememory.go).
 	period, err := statsDumpPeriod(o)
 	if err != nil {
 		return nil, err
 	}
 	stats := opener.shared.Open(o.Statistics, o.StatsLevel)
 	d, err := lsm.Open(dir, mapOptions(o, warn), lsm.Config{Version: "native-" + Version, MergeOperator: op, Statistics: stats, FileOperations: fileCounts(o),
-		ColumnFamilies: familyNames(o)})
+		ColumnFamilies: familyNames(o), ReleaseMemoryAfterCompact: true})
 	if err != nil {
 		return nil, err
 	}
