@@ -149,6 +149,15 @@ func (c *compactionIter) Seq() uint64 {
 	return seq
 }
 
+// sourceSeq is the current entry's sequence as its source has it, before
+// zeroSeqs: what the output table's recorded sequence range must cover.
+func (c *compactionIter) sourceSeq() uint64 {
+	if c.queue.active() {
+		return c.queue.current().seq
+	}
+	return c.src.Seq()
+}
+
 func (c *compactionIter) Kind() base.Kind {
 	if c.queue.active() {
 		return c.queue.current().kind

@@ -85,3 +85,46 @@ func uniformTables(t *testing.T, db *DB) (zeroed, tables int) {
 	}
 	return zeroed, tables
 }
+
+// TestZeroedTablesKeepTheirSequenceRange: a table whose entries a
+// bottommost compaction wrote at sequence 0 still records the sequences
+// those writes had, in its properties and in the version. An open that
+// finds a table in no version (a MANIFEST that lost the edit adding it)
+// tells an obsolete table from a lost one by that range; at 0..0 it would
+// delete a live table as obsolete.
+func TestZeroedTablesKeepTheirSequenceRange(t *testing.T) {
+	o := testOptions()
+	o.TableFormat = options.TableFormatRTable
+	dir := t.TempDir()
+	db := mustOpen(t, dir, o)
+	defer db.Close()
+	const n = 500
+	for i := range n {
+		put(t, db, fmt.Sprintf("key%06d", i), "v")
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if zeroed, tables := uniformTables(t, db); zeroed == 0 || zeroed != tables {
+		t.Fatalf("%d of %d tables at sequence 0: the test checks nothing", zeroed, tables)
+	}
+	db.mu.Lock()
+	v := db.def.current
+	db.mu.Unlock()
+	largest := uint64(0)
+	for _, files := range v.levels {
+		for _, f := range files {
+			props, ok := db.tableSeqs(tableName(dir, f.num))
+			if !ok {
+				t.Fatalf("table %d: properties do not decode", f.num)
+			}
+			if props.largestSeq != f.largestSeq || props.largestSeq == 0 {
+				t.Fatalf("table %d: properties say sequences up to %d, the version %d; want the writes' own", f.num, props.largestSeq, f.largestSeq)
+			}
+			largest = max(largest, f.largestSeq)
+		}
+	}
+	if largest != n {
+		t.Fatalf("tables cover sequences up to %d, want %d", largest, n)
+	}
+}

@@ -317,8 +317,12 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 				return outs, err
 			}
 		}
-		if err := w.Add(key, ci.Seq(), kind, value); err != nil {
+		seq := ci.Seq()
+		if err := w.Add(key, seq, kind, value); err != nil {
 			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
+		}
+		if seq == 0 {
+			w.CoverSeq(ci.sourceSeq())
 		}
 		lastKey = append(lastKey[:0], key...)
 	}

@@ -224,6 +224,9 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 type tableWriter interface {
 	Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error
 	EstimatedSize() uint64
+	// CoverSeq widens the recorded sequence range to the sequence an entry
+	// just added at sequence 0 had before the compaction zeroed it.
+	CoverSeq(seq uint64)
 	// setRangeDels gives the table range tombstones.
 	setRangeDels(l *rangedel.List) error
 	finish() (tableProps, error)

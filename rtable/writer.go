@@ -154,6 +154,19 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	return nil
 }
 
+// CoverSeq widens the table's recorded sequence range to seq without
+// adding an entry: a compaction that writes an entry at sequence 0 calls
+// it after Add with the sequence the entry had, so that the range still
+// says which writes the table holds (the open's check of tables in no
+// version relies on it; see lsm's obsoleteTables). It does nothing before
+// the first Add.
+func (w *Writer) CoverSeq(seq uint64) {
+	if w.props.NumEntries > 0 {
+		w.props.SmallestSeq = min(w.props.SmallestSeq, seq)
+		w.props.LargestSeq = max(w.props.LargestSeq, seq)
+	}
+}
+
 func (w *Writer) key(i uint64) []byte {
 	start := uint32(0)
 	if i > 0 {

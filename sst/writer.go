@@ -171,6 +171,20 @@ func (w *Writer) Add(userKey []byte, seq uint64, kind base.Kind, value []byte) e
 	return nil
 }
 
+// CoverSeq widens the table's recorded sequence range to seq without
+// adding an entry: a compaction that writes an entry at sequence 0 (a value
+// every snapshot sees, in a bottommost output) calls it after Add with the
+// sequence the entry had, so that the range still says which writes the
+// table holds. An open that finds the table in no version judges it
+// obsolete or lost by that range; a range of 0..0 would pass a table the
+// MANIFEST lost for obsolete. It does nothing before the first Add.
+func (w *Writer) CoverSeq(seq uint64) {
+	if w.props.NumEntries > 0 {
+		w.props.SmallestSeq = min(w.props.SmallestSeq, seq)
+		w.props.LargestSeq = max(w.props.LargestSeq, seq)
+	}
+}
+
 // SetRangeDels gives the table the range tombstones of l, written by
 // Finish to the range-deletion block. The table's key range and sequence
 // range grow to cover them, so a table may hold tombstones only.
