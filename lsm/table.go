@@ -177,7 +177,8 @@ type tableIterOptions struct {
 	// has no cache).
 	fillCache bool
 	// keysOnly says that Value will not be called: rtable iterators then
-	// never copy values (iter_rtable.go).
+	// never copy values (iter_rtable.go), and block-format ones read key
+	// blocks alone (sst.Iter.SetKeysOnly).
 	keysOnly bool
 	// callerGuards says the caller reads the iterator under its own fault
 	// guard (a flush or compaction: writeTables), so an rtable iterator is
@@ -212,6 +213,7 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 		}
 		block.it = r.NewIter()
 		block.it.SetFillCache(o.fillCache)
+		block.it.SetKeysOnly(o.keysOnly)
 		block.it.SetReadahead(o.readahead)
 		block.it.SetReadCharge(o.charge)
 		block.blobs.db = o.blobs

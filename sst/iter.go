@@ -23,17 +23,22 @@ type Iter struct {
 	// bufs is the pool entry the scratch buffers came from (nil once
 	// returned by Close; iter_buffers.go).
 	bufs *iterBuffers
-	// pair holds whole pairs once values have been asked for: a scan that
-	// reads values then needs one pread per pair instead of two.
+	// pair holds whole pairs once values have been asked for, or once key
+	// blocks have been loaded in a run (scan.go): a scan that reads values
+	// then needs one pread per pair instead of two, and a scan, whatever
+	// it reads, gets the pair buffer's read-ahead.
 	pair       pairBuf
 	wantValues bool
-	noFill     bool // blocks missing from the cache are not added (SetFillCache)
-	err        error
+	// scan tells runs of key block loads (scan.go).
+	scan   scanRun
+	noFill bool // blocks missing from the cache are not added (SetFillCache)
+	err    error
 }
 
 // NewIter returns an unpositioned iterator.
 func (r *Reader) NewIter() *Iter {
 	t := &Iter{r: r, blk: -1, vblk: -1}
+	t.scan.reset()
 	t.takeBuffers()
 	t.pair.reset()
 	t.pair.ahead = true
@@ -60,6 +65,9 @@ func (t *Iter) loadKeys(i int) bool {
 	t.it.data = nil
 	t.blk = i
 	d := &t.r.blocks[i]
+	if t.scan.load(i) {
+		t.wantValues = true
+	}
 	var pair *pairBuf
 	if t.wantValues {
 		pair = &t.pair
