@@ -116,7 +116,7 @@ func (db *DB) runCompaction(c *compaction) error {
 		db.mu.stats.runningCompactions--
 		return err
 	}
-	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, zeroSeqs: c.bottommost && c.outputLevel > 0 && db.levelFormat(c.outputLevel) == formatRTable, merge: db.merge, dels: dels, blobs: blobs}
+	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, zeroSeqs: c.bottommost && c.outputLevel > 0, merge: db.merge, dels: dels, blobs: blobs}
 	// As in RocksDB, a table written to L0 is never split: it is one
 	// sorted run there.
 	targetSize := db.targetFileSize(c.outputLevel)

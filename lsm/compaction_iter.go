@@ -17,17 +17,18 @@ import (
 // level holds the key (bottommost output). A kept merge operand starts a
 // merge run that combines the operands of its stripe (compaction_merge.go).
 //
-// In a bottommost output of rtable tables below L0 (zeroSeqs), a value
-// that every snapshot sees (no snapshot predates it) is written at
-// sequence 0, as RocksDB's compaction does in every format: it is the
-// key's only version in the oldest stripe, every older one having been
-// dropped, so no reader can tell its sequence from 0. An rtable table
-// whose entries are all at sequence 0 has one trailer for all and no
-// trailers section, and a key-only scan of it copies the keys alone
-// (rtable.AppendKeys, lsm/iter_solo.go). Merge operands, tombstones and
-// blob indexes keep their sequences; block tables keep theirs (their
-// trailers cost little there), and so does L0, whose tables are ordered
-// by sequence number.
+// In a bottommost output below L0 (zeroSeqs), a value that every
+// snapshot sees (no snapshot predates it) is written at sequence 0, as
+// RocksDB's compaction does: it is the key's only version in the oldest
+// stripe, every older one having been dropped, so no reader can tell its
+// sequence from 0. Repeated zero trailers compress well in block tables;
+// an rtable table whose entries are all at sequence 0 has one trailer for
+// all and no trailers section, and a key-only scan of it copies the keys
+// alone (rtable.AppendKeys, lsm/iter_solo.go). The table still records
+// the sequences its entries had (tableWriter.CoverSeq), which an open
+// needs to tell an obsolete table from a lost one. Merge operands,
+// tombstones and blob indexes keep their sequences, and so does L0, whose
+// tables are ordered by sequence number.
 type compactionIter struct {
 	src            *mergingIter
 	snapshots      []uint64 // ascending

@@ -46,23 +46,32 @@ func (c formatCase) settle(t testing.TB, db *DB) {
 	}
 }
 
-// tableFormatCounts opens every table of db's current version and counts
-// them by the format their files have.
-func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
+// eachTable opens every table of db's current version, level by level,
+// and calls fn with it.
+func eachTable(t testing.TB, db *DB, fn func(f *fileMeta, tr *openTable)) {
 	t.Helper()
 	db.mu.Lock()
 	v := db.def.current
+	v.ref() // background compactions may retire its tables meanwhile
 	db.mu.Unlock()
-	counts := map[tableFormat]int{}
+	defer v.unref()
 	for _, files := range v.levels {
 		for _, f := range files {
 			tr, err := db.tableReader(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			counts[tr.format]++
+			fn(f, tr)
 		}
 	}
+}
+
+// tableFormatCounts opens every table of db's current version and counts
+// them by the format their files have.
+func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
+	t.Helper()
+	counts := map[tableFormat]int{}
+	eachTable(t, db, func(_ *fileMeta, tr *openTable) { counts[tr.format]++ })
 	return counts
 }
 
@@ -70,23 +79,12 @@ func tableFormatCounts(t testing.TB, db *DB) map[tableFormat]int {
 // that hold range tombstones.
 func rtableRangeDelTables(t testing.TB, db *DB) int {
 	t.Helper()
-	db.mu.Lock()
-	v := db.def.current
-	v.ref() // background compactions may retire its tables meanwhile
-	db.mu.Unlock()
-	defer v.unref()
 	n := 0
-	for _, files := range v.levels {
-		for _, f := range files {
-			tr, err := db.tableReader(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.format == formatRTable && !tr.rangeDels.Empty() {
-				n++
-			}
+	eachTable(t, db, func(_ *fileMeta, tr *openTable) {
+		if tr.format == formatRTable && !tr.rangeDels.Empty() {
+			n++
 		}
-	}
+	})
 	return n
 }
 
@@ -105,13 +103,17 @@ func (c formatCase) requireFormat(t testing.TB, db *DB) {
 
 // TestMixedTableFormats writes a DB with block tables, reopens it with
 // rtable selected and writes and compacts part of it (so both formats sit
-// side by side), then reopens it with block selected and compacts again:
-// every reopen reads back exactly what was written, and the format of each
-// table is its file's, whatever the options say.
+// side by side: the block tables below the rewritten range stay), then
+// reopens it with block selected, overwrites keys of both formats and
+// compacts again: every reopen reads back exactly what was written, and
+// the format of each table is its file's, whatever the options say.
 func TestMixedTableFormats(t *testing.T) {
 	dir := t.TempDir()
 	m := model{}
 	o := layeredOptions()
+	// Small tables, so that the compaction of the upper part of the key
+	// space leaves the block tables of the lower part alone.
+	o.TargetFileSizeBase = 4 << 10
 	write := func(db *DB, from, to int, tag string) {
 		for i := from; i < to; i++ {
 			k, v := fmt.Sprintf("key%05d", i), fmt.Sprintf("%s-%d", tag, i)
@@ -157,11 +159,18 @@ func TestMixedTableFormats(t *testing.T) {
 	if c := tableFormatCounts(t, db); c[formatRTable] == 0 || c[formatBlock] == 0 {
 		t.Fatalf("mixed DB: tables by format %v", c)
 	}
+	// The compaction rewrote every table the "b" keys overlap, and no
+	// other.
+	eachTable(t, db, func(f *fileMeta, tr *openTable) {
+		if (tr.format == formatBlock) != (string(f.largest) < "key01500") {
+			t.Fatalf("mixed DB: table %d holds %s..%s in format %v", f.num, f.smallest, f.largest, tr.format)
+		}
+	})
 	check(db, "mixed DB")
 
 	db = reopen(db, options.TableFormatBlock)
 	check(db, "mixed DB reopened with block selected")
-	write(db, 2500, 3500, "c")
+	write(db, 1000, 3500, "c")
 	if err := db.Compact(nil, nil, -1); err != nil {
 		t.Fatal(err)
 	}
