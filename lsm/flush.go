@@ -243,6 +243,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	dels := ci.outputRangeDels()
 	var tableStart []byte // where the table's share of dels starts (nil: unbounded)
+	var zeroedSeq uint64  // the largest source sequence of the table's entries at 0
 	// finish completes the table; next is the first key of the next one
 	// (nil for the last), where its share of dels ends.
 	finish := func(next []byte) error {
@@ -250,6 +251,12 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 		if !dels.Empty() {
 			err = w.setRangeDels(dels.Truncate(tableStart, next))
 			tableStart = append([]byte(nil), next...)
+		}
+		if zeroedSeq > 0 {
+			// Once per table: the recorded range ends at the largest
+			// sequence a zeroed entry had (its smallest is 0 already).
+			w.CoverSeq(zeroedSeq)
+			zeroedSeq = 0
 		}
 		var props tableProps
 		if err == nil {
@@ -322,7 +329,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 			return outs, fmt.Errorf("add to table %d: %w", meta.num, err)
 		}
 		if seq == 0 {
-			w.CoverSeq(ci.sourceSeq())
+			zeroedSeq = max(zeroedSeq, ci.sourceSeq())
 		}
 		lastKey = append(lastKey[:0], key...)
 	}

@@ -226,8 +226,9 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 type tableWriter interface {
 	Add(userKey []byte, seq uint64, kind base.Kind, value []byte) error
 	EstimatedSize() uint64
-	// CoverSeq widens the recorded sequence range to the sequence an entry
-	// just added at sequence 0 had before the compaction zeroed it.
+	// CoverSeq widens the recorded sequence range to seq: writeTables
+	// calls it once before finish with the largest sequence that the
+	// entries added at sequence 0 had before the compaction zeroed them.
 	CoverSeq(seq uint64)
 	// setRangeDels gives the table range tombstones.
 	setRangeDels(l *rangedel.List) error
