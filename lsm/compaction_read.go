@@ -1,5 +1,10 @@
 package lsm
 
+import (
+	"github.com/godbbench/godbbench/rtable"
+	"github.com/godbbench/godbbench/sst"
+)
+
 // Read-triggered compaction, after LevelDB's seek compaction: a table that
 // reads keep probing in vain is compacted into the next level even when no
 // size score asks for it, so that the reads that follow probe one sorted
@@ -9,9 +14,10 @@ package lsm
 // (readAllowance: one per 16 KiB, at least 100), about what one compaction
 // of the table costs in reads. Charges:
 //
-//   - a Get that probed two or more tables charges the first table it
-//     probed (which did not hold the key, or the Get would have stopped
-//     there);
+//   - a Get that probed two or more tables charges the first table whose
+//     data it read (which did not hold the key, or the Get would have
+//     stopped there); a table whose filter ruled the key out cost the
+//     Get no data read and is never charged, but counts as a later probe;
 //   - an Iterator.SeekGE whose target lies in the key range of two or more
 //     tables charges the first of them: the newest L0 table holding it, else
 //     the table of the highest level.
@@ -44,20 +50,61 @@ func readAllowance(size uint64) int64 {
 	return max(minReadAllowance, int64(size/readAllowanceBytes))
 }
 
-// readCharge follows one read's probes: the first table it probed and
-// whether it probed another one after it. It lives on the reader's stack.
+// readCharge follows one read's probes: the first table whose data it
+// read and whether it probed another one after it. It lives on the
+// reader's stack.
 type readCharge struct {
 	first *fileMeta
 	more  bool
 }
 
-// probe records that the read consulted table f.
+// probe records that the read consulted table f and read its data.
 func (c *readCharge) probe(f *fileMeta) {
 	if c.first == nil {
 		c.first = f
 	} else {
 		c.more = true
 	}
+}
+
+// pass records that the read consulted a table without reading its data
+// (its filter ruled the key out), or found the key there.
+func (c *readCharge) pass() {
+	if c.first != nil {
+		c.more = true
+	}
+}
+
+// missed records a Get's lookup in f that did not end the Get: a probe
+// when g says it read f's data, else a pass. g.readData is asked only
+// while the Get has no first table (getter.classify).
+func (c *readCharge) missed(f *fileMeta, g *getter) {
+	if c.first == nil && !g.readData {
+		return
+	}
+	c.probe(f)
+}
+
+// noteLookup records, when the Get's charge asks (classify), whether the
+// lookup in r read table data: it found an entry, it skipped the filter,
+// or the filter admitted key (a second probe of the filter, whose bits the
+// lookup has just brought into the cache; it happens only for the tables
+// a Get passes before the first one whose data it reads).
+func (g *getter) noteLookup(r *openTable, skipFilter, found bool, key []byte) {
+	if g.classify {
+		g.readData = found || skipFilter || filterAdmits(r, key)
+	}
+}
+
+// filterAdmits reports whether r's filter admits key (true without one).
+func filterAdmits(r *openTable, key []byte) bool {
+	switch t := r.tableReader.(type) {
+	case *sst.Reader:
+		return t.MayContain(key)
+	case *rtable.Reader:
+		return t.MayContain(key)
+	}
+	return true
 }
 
 // settle charges the first table probed when the read probed more than

@@ -8,10 +8,19 @@ import (
 // readCompactionDB opens a DB whose L0 holds three tables, each spanning
 // the whole key range (keys k00000..k00299, every third key per table,
 // the oldest table holding the keys divisible by three), with L0's size
-// trigger far away so that only reads can make L0 compact.
+// trigger far away so that only reads can make L0 compact. Its tables
+// have no filter, so that every lookup in a table reads its data.
 func readCompactionDB(t *testing.T, disable bool) *DB {
 	t.Helper()
+	return readCompactionDBWith(t, disable, 0)
+}
+
+// readCompactionDBWith is readCompactionDB with bloomBits bits per key in
+// the tables' filters (0: none).
+func readCompactionDBWith(t *testing.T, disable bool, bloomBits int) *DB {
+	t.Helper()
 	o := testOptions()
+	o.BloomBits = bloomBits
 	o.WriteBufferSize = 1 << 20
 	o.Level0FileNumCompactionTrigger = 20
 	o.Level0SlowdownWritesTrigger = 40
@@ -53,6 +62,22 @@ func readCompactionsPicked(db *DB) uint64 {
 	return db.mu.readCompactions
 }
 
+// getMissingNewest reads keys of a readCompactionDB that its newest table
+// does not hold (it holds those with i%3 == 2), twice the allowance of a
+// small table, and waits for the compactions that follow.
+func getMissingNewest(t *testing.T, db *DB) {
+	t.Helper()
+	for n := 0; n < 2*minReadAllowance; n++ {
+		i := (n * 3) % 300
+		if _, found := getString(t, db, fmt.Sprintf("k%05d", i)); !found {
+			t.Fatalf("k%05d not found", i)
+		}
+	}
+	if err := db.WaitForCompactions(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestReadCompactionGetsMissingL0 reads keys that the newest L0 table does
 // not hold: every Get probes it in vain, and once its allowance is spent
 // L0 is compacted into L1. With the feature off the shape stays.
@@ -60,17 +85,7 @@ func TestReadCompactionGetsMissingL0(t *testing.T) {
 	for _, disable := range []bool{false, true} {
 		t.Run(fmt.Sprintf("disabled=%v", disable), func(t *testing.T) {
 			db := readCompactionDB(t, disable)
-			// The newest table holds the keys i%3 == 2; ask the others,
-			// twice the allowance of a small table.
-			for n := 0; n < 2*minReadAllowance; n++ {
-				i := (n * 3) % 300
-				if _, found := getString(t, db, fmt.Sprintf("k%05d", i)); !found {
-					t.Fatalf("k%05d not found", i)
-				}
-			}
-			if err := db.WaitForCompactions(); err != nil {
-				t.Fatal(err)
-			}
+			getMissingNewest(t, db)
 			got := levelFileCounts(db)
 			if disable {
 				if got[0] != 3 || readCompactionsPicked(db) != 0 {
@@ -87,6 +102,18 @@ func TestReadCompactionGetsMissingL0(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadCompactionNotForFilteredProbes: with bloom filters, the Gets of
+// TestReadCompactionGetsMissingL0 learn from the newest table's filter
+// that it lacks their keys, without reading its data: such a probe is
+// not charged, and no read compaction follows.
+func TestReadCompactionNotForFilteredProbes(t *testing.T) {
+	db := readCompactionDBWith(t, false, 10)
+	getMissingNewest(t, db)
+	if got := levelFileCounts(db); got[0] != 3 || readCompactionsPicked(db) != 0 {
+		t.Fatalf("files per level %v, %d read compactions; want the shape unchanged", got, readCompactionsPicked(db))
 	}
 }
 

@@ -97,6 +97,11 @@ type getter struct {
 	rec     func(value []byte, kind base.Kind, seq uint64)
 	recKind base.Kind
 	recSeq  uint64
+	// classify asks a table lookup that does not end the Get to record in
+	// readData whether it read the table's data or its filter ruled the
+	// key out (compaction_read.go).
+	classify bool
+	readData bool
 }
 
 var getterPool = sync.Pool{New: func() any {
@@ -128,6 +133,7 @@ func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
 // release returns g to the pool.
 func (g *getter) release() {
 	g.fn, g.merging, g.cover = nil, false, 0
+	g.classify, g.readData = false, false
 	g.db, g.key, g.err = nil, nil, nil
 	g.ops.reset()
 	getterPool.Put(g)
@@ -308,12 +314,15 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 			continue
 		}
 		skipFilter := skipLevel == 0 && i == len(v.levels[0])-1
-		charge.probe(f)
-		if found, err := db.getFromTable(f, skipFilter, key, seq, g); found || err != nil {
+		g.classify = db.readCompactions && charge.first == nil
+		found, err := db.getFromTable(f, skipFilter, key, seq, g)
+		if found || err != nil {
 			db.countLevelHit(0, found)
+			charge.pass()
 			charge.settle(db)
 			return found, err
 		}
+		charge.missed(f, g)
 	}
 	for level := 1; level < len(v.levels); level++ {
 		files := v.levels[level]
@@ -321,12 +330,15 @@ func (db *DB) getFromTables(v *version, key []byte, seq uint64, g *getter) (_ bo
 		if i >= len(files) || compareKeys(key, files[i].smallest) < 0 {
 			continue
 		}
-		charge.probe(files[i])
-		if found, err := db.getFromTable(files[i], skipLevel == level, key, seq, g); found || err != nil {
+		g.classify = db.readCompactions && charge.first == nil
+		found, err := db.getFromTable(files[i], skipLevel == level, key, seq, g)
+		if found || err != nil {
 			db.countLevelHit(level, found)
+			charge.pass()
 			charge.settle(db)
 			return found, err
 		}
+		charge.missed(files[i], g)
 	}
 	charge.settle(db)
 	return false, nil
@@ -357,5 +369,6 @@ func getInTable(r *openTable, skipFilter bool, key []byte, seq uint64, g *getter
 	for found && err == nil && g.kind == base.KindMerge && g.seq > 0 {
 		found, err = tableGet(r, skipFilter, key, g.seq-1, g.cb)
 	}
+	g.noteLookup(r, skipFilter, found, key)
 	return found && g.kind != base.KindMerge, err
 }

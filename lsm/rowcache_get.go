@@ -54,7 +54,9 @@ func (db *DB) getFromTableRows(f *fileMeta, skipFilter bool, key []byte, seq uin
 	row, hit := db.rows.lookup(h, f.num, seqKey, key, g.row)
 	g.row = row
 	db.countRowCache(hit)
-	if !hit {
+	if hit {
+		g.noteLookup(nil, false, true, key) // a row holds what the table had
+	} else {
 		r, err := db.tableReader(f)
 		if err != nil {
 			return false, err
@@ -67,6 +69,7 @@ func (db *DB) getFromTableRows(f *fileMeta, skipFilter bool, key []byte, seq uin
 		for found && err == nil && g.recKind == base.KindMerge && g.recSeq > 0 {
 			found, err = tableGet(r, skipFilter, key, g.recSeq-1, g.rec)
 		}
+		g.noteLookup(r, skipFilter, found, key)
 		if err != nil {
 			return false, err
 		}
