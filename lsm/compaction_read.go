@@ -135,26 +135,34 @@ func (db *DB) markForReadCompaction(f *fileMeta) {
 	db.maybeScheduleCompaction()
 }
 
-// chargeSeek charges a forward seek to key over the tables of v: when key
-// lies in the key range of two or more tables, the first of them (newest
-// L0 table first, then by level) is charged. It stops looking at the
-// second such table.
-func (db *DB) chargeSeek(v *version, key []byte) {
+// chargeSeek charges the forward seek to key that it has just positioned
+// its sources for: when key lies in the key range of two or more tables,
+// the first of them (newest L0 table first, then by level) is charged.
+// The level iterators' own seeks found their tables (levelIter.seekHit);
+// the L0 tables, each a source of its own, are checked by their ranges.
+// It stops looking at the second such table, and charges nothing for a
+// seek that failed (its level iterators may not all have moved).
+func (it *Iterator) chargeSeek(key []byte) {
+	if it.m.Error() != nil {
+		return
+	}
 	var c readCharge
-	for _, f := range v.levels[0] {
+	for _, f := range it.rs.v.levels[0] {
 		if compareKeys(key, f.smallest) >= 0 && compareKeys(key, f.largest) <= 0 {
 			if c.probe(f); c.more {
 				break
 			}
 		}
 	}
-	for level := 1; level < len(v.levels) && !c.more; level++ {
-		files := v.levels[level]
-		if i := findFile(files, key); i < len(files) && compareKeys(key, files[i].smallest) >= 0 {
-			c.probe(files[i])
+	for _, child := range it.m.children[it.levelStart:] {
+		if c.more {
+			break
+		}
+		if l, ok := child.(*levelIter); ok && l.seekHit != nil {
+			c.probe(l.seekHit)
 		}
 	}
-	c.settle(db)
+	c.settle(it.db)
 }
 
 // pickReadCompaction returns a compaction of the first queued table that

@@ -117,10 +117,11 @@ func TestReadCompactionNotForFilteredProbes(t *testing.T) {
 	}
 }
 
-// TestReadCompactionSeeks seeks into the key range of all three L0 tables:
-// each seek charges the newest, and L0 compacts.
-func TestReadCompactionSeeks(t *testing.T) {
-	db := readCompactionDB(t, false)
+// seekAcross seeks one iterator of db to keys k00000..k00299 in turn,
+// twice the allowance of a small table, and waits for the compactions
+// that follow.
+func seekAcross(t *testing.T, db *DB) {
+	t.Helper()
 	it, err := db.NewIter(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -136,8 +137,55 @@ func TestReadCompactionSeeks(t *testing.T) {
 	if err := db.WaitForCompactions(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestReadCompactionSeeks seeks into the key range of all three L0 tables:
+// each seek charges the newest, and L0 compacts.
+func TestReadCompactionSeeks(t *testing.T) {
+	db := readCompactionDB(t, false)
+	seekAcross(t, db)
 	if got := levelFileCounts(db); got[0] != 0 || got[1] == 0 {
 		t.Fatalf("files per level %v; want L0 compacted into L1", got)
+	}
+}
+
+// TestReadCompactionSeeksBelowL0 seeks into the key range of a table of
+// L1 and one of L2 (the even keys in L2, the odd ones in L1): each seek
+// charges the L1 table, which its level iterator's own seek found, and
+// it is compacted into L2.
+func TestReadCompactionSeeksBelowL0(t *testing.T) {
+	o := testOptions()
+	o.BloomBits = 0
+	o.Level0FileNumCompactionTrigger = 20
+	db := mustOpen(t, t.TempDir(), o)
+	defer db.Close()
+	for _, level := range []int{2, 1} {
+		for i := level % 2; i < 300; i += 2 {
+			put(t, db, fmt.Sprintf("k%05d", i), "v")
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		files, err := db.LiveFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l0 []uint64
+		for _, f := range files {
+			if f.Level == 0 {
+				l0 = append(l0, f.Num)
+			}
+		}
+		if err := db.CompactFiles(l0, level); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := levelFileCounts(db); got[0] != 0 || got[1] != 1 || got[2] != 1 {
+		t.Fatalf("setup: files per level %v, want one in L1 and one in L2", got)
+	}
+	seekAcross(t, db)
+	if got := levelFileCounts(db); got[1] != 0 || got[2] == 0 || readCompactionsPicked(db) != 1 {
+		t.Fatalf("files per level %v, %d read compactions; want L1 compacted into L2 once", got, readCompactionsPicked(db))
 	}
 }
 

@@ -77,8 +77,10 @@ type Iterator struct {
 	// prefixOpts are the prefix seek settings (iter_prefix.go).
 	prefixOpts prefixSeekOptions
 	// chargeSeeks: SeekGE charges the tables it positions in vain
-	// (compaction_read.go).
+	// (compaction_read.go); levelStart is the index in m.children of the
+	// first level iterator (the levels below L0, in order).
 	chargeSeeks bool
+	levelStart  int
 }
 
 // NewIter returns an iterator over the DB as of now (or o.Snapshot).
@@ -131,6 +133,7 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 		}
 		children = append(children, db.pinIter(r, b.tableIter(db, r, it.keysOnly)))
 	}
+	it.levelStart = len(children)
 	for level := 1; level < len(rs.v.levels); level++ {
 		if len(rs.v.levels[level]) > 0 {
 			children = append(children, b.levelIter(db, rs.v.levels[level], it.keysOnly))
@@ -312,10 +315,11 @@ func (it *Iterator) SeekGE(key []byte) bool {
 	if it.belowLower(key) {
 		key = it.lower
 	}
+	ok := it.m.SeekGE(key)
 	if it.chargeSeeks {
-		it.db.chargeSeek(it.rs.v, key)
+		it.chargeSeek(key)
 	}
-	return it.findForward(it.m.SeekGE(key))
+	return it.findForward(ok)
 }
 
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).

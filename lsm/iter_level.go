@@ -32,6 +32,10 @@ type levelIter struct {
 	// pin is the reader of files[idx] while cur reads it, released with
 	// cur (tablecache.go).
 	pin *openTable
+	// seekHit is, after SeekGE, the table whose key range holds the
+	// target, or nil: what the read-compaction charge of the seek reads
+	// (compaction_read.go), so that it searches the level no second time.
+	seekHit *fileMeta
 }
 
 // newCompactionLevelIter returns a levelIter over compaction inputs, whose
@@ -114,10 +118,21 @@ func (l *levelIter) Last() bool {
 
 func (l *levelIter) SeekGE(key []byte) bool {
 	l.err = nil
-	if !l.open(findFile(l.files, key)) {
+	i := findFile(l.files, key)
+	l.noteSeek(i, key)
+	if !l.open(i) {
 		return false
 	}
 	return l.forward(l.cur.SeekGE(key))
+}
+
+// noteSeek sets seekHit for a forward seek to key whose first candidate
+// is files[i] (the first table whose largest key is >= key).
+func (l *levelIter) noteSeek(i int, key []byte) {
+	l.seekHit = nil
+	if i < len(l.files) && compareKeys(key, l.files[i].smallest) >= 0 {
+		l.seekHit = l.files[i]
+	}
 }
 
 func (l *levelIter) SeekLT(key []byte) bool {

@@ -129,6 +129,7 @@ func seekGEPrefixed(c internalIter, key, prefix []byte) bool {
 // go beyond the prefix.
 func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 	l.err = nil
+	l.seekHit = nil // a table its filter rules out costs the seek no read
 	p := prefixExtractor(len(prefix))
 	for i := findFile(l.files, key); i < len(l.files); i++ {
 		f := l.files[i]
@@ -143,6 +144,7 @@ func (l *levelIter) seekGEPrefixed(key, prefix []byte) bool {
 		may := l.db.tableMayContainPrefix(t, prefix)
 		l.db.releaseTable(t)
 		if may {
+			l.noteSeek(i, key)
 			if !l.open(i) {
 				return false
 			}
