@@ -9,19 +9,7 @@ import (
 // openFamiliesReadOnly opens dir read-only with families names.
 func openFamiliesReadOnly(t *testing.T, dir string, names []string) (*DB, []*ColumnFamily) {
 	t.Helper()
-	db, err := Open(dir, readOnlyOptions(), Config{ColumnFamilies: names})
-	if err != nil {
-		t.Fatal(err)
-	}
-	handles := []*ColumnFamily{db.ColumnFamily(defaultFamilyName)}
-	for _, name := range names {
-		h := db.ColumnFamily(name)
-		if h == nil {
-			t.Fatalf("family %s not open", name)
-		}
-		handles = append(handles, h)
-	}
-	return db, handles
+	return openFamiliesWith(t, dir, readOnlyOptions(), Config{ColumnFamilies: names})
 }
 
 // TestReadOnlyFamilies: a read-only open of a DB with families loads each

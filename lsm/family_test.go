@@ -7,19 +7,29 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/godbbench/godbbench/options"
 )
 
 // familyNamesForTest are the families the tests open besides the default.
 var familyNamesForTest = []string{"first", "second"}
 
+// openFamilies opens dir with familyNamesForTest.
 func openFamilies(t *testing.T, dir string) (*DB, []*ColumnFamily) {
 	t.Helper()
-	db, err := Open(dir, testOptions(), Config{Version: "test", ColumnFamilies: familyNamesForTest})
+	return openFamiliesWith(t, dir, testOptions(), Config{Version: "test", ColumnFamilies: familyNamesForTest})
+}
+
+// openFamiliesWith opens dir with o and cfg and returns the DB and the
+// handles of the default family and of cfg.ColumnFamilies, in order.
+func openFamiliesWith(t *testing.T, dir string, o *options.Options, cfg Config) (*DB, []*ColumnFamily) {
+	t.Helper()
+	db, err := Open(dir, o, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	handles := []*ColumnFamily{db.ColumnFamily(defaultFamilyName)}
-	for _, name := range familyNamesForTest {
+	for _, name := range cfg.ColumnFamilies {
 		h := db.ColumnFamily(name)
 		if h == nil {
 			t.Fatalf("family %s not open", name)
