@@ -203,6 +203,16 @@ func opsTable(run *runner.Run, pass string) table {
 	return t
 }
 
+// ratioCell is the cell of value v, with its ratio to base when both are
+// positive.
+func ratioCell(v, base int64) cell {
+	c := cell{text: human(v)}
+	if v > 0 && base > 0 {
+		c.ratio = float64(v) / float64(base)
+	}
+	return c
+}
+
 // missing is the cell of a value an engine did not produce.
 func missing(failed bool) cell {
 	if failed {
@@ -233,16 +243,11 @@ func resourceTable(run *runner.Run, title string, get func(*runner.PassResult) i
 				continue
 			}
 			v := get(pr)
-			c := cell{text: human(v)}
+			c := ratioCell(v, base)
 			if note != nil {
 				c.note = note(pr)
 			}
-			if v > 0 {
-				any = true
-				if base > 0 {
-					c.ratio = float64(v) / float64(base)
-				}
-			}
+			any = any || v > 0
 			row = append(row, c)
 		}
 		if any {

@@ -102,11 +102,7 @@ func stageRSSTable(run *runner.Run, pass string) table {
 				continue
 			}
 			any = true
-			c := cell{text: human(v)}
-			if base > 0 {
-				c.ratio = float64(v) / float64(base)
-			}
-			row = append(row, c)
+			row = append(row, ratioCell(v, base))
 		}
 		if any {
 			t.rows = append(t.rows, row)
