@@ -197,18 +197,25 @@ func (it *Iter) Next() bool {
 	return true
 }
 
+// maxPrevWalk bounds the nodes Prev walks forward from a stale back link
+// before it searches from the top instead.
+const maxPrevWalk = 8
+
 // Prev implements memtable.Iter. Within a node it steps back through the
-// cached chain (built once per node, O(1) per step after that); across
-// nodes it searches from the top, as InlineSkipList does, because nodes
-// have no back links.
+// cached chain (built once per node, O(1) per step after that). Across
+// nodes it takes the node's back link (node.go): when the node it names
+// links to this one at level 0, that is the predecessor, one load in the
+// common case; otherwise concurrent inserts put nodes between them, and
+// Prev walks forward from it, or searches from the top.
 func (it *Iter) Prev() bool {
-	if it.np == nil {
+	np := it.np
+	if np == nil {
 		return false
 	}
 	l := it.l
 	it.settle()
 	if it.ref != 0 {
-		if it.chainOf != it.np || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.ref {
+		if it.chainOf != np || it.ci < 0 || it.ci >= len(it.chain) || it.chain[it.ci] != it.ref {
 			it.loadChain()
 		}
 		if it.ci > 0 {
@@ -218,7 +225,24 @@ func (it *Iter) Prev() bool {
 			return true
 		}
 	}
-	t := lookupFor(keyOf(it.np))
+	r := it.r
+	p := prevLink(np).Load()
+	pp := r.addr(p)
+	for range maxPrevWalk {
+		next := link(pp, 0).Load()
+		if next == 0 {
+			break
+		}
+		nextp := r.addr(next)
+		if nextp == np {
+			if p == l.head {
+				return it.invalidate()
+			}
+			return it.atLast(p)
+		}
+		p, pp = next, nextp
+	}
+	t := lookupFor(keyOf(np))
 	return it.atLast(l.findLast(&t, false, false))
 }
 

@@ -15,8 +15,9 @@ import (
 //
 //	-4*(h-1)  next[h-1] ... next[1]  u32 offsets, higher levels first
 //	 0        next[0]                u32 offset, 0 is nil
-//	 4        tag                    u32, the key's versions (versions.go)
-//	 8        key length             varint32 (1 byte below 128)
+//	 4        prev                   u32 offset, a level-0 predecessor (hint)
+//	 8        tag                    u32, the key's versions (versions.go)
+//	12        key length             varint32 (1 byte below 128)
 //	          key bytes
 //	          value length           varint32
 //	          value bytes            the value of the version the node was
@@ -26,26 +27,38 @@ import (
 // The node keeps no height: a search follows level i only of a node it
 // reached at level i or above, as in InlineSkipList.
 //
+// prev is a node that was, at some moment, immediately before this one at
+// level 0 (the head for the first node). The insert writes it before the
+// level-0 CAS that links the node, and after that CAS writes the new node's
+// offset into the prev of the node that follows it. Nodes are never
+// unlinked, so prev always sorts before the node; but two inserts next to
+// each other may store in either order, leaving a prev with nodes between
+// it and this one. Iter.Prev takes prev when its next link leads back,
+// else walks forward from it (iter.go).
+//
 // Example: key "ab", seq 7 in a list whose first Add had seq 5, kind Set
 // (1), value "xyz", height 2, allocated at byte offset 0x100000 (the node's
-// offset is 0x40001, its level-0 link's):
+// offset is 0x40001, its level-0 link's), first in a list whose head is at
+// offset 0x0d:
 //
 //	0x100000: 00 00 00 00   next[1] = nil
 //	0x100004: 00 00 00 00   next[0] = nil
-//	0x100008: 41 00 00 00   tag: sequence 7-5 = 2 <<5 | kind 1
-//	0x10000c: 02 61 62      key length 2, "ab"
-//	0x10000f: 03 78 79 7a   value length 3, "xyz"
-//	0x100013: 00            padding
+//	0x100008: 0d 00 00 00   prev = 0x0d, the head
+//	0x10000c: 41 00 00 00   tag: sequence 7-5 = 2 <<5 | kind 1
+//	0x100010: 02 61 62      key length 2, "ab"
+//	0x100013: 03 78 79 7a   value length 3, "xyz"
+//	0x100017: 00            padding
 //
-// Per new user key that is 4 bytes a level (1.33 levels on average), 8 of
-// link 0 and tag, the key and the value with a length byte each (below 128
-// bytes), padded to 4: 21.3 bytes for memtablerep_bench's 8-byte keys and
-// no value, 69.3 with 50-byte values, where package skiplist, which keeps an
-// 8-byte trailer and a back link in each node, takes 29.3 and 77.3.
+// Per new user key that is 4 bytes a level (1.33 levels on average), 12 of
+// link 0, prev and tag, the key and the value with a length byte each
+// (below 128 bytes), padded to 4: 25.3 bytes for memtablerep_bench's 8-byte
+// keys and no value, 73.3 with 50-byte values, where package skiplist, which
+// keeps an 8-byte trailer in each node, takes 29.3 and 77.3.
 const (
 	linkSize = 4
-	offTag   = 4
-	offKey   = 8
+	offPrev  = 4
+	offTag   = 8
+	offKey   = 12
 )
 
 // nodeSize is the bytes of a node of height h for a key of kl bytes and a
@@ -59,6 +72,9 @@ func nodeSize(h int, kl, vl uint32) uint64 {
 func link(p unsafe.Pointer, i int) *atomic.Uint32 {
 	return (*atomic.Uint32)(unsafe.Add(p, -i*linkSize))
 }
+
+// prevLink returns the level-0 predecessor hint of the node at p.
+func prevLink(p unsafe.Pointer) *atomic.Uint32 { return (*atomic.Uint32)(unsafe.Add(p, offPrev)) }
 
 // tagOf returns the tag word of the node at p.
 func tagOf(p unsafe.Pointer) *atomic.Uint32 { return (*atomic.Uint32)(unsafe.Add(p, offTag)) }

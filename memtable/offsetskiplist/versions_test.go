@@ -87,7 +87,7 @@ func TestNodeBytes(t *testing.T) {
 		h      int
 		kl, vl uint32
 		want   uint64
-	}{{1, 8, 0, 20}, {2, 8, 0, 24}, {1, 8, 50, 68}, {2, 8, 50, 72}, {1, 200, 0, 212}} {
+	}{{1, 8, 0, 24}, {2, 8, 0, 28}, {1, 8, 50, 72}, {2, 8, 50, 76}, {1, 200, 0, 216}} {
 		if got := nodeSize(c.h, c.kl, c.vl); got != c.want {
 			t.Errorf("nodeSize(%d, %d, %d) = %d, want %d", c.h, c.kl, c.vl, got, c.want)
 		}

@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package prefetch
+
+import "unsafe"
+
+// Line does nothing where no prefetch instruction is wired up.
+func Line(unsafe.Pointer) {}
