@@ -25,7 +25,9 @@ import (
 // hand clears set bits and evicts the first unreferenced, unpinned slot.
 // Slabs are handed out to classes on demand until the budget is spent; a
 // class that then has no slab (or only pinned slots) takes a whole unpinned
-// slab from the class owning the most, so the size mix can shift over time.
+// slab from the class owning the most, and a class that keeps evicting
+// takes the slabs of other classes whose blocks are no longer read
+// (cache_rebalance.go), so the size mix follows the reads.
 // Readers pin a slot while they use its bytes (an atomic count), so a block
 // is never overwritten under a reader. Blocks over 64 KiB, and blocks for
 // which no slot can be freed, are not cached; the reader then decodes into
@@ -100,9 +102,14 @@ type cacheShard struct {
 	free  [len(slotClasses)][]int32
 	owned [len(slotClasses)][]int32 // slabs of each class, in allocation order
 	hand  [len(slotClasses)]int     // clock position in owned slots
-	usage atomic.Int64
-	full  atomic.Bool // set at the shard's first eviction: admission applies (cache_admission.go)
-	door  doorkeeper
+	// slabHand is each class's slab position for rebalance, evictions
+	// its evictions since it last called on another class's slab
+	// (cache_rebalance.go).
+	slabHand  [len(slotClasses)]int
+	evictions [len(slotClasses)]int
+	usage     atomic.Int64
+	full      atomic.Bool // set at the shard's first eviction: admission applies (cache_admission.go)
+	door      doorkeeper
 }
 
 // NewCache returns a cache of capacityBytes split into 1<<numShardBits
@@ -299,6 +306,9 @@ func (s *cacheShard) allocate(class int) (int32, bool) {
 	if !s.full.Load() {
 		s.full.Store(true)
 	}
+	if id, ok := s.rebalance(class); ok {
+		return id, true
+	}
 	if id, ok := s.evict(class); ok {
 		return id, true
 	}
@@ -345,12 +355,7 @@ func (s *cacheShard) evict(class int) (int32, bool) {
 // sizes would never be cached. Only a slab without pinned or reserved
 // slots can move; its blocks are evicted.
 func (s *cacheShard) steal(class int) (int32, bool) {
-	victim := -1
-	for c := range s.owned {
-		if c != class && len(s.owned[c]) > 0 && (victim < 0 || len(s.owned[c]) > len(s.owned[victim])) {
-			victim = c
-		}
-	}
+	victim := s.largestOther(class, 1)
 	if victim < 0 {
 		return 0, false
 	}
@@ -367,41 +372,62 @@ func (s *cacheShard) steal(class int) (int32, bool) {
 		if busy {
 			continue
 		}
-		for j := range oldSlots {
-			m := &sl.meta[j]
-			if m.state == slotLive {
-				s.table.remove(m.key)
-			}
-			if m.state != slotFree {
-				s.usage.Add(-int64(slotClasses[victim]))
-			}
-		}
-		s.owned[victim] = append(s.owned[victim][:k], s.owned[victim][k+1:]...)
-		base := idx * slotsPerSlabMax
-		free := s.free[victim][:0]
-		for _, id := range s.free[victim] {
-			if id/slotsPerSlabMax != idx {
-				free = append(free, id)
-			}
-		}
-		s.free[victim] = free
-		slots := int32(slabSize / slotClasses[class])
-		if int32(cap(sl.meta)) >= slots {
-			sl.meta = sl.meta[:slots]
-			for j := range sl.meta {
-				sl.meta[j].state = slotFree
-			}
-		} else {
-			sl.meta = make([]slotMeta, slots)
-		}
-		sl.class = int8(class)
-		s.owned[class] = append(s.owned[class], idx)
-		for i := slots - 1; i > 0; i-- {
-			s.free[class] = append(s.free[class], base+i)
-		}
-		return base, true
+		return s.moveSlab(victim, k, class), true
 	}
 	return 0, false
+}
+
+// largestOther is the class other than class owning the most slabs, at
+// least min of them, or -1.
+func (s *cacheShard) largestOther(class, min int) int {
+	victim := -1
+	for c := range s.owned {
+		if c != class && len(s.owned[c]) >= min && (victim < 0 || len(s.owned[c]) > len(s.owned[victim])) {
+			victim = c
+		}
+	}
+	return victim
+}
+
+// moveSlab evicts the blocks of slab owned[victim][k], which has no pinned
+// or reserved slot, hands it to class and returns its first slot, the
+// others going to class's free list.
+func (s *cacheShard) moveSlab(victim, k, class int) int32 {
+	idx := s.owned[victim][k]
+	sl := &s.slabs[idx]
+	for j := range sl.meta {
+		m := &sl.meta[j]
+		if m.state == slotLive {
+			s.table.remove(m.key)
+		}
+		if m.state != slotFree {
+			s.usage.Add(-int64(slotClasses[victim]))
+		}
+	}
+	s.owned[victim] = append(s.owned[victim][:k], s.owned[victim][k+1:]...)
+	base := idx * slotsPerSlabMax
+	free := s.free[victim][:0]
+	for _, id := range s.free[victim] {
+		if id/slotsPerSlabMax != idx {
+			free = append(free, id)
+		}
+	}
+	s.free[victim] = free
+	slots := int32(slabSize / slotClasses[class])
+	if int32(cap(sl.meta)) >= slots {
+		sl.meta = sl.meta[:slots]
+		for j := range sl.meta {
+			sl.meta[j].state = slotFree
+		}
+	} else {
+		sl.meta = make([]slotMeta, slots)
+	}
+	sl.class = int8(class)
+	s.owned[class] = append(s.owned[class], idx)
+	for i := slots - 1; i > 0; i-- {
+		s.free[class] = append(s.free[class], base+i)
+	}
+	return base
 }
 
 // abandon gives back a reserved slot that could not be filled.

@@ -73,3 +73,30 @@ func processCPU() int64 {
 func reportCPU(b *testing.B, start int64) {
 	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkAdd is one Add per op of db_bench's default shape in random
+// order, into lists of benchListLen entries (a new one each time one is
+// full), so that it counts the upper index's builds.
+func BenchmarkAdd(b *testing.B) {
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(benchListLen)
+	value := make([]byte, 100)
+	keys := make([][]byte, len(perm))
+	for i, k := range perm {
+		keys[i] = prevKey(k)
+	}
+	var l *List
+	defer func() { l.Release() }()
+	defer reportCPU(b, processCPU())
+	for i := 0; b.Loop(); i++ {
+		j := i % len(keys)
+		if j == 0 {
+			if l != nil {
+				l.Release()
+			}
+			l = NewSized(64 << 20)
+		}
+		if err := l.Add(uint64(i+1), base.KindSet, keys[j], value); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

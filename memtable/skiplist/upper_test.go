@@ -1,0 +1,244 @@
+package skiplist
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
+)
+
+// upperKey is key number i of a set whose keys often share their first 8
+// bytes, so that the index holds runs of equal prefixes: groups of 8 keys
+// with one 8-byte prefix and suffixes of 0-2 bytes, and every 5th group a
+// key shorter than 8 bytes.
+func upperKey(i int) []byte {
+	k := binary.BigEndian.AppendUint64(nil, uint64(i/8)<<8)
+	switch i % 8 {
+	case 0:
+		if (i/8)%5 == 0 {
+			return k[:7]
+		}
+		return k
+	case 1:
+		return append(k, 0)
+	default:
+		return append(k, byte(i%8), 'x')
+	}
+}
+
+// checkSeeks compares Seek on l with a binary search in sorted for every
+// key of sorted and for keys between them.
+func checkSeeks(t *testing.T, l *List, sorted [][]byte) {
+	t.Helper()
+	it := l.NewIter()
+	try := func(target []byte) {
+		i, _ := slices.BinarySearchFunc(sorted, target, bytes.Compare)
+		ok := it.Seek(target, base.MaxSeq)
+		if ok != (i < len(sorted)) {
+			t.Fatalf("Seek(%x) = %v, want %v", target, ok, i < len(sorted))
+		}
+		if ok && !bytes.Equal(it.Key(), sorted[i]) {
+			t.Fatalf("Seek(%x) found %x, want %x", target, it.Key(), sorted[i])
+		}
+	}
+	for _, k := range sorted {
+		try(k)
+		try(append(slices.Clip(k), 1))
+		try(k[:len(k)-1])
+	}
+	try(nil)
+	try(bytes.Repeat([]byte{0xff}, 12))
+}
+
+// TestUpperIndex checks that the index is built once the list has
+// indexMinLen entries, that it holds exactly the nodes of level indexLevel
+// it found, in order, and that a search's starting point from it sorts
+// before the key and its known-bigger node after it.
+func TestUpperIndex(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const n = 40000
+	var sorted [][]byte
+	for i, k := range rand.New(rand.NewPCG(5, 6)).Perm(n) {
+		key := upperKey(k)
+		sorted = append(sorted, key)
+		if err := l.Add(uint64(i+1), base.KindSet, key, nil); err != nil {
+			t.Fatal(err)
+		}
+		if i+1 == indexMinLen-1 && l.index.Load() != nil {
+			t.Fatalf("index built at %d entries", i+1)
+		}
+		if i+1 == indexMinLen && l.index.Load() == nil {
+			t.Fatalf("no index at %d entries", i+1)
+		}
+	}
+	slices.SortFunc(sorted, bytes.Compare)
+	ix := l.index.Load()
+	if at := l.indexAt.Load(); at <= n || at > n+n/2+1 {
+		t.Fatalf("next build at %d entries with %d in the list", at, n)
+	}
+	// Every indexed node is the next level-indexLevel node of the one
+	// before it, or was when the index was built: its prefix is right and
+	// the prefixes do not decrease.
+	levelNodes := map[uint32]bool{}
+	for x := link(l.r.addr(headRef), indexLevel).Load(); x != 0; x = link(l.r.addr(x), indexLevel).Load() {
+		levelNodes[x] = true
+	}
+	if len(ix.nodes) < n/(4*16) || len(ix.nodes) > len(levelNodes) {
+		t.Fatalf("%d nodes indexed, %d at level %d", len(ix.nodes), len(levelNodes), indexLevel)
+	}
+	for i, x := range ix.nodes {
+		if !levelNodes[x] {
+			t.Fatalf("indexed node %d is not at level %d", x, indexLevel)
+		}
+		if ix.prefixes[i] != base.KeyPrefix(keyOf(l.r.addr(x))) {
+			t.Fatalf("indexed node %d: prefix %x, key %x", x, ix.prefixes[i], keyOf(l.r.addr(x)))
+		}
+		if i > 0 && ix.prefixes[i] < ix.prefixes[i-1] {
+			t.Fatalf("prefixes decrease at %d", i)
+		}
+	}
+	if got, min := l.ApproximateMemoryUsage(), l.a.allocated.Load()+uint64(len(ix.nodes))*12; got < min {
+		t.Fatalf("memory usage %d leaves out the index (at least %d)", got, min)
+	}
+	checkStarts(t, l, sorted)
+	checkSeeks(t, l, sorted)
+}
+
+// checkStarts checks that the search for each key of sorted, and for a key
+// right after it, starts from the last indexed node before it (the head if
+// none) and takes the indexed node after that as known to sort at or after
+// it.
+func checkStarts(t *testing.T, l *List, sorted [][]byte) {
+	t.Helper()
+	ix := l.index.Load()
+	pos := map[uint32]int{headRef: -1}
+	for i, x := range ix.nodes {
+		pos[x] = i
+	}
+	for _, k := range sorted {
+		for _, target := range [][]byte{k, append(slices.Clip(k), 0)} {
+			lk := lookup{Key: target, Prefix: base.KeyPrefix(target), Trailer: base.SeekTrailer(base.MaxSeq)}
+			from, level, bigger := l.searchStart(&lk)
+			if level != indexLevel {
+				t.Fatalf("search starts at level %d", level)
+			}
+			x := l.r.addr(from)
+			i, ok := pos[from]
+			if !ok {
+				t.Fatalf("search for %x starts at %x, not an indexed node", target, keyOf(x))
+			}
+			if i >= 0 && cmp(x, &lk) >= 0 {
+				t.Fatalf("search for %x starts at %x", target, keyOf(x))
+			}
+			switch {
+			case i+1 < len(ix.nodes) && bigger != ix.nodes[i+1]:
+				t.Fatalf("search for %x: bigger %d, want the next indexed node %d", target, bigger, ix.nodes[i+1])
+			case i+1 == len(ix.nodes) && bigger != 0:
+				t.Fatalf("search for %x: bigger %d after the last indexed node", target, bigger)
+			case bigger != 0 && cmp(l.r.addr(bigger), &lk) < 0:
+				t.Fatalf("search for %x takes %x as bigger", target, keyOf(l.r.addr(bigger)))
+			}
+		}
+	}
+}
+
+// TestUpperIndexOnePrefix: with every key sharing its first 8 bytes, the
+// search still starts next to the key (a walk of level indexLevel from the
+// head would take a quarter of the list per search).
+func TestUpperIndexOnePrefix(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const n = 20000
+	fillList(t, l, n, "p")
+	var sorted [][]byte
+	for i := range n {
+		k, _ := testEntry(i, "p")
+		sorted = append(sorted, k)
+	}
+	checkStarts(t, l, sorted)
+	checkList(t, l, n, "p")
+}
+
+// TestUpperIndexStale checks searches through an index that misses most of
+// the list: nodes added after its build are found by the walk.
+func TestUpperIndexStale(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const n = 30000
+	perm := rand.New(rand.NewPCG(7, 8)).Perm(n)
+	var sorted [][]byte
+	for i, k := range perm {
+		if i == indexMinLen {
+			l.indexAt.Store(math.MaxInt64) // no more builds
+		}
+		key := upperKey(k)
+		sorted = append(sorted, key)
+		if err := l.Add(uint64(i+1), base.KindSet, key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.index.Load() == nil {
+		t.Fatal("no index")
+	}
+	slices.SortFunc(sorted, bytes.Compare)
+	checkSeeks(t, l, sorted)
+}
+
+// TestUpperIndexConcurrent runs Adds on several goroutines across index
+// builds while others seek: every key added before a seek began is found
+// (run with -race).
+func TestUpperIndexConcurrent(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const writers, per = 3, 6000
+	var done sync.WaitGroup
+	stop := make(chan struct{})
+	var seekers sync.WaitGroup
+	for s := range 2 {
+		seekers.Add(1)
+		go func() {
+			defer seekers.Done()
+			it := l.NewIter()
+			rng := rand.New(rand.NewPCG(uint64(s), 9))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := upperKey(rng.IntN(writers * per))
+				if it.Seek(k, base.MaxSeq) && bytes.Compare(it.Key(), k) < 0 {
+					t.Errorf("Seek(%x) found the smaller %x", k, it.Key())
+					return
+				}
+			}
+		}()
+	}
+	for w := range writers {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			for i := w; i < writers*per; i += writers {
+				if err := l.Add(uint64(i+1), base.KindSet, upperKey(i), nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	done.Wait()
+	close(stop)
+	seekers.Wait()
+	var sorted [][]byte
+	for i := range writers * per {
+		sorted = append(sorted, upperKey(i))
+	}
+	slices.SortFunc(sorted, bytes.Compare)
+	checkSeeks(t, l, sorted)
+}
