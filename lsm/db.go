@@ -102,10 +102,10 @@ type DB struct {
 
 	// The commit leader's own state, touched only by the writer that leads
 	// the current group.
-	group    []*writer   // the current leader's group
-	helpers  groupInsert // the current group's parallel insert
 	split    splitInsert // a lone large batch's two-way insert
 	walWrite walWrite    // a large group's overlapped WAL write
+	// pub publishes commit groups in sequence order (publish.go).
+	pub publisher
 	// procs is GOMAXPROCS as of the last memtable made (procs.go).
 	procs atomic.Int32
 	// familyNames are Config.ColumnFamilies.
@@ -499,6 +499,9 @@ func (db *DB) Close() error {
 	for db.mu.writers.len() > 0 || db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning {
 		db.bgCond.Wait()
 	}
+	// Groups handed off early may still be inserting (publish.go); their
+	// failure is already the DB's background error.
+	_ = db.waitPublished()
 	if db.mu.log != nil {
 		if ferr := db.mu.log.Flush(); ferr != nil && err == nil {
 			err = ferr

@@ -58,12 +58,12 @@ func writeLog(log *wal.Writer, logFile WritableFile, sync bool) error {
 // logAndInsert writes the group's WAL records from a second goroutine while
 // the group inserts into mem, and returns the first error of the two, the
 // WAL's first.
-func (db *DB) logAndInsert(mem *memTable, log *wal.Writer, logFile WritableFile, sync bool) error {
+func (db *DB) logAndInsert(mem *memTable, w *writer, log *wal.Writer, logFile WritableFile, sync bool) error {
 	ww := &db.walWrite
 	ww.log, ww.logFile, ww.sync, ww.err = log, logFile, sync, nil
 	ww.wg.Add(1)
 	go db.writeLogAsync()
-	err := db.insertGroup(mem, db.group)
+	err := db.insertGroup(mem, w)
 	ww.wg.Wait()
 	if ww.err != nil {
 		err = ww.err

@@ -64,7 +64,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "db_write_buffer_size", Ignored: true, How: "no cross-column-family memtable budget: one column family"},
 	{Key: "hash_bucket_count", How: "sets the bucket count of the prefix_hash and hash_linkedlist memtables when given; unset, they keep their own defaults (1000000 and 50000)"},
 	{Key: "arena_block_size", Ignored: true, How: "memtables size their own arenas"},
-	{Key: "enable_pipelined_write", Ignored: true, How: "one commit pipeline, not switchable"},
+	{Key: "enable_pipelined_write", How: "with allow_concurrent_memtable_write, a commit group below 16 KiB hands the writer queue on after its WAL write and inserts while the next group writes; groups are published in sequence order (lsm/publish.go)"},
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
 	{Key: "level_compaction_dynamic_level_bytes", Ignored: true, How: "level targets are static, from max_bytes_for_level_base up"},
 	{Key: "compaction_pri", Ignored: true, How: "the picker has one file priority"},
