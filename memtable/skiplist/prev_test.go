@@ -2,13 +2,11 @@ package skiplist
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable/internal/prevtest"
 )
 
 // prevKey is key number n as 16 bytes: big-endian n, then 8 bytes of 'k'.
@@ -91,88 +89,10 @@ func TestPrevStaleLink(t *testing.T) {
 	}
 }
 
-// TestPrevConcurrentInserts runs reverse scans while writers add keys
-// between the existing ones: every scan must be in strictly descending
-// order and see every key whose Add returned before the scan started.
+// TestPrevConcurrentInserts races reverse scans against inserts of new
+// keys and of new versions (prevtest). Run it with -race.
 func TestPrevConcurrentInserts(t *testing.T) {
-	const writers, perWriter = 4, 3000
-	const spacing = writers + 1
-	l := NewSized(4 << 20)
+	l := NewSized(16 << 20)
 	defer l.Release()
-	var seq atomic.Uint64
-	add := func(k int) error {
-		return l.Add(seq.Add(1), base.KindSet, prevKey(k), []byte("v"))
-	}
-	// Keys k*spacing are there from the start; writer w adds k*spacing+w+1.
-	for k := 0; k < perWriter; k++ {
-		if err := add(k * spacing); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var done [writers]atomic.Int64 // keys of each writer's order added so far
-	orders := make([][]int, writers)
-	var wg sync.WaitGroup
-	errc := make(chan error, writers+1)
-	for w := range writers {
-		orders[w] = rand.New(rand.NewPCG(uint64(w), 11)).Perm(perWriter)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i, k := range orders[w] {
-				if err := add(k*spacing + w + 1); err != nil {
-					errc <- err
-					return
-				}
-				done[w].Store(int64(i + 1))
-			}
-		}()
-	}
-	var stop atomic.Bool
-	var scans atomic.Int64
-	var rwg sync.WaitGroup
-	rwg.Add(1)
-	go func() {
-		defer rwg.Done()
-		seen := make([]bool, perWriter*spacing)
-		for !stop.Load() || scans.Load() == 0 {
-			var before [writers]int64
-			for w := range writers {
-				before[w] = done[w].Load()
-			}
-			clear(seen)
-			it := l.NewIter()
-			last := len(seen)
-			for ok := it.Last(); ok; ok = it.Prev() {
-				k := prevKeyNum(it.Key())
-				if k >= last {
-					errc <- fmt.Errorf("reverse scan: key %d after %d", k, last)
-					return
-				}
-				seen[k], last = true, k
-			}
-			for k := 0; k < perWriter; k++ {
-				if !seen[k*spacing] {
-					errc <- fmt.Errorf("reverse scan missed prefilled key %d", k*spacing)
-					return
-				}
-			}
-			for w := range writers {
-				for _, k := range orders[w][:before[w]] {
-					if !seen[k*spacing+w+1] {
-						errc <- fmt.Errorf("reverse scan missed key %d, added before it started", k*spacing+w+1)
-						return
-					}
-				}
-			}
-			scans.Add(1)
-		}
-	}()
-	wg.Wait()
-	stop.Store(true)
-	rwg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
-	t.Logf("%d reverse scans", scans.Load())
+	prevtest.ConcurrentInserts(t, l, 4, 3000)
 }

@@ -75,6 +75,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
@@ -304,7 +305,7 @@ func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 				// level down: start loading that node while next's key
 				// comes in, so the two misses overlap.
 				if down := link(x, level-1).Load(); down != next && down != 0 {
-					prefetch(r.addr(down))
+					prefetch.Line(r.addr(down))
 				}
 			}
 			np := r.addr(next)

@@ -3,7 +3,7 @@
 // stepped with Prev gives entries in reverse internal order (user keys
 // descending, a key's versions oldest first) and includes every entry
 // whose Add returned before the scan began. Reps whose Prev follows back
-// links that inserts keep up (memtable/offsetskiplist) run it under -race.
+// links that inserts keep up (memtable/skiplist, memtable/offsetskiplist) run it under -race.
 package prevtest
 
 import (
