@@ -60,8 +60,6 @@ type writer struct {
 	wake  chan struct{}
 	// signaled is set before each send on wake (writer_wake.go).
 	signaled atomic.Bool
-	// spin: the writer polls before it parks (writer_wake.go).
-	spin bool
 	// grp is the group this writer leads, if it leads one.
 	grp commitGroup
 }
@@ -146,10 +144,10 @@ func (db *DB) commit(w *writer) error {
 	}
 	db.mu.writers.push(w)
 	if waiting := db.mu.writers.len(); waiting > 1 {
-		w.spin = waiting <= db.maxProcs()
+		spin := waiting <= db.maxProcs()
 		db.mu.Unlock()
 		for {
-			w.await(w.spin)
+			w.await(spin)
 			switch w.state {
 			case stateInsert:
 				db.helpInsert(w)
@@ -249,7 +247,10 @@ func (db *DB) lead(w *writer) error {
 				err = writeLog(log, logFile, sync)
 			}
 			if err == nil {
-				db.handOff(n, keys, groupBytes, logged, sync)
+				// The WAL records are written: the next leader may go.
+				db.mu.Lock()
+				db.passLeadership(n, true, keys, groupBytes, logged, sync)
+				db.mu.Unlock()
 				handedOff = true
 				err = db.insertGroup(mem, w)
 			}
@@ -290,11 +291,7 @@ func (db *DB) lead(w *writer) error {
 	if err != nil && db.mu.bgErr == nil && !w.flush {
 		db.mu.bgErr = err
 	}
-	if err == nil && !w.flush {
-		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
-		db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
-	}
-	db.passLeadership(n)
+	db.passLeadership(n, err == nil && !w.flush, keys, groupBytes, logged, sync)
 	db.mu.Unlock()
 	db.finishGroup(w, err)
 	return err
@@ -313,19 +310,14 @@ func (db *DB) canHandOffEarly(g *commitGroup, groupBytes int) bool {
 	return len(g.writers) > 1 || !db.canSplit(g.writers[0].batch)
 }
 
-// handOff counts a group whose WAL records are written and passes the
-// writer queue to the next leader before the group inserts.
-func (db *DB) handOff(n, keys, groupBytes int, logged, sync bool) {
-	db.mu.Lock()
-	db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
-	db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
-	db.passLeadership(n)
-	db.mu.Unlock()
-}
-
-// passLeadership removes the leader's group of n writers from the queue and
-// wakes the next leader, if any (DB.mu held).
-func (db *DB) passLeadership(n int) {
+// passLeadership counts the leader's group of n writers when counted is
+// set, removes it from the queue and wakes the next leader, if any (DB.mu
+// held).
+func (db *DB) passLeadership(n int, counted bool, keys, groupBytes int, logged, sync bool) {
+	if counted {
+		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
+		db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
+	}
 	db.mu.writers.pop(n)
 	if db.mu.writers.len() > 0 {
 		next := db.mu.writers.at(0)

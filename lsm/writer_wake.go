@@ -1,7 +1,5 @@
 package lsm
 
-import "sync/atomic"
-
 // Waking a waiting writer.
 //
 // A goroutine woken by a channel send goes to the run queue slot of the
@@ -32,14 +30,8 @@ func (w *writer) signal() {
 func (w *writer) await(spin bool) {
 	if spin {
 		for i := 0; i < spinPolls && !w.signaled.Load(); i++ {
-			spinPause()
 		}
 	}
 	<-w.wake
 	w.signaled.Store(false)
 }
-
-var spinSink atomic.Uint32
-
-// spinPause is one poll's pause: a load the compiler cannot drop.
-func spinPause() { spinSink.Load() }
