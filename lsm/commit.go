@@ -13,14 +13,15 @@ import (
 // sequence numbers, releases the mutex, appends their records to the WAL
 // with one write (and one fsync if any asked for it), and then inserts the
 // group into the memtable, with up to GOMAXPROCS-1 followers helping
-// (insert_group.go).
+// (insert_group.go). A group of walOverlapBytes or more writes its WAL
+// from a second goroutine while it inserts (wal_overlap.go).
 // With enable_pipelined_write and allow_concurrent_memtable_write (the
-// defaults) a group below walOverlapBytes hands the queue to the next
-// leader right after its WAL write, so the next group's WAL write and
-// insert overlap its insert; groups publish in sequence order
-// (publish.go). Otherwise the leader keeps the queue until its group is
-// inserted, and a group of walOverlapBytes or more writes its WAL from a
-// second goroutine while it inserts (wal_overlap.go).
+// defaults) every group hands the queue to the next leader right after its
+// WAL write, so the next group's WAL write and insert overlap its insert;
+// groups publish in sequence order (publish.go). Otherwise the leader
+// keeps the queue until its group is inserted. Everything a group needs
+// while it inserts lives in its leader's writer (commitGroup), so groups
+// handed off early share nothing but the memtable and the publisher.
 // Finally the leader publishes the group's last sequence and wakes its
 // followers.
 //
@@ -58,8 +59,9 @@ type writer struct {
 	mem   *memTable // the memtable a helper inserts into (insert_group.go)
 	lead  *writer   // a helper's leader, whose group it inserts
 	wake  chan struct{}
-	// signaled is set before each send on wake (writer_wake.go).
-	signaled atomic.Bool
+	// wakeState says whether the writer polls, parked or was signaled
+	// (writer_wake.go).
+	wakeState atomic.Uint32
 	// grp is the group this writer leads, if it leads one.
 	grp commitGroup
 }
@@ -69,9 +71,22 @@ type writer struct {
 type commitGroup struct {
 	writers []*writer // the leader first
 	last    uint64    // the group's last sequence
+	// keys and bytes are the group's records and batch bytes; logged: a
+	// batch goes to the WAL; sync: the WAL is synced.
+	keys, bytes  int
+	logged, sync bool
 	// The parallel insert (insert_group.go).
 	next atomic.Int64   // index of the next batch to take
 	wg   sync.WaitGroup // helpers still inserting
+	// wakes counts the group's followers woken (as helpers, and when the
+	// group is done), added to the DB's counts once per group.
+	wakes wakeCounts
+	// split inserts a lone large batch from two goroutines
+	// (insert_split.go).
+	split splitInsert
+	// wal writes a large group's WAL records while it inserts
+	// (wal_overlap.go).
+	wal walWrite
 	// Publication (publish.go), under DB.pub.mu.
 	done, published bool
 	err             error
@@ -177,28 +192,27 @@ func (db *DB) lead(w *writer) error {
 	// its own group while this one inserts.
 	g := &w.grp
 	g.writers = g.writers[:0]
-	groupBytes, sync, logged := 0, false, false
-	keys := 0
+	g.keys, g.bytes, g.logged, g.sync = 0, 0, false, false
 	if err == nil && !w.flush {
-		groupBytes = w.batch.Size()
-		sync = w.sync
+		g.bytes = w.batch.Size()
+		g.sync = w.sync
 		// A batch naming other column families commits alone: its
 		// records are routed to their families' memtables one by one.
 		for n < db.mu.writers.len() && !w.batch.otherFamilies {
 			f := db.mu.writers.at(n)
-			if f.flush || f.batch.otherFamilies || groupBytes+f.batch.Size() > maxGroupBytes {
+			if f.flush || f.batch.otherFamilies || g.bytes+f.batch.Size() > maxGroupBytes {
 				break
 			}
-			groupBytes += f.batch.Size()
-			sync = sync || f.sync
+			g.bytes += f.batch.Size()
+			g.sync = g.sync || f.sync
 			n++
 		}
-		if sync && db.mu.retiringWALs > 0 {
+		if g.sync && db.mu.retiringWALs > 0 {
 			// The WALs before this one are synced first (walretire.go).
 			db.waitRetiredWALs()
 			if db.mu.bgErr != nil {
 				err = fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
-				groupBytes = 0
+				g.bytes = 0
 			}
 		}
 	}
@@ -209,10 +223,10 @@ func (db *DB) lead(w *writer) error {
 			g.writers = append(g.writers, f)
 			f.batch.setSeq(db.mu.lastSeq + 1)
 			db.mu.lastSeq += uint64(f.batch.Count())
-			keys += f.batch.Count()
-			logged = logged || !f.noWAL
+			g.keys += f.batch.Count()
+			g.logged = g.logged || !f.noWAL
 		}
-		if logged {
+		if g.logged {
 			db.prepareNextWAL()
 		}
 		g.last = db.mu.lastSeq
@@ -222,15 +236,15 @@ func (db *DB) lead(w *writer) error {
 	if routed {
 		err = db.routeBatch(w.batch)
 	} else {
-		db.def.mem.logical += uint64(groupBytes) + uint64(keys)*memEntryOverhead
+		db.def.mem.logical += uint64(g.bytes) + uint64(g.keys)*memEntryOverhead
 	}
 	mem, log, logFile := db.def.mem, db.mu.log, db.mu.logFile
-	early := registered && !routed && db.canHandOffEarly(g, groupBytes)
+	early := registered && !routed && db.canHandOffEarly()
 	db.mu.Unlock()
 
 	handedOff := false
 	if err == nil && registered {
-		if logged {
+		if g.logged {
 			for _, f := range g.writers {
 				if !f.noWAL {
 					log.AddRecord(f.batch.Repr())
@@ -242,31 +256,27 @@ func (db *DB) lead(w *writer) error {
 			mem.unlogged.Store(true)
 		}
 		switch {
-		case early:
-			if logged {
-				err = writeLog(log, logFile, sync)
-			}
-			if err == nil {
-				// The WAL records are written: the next leader may go.
-				db.mu.Lock()
-				db.passLeadership(n, true, keys, groupBytes, logged, sync)
-				db.mu.Unlock()
-				handedOff = true
-				err = db.insertGroup(mem, w)
-			}
-		case routed && logged:
-			if err = writeLog(log, logFile, sync); err == nil {
+		case routed && g.logged:
+			if err = writeLog(log, logFile, g.sync); err == nil {
 				err = db.insertRouted(w.batch, false)
 			}
 		case routed:
 			err = db.insertRouted(w.batch, true)
-		case logged && groupBytes >= walOverlapBytes && db.canOverlapWAL():
-			err = db.logAndInsert(mem, w, log, logFile, sync)
-		case logged:
-			if err = writeLog(log, logFile, sync); err == nil {
+		case g.logged && g.bytes >= walOverlapBytes && db.canOverlapWAL():
+			handedOff, err = db.logAndInsert(mem, w, log, logFile, early)
+		case g.logged:
+			if err = writeLog(log, logFile, g.sync); err == nil {
+				if early {
+					db.handOff(g)
+					handedOff = true
+				}
 				err = db.insertGroup(mem, w)
 			}
 		default:
+			if early {
+				db.handOff(g)
+				handedOff = true
+			}
 			err = db.insertGroup(mem, w)
 		}
 	}
@@ -291,7 +301,11 @@ func (db *DB) lead(w *writer) error {
 	if err != nil && db.mu.bgErr == nil && !w.flush {
 		db.mu.bgErr = err
 	}
-	db.passLeadership(n, err == nil && !w.flush, keys, groupBytes, logged, sync)
+	counted := g
+	if err != nil || w.flush {
+		counted = nil
+	}
+	db.passLeadership(n, counted, false)
 	db.mu.Unlock()
 	db.finishGroup(w, err)
 	return err
@@ -299,30 +313,37 @@ func (db *DB) lead(w *writer) error {
 
 // canHandOffEarly reports whether a leader may hand the writer queue to the
 // next leader before inserting its group (publish.go): the options allow
-// concurrent inserts of different groups, and the group uses none of the
-// leader-only state of a large group (the two-way split of one batch, the
-// overlapped WAL write), which the next leader could reuse at once.
-func (db *DB) canHandOffEarly(g *commitGroup, groupBytes int) bool {
-	o := db.opts
-	if !o.EnablePipelinedWrite || !o.AllowConcurrentMemtableWrite || groupBytes >= walOverlapBytes {
-		return false
-	}
-	return len(g.writers) > 1 || !db.canSplit(g.writers[0].batch)
+// concurrent inserts of different groups.
+func (db *DB) canHandOffEarly() bool {
+	return db.opts.EnablePipelinedWrite && db.opts.AllowConcurrentMemtableWrite
 }
 
-// passLeadership counts the leader's group of n writers when counted is
-// set, removes it from the queue and wakes the next leader, if any (DB.mu
-// held).
-func (db *DB) passLeadership(n int, counted bool, keys, groupBytes int, logged, sync bool) {
-	if counted {
-		db.mu.stats.recordGroup(n, keys, groupBytes, logged, sync)
-		db.mu.stats.countGroup(n, keys, groupBytes, logged, sync)
+// handOff passes the writer queue on from g's leader, whose WAL records are
+// written, before g inserts.
+func (db *DB) handOff(g *commitGroup) {
+	db.mu.Lock()
+	db.passLeadership(len(g.writers), g, true)
+	db.mu.Unlock()
+}
+
+// passLeadership counts the committed group g (nil: none; early: it hands
+// the queue on before inserting), removes the leader's n writers from the
+// queue and wakes the next leader, if any (DB.mu held).
+func (db *DB) passLeadership(n int, g *commitGroup, early bool) {
+	s := &db.mu.stats
+	if g != nil {
+		s.recordGroup(n, g.keys, g.bytes, g.logged, g.sync)
+		s.countGroup(n, g.keys, g.bytes, g.logged, g.sync)
+	}
+	if early {
+		s.writes.EarlyHandOffs++
 	}
 	db.mu.writers.pop(n)
 	if db.mu.writers.len() > 0 {
+		s.writes.QueuedHandOffs++
 		next := db.mu.writers.at(0)
 		next.state = stateLeader
-		next.signal()
+		s.leaderWakes.add(next.signal())
 	} else if db.mu.closed {
 		db.bgCond.Broadcast() // Close waits for the queue to drain
 	}
@@ -335,7 +356,11 @@ func (db *DB) finishGroup(w *writer, err error) {
 	for _, f := range g.writers[min(1, len(g.writers)):] {
 		f.err = err
 		f.state = stateDone
-		f.signal()
+		g.wakes.add(f.signal())
+	}
+	if g.wakes != (wakeCounts{}) {
+		db.memberWakes.add(g.wakes)
+		g.wakes = wakeCounts{}
 	}
 	clear(g.writers)
 	g.writers = g.writers[:0]

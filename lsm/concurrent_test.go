@@ -34,26 +34,22 @@ func testConcurrentReadWrite(t *testing.T, rep string) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
 	done := make(chan struct{})
-	for w := 0; w < writers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			b := NewBatch()
-			for r := 1; r <= rounds; r++ {
-				for k := 0; k < keys; k++ {
-					b.Reset()
-					b.Put([]byte(fmt.Sprintf("w%d-k%03d", w, k)), []byte(strconv.Itoa(r)))
-					if k%10 == 0 {
-						b.Delete([]byte(fmt.Sprintf("w%d-gone%03d", w, k)))
-					}
-					if err := db.Write(b, WriteOptions{Sync: r%20 == 0 && k == 0}); err != nil {
-						errs <- err
-						return
-					}
-				}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		// Write i of a writer is key i%keys of round i/keys+1.
+		err := writeFromGoroutines(db, writers, rounds*keys, func(b *Batch, w, i int) WriteOptions {
+			r, k := i/keys+1, i%keys
+			b.Put([]byte(fmt.Sprintf("w%d-k%03d", w, k)), []byte(strconv.Itoa(r)))
+			if k%10 == 0 {
+				b.Delete([]byte(fmt.Sprintf("w%d-gone%03d", w, k)))
 			}
-		}(w)
-	}
+			return WriteOptions{Sync: r%20 == 0 && k == 0}
+		}, nil)
+		if err != nil {
+			errs <- err
+		}
+	}()
 	var readers sync.WaitGroup
 	for rd := 0; rd < 2; rd++ {
 		readers.Add(1)

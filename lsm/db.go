@@ -100,10 +100,9 @@ type DB struct {
 	// compaction ends.
 	bgCond *sync.Cond
 
-	// The commit leader's own state, touched only by the writer that leads
-	// the current group.
-	split    splitInsert // a lone large batch's two-way insert
-	walWrite walWrite    // a large group's overlapped WAL write
+	// memberWakes count the wakes of commit group members
+	// (writer_wake.go).
+	memberWakes atomicWakeCounts
 	// pub publishes commit groups in sequence order (publish.go).
 	pub publisher
 	// procs is GOMAXPROCS as of the last memtable made (procs.go).

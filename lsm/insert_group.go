@@ -29,7 +29,7 @@ func (db *DB) insertGroup(mem *memTable, w *writer) error {
 	group := g.writers
 	n := len(group)
 	if n == 1 && db.canSplit(group[0].batch) {
-		return db.insertSplit(mem, group[0].batch)
+		return g.split.insertSplit(mem, group[0].batch)
 	}
 	helpers := 0
 	if n > 1 && db.opts.AllowConcurrentMemtableWrite {
@@ -42,7 +42,7 @@ func (db *DB) insertGroup(mem *memTable, w *writer) error {
 	g.wg.Add(helpers)
 	for _, f := range group[1 : 1+helpers] {
 		f.mem, f.lead, f.state = mem, w, stateInsert
-		f.signal()
+		g.wakes.add(f.signal())
 	}
 	err := db.insertTaken(mem, g)
 	g.wg.Wait()

@@ -3,7 +3,6 @@ package lsm
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 )
 
@@ -23,26 +22,11 @@ func TestGroupInsertHelpers(t *testing.T) {
 				t.Fatalf("the write path sees %d procs, want %d", got, procs)
 			}
 			const writers, writes = 8, 400
-			var wg sync.WaitGroup
-			errs := make(chan error, writers)
-			for w := range writers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					b := NewBatch()
-					for i := range writes {
-						b.Reset()
-						b.Put([]byte(fmt.Sprintf("w%d-%04d", w, i)), []byte(fmt.Sprintf("v%d-%d", w, i)))
-						if err := db.Write(b, WriteOptions{}); err != nil {
-							errs <- err
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
+			err := writeFromGoroutines(db, writers, writes, func(b *Batch, w, i int) WriteOptions {
+				b.Put([]byte(fmt.Sprintf("w%d-%04d", w, i)), []byte(fmt.Sprintf("v%d-%d", w, i)))
+				return WriteOptions{}
+			}, nil)
+			if err != nil {
 				t.Fatal(err)
 			}
 			for w := range writers {

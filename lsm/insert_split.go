@@ -20,8 +20,10 @@ import (
 // batch is inserted serially.
 const splitInsertMin = 256
 
-// splitInsert is the leader's state for inserting one batch from two
-// goroutines. It lives in the DB (leader only) so a split allocates nothing.
+// splitInsert is the state of one batch inserted from two goroutines. It
+// lives in the leader's commitGroup, so a split allocates nothing and the
+// next leader, to whom the queue may pass before this group inserts
+// (publish.go), splits its own batch at the same time.
 type splitInsert struct {
 	mem  *memTable
 	tail batchReader
@@ -34,10 +36,10 @@ func (db *DB) canSplit(b *Batch) bool {
 	return db.opts.AllowConcurrentMemtableWrite && b.Count() >= splitInsertMin && db.maxProcs() > 1
 }
 
-// insertSplit adds b's records to mem: the second half from a new goroutine,
-// the first half from the caller. Both halves keep their own sequence
-// numbers, so the order of the two inserts does not matter.
-func (db *DB) insertSplit(mem *memTable, b *Batch) error {
+// insertSplit adds b's records to mem with s: the second half from a new
+// goroutine, the first half from the caller. Both halves keep their own
+// sequence numbers, so the order of the two inserts does not matter.
+func (s *splitInsert) insertSplit(mem *memTable, b *Batch) error {
 	head, err := newBatchReader(b.Repr())
 	if err != nil {
 		return err
@@ -54,10 +56,9 @@ func (db *DB) insertSplit(mem *memTable, b *Batch) error {
 	}
 	head.data = head.data[:len(head.data)-len(tail.data)]
 	head.count = half
-	s := &db.split
 	s.mem, s.tail, s.err = mem, tail, nil
 	s.wg.Add(1)
-	go db.insertSplitTail()
+	go s.insertTail()
 	err = insertRecords(mem, &head)
 	s.wg.Wait()
 	if err == nil {
@@ -67,9 +68,8 @@ func (db *DB) insertSplit(mem *memTable, b *Batch) error {
 	return err
 }
 
-// insertSplitTail inserts the second half of a split batch.
-func (db *DB) insertSplitTail() {
-	s := &db.split
+// insertTail inserts the second half of a split batch.
+func (s *splitInsert) insertTail() {
 	s.err = insertRecords(s.mem, &s.tail)
 	s.wg.Done()
 }

@@ -75,6 +75,14 @@ type WriteMetrics struct {
 	WALWrites    uint64 // writes that went to the WAL
 	WALBytes     uint64
 	WALSyncs     uint64
+	// The commit pipeline (commit.go, writer_wake.go): EarlyHandOffs
+	// counts the groups that passed the writer queue on before inserting,
+	// QueuedHandOffs the passes that found a writer waiting. Of the
+	// writers woken (next leaders, helpers, followers, leaders waiting
+	// for publication), WakesPolling were caught before they parked and
+	// WakesParked had parked.
+	EarlyHandOffs, QueuedHandOffs uint64
+	WakesPolling, WakesParked     uint64
 }
 
 // StallMetrics count how often writers were delayed or stopped, and for how
@@ -151,6 +159,8 @@ func (db *DB) metrics(f *family) (Metrics, error) {
 			L0StopsWithCompaction:     s.stalls[stallL0NumFilesWithCompaction],
 		},
 	}
+	wakes := db.wakeTotals()
+	m.Writes.WakesPolling, m.Writes.WakesParked = wakes.Polling, wakes.Parked
 	scores := db.levelScores(v)
 	for level := range m.Levels {
 		l := &m.Levels[level]

@@ -30,8 +30,9 @@ import (
 // published (waitPublished), so no insert is in flight into a memtable that
 // becomes immutable; Close waits too.
 //
-// Cost: one uncontended mutex round trip per group, a channel wake for a
-// leader that finished before a group ahead of it.
+// Cost: one uncontended mutex round trip per group, and a wake for a leader
+// that finished before a group ahead of it (writer_wake.go: an atomic swap,
+// and a channel send only if the leader had parked).
 
 // publisher is the queue of registered, unpublished commit groups, each
 // represented by its leader.
@@ -44,6 +45,9 @@ type publisher struct {
 	// pending counts registered groups not yet published; waitPublished
 	// waits on it.
 	pending sync.WaitGroup
+	// wakes counts the leaders woken when their groups were published
+	// (writer_wake.go).
+	wakes wakeCounts
 }
 
 // registerGroup queues w's group, whose sequences end at w.grp.last, for
@@ -90,14 +94,16 @@ func (db *DB) publishGroup(w *writer, err error) error {
 		}
 		hg.published = true
 		if h != w {
-			h.signal()
+			p.wakes.add(h.signal())
 		}
 		p.pending.Done()
 	}
 	published := g.published
+	// Poll only while the groups in flight leave this leader a P.
+	spin := len(p.leaders)-p.head <= db.maxProcs()
 	p.mu.Unlock()
 	if !published {
-		w.await(db.maxProcs() > 1)
+		w.await(spin)
 	}
 	err = g.err
 	g.done, g.published, g.err = false, false, nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 )
@@ -44,20 +43,39 @@ func stillBlocked(t *testing.T, c <-chan error, what string) {
 	}
 }
 
+// registeredGroups opens a DB and registers one group per offset, in
+// order, the group's sequences ending offset past the DB's visible
+// sequence, base.
+func registeredGroups(t *testing.T, offsets ...uint64) (db *DB, base uint64, groups []*writer) {
+	t.Helper()
+	db = mustOpen(t, t.TempDir(), testOptions())
+	t.Cleanup(func() { db.Close() })
+	base = db.visibleSeq.Load()
+	for _, off := range offsets {
+		groups = append(groups, registeredGroup(db, base+off))
+	}
+	return db, base, groups
+}
+
+// blockedPublish publishes w's group inserted from its own goroutine and
+// fails unless publishGroup waits there for a group ahead of it.
+func blockedPublish(t *testing.T, db *DB, w *writer, what string) <-chan error {
+	t.Helper()
+	done := publishAsync(db, w, nil)
+	stillBlocked(t, done, what)
+	return done
+}
+
 // TestPublishInSequenceOrder: a group inserted before the group ahead of it
-// is not visible, and its writer does not return, until that group is.
+// is not visible, and its writer does not return, until that group is; the
+// writer woken then is counted once, polling or parked.
 func TestPublishInSequenceOrder(t *testing.T) {
-	db := mustOpen(t, t.TempDir(), testOptions())
-	defer db.Close()
-	base := db.visibleSeq.Load()
-	first := registeredGroup(db, base+3)
-	second := registeredGroup(db, base+5)
-	done := publishAsync(db, second, nil)
-	stillBlocked(t, done, "the second group")
+	db, base, g := registeredGroups(t, 3, 5)
+	done := blockedPublish(t, db, g[1], "the second group")
 	if got := db.visibleSeq.Load(); got != base {
 		t.Fatalf("visible sequence %d with the first group not inserted, want %d", got, base)
 	}
-	if err := db.publishGroup(first, nil); err != nil {
+	if err := db.publishGroup(g[0], nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
@@ -66,23 +84,25 @@ func TestPublishInSequenceOrder(t *testing.T) {
 	if got := db.visibleSeq.Load(); got != base+5 {
 		t.Fatalf("visible sequence %d after both groups, want %d", got, base+5)
 	}
+	m, err := db.Metrics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := m.Writes; w.WakesPolling+w.WakesParked != 1 {
+		t.Fatalf("%d wakes polling and %d parked, want one in all", w.WakesPolling, w.WakesParked)
+	}
 }
 
 // TestFailedGroupFailsLaterGroups: once a group fails, no group after it is
 // published, even one inserted before the failure was known, and each gets
 // the failure.
 func TestFailedGroupFailsLaterGroups(t *testing.T) {
-	db := mustOpen(t, t.TempDir(), testOptions())
-	defer db.Close()
-	base := db.visibleSeq.Load()
-	ok := registeredGroup(db, base+1)
-	bad := registeredGroup(db, base+2)
-	later := registeredGroup(db, base+3)
+	db, base, g := registeredGroups(t, 1, 2, 3)
+	ok, bad, later := g[0], g[1], g[2]
 	if err := db.publishGroup(ok, nil); err != nil {
 		t.Fatal(err)
 	}
-	done := publishAsync(db, later, nil)
-	stillBlocked(t, done, "the group after the failing one")
+	done := blockedPublish(t, db, later, "the group after the failing one")
 	boom := errors.New("insert failed")
 	if err := db.publishGroup(bad, boom); !errors.Is(err, boom) {
 		t.Fatalf("the failed group returned %v, want %v", err, boom)
@@ -106,70 +126,78 @@ func TestFailedGroupFailsLaterGroups(t *testing.T) {
 // insert) while a reader takes snapshots: a snapshot at sequence S must see
 // exactly the S keys written with sequences up to S. A group published
 // before an earlier group finished inserting, or a memtable made immutable
-// with an insert still in flight, shows up as a missing key.
+// with an insert still in flight, shows up as a missing key. Besides
+// one-record batches, it writes batches large enough to be split
+// (insert_split.go) and groups large enough to write their WAL from a second
+// goroutine (wal_overlap.go), which hand the queue on early too: under
+// -race, any state of theirs that the next leader shared shows up.
 func TestEveryVisibleSequenceIsInserted(t *testing.T) {
-	for _, procs := range []int{2, 4} {
-		t.Run(fmt.Sprint(procs), func(t *testing.T) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			o := testOptions()
-			o.EnablePipelinedWrite, o.AllowConcurrentMemtableWrite = true, true
-			db := mustOpen(t, t.TempDir(), o)
-			defer db.Close()
-			base := db.visibleSeq.Load()
-			const writers, writes = 6, 600
-			var wg sync.WaitGroup
-			errs := make(chan error, writers+1)
-			stop := make(chan struct{})
-			for w := range writers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					b := NewBatch()
-					for i := range writes {
-						b.Reset()
-						b.Put([]byte(fmt.Sprintf("w%d-%04d", w, i)), []byte(fmt.Sprintf("%0100d", i)))
-						if err := db.Write(b, WriteOptions{}); err != nil {
-							errs <- err
-							return
-						}
-						seq := binary.LittleEndian.Uint64(b.Repr()[:8])
-						if v := db.visibleSeq.Load(); v < seq {
-							errs <- fmt.Errorf("write of sequence %d returned with %d visible", seq, v)
-							return
-						}
-					}
-				}()
-			}
-			var readerWG sync.WaitGroup
-			readerWG.Add(1)
-			go func() {
-				defer readerWG.Done()
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if err := checkSnapshotCount(db, base); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-			wg.Wait()
-			close(stop)
-			readerWG.Wait()
-			close(errs)
-			for err := range errs {
-				t.Fatal(err)
+	for _, c := range []struct {
+		name            string
+		writers, writes int
+		records, value  int
+	}{
+		{"one", 6, 600, 1, 100},
+		{"split", 3, 12, splitInsertMin + 44, 8},
+		{"overlap", 3, 24, 40, walOverlapBytes / 32},
+	} {
+		for _, procs := range []int{2, 4} {
+			t.Run(fmt.Sprintf("%s/%d", c.name, procs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				o := testOptions()
+				o.EnablePipelinedWrite, o.AllowConcurrentMemtableWrite = true, true
+				db := mustOpen(t, t.TempDir(), o)
+				defer db.Close()
+				testEveryVisibleSequenceIsInserted(t, db, c.writers, c.writes, c.records, c.value)
+			})
+		}
+	}
+}
+
+// testEveryVisibleSequenceIsInserted is TestEveryVisibleSequenceIsInserted
+// on db with batches of records records of value bytes.
+func testEveryVisibleSequenceIsInserted(t *testing.T, db *DB, writers, writes, records, value int) {
+	base := db.visibleSeq.Load()
+	stop := make(chan struct{})
+	read := make(chan error, 1)
+	go func() {
+		defer close(read)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
 			}
 			if err := checkSnapshotCount(db, base); err != nil {
-				t.Fatal(err)
+				read <- err
+				return
 			}
-			if got, want := db.visibleSeq.Load(), base+writers*writes; got != want {
-				t.Fatalf("visible sequence %d after every write, want %d", got, want)
-			}
-		})
+		}
+	}()
+	err := writeFromGoroutines(db, writers, writes, func(b *Batch, w, i int) WriteOptions {
+		for r := range records {
+			b.Put([]byte(fmt.Sprintf("w%d-%04d-%03d", w, i, r)), []byte(fmt.Sprintf("%0*d", value, i)))
+		}
+		return WriteOptions{}
+	}, func(b *Batch) error {
+		last := binary.LittleEndian.Uint64(b.Repr()[:8]) + uint64(b.Count()) - 1
+		if v := db.visibleSeq.Load(); v < last {
+			return fmt.Errorf("write of sequence %d returned with %d visible", last, v)
+		}
+		return nil
+	})
+	close(stop)
+	if rerr := <-read; rerr != nil {
+		t.Fatal(rerr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkSnapshotCount(db, base); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := db.visibleSeq.Load(), base+uint64(writers*writes*records); got != want {
+		t.Fatalf("visible sequence %d after every write, want %d", got, want)
 	}
 }
 

@@ -54,6 +54,9 @@ type dbStats struct {
 	// tickers are RocksDB's statistics (statistics.go), kept by init: they
 	// cover the DB's life.
 	tickers *statistics.Statistics
+	// leaderWakes count the wakes of writers the writer queue passed to
+	// (writer_wake.go).
+	leaderWakes wakeCounts
 }
 
 func (s *dbStats) init() {
@@ -95,6 +98,7 @@ func (db *DB) ResetStats() error {
 	defer db.mu.Unlock()
 	rf, rc := db.mu.stats.runningFlushes, db.mu.stats.runningCompactions
 	db.mu.stats.init()
+	db.resetWakes()
 	for _, f := range db.allFamilies() {
 		f.work = newFamilyWork(db.numLevels)
 	}

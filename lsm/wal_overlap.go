@@ -16,7 +16,10 @@ import (
 // the active memtable but never published, and they can never reach a
 // table either: the failure stops writes (DB.bgErr), and with them every
 // memtable switch and Flush, so the active memtable is only ever dropped,
-// and reopening replays the WAL as written.
+// and reopening replays the WAL as written. With the early hand-off
+// (publish.go) the second goroutine passes the writer queue on once the
+// WAL write succeeded, never before: the next leader appends to the same
+// log writer.
 //
 // Why: with db_bench's --batch_size=1000 (ToplingDB's suite: 5M keys of 8
 // bytes, 50-byte values) each group is one 58 KB batch. The write(2) of it
@@ -29,14 +32,17 @@ import (
 // takes tens of microseconds to write and insert.
 const walOverlapBytes = 16 << 10
 
-// walWrite is the leader's state for one overlapped WAL write. It lives in
-// the DB (leader only) so an overlapped write allocates nothing.
+// walWrite is one overlapped WAL write. It lives in the leader's
+// commitGroup, so an overlapped write allocates nothing, and the next
+// leader, to whom the second goroutine may pass the queue, overlaps its own.
 type walWrite struct {
 	log     *wal.Writer
 	logFile WritableFile
-	sync    bool
-	err     error
-	wg      sync.WaitGroup
+	// handOff: once the records are written, the second goroutine passes
+	// the writer queue on (publish.go); handedOff: it did.
+	handOff, handedOff bool
+	err                error
+	wg                 sync.WaitGroup
 }
 
 // canOverlapWAL reports whether a second core can take the WAL write.
@@ -55,26 +61,32 @@ func writeLog(log *wal.Writer, logFile WritableFile, sync bool) error {
 	return nil
 }
 
-// logAndInsert writes the group's WAL records from a second goroutine while
-// the group inserts into mem, and returns the first error of the two, the
-// WAL's first.
-func (db *DB) logAndInsert(mem *memTable, w *writer, log *wal.Writer, logFile WritableFile, sync bool) error {
-	ww := &db.walWrite
-	ww.log, ww.logFile, ww.sync, ww.err = log, logFile, sync, nil
+// logAndInsert writes the group w leads to the WAL from a second goroutine
+// while the group inserts into mem, and returns the first error of the two,
+// the WAL's first. With handOff the second goroutine passes the writer queue
+// on as soon as the WAL write succeeds, as an early hand-off does
+// (commit.go); handedOff reports whether it did.
+func (db *DB) logAndInsert(mem *memTable, w *writer, log *wal.Writer, logFile WritableFile, handOff bool) (handedOff bool, err error) {
+	ww := &w.grp.wal
+	ww.log, ww.logFile, ww.handOff, ww.handedOff, ww.err = log, logFile, handOff, false, nil
 	ww.wg.Add(1)
-	go db.writeLogAsync()
-	err := db.insertGroup(mem, w)
+	go db.writeLogAsync(&w.grp)
+	err = db.insertGroup(mem, w)
 	ww.wg.Wait()
 	if ww.err != nil {
 		err = ww.err
 	}
 	ww.log, ww.logFile = nil, nil
-	return err
+	return ww.handedOff, err
 }
 
-// writeLogAsync is logAndInsert's second goroutine.
-func (db *DB) writeLogAsync() {
-	ww := &db.walWrite
-	ww.err = writeLog(ww.log, ww.logFile, ww.sync)
+// writeLogAsync is logAndInsert's second goroutine, for group g.
+func (db *DB) writeLogAsync(g *commitGroup) {
+	ww := &g.wal
+	ww.err = writeLog(ww.log, ww.logFile, g.sync)
+	if ww.err == nil && ww.handOff {
+		db.handOff(g)
+		ww.handedOff = true
+	}
 	ww.wg.Done()
 }
