@@ -110,7 +110,11 @@ func (ix *Index) Find(prefix uint64, before func(node uint32) bool) int {
 	// nodes[:lo] sort before the key and nodes[hi:] after it; the run
 	// between has its prefix.
 	lo := firstAt(ix.prefixes, prefix, false)
-	hi := lo + firstAt(ix.prefixes[lo:], prefix, true)
+	hi := lo
+	if lo < len(ix.prefixes) && ix.prefixes[lo] == prefix {
+		// A run: rare for distinct keys, so only then a second search.
+		hi += firstAt(ix.prefixes[lo:], prefix, true)
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if before(ix.nodes[m]) {
