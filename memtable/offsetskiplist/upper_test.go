@@ -3,9 +3,11 @@ package offsetskiplist
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/internal/indextest"
+	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 )
 
 // indexedList is a list of n keys, the even ones of indextest.Key, added
@@ -79,5 +81,14 @@ func TestIndexStarts(t *testing.T) {
 	}
 	if short == 0 {
 		t.Fatal("no insert found its splice through the index")
+	}
+}
+
+// TestWriterFieldsPadded: Add's count, lock and splice start a cache line
+// pair after seqBase, which every Get reads.
+func TestWriterFieldsPadded(t *testing.T) {
+	var l List
+	if gap := unsafe.Offsetof(l.count) - unsafe.Offsetof(l.seqBase); gap < levelindex.Pad {
+		t.Fatalf("seqBase and count %d bytes apart", gap)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/internal/indextest"
@@ -303,5 +304,15 @@ func TestFindLastFromIndex(t *testing.T) {
 			bigger != 0 && cmp(l.r.addr(bigger), &lk) <= 0 {
 			t.Fatalf("SeekForPrev(%x) starts at level %d from a node after it or before a node not after it", it.Key(), level)
 		}
+	}
+}
+
+// TestAddWritesApart checks that the count and the splice every Add
+// writes are at least a cache line pair past the height, the last field a
+// search reads before them.
+func TestAddWritesApart(t *testing.T) {
+	var l List
+	if unsafe.Offsetof(l.count) < unsafe.Offsetof(l.height)+levelindex.Pad {
+		t.Fatalf("count at %d, height at %d", unsafe.Offsetof(l.count), unsafe.Offsetof(l.height))
 	}
 }

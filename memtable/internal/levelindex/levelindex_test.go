@@ -215,3 +215,12 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	})
 }
+
+// TestKeeperPad checks that the fields a search reads start a cache line
+// pair after whatever a list keeps before its Keeper.
+func TestKeeperPad(t *testing.T) {
+	var k Keeper
+	if off := unsafe.Offsetof(k.index); off < Pad || Pad < 64 {
+		t.Fatalf("index pointer at offset %d of the Keeper", off)
+	}
+}
