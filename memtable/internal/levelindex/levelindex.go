@@ -32,6 +32,22 @@
 // the walk, so it prefetches them some distance ahead and only the nodes
 // linked since the previous build are misses one after another.
 //
+// Layout: two arrays on the Go heap, index i describing the i-th node of
+// level Level in key order when the index was built:
+//
+//	prefixes[i]  uint64  the node key's first 8 bytes as a big-endian
+//	                     integer, a shorter key padded with zero bytes
+//	nodes[i]     uint32  the node's offset (the list's own unit; never 0)
+//
+// Example: level-1 nodes of keys "ab" (offset 0x80001), "abcdefghij"
+// (0x80019) and "b" (0x80040) give
+//
+//	prefixes = 0x6162000000000000, 0x6162636465666768, 0x6200000000000000
+//	nodes    = 0x80001,            0x80019,            0x80040
+//
+// and a search for "abc" (prefix 0x6162630000000000) goes on at Level from
+// 0x80001 and takes 0x80019 as known to sort after it.
+//
 // Memory: 12 bytes per indexed node (one node in 4^Level, 8 of prefix and
 // 4 of offset), with room for an eighth more, on the Go heap: at most 3.4
 // bytes an entry at a build, falling to 2.25 as the list grows by half.
