@@ -39,6 +39,13 @@
 // prefetch), which it visits next whenever the node to the right is past
 // the key, so that miss overlaps the comparison's.
 //
+// From 4096 entries on, every search (Seek, Get, SeekForPrev, Last, and
+// the splice search of an Add whose node is at most 2 levels high) skips
+// the levels above 1: a sorted array of the key prefixes and offsets of the
+// nodes at level 1, rebuilt by Add each time the list's entries have grown
+// by half, gives it the node to go on from (memtable/internal/levelindex,
+// shared with memtable/skiplist; upper.go).
+//
 // Height: branching factor 4, maximum 14 (OffsetSkipList's defaults).
 //
 // # Memory
@@ -49,7 +56,10 @@
 // package skiplist (one node per version with an 8-byte trailer and a back
 // link). A key's second
 // version costs a 24-byte record for the first one plus 16 bytes and the
-// value, padded to 8; each later one 16 bytes and the value.
+// value, padded to 8; each later one 16 bytes and the value. The upper
+// index adds 12 bytes per level-1 node, with an eighth to spare, on the Go
+// heap: at most 3.4 bytes an entry right after a build, 2.25 before the
+// next (levelindex).
 //
 // The searches and the splice upkeep repeat memtable/skiplist's over user
 // keys; one generic copy for both cost 9-17% more instructions here and 41%
@@ -65,6 +75,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 )
 
@@ -94,7 +105,12 @@ func chooseMemCap(memCap, writeBufferSize uint64) uint64 {
 	return max(memCap, min(2*writeBufferSize, writeBufferSize+1<<30, maxArenaBytes))
 }
 
-// splice brackets a user key at every level: key(prev[i]) < key <= key(next[i]).
+// splice brackets a user key at levels 0 to height-1: key(prev[i]) < key
+// <= key(next[i]), and next[i] was prev[i]'s link at level i; the levels
+// were found by one search from the top down, so they nest. prev[height]
+// is the head and next[height] is nil: the top when height was the list's,
+// else (a splice found through the upper index, height indexLevel+1) only
+// an end mark for the scan of fixSplice.
 type splice struct {
 	prev   [maxHeight + 1]uint32
 	next   [maxHeight + 1]uint32
@@ -107,11 +123,18 @@ type List struct {
 	r       resolver // a's
 	head    uint32
 	height  atomic.Int32
-	count   atomic.Int64
 	seqBase atomic.Uint64 // the first Add's sequence; noBase before it
 
+	// What every Add writes is kept off the cache lines every search reads
+	// (those above, and the index's pointer, which levelindex.Keeper pads
+	// on its own): a reader running beside a writer would otherwise miss
+	// on them at every search.
+	_          [levelindex.Pad]byte
+	count      atomic.Int64
 	spliceBusy atomic.Uint32 // 0->1 CAS claims seqSplice
 	seqSplice  splice
+
+	index levelindex.Keeper // the index of the upper levels (upper.go)
 
 	cleanup  runtime.Cleanup // frees the arena if the list is dropped unreleased
 	released atomic.Bool
@@ -128,6 +151,7 @@ func (l *List) Release() {
 	if !l.released.CompareAndSwap(false, true) {
 		return
 	}
+	l.index.Drop()
 	go l.detach().release()
 }
 
@@ -152,6 +176,7 @@ func New(memCap uint64) *List {
 	a := newArena(memCap)
 	l := &List{a: a, r: a.resolver()}
 	l.seqBase.Store(noBase)
+	l.index.Init()
 	// Values and keys handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
 	l.cleanup = runtime.AddCleanup(l, (*arena).free, l.a)
@@ -175,10 +200,10 @@ func after(t *lookup, n uint32, np unsafe.Pointer) bool {
 // Len implements memtable.Rep.
 func (l *List) Len() int64 { return l.count.Load() }
 
-// ApproximateMemoryUsage implements memtable.Rep: the arena's chunks plus
-// its window table.
+// ApproximateMemoryUsage implements memtable.Rep: the arena's chunks, its
+// window table and the upper index.
 func (l *List) ApproximateMemoryUsage() uint64 {
-	return l.a.allocated.Load() + uint64(len(l.a.windows))*8 + uint64(unsafe.Sizeof(*l))
+	return l.a.allocated.Load() + uint64(len(l.a.windows))*8 + l.index.Bytes() + uint64(unsafe.Sizeof(*l))
 }
 
 // Add implements memtable.Rep. It returns memtable.ErrFull when the arena
@@ -200,7 +225,7 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 		err = l.insert(key, trailer, value, &sp)
 	}
 	if err == nil {
-		l.count.Add(1)
+		l.indexGrown(l.count.Add(1))
 	}
 	return err
 }
@@ -217,7 +242,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 		}
 		maxH = int(l.height.Load())
 	}
-	l.fixSplice(&t, sp, maxH)
+	l.fixSplice(&t, sp, maxH, h)
 
 	// The user key exists already: only a version is added.
 	if n := sp.next[0]; n != 0 {
@@ -282,18 +307,19 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 	return nil
 }
 
-// fixSplice makes sp bracket t at levels 0..maxH-1, reusing the levels
-// that still do (InlineSkipList's validation with allow_partial_splice_fix).
-func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
+// fixSplice makes sp bracket t at levels 0..h-1 at least in a list of
+// maxH levels, reusing the levels that still do (InlineSkipList's
+// validation with allow_partial_splice_fix); the levels above the lowest
+// one that brackets t nest, so they bracket it too. Stale or
+// non-bracketing levels are skipped upward (prev[sp.height], the head, and
+// next[sp.height], nil, end the inner loops).
+func (l *List) fixSplice(t *lookup, sp *splice, maxH, h int) {
 	recompute := 0
-	if sp.height < maxH {
-		sp.prev[maxH] = l.head
-		sp.next[maxH] = 0
-		sp.height = maxH
-		recompute = maxH
+	if sp.height < h {
+		recompute = l.restartSplice(t, sp, maxH, h)
 	} else {
 	scan:
-		for recompute < maxH {
+		for recompute < sp.height {
 			p, n := sp.prev[recompute], sp.next[recompute]
 			pp := l.r.addr(p)
 			switch {
@@ -311,10 +337,34 @@ func (l *List) fixSplice(t *lookup, sp *splice, maxH int) {
 				break scan
 			}
 		}
+		// A walk from a level above indexLevel+1 costs more than the
+		// index's search.
+		if recompute == sp.height || recompute > indexLevel+1 && h <= indexLevel+1 && l.index.Load() != nil {
+			recompute = l.restartSplice(t, sp, maxH, h)
+		}
 	}
 	for i := recompute - 1; i >= 0; i-- {
 		sp.prev[i], sp.next[i] = l.findSpliceForLevel(t, sp.prev[i+1], sp.next[i+1], i)
 	}
+}
+
+// restartSplice makes sp bracket t at levels 0 to h-1 at least, from
+// scratch, and returns the level below which it is still to be searched:
+// from the last indexed node before t at indexLevel when h is at most
+// indexLevel+1 (sp is then indexLevel+1 high), else from the head at the
+// list's top level, maxH.
+func (l *List) restartSplice(t *lookup, sp *splice, maxH, h int) int {
+	if h <= indexLevel+1 && l.index.Load() != nil {
+		from, level, bigger := l.searchStart(t, false, false)
+		sp.prev[level], sp.next[level] = l.findSpliceForLevel(t, from, bigger, level)
+		sp.prev[level+1], sp.next[level+1] = l.head, 0
+		sp.height = level + 1
+		return level
+	}
+	sp.prev[maxH] = l.head
+	sp.next[maxH] = 0
+	sp.height = maxH
+	return maxH
 }
 
 // findSpliceForLevel walks level from before until the next node's key is
@@ -340,9 +390,9 @@ func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (u
 
 // findGreaterOrEqual returns the first node whose key is >= t's, or 0.
 func (l *List) findGreaterOrEqual(t *lookup) uint32 {
-	x := l.r.addr(l.head)
-	level := int(l.height.Load()) - 1
-	var bigger uint32 // known >= key: skip comparing it again
+	// bigger is known to be >= key: no need to compare it again.
+	from, level, bigger := l.searchStart(t, false, false)
+	x := l.r.addr(from)
 	for {
 		next := link(x, level).Load()
 		if next != 0 && next != bigger {
@@ -378,12 +428,12 @@ func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 // findLast returns the last node whose key is < t's (<= when orEqual; any
 // key when last, t unused), or 0 when there is none.
 func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
-	x := l.head
+	// bigger is known to sort after t.
+	x, level, bigger := l.searchStart(t, orEqual, last)
 	xp := l.r.addr(x)
-	level := int(l.height.Load()) - 1
 	for {
 		next := link(xp, level).Load()
-		if next != 0 {
+		if next != 0 && next != bigger {
 			np := l.r.addr(next)
 			if last {
 				x, xp = next, np

@@ -34,12 +34,16 @@
 // InlineSkipList does for every Prev) after a few steps.
 //
 // A search's misses are dependent loads, one node after another. From
-// 4096 entries on, a search skips the levels above 1: a sorted array of the
-// key prefixes of the nodes at level 1, rebuilt by Add each time the list
-// has grown by half, gives it the node to go on from (upper.go; at most
-// 3.4 bytes an entry more, on the Go heap). At each node it also prefetches the node one level down (PREFETCHT0, amd64), which
-// it visits next whenever the node to the right turns out to be past the
-// key, so that miss overlaps the one of the comparison.
+// 4096 entries on, every search (Seek, Get, SeekForPrev, Last, and the
+// splice search of an Add whose node is at most 2 levels high) skips the
+// levels above 1: a sorted array of the key prefixes of the nodes at level
+// 1, rebuilt by Add each time the list has grown by half, gives it the node
+// to go on from (memtable/internal/levelindex, shared with
+// memtable/offsetskiplist; upper.go; at most 3.4 bytes an entry more, on
+// the Go heap). At each node a lookup also prefetches the node one level
+// down (PREFETCHT0, amd64), which it visits next whenever the node to the
+// right turns out to be past the key, so that miss overlaps the one of the
+// comparison.
 //
 // Why the searches are not shared with memtable/offsetskiplist, which runs
 // the same InlineSkipList searches and splice upkeep over 32-bit offsets
@@ -75,6 +79,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
@@ -93,8 +98,12 @@ func (r resolver) after(t *lookup, n uint32) bool {
 	return n != 0 && cmp(r.addr(n), t) < 0
 }
 
-// splice brackets a key at every level: prev[i] < key <= next[i].
-// prev[height] is the head and next[height] is nil.
+// splice brackets a key at levels 0 to height-1: prev[i] < key <= next[i],
+// and next[i] was prev[i]'s link at level i; the levels were found by one
+// search from the top down, so they nest (prev[i+1] <= prev[i], next[i] <=
+// next[i+1]). prev[height] is the head and next[height] is nil: the top
+// when height was the list's, else (a splice found through the upper
+// index, height indexLevel+1) only an end mark for the scan of insert.
 type splice struct {
 	prev   [maxHeight + 1]uint32
 	next   [maxHeight + 1]uint32
@@ -106,14 +115,19 @@ type List struct {
 	a      *arena
 	r      resolver // a's
 	height atomic.Int32
-	count  atomic.Int64
 
+	// What every Add writes is kept off the cache lines every search reads
+	// (those above, and the index's pointer, which levelindex.Keeper pads
+	// on its own): a reader running beside a writer would otherwise miss
+	// on them at every search.
+	_     [levelindex.Pad]byte
+	count atomic.Int64
 	// spliceBusy guards seqSplice: an Add that wins the CAS 0->1 reuses it,
 	// others use a splice on their own stack.
 	spliceBusy atomic.Uint32
 	seqSplice  splice
 
-	upperFields // the index of the upper levels (upper.go)
+	index levelindex.Keeper // the index of the upper levels (upper.go)
 
 	cleanup  runtime.Cleanup // frees the arena if the list is dropped unreleased
 	released atomic.Bool
@@ -130,7 +144,7 @@ func NewSized(writeBufferSize uint64) *List {
 	a := newArena(writeBufferSize)
 	l := &List{a: a, r: a.resolver}
 	l.height.Store(1)
-	l.indexAt.Store(indexMinLen)
+	l.index.Init()
 	// Keys and values handed out alias the arena and are valid for the
 	// life of the List (memtable.Rep's contract); iterators hold the List.
 	l.cleanup = runtime.AddCleanup(l, (*arena).free, l.a)
@@ -147,7 +161,7 @@ func (l *List) Release() {
 		return
 	}
 	l.cleanup.Stop()
-	l.index.Store(nil)
+	l.index.Drop()
 	head := l.r.addr(headRef)
 	for i := 0; i < maxHeight; i++ {
 		link(head, i).Store(0)
@@ -161,7 +175,7 @@ func (l *List) Len() int64 { return l.count.Load() }
 // ApproximateMemoryUsage implements memtable.Rep: the bytes of every chunk
 // mapped so far and of the upper index.
 func (l *List) ApproximateMemoryUsage() uint64 {
-	return l.a.allocated.Load() + l.indexBytes.Load() + uint64(unsafe.Sizeof(*l))
+	return l.a.allocated.Load() + l.index.Bytes() + uint64(unsafe.Sizeof(*l))
 }
 
 // Add implements memtable.Rep. It returns an error only for a key or value
@@ -203,17 +217,16 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 		maxH = int(l.height.Load())
 	}
 	recompute := 0
-	if sp.height < maxH {
-		// Never used, or the list grew taller since: rebuild from the top.
-		sp.prev[maxH] = headRef
-		sp.next[maxH] = 0
-		sp.height = maxH
-		recompute = maxH
+	if sp.height < h {
+		// Never used, or not as high as x: search from scratch.
+		recompute = l.restartSplice(&t, sp, maxH, h)
 	} else {
 		// Find the lowest level that still brackets the key; levels below it
-		// are recomputed. Stale or non-bracketing levels are skipped upward.
+		// are recomputed. Stale or non-bracketing levels are skipped upward
+		// (prev[sp.height], the head, and next[sp.height], nil, end the
+		// inner loops); the levels above it nest, so they bracket it too.
 	scan:
-		for recompute < maxH {
+		for recompute < sp.height {
 			p, n := sp.prev[recompute], sp.next[recompute]
 			switch {
 			case link(l.r.addr(p), recompute).Load() != n:
@@ -229,6 +242,11 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 			default:
 				break scan
 			}
+		}
+		// A walk from a level above indexLevel+1 costs more than the
+		// index's search.
+		if recompute == sp.height || recompute > indexLevel+1 && h <= indexLevel+1 && l.index.Load() != nil {
+			recompute = l.restartSplice(&t, sp, maxH, h)
 		}
 	}
 	for i := recompute - 1; i >= 0; i-- {
@@ -269,6 +287,25 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 	}
 }
 
+// restartSplice makes sp bracket t at levels 0 to h-1 at least, from
+// scratch, and returns the level below which it is still to be searched:
+// from the last indexed node before t at indexLevel when h is at most
+// indexLevel+1 (sp is then indexLevel+1 high), else from the head at the
+// list's top level, maxH.
+func (l *List) restartSplice(t *lookup, sp *splice, maxH, h int) int {
+	if h <= indexLevel+1 && l.index.Load() != nil {
+		from, level, bigger := l.searchStart(t, false, false)
+		sp.prev[level], sp.next[level] = l.findSpliceForLevel(t, from, bigger, level)
+		sp.prev[level+1], sp.next[level+1] = headRef, 0
+		sp.height = level + 1
+		return level
+	}
+	sp.prev[maxH] = headRef
+	sp.next[maxH] = 0
+	sp.height = maxH
+	return maxH
+}
+
 // findSpliceForLevel walks level from before until the next node is at or
 // after the key (or is the known bound after).
 func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (uint32, uint32) {
@@ -295,7 +332,7 @@ func (l *List) findSpliceForLevel(t *lookup, before, bound uint32, level int) (u
 func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 	r := l.r
 	// bigger is known to be >= key: no need to compare it again.
-	from, level, bigger := l.searchStart(t)
+	from, level, bigger := l.searchStart(t, false, false)
 	x := r.addr(from)
 	for {
 		next := link(x, level).Load()
@@ -334,12 +371,12 @@ func (l *List) findGreaterOrEqual(t *lookup) uint32 {
 // returns 0 when there is no such node.
 func (l *List) findLast(t *lookup, orEqual, last bool) uint32 {
 	r := l.r
-	x := uint32(headRef)
+	// bigger is known to sort after t.
+	x, level, bigger := l.searchStart(t, orEqual, last)
 	xp := r.addr(x)
-	level := int(l.height.Load()) - 1
 	for {
 		next := link(xp, level).Load()
-		if next != 0 {
+		if next != 0 && next != bigger {
 			np := r.addr(next)
 			if last {
 				x, xp = next, np

@@ -2,34 +2,16 @@ package skiplist
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable/internal/indextest"
+	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 )
-
-// upperKey is key number i of a set whose keys often share their first 8
-// bytes, so that the index holds runs of equal prefixes: groups of 8 keys
-// with one 8-byte prefix and suffixes of 0-2 bytes, and every 5th group a
-// key shorter than 8 bytes.
-func upperKey(i int) []byte {
-	k := binary.BigEndian.AppendUint64(nil, uint64(i/8)<<8)
-	switch i % 8 {
-	case 0:
-		if (i/8)%5 == 0 {
-			return k[:7]
-		}
-		return k
-	case 1:
-		return append(k, 0)
-	default:
-		return append(k, byte(i%8), 'x')
-	}
-}
 
 // checkSeeks compares Seek on l with a binary search in sorted for every
 // key of sorted and for keys between them.
@@ -56,7 +38,7 @@ func checkSeeks(t *testing.T, l *List, sorted [][]byte) {
 }
 
 // TestUpperIndex checks that the index is built once the list has
-// indexMinLen entries, that it holds exactly the nodes of level indexLevel
+// levelindex.MinLen entries, that it holds exactly the nodes of level indexLevel
 // it found, in order, and that a search's starting point from it sorts
 // before the key and its known-bigger node after it.
 func TestUpperIndex(t *testing.T) {
@@ -65,21 +47,21 @@ func TestUpperIndex(t *testing.T) {
 	const n = 40000
 	var sorted [][]byte
 	for i, k := range rand.New(rand.NewPCG(5, 6)).Perm(n) {
-		key := upperKey(k)
+		key := indextest.Key(k)
 		sorted = append(sorted, key)
 		if err := l.Add(uint64(i+1), base.KindSet, key, nil); err != nil {
 			t.Fatal(err)
 		}
-		if i+1 == indexMinLen-1 && l.index.Load() != nil {
+		if i+1 == levelindex.MinLen-1 && l.index.Load() != nil {
 			t.Fatalf("index built at %d entries", i+1)
 		}
-		if i+1 == indexMinLen && l.index.Load() == nil {
+		if i+1 == levelindex.MinLen && l.index.Load() == nil {
 			t.Fatalf("no index at %d entries", i+1)
 		}
 	}
 	slices.SortFunc(sorted, bytes.Compare)
 	ix := l.index.Load()
-	if at := l.indexAt.Load(); at <= n || at > n+n/2+1 {
+	if at := l.index.NextAt(); at <= n || at > n+n/2+1 {
 		t.Fatalf("next build at %d entries with %d in the list", at, n)
 	}
 	// Every indexed node is the next level-indexLevel node of the one
@@ -89,21 +71,22 @@ func TestUpperIndex(t *testing.T) {
 	for x := link(l.r.addr(headRef), indexLevel).Load(); x != 0; x = link(l.r.addr(x), indexLevel).Load() {
 		levelNodes[x] = true
 	}
-	if len(ix.nodes) < n/(4*16) || len(ix.nodes) > len(levelNodes) {
-		t.Fatalf("%d nodes indexed, %d at level %d", len(ix.nodes), len(levelNodes), indexLevel)
+	if ix.Len() < n/(4*16) || ix.Len() > len(levelNodes) {
+		t.Fatalf("%d nodes indexed, %d at level %d", ix.Len(), len(levelNodes), indexLevel)
 	}
-	for i, x := range ix.nodes {
+	for i := range ix.Len() {
+		x := ix.Node(i)
 		if !levelNodes[x] {
 			t.Fatalf("indexed node %d is not at level %d", x, indexLevel)
 		}
-		if ix.prefixes[i] != base.KeyPrefix(keyOf(l.r.addr(x))) {
-			t.Fatalf("indexed node %d: prefix %x, key %x", x, ix.prefixes[i], keyOf(l.r.addr(x)))
+		if ix.Prefix(i) != base.KeyPrefix(keyOf(l.r.addr(x))) {
+			t.Fatalf("indexed node %d: prefix %x, key %x", x, ix.Prefix(i), keyOf(l.r.addr(x)))
 		}
-		if i > 0 && ix.prefixes[i] < ix.prefixes[i-1] {
+		if i > 0 && ix.Prefix(i) < ix.Prefix(i-1) {
 			t.Fatalf("prefixes decrease at %d", i)
 		}
 	}
-	if got, min := l.ApproximateMemoryUsage(), l.a.allocated.Load()+uint64(len(ix.nodes))*12; got < min {
+	if got, min := l.ApproximateMemoryUsage(), l.a.allocated.Load()+uint64(ix.Len())*12; got < min {
 		t.Fatalf("memory usage %d leaves out the index (at least %d)", got, min)
 	}
 	checkStarts(t, l, sorted)
@@ -118,13 +101,13 @@ func checkStarts(t *testing.T, l *List, sorted [][]byte) {
 	t.Helper()
 	ix := l.index.Load()
 	pos := map[uint32]int{headRef: -1}
-	for i, x := range ix.nodes {
-		pos[x] = i
+	for i := range ix.Len() {
+		pos[ix.Node(i)] = i
 	}
 	for _, k := range sorted {
 		for _, target := range [][]byte{k, append(slices.Clip(k), 0)} {
 			lk := lookup{Key: target, Prefix: base.KeyPrefix(target), Trailer: base.SeekTrailer(base.MaxSeq)}
-			from, level, bigger := l.searchStart(&lk)
+			from, level, bigger := l.searchStart(&lk, false, false)
 			if level != indexLevel {
 				t.Fatalf("search starts at level %d", level)
 			}
@@ -137,9 +120,9 @@ func checkStarts(t *testing.T, l *List, sorted [][]byte) {
 				t.Fatalf("search for %x starts at %x", target, keyOf(x))
 			}
 			switch {
-			case i+1 < len(ix.nodes) && bigger != ix.nodes[i+1]:
-				t.Fatalf("search for %x: bigger %d, want the next indexed node %d", target, bigger, ix.nodes[i+1])
-			case i+1 == len(ix.nodes) && bigger != 0:
+			case i+1 < ix.Len() && bigger != ix.Node(i+1):
+				t.Fatalf("search for %x: bigger %d, want the next indexed node %d", target, bigger, ix.Node(i+1))
+			case i+1 == ix.Len() && bigger != 0:
 				t.Fatalf("search for %x: bigger %d after the last indexed node", target, bigger)
 			case bigger != 0 && cmp(l.r.addr(bigger), &lk) < 0:
 				t.Fatalf("search for %x takes %x as bigger", target, keyOf(l.r.addr(bigger)))
@@ -174,10 +157,10 @@ func TestUpperIndexStale(t *testing.T) {
 	perm := rand.New(rand.NewPCG(7, 8)).Perm(n)
 	var sorted [][]byte
 	for i, k := range perm {
-		if i == indexMinLen {
-			l.indexAt.Store(math.MaxInt64) // no more builds
+		if i == levelindex.MinLen {
+			l.index.Stop() // no more builds
 		}
-		key := upperKey(k)
+		key := indextest.Key(k)
 		sorted = append(sorted, key)
 		if err := l.Add(uint64(i+1), base.KindSet, key, nil); err != nil {
 			t.Fatal(err)
@@ -212,7 +195,7 @@ func TestUpperIndexConcurrent(t *testing.T) {
 					return
 				default:
 				}
-				k := upperKey(rng.IntN(writers * per))
+				k := indextest.Key(rng.IntN(writers * per))
 				if it.Seek(k, base.MaxSeq) && bytes.Compare(it.Key(), k) < 0 {
 					t.Errorf("Seek(%x) found the smaller %x", k, it.Key())
 					return
@@ -225,7 +208,7 @@ func TestUpperIndexConcurrent(t *testing.T) {
 		go func() {
 			defer done.Done()
 			for i := w; i < writers*per; i += writers {
-				if err := l.Add(uint64(i+1), base.KindSet, upperKey(i), nil); err != nil {
+				if err := l.Add(uint64(i+1), base.KindSet, indextest.Key(i), nil); err != nil {
 					t.Error(err)
 					return
 				}
@@ -237,8 +220,99 @@ func TestUpperIndexConcurrent(t *testing.T) {
 	seekers.Wait()
 	var sorted [][]byte
 	for i := range writers * per {
-		sorted = append(sorted, upperKey(i))
+		sorted = append(sorted, indextest.Key(i))
 	}
 	slices.SortFunc(sorted, bytes.Compare)
 	checkSeeks(t, l, sorted)
+}
+
+// TestIndexConcurrent runs Adds of new keys and versions on several
+// goroutines across the index's builds, with a reader, then checks every
+// search (run with -race).
+func TestIndexConcurrent(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	indextest.Concurrent(t, l, 3, 30000, func() bool { return l.index.Load() != nil })
+}
+
+// TestSpliceFromIndex checks that an insert's splice search starts from
+// the index for a node of height at most indexLevel+1, brackets the key at
+// indexLevel, and that the inserts of random keys keep such a splice; a
+// higher node's search starts from the head.
+func TestSpliceFromIndex(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const n = 20000
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i, k := range rng.Perm(n) {
+		if err := l.Add(uint64(i+1), base.KindSet, indextest.Key(2*k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	maxH := int(l.height.Load())
+	for i := range 2000 {
+		k := indextest.Key(2*rng.IntN(n) + 1)
+		lk := lookup{Key: k, Prefix: base.KeyPrefix(k), Trailer: base.MakeTrailer(uint64(n+i), base.KindSet)}
+		var sp splice
+		if got := l.restartSplice(&lk, &sp, maxH, 1); got != indexLevel || sp.height != indexLevel+1 {
+			t.Fatalf("splice search for %x from level %d, height %d", k, got, sp.height)
+		}
+		p, x := sp.prev[indexLevel], sp.next[indexLevel]
+		if link(l.r.addr(p), indexLevel).Load() != x || p != headRef && cmp(l.r.addr(p), &lk) >= 0 ||
+			x != 0 && cmp(l.r.addr(x), &lk) < 0 {
+			t.Fatalf("splice for %x does not bracket it at level %d", k, indexLevel)
+		}
+		if got := l.restartSplice(&lk, &sp, maxH, indexLevel+2); got != maxH || sp.height != maxH {
+			t.Fatalf("splice search for a node of height %d from level %d", indexLevel+2, got)
+		}
+	}
+	short := 0
+	for i := range 200 {
+		k := indextest.Key(2*rng.IntN(n) + 1)
+		if err := l.Add(uint64(2*n+i), base.KindSet, k, nil); err != nil {
+			t.Fatal(err)
+		}
+		if l.seqSplice.height == indexLevel+1 {
+			short++
+		}
+	}
+	if short == 0 {
+		t.Fatal("no insert found its splice through the index")
+	}
+}
+
+// TestFindLastFromIndex checks where Last and SeekForPrev start: the last
+// indexed node, and the last indexed node not after the key.
+func TestFindLastFromIndex(t *testing.T) {
+	l := NewSized(8 << 20)
+	defer l.Release()
+	const n = 20000
+	for i, k := range rand.New(rand.NewPCG(5, 7)).Perm(n) {
+		if err := l.Add(uint64(i+1), base.KindSet, indextest.Key(k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := l.index.Load()
+	if from, level, _ := l.searchStart(nil, false, true); level != indexLevel || from != ix.Node(ix.Len()-1) {
+		t.Fatalf("Last starts at level %d", level)
+	}
+	it := l.NewIter().(*Iter)
+	for ok := it.First(); ok; ok = it.Next() {
+		lk := lookupOf(it.p)
+		from, level, bigger := l.searchStart(&lk, true, false)
+		if level != indexLevel || from != headRef && cmp(l.r.addr(from), &lk) > 0 ||
+			bigger != 0 && cmp(l.r.addr(bigger), &lk) <= 0 {
+			t.Fatalf("SeekForPrev(%x) starts at level %d from a node after it or before a node not after it", it.Key(), level)
+		}
+	}
+}
+
+// TestAddWritesApart checks that the count and the splice every Add
+// writes are at least a cache line pair past the height, the last field a
+// search reads before them.
+func TestAddWritesApart(t *testing.T) {
+	var l List
+	if unsafe.Offsetof(l.count) < unsafe.Offsetof(l.height)+levelindex.Pad {
+		t.Fatalf("count at %d, height at %d", unsafe.Offsetof(l.count), unsafe.Offsetof(l.height))
+	}
 }
