@@ -153,8 +153,9 @@
 // sorted version block, in place, copying only the entry's tag and value
 // location (sibling.go); anything else walks the trie. A small node's
 // children are sorted by a 256-bit label set (sortChildren). A forward walk
-// prefetches the leaves 8 siblings ahead and the next inner node (touchAhead,
-// touchFirst, touchNextNode), so that their misses overlap. Cachegrind of
+// prefetches the leaves 8 siblings (or, in a direct node, 8 labels) ahead
+// and the next inner node (touchAhead, touchAheadDirect, touchFirst,
+// touchNextNode), so that their misses overlap. Cachegrind of
 // memtablerep_bench readseq after fillrandom of 1M keys, instructions an
 // entry: 709 with a frame per leaf, 383 with read-ahead batches copied out
 // while registered; skip_list's is 30. Holding the registration took 59

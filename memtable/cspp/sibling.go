@@ -52,7 +52,9 @@ func (it *Iter) siblingLeaf() bool {
 	if num&unsortedBit != 0 || num == 0 {
 		return false
 	}
-	if !f.direct {
+	if f.direct {
+		it.touchAheadDirect(f, next)
+	} else {
 		it.touchAhead(f, next)
 	}
 	f.pos = next
