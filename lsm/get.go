@@ -8,7 +8,6 @@ import (
 	"github.com/godbbench/godbbench/blob"
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/mmapfault"
-	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/rtable"
 	"github.com/godbbench/godbbench/sst"
 )
@@ -225,13 +224,14 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 		if i < len(rs.imm) {
 			m = rs.imm[i]
 		}
-		var it memtable.Iter
+		var mi *memIter
 		if g.cover == 0 {
-			it, _ = m.mergeIters.Get().(memtable.Iter)
+			mi, _ = m.mergeIters.Get().(*memIter)
 		}
-		if it == nil {
-			it = m.rep.NewIter()
+		if mi == nil {
+			mi = newMemIter(m.rep)
 		}
+		it := mi.it
 		done := false
 		for ok := it.Seek(key, seq); ok && compareKeys(it.Key(), key) == 0; ok = it.Next() {
 			g.onEntry(it.Value(), it.Kind(), it.Seq())
@@ -239,8 +239,11 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 				break
 			}
 		}
+		// An iterator that holds something of its rep (memtable.Closer)
+		// lets go of it before it is pooled or dropped.
+		mi.Close()
 		if g.cover == 0 {
-			m.mergeIters.Put(it)
+			m.mergeIters.Put(mi)
 		}
 		if done {
 			return true

@@ -48,7 +48,7 @@ func (b *iterBundle) memIter(m *memTable) *memIter {
 	} else {
 		mi = new(memIter)
 	}
-	mi.it = m.rep.NewIter()
+	mi.setIter(m.rep.NewIter())
 	mi.bloom = m.bloom
 	return mi
 }

@@ -31,12 +31,25 @@ type internalIter interface {
 
 // memIter adapts a memtable.Iter.
 type memIter struct {
-	it    memtable.Iter
-	valid bool
-	bloom *memBloom // the memtable's bloom filter, for prefix seeks
+	it memtable.Iter
+	// closer is it as a memtable.Closer, or nil: checked once, when the
+	// iterator is made (setIter), and used by Close.
+	closer memtable.Closer
+	valid  bool
+	bloom  *memBloom // the memtable's bloom filter, for prefix seeks
 }
 
-func newMemIter(rep memtable.Rep) *memIter { return &memIter{it: rep.NewIter()} }
+func newMemIter(rep memtable.Rep) *memIter {
+	m := &memIter{}
+	m.setIter(rep.NewIter())
+	return m
+}
+
+// setIter makes it the iterator m adapts.
+func (m *memIter) setIter(it memtable.Iter) {
+	m.it = it
+	m.closer, _ = it.(memtable.Closer)
+}
 
 func (m *memIter) First() bool { m.valid = m.it.First(); return m.valid }
 func (m *memIter) Last() bool  { m.valid = m.it.Last(); return m.valid }
@@ -61,7 +74,12 @@ func (m *memIter) Seq() uint64            { return m.it.Seq() }
 func (m *memIter) Kind() base.Kind        { return m.it.Kind() }
 func (m *memIter) Value() ([]byte, error) { return m.it.Value(), nil }
 func (m *memIter) Error() error           { return nil }
-func (m *memIter) Close() error           { return nil }
+func (m *memIter) Close() error {
+	if m.closer != nil {
+		m.closer.Close()
+	}
+	return nil
+}
 
 // tableIter adapts an sst.Iter. (An rtable.Iter is an internalIter as it
 // is.)

@@ -31,8 +31,9 @@ type memTable struct {
 	// supports it (memtable.Releaser: cspp hands its arena to the next
 	// memtable), instead of waiting for the garbage collector.
 	refs atomic.Int32
-	// mergeIters keeps the rep's iterators that Get walks a key's merge
-	// operands with, so such reads allocate none in steady state.
+	// mergeIters keeps the rep's iterators (*memIter, closed) that Get
+	// walks a key's merge operands with, so such reads allocate none in
+	// steady state.
 	mergeIters sync.Pool
 	// rangeDels are the memtable's range tombstones (rangedel_mem.go).
 	rangeDels memRangeDels

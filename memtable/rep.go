@@ -13,6 +13,9 @@
 //     prefix of completed Adds.
 //   - Bytes returned by Get's callback and by Iter.Key/Value stay valid for the
 //     life of the Rep (they live in its arena).
+//   - An iterator may implement Closer. Whoever makes an iterator checks for
+//     it once, when making it (never per operation), and calls Close when
+//     done with the iterator, and before putting it in a pool.
 package memtable
 
 import (
@@ -47,6 +50,17 @@ type Rep interface {
 // handed out.
 type Releaser interface {
 	Release()
+}
+
+// Closer is implemented by iterators that may hold something of their Rep
+// between calls (cspp holds an epoch registration, which keeps the runs it
+// reads from being reused). Close lets go of it; the iterator's current
+// entry stays readable, and a later call may position or move it again,
+// taking hold anew. Close may be called any number of times. An iterator
+// never closed is still correct, but may keep its Rep from reusing memory
+// for as long as it stays valid.
+type Closer interface {
+	Close()
 }
 
 // Iter walks a Rep in internal-key order. Positioning methods return validity.

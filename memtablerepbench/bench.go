@@ -254,6 +254,9 @@ func (r *runner) readSeq(n uint64) result {
 	var res result
 	perEntry := uint64(r.f.ItemSize) + 17
 	it := r.rep.NewIter()
+	if c, ok := it.(memtable.Closer); ok {
+		defer c.Close()
+	}
 	for i := uint64(0); i < n; i++ {
 		var entries uint64
 		if r.f.Reverse {

@@ -9,7 +9,10 @@
 //   - Add may run from many goroutines at once. Get and iterators run
 //     concurrently with Add, without locks, and see every Add that completed
 //     before they started (an iterator sees each node as it was when it
-//     stepped into it, and a forward scan reads up to 32 entries ahead).
+//     stepped into it).
+//   - Iterators implement memtable.Closer: a valid iterator holds an epoch
+//     registration until it stops being valid or is closed (see
+//     Reclamation). Close is idempotent and leaves the iterator at its entry.
 //   - Value bytes live in the arena for the life of the Trie and are never
 //     reused; Get's value and Iter.Value point into it. Iter.Key is rebuilt
 //     from the path and copied once per user key into an iterator-owned slab
@@ -96,31 +99,41 @@
 //
 // # Reclamation
 //
-// Epoch-based (epoch.go, reclaim.go). Every Add, Get and iterator call
-// registers in one of 16 padded counters of the current epoch's parity for
-// its whole duration; the global epoch advances only when no registration
-// from two epochs back remains, never waiting. A retired run is tagged with
-// the epoch read after its unlink and is safe from every registered caller
-// two epochs later. Iterators keep offsets between calls without being
-// registered (memtable.Iter has no Close), so safe runs first bump a
+// Epoch-based (epoch.go, reclaim.go). Every Add and Get registers in one of
+// 16 padded counters of the current epoch's parity for its whole duration;
+// the global epoch advances only when no registration from two epochs back
+// remains, never waiting. A retired run is tagged with the epoch read after
+// its unlink and is safe from every registered caller two epochs later. An
+// iterator registers when it is positioned and keeps the registration
+// between calls, so Next reads nodes and version blocks in place; it lets
+// go when it stops being valid, when Close is called, and every 4096 steps
+// of a scan (renewing at once). Because an iterator may keep offsets while
+// not registered (after Close or a renewal), safe runs first bump a
 // reclamation generation and wait two more epochs before they reach the
-// free lists; an iterator that finds the generation changed re-seeks to its
-// current (key, seq) before stepping. reclaim.go holds the proof. Free lists
-// are intrusive stacks by exact size up to 1024 slots; a reused run is
-// zeroed before use.
+// free lists; an iterator that registers again and finds the generation
+// changed re-seeks to its current (key, seq) before stepping. reclaim.go
+// holds the proof. Free lists are intrusive stacks by exact size up to 1024
+// slots; a reused run is zeroed before use.
+//
+// What a held registration costs: while a valid iterator is left unclosed,
+// the epoch cannot move past the one after its registration's, so no run
+// retired from then on is reused; allocation falls back to the cursor and
+// the trie's memory grows towards the no-reuse figures (Arena: 70.4
+// against 58.1 bytes an entry for random 16-byte keys), never beyond them,
+// plus a 16-byte record on the Go heap per retired run (0.53 an Add for
+// random keys) until the iterator lets go. A scan that keeps moving holds it for at most 4096
+// entries at a time. With invariants on, Release reports a registration
+// still held (an iterator never closed).
 //
 // Costs, measured against the same code without reclamation on the shared
 // 2-core test machine (best of 3 to 4 interleaved runs; other jobs were
 // running, so a few percent either way is noise). A registration is two
 // atomic adds on the caller's shard counter, 15 to 30 ns here. Get pays it
 // once: BenchmarkGetHit 161 -> 180 ns (other runs: 173 -> 190, 204 -> 209).
-// Next pays it once per read-ahead batch of up to 32 entries, plus copying
-// each entry's tag, value location and key (into the slab when the caller
-// asks for keys, into a reused buffer otherwise): BenchmarkScan (Key and
-// Value of every entry) 228 -> 241 ns; a bare First/Next loop over 500,000
-// sequential keys 24.5 -> 31 ns, memtablerep_bench readseq 63 -> 75 ms a
-// scan. Add pays one atomic add more than before (leaving the registration
-// also counts the entry, replacing the entry counter's add) and, per
+// An iterator pays it once per positioning call and once per 4096 steps
+// (docs/BENCHMARKS.md, "cspp's scan holds its registration"). Add pays one
+// atomic add more than before (leaving the registration also counts the
+// entry, replacing the entry counter's add) and, per
 // retirement (0.53 an Add for random keys), a shard mutex to retire and
 // another to reuse: BenchmarkAdd random 16-byte keys 160 -> 200 ns,
 // sequential 60 -> 75 ns, random with 100-byte values 242 -> 302 ns; in
@@ -135,14 +148,22 @@
 // An iterator keeps a stack of frames, one per inner node on the path from
 // the root, with a sorted snapshot of a small node's children (direct nodes
 // are read in place). A leaf gets no frame: the walk stands in it from its
-// parent's frame (iter.go). A forward scan reads ahead in batches
-// (itercalls.go) and takes a run of sibling leaves with one version each
-// straight from the parent's snapshot, storing the parent's key once and
-// each leaf's label and compressed path as the entry's key suffix
-// (leafrun.go). A small node's children are sorted by a 256-bit label set
-// (sortChildren). Cachegrind of memtablerep_bench readseq after fillrandom
-// of 1M keys: 709 -> 405 -> 383 instructions an entry; skip_list's is 30
-// (docs/BENCHMARKS.md, "cspp's full scan" and "cspp's scan per entry").
+// parent's frame (iter.go), and its key is rebuilt only when asked for. Next
+// takes an older version of the same key, or the next sibling leaf with a
+// sorted version block, in place, copying only the entry's tag and value
+// location (sibling.go); anything else walks the trie. A small node's
+// children are sorted by a 256-bit label set (sortChildren). A forward walk
+// prefetches the leaves 8 siblings (or, in a direct node, 8 labels) ahead
+// and the next inner node (touchAhead, touchAheadDirect, touchFirst,
+// touchNextNode), so that their misses overlap. Cachegrind of
+// memtablerep_bench readseq after fillrandom of 1M keys, instructions an
+// entry: 709 with a frame per leaf, 383 with read-ahead batches copied out
+// while registered; skip_list's is 30. Holding the registration took 59
+// more off (the iterator's own functions 347 -> 313) and, with the
+// prefetches, halved the scan's CPU time, to below skip_list's
+// (docs/BENCHMARKS.md,
+// "cspp's full scan", "cspp's scan per entry" and "cspp's scan holds its
+// registration").
 //
 // # Example
 //

@@ -87,6 +87,19 @@ func (ep *epochs) added() int64 {
 	return int64(n)
 }
 
+// registered is the number of registrations in progress: calls running and
+// iterators holding one (itercalls.go). With no call running it counts the
+// iterators that are valid and not closed.
+func (ep *epochs) registered() int {
+	var n uint64
+	for p := range ep.active {
+		for s := range ep.active[p] {
+			n += ep.active[p][s].n.Load() & activeMask
+		}
+	}
+	return int(n)
+}
+
 // tryAdvance moves E from e to e+1 when no registration of parity (e+1)&1
 // (epoch e-1 or older) remains. It never waits.
 func (ep *epochs) tryAdvance() bool {

@@ -114,11 +114,11 @@ func (it *Iter) reset() {
 
 // enterLeaf stands the walk in child link of the top frame f, labelled
 // label, when that child is a leaf with a value, and reports whether it
-// did. A leaf gets no frame of its own: f.pos stays at it, its key is
-// buf[:leafEnd] (f's key, the label, the leaf's compressed path) and its
-// pin is leafPin. A leaf never gains children in place (its class holds
-// none; a writer replaces it by a copy), so the walk need not look at it
-// again to step past it.
+// did. A leaf gets no frame of its own: f.pos stays at it, its pin is
+// leafPin, and its key (f's key, the label, the leaf's compressed path) is
+// built into buf only when asked for (leafKey). A leaf never gains children
+// in place (its class holds none; a writer replaces it by a copy), so the
+// walk need not look at it again to step past it.
 func (it *Iter) enterLeaf(f *frame, link uint32, label byte) bool {
 	a := it.a
 	h := a.load(link)
@@ -129,18 +129,30 @@ func (it *Iter) enterLeaf(f *frame, link uint32, label byte) bool {
 	if pin == 0 {
 		return false
 	}
-	it.buf = append(it.buf[:f.keyEnd], label)
-	it.buf = append(it.buf, a.zpath(link, h)...)
-	it.leafEnd, it.leafPin, it.inLeaf = len(it.buf), pin, true
+	it.leaf, it.leafHdr, it.leafLabel, it.leafPin = link, h, label, pin
+	it.leafEnd, it.inLeaf = -1, true
 	return true
 }
 
-// keyEnd is the length of the walk's current key in buf.
-func (it *Iter) keyEnd() int {
-	if it.inLeaf {
-		return it.leafEnd
+// leafKey builds the key of the leaf the walk stands in into buf. It reads
+// the leaf's compressed path, so the iterator must be registered.
+func (it *Iter) leafKey() {
+	it.buf = append(it.buf[:it.top().keyEnd], it.leafLabel)
+	it.buf = append(it.buf, it.a.zpath(it.leaf, it.leafHdr)...)
+	it.leafEnd = len(it.buf)
+}
+
+// curKey is the walk's current key, in buf (overwritten by the next step).
+// It builds a leaf's key first when needed, so the iterator must be
+// registered unless the key was built before it let go (release).
+func (it *Iter) curKey() []byte {
+	if !it.inLeaf {
+		return it.buf[:it.top().keyEnd]
 	}
-	return it.top().keyEnd
+	if it.leafEnd < 0 {
+		it.leafKey()
+	}
+	return it.buf[:it.leafEnd]
 }
 
 // maxPos is the last child position of f (-1 when a small node has none).
@@ -249,7 +261,6 @@ func (it *Iter) atValue(v uint32) bool {
 	it.v = v
 	it.valid = true
 	it.keyReady = false
-	it.walkNewKey = true
 	return true
 }
 
@@ -275,6 +286,12 @@ func (it *Iter) forward(p int) bool {
 				return it.atValue(it.loadVersions(it.leafPin) - 1)
 			}
 			it.push(link, label)
+			if t := it.top(); !t.direct {
+				it.touchFirst(t)
+			}
+			if f.direct {
+				it.touchNextNode(f, idx)
+			}
 			p = -1
 			continue
 		}
@@ -288,25 +305,81 @@ func (it *Iter) forward(p int) bool {
 }
 
 // touchAhead prefetches what a forward walk will read at the next children
-// of small node f while it descends into child idx: the header of child
-// idx+2, and the version vector of child idx+1, whose header the previous
-// step prefetched. Siblings' links are known without reading the siblings
-// (the frame's snapshot), unlike a list's next node, so their cache misses
-// can overlap with the current child's instead of following them.
+// of small node f while it stands in child idx. Siblings' links are known
+// without reading the siblings (the frame's snapshot), unlike a list's next
+// node, so their cache misses can overlap with the current child's instead
+// of following them, as far ahead as needed to hide a miss:
+//   - child idx+touchDist: its first slots and those touchSpan further,
+//     which hold a fresh key's leaf, pin, version block and first entry
+//     (one run, versions.go);
+//   - child idx+2, whose slots the step touchDist-2 back prefetched: the
+//     target of its pin, where a leaf that was copied (split, grown) keeps
+//     its version block, away from the copy.
 //
 // The offsets come from the snapshot and from a pin read while registered,
 // so they are inside the arena: slot's unchecked arithmetic resolves them.
 func (it *Iter) touchAhead(f *frame, idx int) {
 	a := it.a
-	if idx+2 < f.n {
-		prefetch(unsafe.Pointer(a.slot(f.links[idx+2])))
+	if j := idx + touchDist; j < f.n {
+		l := f.links[j]
+		prefetch(unsafe.Pointer(a.slot(l)))
+		prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
 	}
-	if idx+1 < f.n {
-		if pin := atomic.LoadUint32(a.slot(f.links[idx+1] + 1)); pin != 0 {
+	if j := idx + 2; j < f.n {
+		if pin := atomic.LoadUint32(a.slot(f.links[j] + 1)); pin != 0 {
 			prefetch(unsafe.Pointer(a.slot(pin)))
 		}
 	}
 }
+
+// touchAheadDirect is touchAhead for direct node f: the child touchDist
+// labels after b, when there is one (with a dense node, as under a trie of
+// 10M keys, several children ahead; a label with no child costs one load).
+func (it *Iter) touchAheadDirect(f *frame, b int) {
+	if b += touchDist; b < 256 {
+		a := it.a
+		if l := atomic.LoadUint32(a.slot(f.node + 2 + uint32(b))); l != 0 {
+			prefetch(unsafe.Pointer(a.slot(l)))
+			prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
+		}
+	}
+}
+
+// touchFirst prefetches the first children of small node f, just pushed by
+// a forward walk, as touchAhead would have from the steps before.
+func (it *Iter) touchFirst(f *frame) {
+	a := it.a
+	for j := 0; j < f.n && j < touchDist; j++ {
+		l := f.links[j]
+		prefetch(unsafe.Pointer(a.slot(l)))
+		prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
+	}
+}
+
+// touchNextNode prefetches the first lines of the child after idx of direct
+// node f, while a forward walk enters child idx: when that child is an inner
+// node (most children of a direct node below the root are), the walk will
+// copy its header, labels and links once it is done with child idx.
+func (it *Iter) touchNextNode(f *frame, idx int) {
+	a := it.a
+	for b := idx + 1; b < 256 && b <= idx+4; b++ {
+		if l := atomic.LoadUint32(a.slot(f.node + 2 + uint32(b))); l != 0 {
+			prefetch(unsafe.Pointer(a.slot(l)))
+			prefetch(unsafe.Pointer(a.slot(l + 16)))
+			prefetch(unsafe.Pointer(a.slot(l + 32)))
+			return
+		}
+	}
+}
+
+// touchDist is how many children ahead touchAhead prefetches, and
+// touchSpan the slot of a fresh key's run it touches besides the first: a
+// leaf with a path of up to 8 bytes, pin, block word and one entry end
+// within 9 slots of the leaf's start.
+const (
+	touchDist = 8
+	touchSpan = 9
+)
 
 // backward moves to the last entry at or before position p of the top frame
 // in pre-order (children <= p, then the node's own value at p == -1; p < -1
@@ -345,7 +418,6 @@ func (it *Iter) backward(p int) bool {
 func (it *Iter) next() bool {
 	if it.v > 0 {
 		it.v--
-		it.walkNewKey = false
 		return true
 	}
 	if it.inLeaf {
@@ -359,7 +431,6 @@ func (it *Iter) next() bool {
 func (it *Iter) prev() bool {
 	if it.v+1 < it.num {
 		it.v++
-		it.walkNewKey = false
 		return true
 	}
 	if it.inLeaf {

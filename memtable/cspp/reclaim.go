@@ -13,29 +13,32 @@ import (
 //
 //  1. retired, tagged with the epoch r loaded after the unlink. Once E >=
 //     r+2 no registered goroutine can hold it (epoch.go). But an iterator
-//     keeps node and block offsets between its calls without being
-//     registered, so the run is not free yet.
+//     keeps node and block offsets from one registration to the next (it
+//     lets go of one when closed and every few thousand steps,
+//     itercalls.go), so the run is not free yet.
 //  2. aged: when runs leave stage 1 the reclamation generation gen is
 //     bumped, then E is loaded again as rb and the runs are tagged with it.
 //     They are pushed on the free lists once E >= rb+2.
 //
-// An iterator loads gen inside each registered call and, on its next call,
-// after registering, re-seeks from the root when gen changed. That is safe:
-// let X be a run the iterator reached in call k, t1 call k's load of gen,
-// t2 call k+1's, and tb the bump of the pass that moved X to stage 2 (gen
-// loads and bumps are atomic, so totally ordered).
+// An iterator loads gen when it registers and, when it registers again,
+// re-seeks from the root if gen changed. That is safe: let X be a run the
+// iterator reached during registration k (which may span many of its
+// calls), t1 registration k's load of gen, t2 registration k+1's, and tb
+// the bump of the pass that moved X to stage 2 (gen loads and bumps are
+// atomic, so totally ordered).
 //   - tb < t1 is impossible: X left stage 1 only once E >= r+2, that is
-//     after every registration that could reach X had ended, call k's
-//     included, and t1 lies inside call k.
-//   - t1 < tb < t2: call k+1 sees gen changed and re-seeks before it reads
-//     anything it kept.
-//   - t2 < tb: call k+1 registered before tb, so in an epoch <= rb, and X
-//     is freed only once E >= rb+2, after call k+1 has ended.
+//     after every registration that could reach X had ended, registration
+//     k included, and t1 lies inside registration k.
+//   - t1 < tb < t2: registration k+1 sees gen changed and re-seeks before
+//     it reads anything it kept.
+//   - t2 < tb: registration k+1 began before tb, so in an epoch <= rb, and
+//     X is freed only once E >= rb+2, after registration k+1 has ended.
 //
 // So an iterator that sees gen unchanged holds no freed run for the whole
-// call, and one that sees it changed drops every offset it held. What the
-// iterator keeps of entries read ahead (tags, value offsets, key copies)
-// points at nothing reusable: value bytes are never retired.
+// registration, and one that sees it changed drops every offset it held.
+// What the iterator keeps of its entry while not registered (tag, value
+// offset, key copies) points at nothing reusable: value bytes are never
+// retired.
 //
 // Free lists are intrusive stacks, one per exact size in slots up to
 // maxReuseSlots and per shard: the head offset in heads[size], the next

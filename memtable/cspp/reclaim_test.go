@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/memtable"
 )
 
 // stressKey draws from a key space built to force replacements: a few hot
@@ -131,10 +132,14 @@ func TestReclaimStress(t *testing.T) {
 }
 
 // stressReader alternates Gets with short forward and backward walks until
-// stop is closed.
+// stop is closed. Its iterator renews its registration every few steps and
+// is closed after one walk in three, so that it often registers again after
+// runs it kept were reused.
 func stressReader(tr *Trie, r int, stop <-chan struct{}) error {
 	rng := rand.New(rand.NewPCG(uint64(r), 5))
 	it := tr.NewIter()
+	it.(*Iter).steps = 1 + r%7
+	defer it.(*Iter).Close()
 	var kb [32]byte
 	var prev []byte
 	for round := 0; ; round++ {
@@ -176,6 +181,9 @@ func stressReader(tr *Trie, r int, stop <-chan struct{}) error {
 			}
 			prev = append(prev[:0], key...)
 			prevSeq = it.Seq()
+			if round%3 == 0 && step%50 == 49 {
+				it.(*Iter).Close()
+			}
 			if forward {
 				ok = it.Next()
 			} else {
@@ -185,16 +193,14 @@ func stressReader(tr *Trie, r int, stop <-chan struct{}) error {
 	}
 }
 
-// TestIterAcrossReclaim parks an iterator, then retires and frees runs under
-// it (growth copies of the nodes on its path), and checks that it carries on
-// from the entry it was at.
-func TestIterAcrossReclaim(t *testing.T) {
-	tr := New(64 << 20)
+// stressAdder returns a function that adds n stress keys (stressKey,
+// stressValue) to tr, one writer with sequences from 1 up, recording them
+// in *m unsorted.
+func stressAdder(t *testing.T, tr *Trie, m *refModel) func(n int) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var m refModel
 	var kb, vb [32]byte
 	seq := uint64(0)
-	add := func(n int) {
+	return func(n int) {
 		for i := 0; i < n; i++ {
 			seq++
 			k := stressKey(rng, kb[:])
@@ -202,9 +208,19 @@ func TestIterAcrossReclaim(t *testing.T) {
 			if err := tr.Add(seq, base.KindSet, k, v); err != nil {
 				t.Fatal(err)
 			}
-			m = append(m, record{string(k), seq, base.KindSet, string(v)})
+			*m = append(*m, record{string(k), seq, base.KindSet, string(v)})
 		}
 	}
+}
+
+// TestIterAcrossReclaim parks an iterator (Close: it keeps its entry but no
+// registration), then retires and frees runs under it (growth copies of the
+// nodes on its path), and checks that it carries on from the entry it was
+// at.
+func TestIterAcrossReclaim(t *testing.T) {
+	tr := New(64 << 20)
+	var m refModel
+	add := stressAdder(t, tr, &m)
 	add(2000)
 	sort.Slice(m, m.less)
 	fwd, back := tr.NewIter(), tr.NewIter()
@@ -212,6 +228,8 @@ func TestIterAcrossReclaim(t *testing.T) {
 	if !fwd.Seek([]byte(mid.key), mid.seq) || !back.Seek([]byte(mid.key), mid.seq) {
 		t.Fatal("seek failed")
 	}
+	fwd.(memtable.Closer).Close()
+	back.(memtable.Closer).Close()
 	gen := tr.a.rc.gen.Load()
 	_, _, _, reused0 := tr.a.reclaimStats()
 	add(20000)

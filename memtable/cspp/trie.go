@@ -6,6 +6,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/hugemem"
+	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/memtable"
 )
 
@@ -36,9 +37,18 @@ var (
 // a goroutine of its own. The trie
 // must not be used afterwards; its slices are dropped, so a use after
 // Release panics instead of reading another trie's memory. Later calls do
-// nothing.
+// nothing. With invariants on, Release checks that no iterator still holds
+// a registration: one that does was left valid and never closed.
 func (t *Trie) Release() {
-	if !t.released.CompareAndSwap(false, true) || t.region == nil {
+	if !t.released.CompareAndSwap(false, true) {
+		return
+	}
+	if invariants.Enabled {
+		if n := t.a.rc.ep.registered(); n != 0 {
+			invariants.Violated("cspp: trie released with %d registrations held: an iterator was not closed", n)
+		}
+	}
+	if t.region == nil {
 		return
 	}
 	t.cleanup.Stop()
@@ -73,6 +83,12 @@ func New(memCap int64) *Trie {
 	t.a.slots[rootOffset] = makeHeader(classDirect, 0, 0)
 	return t
 }
+
+// Registrations is the number of epoch registrations in progress: calls
+// running, and iterators that hold one (valid and not closed). With no
+// call running it counts the iterators left unclosed; tests of code that
+// makes iterators check that it is 0.
+func (t *Trie) Registrations() int { return t.a.rc.ep.registered() }
 
 // Len is the number of entries added.
 func (t *Trie) Len() int64 { return t.a.rc.ep.added() }

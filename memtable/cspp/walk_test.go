@@ -5,15 +5,19 @@ import (
 	"testing"
 )
 
-// TestReadAheadWalk mixes runs of Next and Prev of every length (so Prev
-// lands inside, at the end of and past read-ahead batches), calls Key only
-// now and then (so stable key copies must follow key changes they did not
-// see), and checks every step against the model.
-func TestReadAheadWalk(t *testing.T) {
+// TestMixedWalk mixes runs of Next and Prev of every length (so Prev
+// follows sibling-leaf steps and general walks alike), calls Key only now
+// and then (so stable key copies must follow key changes they did not see,
+// and leaf keys are built late or never), closes the iterator now and then
+// (sometimes bumping the reclamation generation, so that it re-seeks) and
+// renews its registration every few steps, so that it registers again in
+// every state, and checks every step against the model.
+func TestMixedWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	tr := New(32 << 20)
 	m := fillRandom(t, tr, rng, 4000)
-	it := tr.NewIter()
+	it := tr.NewIter().(*Iter)
+	it.steps = 5
 	var i int
 	var ok bool
 	for round := 0; round < 400; round++ {
@@ -36,6 +40,12 @@ func TestReadAheadWalk(t *testing.T) {
 					i, ok = i+1, it.Next()
 				} else {
 					i, ok = i-1, it.Prev()
+				}
+				if rng.IntN(20) == 0 {
+					it.Close()
+					if rng.IntN(2) == 0 {
+						tr.a.rc.gen.Add(1) // as a reclamation pass would: re-seek
+					}
 				}
 				if rng.IntN(3) == 0 || !ok {
 					checkAt(t, "step", it, ok, m, i)
