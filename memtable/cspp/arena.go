@@ -129,6 +129,15 @@ func (a *arena) slot(off uint32) *uint32 {
 	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.slots)), uintptr(off)*4))
 }
 
+// touch prefetches slot off's cache line when off is inside the arena: a
+// read-ahead offset (a link plus a span) may point past its end, and an
+// address past the slice is not formed, not even for a prefetch.
+func (a *arena) touch(off uint32) {
+	if uint64(off) < uint64(len(a.slots)) {
+		prefetch(unsafe.Pointer(a.slot(off)))
+	}
+}
+
 func (a *arena) store(off, v uint32) { atomic.StoreUint32(&a.slots[off], v) }
 
 func (a *arena) cas(off, old, v uint32) bool {

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
-	"unsafe"
 )
 
 // frame is one node on the iterator's path from the root.
@@ -322,12 +321,12 @@ func (it *Iter) touchAhead(f *frame, idx int) {
 	a := it.a
 	if j := idx + touchDist; j < f.n {
 		l := f.links[j]
-		prefetch(unsafe.Pointer(a.slot(l)))
-		prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
+		a.touch(l)
+		a.touch(l + touchSpan)
 	}
 	if j := idx + 2; j < f.n {
 		if pin := atomic.LoadUint32(a.slot(f.links[j] + 1)); pin != 0 {
-			prefetch(unsafe.Pointer(a.slot(pin)))
+			a.touch(pin)
 		}
 	}
 }
@@ -339,8 +338,8 @@ func (it *Iter) touchAheadDirect(f *frame, b int) {
 	if b += touchDist; b < 256 {
 		a := it.a
 		if l := atomic.LoadUint32(a.slot(f.node + 2 + uint32(b))); l != 0 {
-			prefetch(unsafe.Pointer(a.slot(l)))
-			prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
+			a.touch(l)
+			a.touch(l + touchSpan)
 		}
 	}
 }
@@ -351,8 +350,8 @@ func (it *Iter) touchFirst(f *frame) {
 	a := it.a
 	for j := 0; j < f.n && j < touchDist; j++ {
 		l := f.links[j]
-		prefetch(unsafe.Pointer(a.slot(l)))
-		prefetch(unsafe.Pointer(a.slot(l + touchSpan)))
+		a.touch(l)
+		a.touch(l + touchSpan)
 	}
 }
 
@@ -364,9 +363,9 @@ func (it *Iter) touchNextNode(f *frame, idx int) {
 	a := it.a
 	for b := idx + 1; b < 256 && b <= idx+4; b++ {
 		if l := atomic.LoadUint32(a.slot(f.node + 2 + uint32(b))); l != 0 {
-			prefetch(unsafe.Pointer(a.slot(l)))
-			prefetch(unsafe.Pointer(a.slot(l + 16)))
-			prefetch(unsafe.Pointer(a.slot(l + 32)))
+			a.touch(l)
+			a.touch(l + 16)
+			a.touch(l + 32)
 			return
 		}
 	}
