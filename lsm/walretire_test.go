@@ -78,15 +78,17 @@ func (f *syncGateFile) Sync() error {
 	return err
 }
 
-// powerLossCopy copies the files of src to dst as a machine crash would
-// leave them: each WAL cut to the bytes synced of it.
-func (g *syncGateFS) powerLossCopy(t *testing.T, src, dst string) {
+// powerLossCopy copies the files of src into a new temporary directory as
+// a machine crash would leave them, each WAL cut to the bytes synced of
+// it, and returns that directory.
+func (g *syncGateFS) powerLossCopy(t *testing.T, src string) string {
 	t.Helper()
 	// The DB runs on while the files are copied: a flush that finishes
 	// meanwhile deletes the WAL it made obsolete, and a copy that listed
-	// it fails. Such a copy is retried into an emptied dst: the crash it
+	// it fails. Such a copy is retried into a fresh directory: the crash it
 	// stands for is then a moment later, still after every acknowledged
-	// write.
+	// write. Nothing is deleted here.
+	dst := t.TempDir()
 	for {
 		err := tryCopyDir(src, dst)
 		if err == nil {
@@ -95,12 +97,7 @@ func (g *syncGateFS) powerLossCopy(t *testing.T, src, dst string) {
 		if !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
-		if err := os.RemoveAll(dst); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Mkdir(dst, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		dst = t.TempDir()
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -112,6 +109,7 @@ func (g *syncGateFS) powerLossCopy(t *testing.T, src, dst string) {
 			t.Fatal(err)
 		}
 	}
+	return dst
 }
 
 // TestRetiredWALWindow stops the sync of a WAL a switch retired and
@@ -183,8 +181,7 @@ func TestRetiredWALWindow(t *testing.T) {
 	if violation != "" {
 		t.Fatalf("the synchronous write did not wait for the retired WAL: %s", violation)
 	}
-	lost := t.TempDir()
-	g.powerLossCopy(t, dir, lost)
+	lost := g.powerLossCopy(t, dir)
 	reopened = mustOpen(t, lost, testOptions())
 	defer reopened.Close()
 	if v, ok := getString(t, reopened, "synced"); !ok || v != "1" {
