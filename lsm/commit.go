@@ -264,20 +264,17 @@ func (db *DB) lead(w *writer) error {
 			err = db.insertRouted(w.batch, true)
 		case g.logged && g.bytes >= walOverlapBytes && db.canOverlapWAL():
 			handedOff, err = db.logAndInsert(mem, w, log, logFile, early)
-		case g.logged:
-			if err = writeLog(log, logFile, g.sync); err == nil {
+		default:
+			if g.logged {
+				err = writeLog(log, logFile, g.sync)
+			}
+			if err == nil {
 				if early {
 					db.handOff(g)
 					handedOff = true
 				}
 				err = db.insertGroup(mem, w)
 			}
-		default:
-			if early {
-				db.handOff(g)
-				handedOff = true
-			}
-			err = db.insertGroup(mem, w)
 		}
 	}
 	if handedOff && err != nil {
