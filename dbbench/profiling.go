@@ -9,8 +9,9 @@ import (
 )
 
 // profiler writes one pprof profile per benchmark run with
-// github.com/pkg/profile (--profile=cpu|heap|mutex|block, --profile_dir):
-// <profile_dir>/<NN>-<benchmark>/<kind>.pprof. pkg/profile allows one mode
+// github.com/pkg/profile (--profile=cpu|heap|mutex|block|trace, --profile_dir):
+// <profile_dir>/<NN>-<benchmark>/<kind>.pprof, or trace.out for an
+// execution trace (go tool trace). pkg/profile allows one mode
 // per session, so one kind is profiled per process.
 type profiler struct {
 	mode string
@@ -21,9 +22,9 @@ type profiler struct {
 func newProfiler(mode, dir string) (*profiler, error) {
 	mode = strings.TrimSpace(mode)
 	switch mode {
-	case "", "cpu", "heap", "mutex", "block":
+	case "", "cpu", "heap", "mutex", "block", "trace":
 	default:
-		return nil, fmt.Errorf("--profile: unknown kind '%s' (want one of cpu, heap, mutex, block)", mode)
+		return nil, fmt.Errorf("--profile: unknown kind '%s' (want one of cpu, heap, mutex, block, trace)", mode)
 	}
 	return &profiler{mode: mode, dir: dir}, nil
 }
@@ -45,6 +46,8 @@ func (p *profiler) start(_ int, name string) (func(), error) {
 		opts = append(opts, profile.MutexProfile)
 	case "block":
 		opts = append(opts, profile.BlockProfile)
+	case "trace":
+		opts = append(opts, profile.TraceProfile)
 	}
 	s := profile.Start(opts...)
 	return s.Stop, nil

@@ -374,7 +374,7 @@ func registerExtensions(fs *gflags.FlagSet, f *Flags) {
 	fs.Int32Var(&f.CompactTargetLevel, "compact_target_level", -1, "Target level of the compact benchmarks; -1 lets the engine choose")
 	fs.BoolVar(&f.ScanOmitKey, "scan_omit_key", false, "Scans do not touch key bytes")
 	fs.BoolVar(&f.ScanOmitValue, "scan_omit_value", false, "Scans do not load or touch value bytes")
-	fs.StringVar(&f.Profile, "profile", "", "One Go profile to write per benchmark: cpu, heap, mutex or block")
+	fs.StringVar(&f.Profile, "profile", "", "One Go profile to write per benchmark: cpu, heap, mutex, block or trace (an execution trace)")
 	fs.StringVar(&f.ProfileDir, "profile_dir", "profiles", "Directory for --profile output")
 	fs.Int32Var(&f.ProfilesQueryLimit, "profiles_query_limit", 100, "Profiles workload: result limit of each query")
 	fs.Int32Var(&f.ProfilesSeed, "profiles_seed", 570123434, "Profiles workload: seed of the query generator")
