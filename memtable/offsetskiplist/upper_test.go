@@ -34,11 +34,23 @@ func TestIndexConcurrent(t *testing.T) {
 	indextest.Concurrent(t, l, 3, 30000, func() bool { return l.index.Load() != nil })
 }
 
+// pastIndex reports whether every indexed node sorts before t (not after
+// it, orEqual): a search for t then starts from the head at the top level.
+func pastIndex(l *List, t *lookup, orEqual bool) bool {
+	ix := l.index.Load()
+	if ix.Len() == 0 {
+		return true
+	}
+	c := cmp(l.r.addr(ix.Node(ix.Len()-1)), t)
+	return c < 0 || orEqual && c == 0
+}
+
 // TestIndexStarts checks where searches start: an insert's splice search
 // from the index for a node of height at most indexLevel+1, bracketing the
 // key at indexLevel, and inserts of random keys keep such a splice (a
 // higher node's search starts from the head); Last from the last indexed
-// node; SeekForPrev from the last indexed node not after the key.
+// node; SeekForPrev from the last indexed node not after the key; a key
+// past the last indexed node from the head at the top level.
 func TestIndexStarts(t *testing.T) {
 	const n = 20000
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -48,20 +60,28 @@ func TestIndexStarts(t *testing.T) {
 	for range 2000 {
 		lk := lookupFor(indextest.Key(2*rng.IntN(n) + 1))
 		var sp splice
-		if got := l.restartSplice(&lk, &sp, maxH, 1); got != indexLevel || sp.height != indexLevel+1 {
+		want := indexLevel
+		if pastIndex(l, &lk, false) {
+			want = maxH - 1
+		}
+		if got := l.restartSplice(&lk, &sp, maxH, 1); got != want || sp.height != want+1 {
 			t.Fatalf("splice search for %x from level %d, height %d", lk.key, got, sp.height)
 		}
-		p, x := sp.prev[indexLevel], sp.next[indexLevel]
-		if link(l.r.addr(p), indexLevel).Load() != x || p != l.head && cmp(l.r.addr(p), &lk) >= 0 ||
+		p, x := sp.prev[want], sp.next[want]
+		if link(l.r.addr(p), want).Load() != x || p != l.head && cmp(l.r.addr(p), &lk) >= 0 ||
 			x != 0 && cmp(l.r.addr(x), &lk) < 0 {
-			t.Fatalf("splice for %x does not bracket it at level %d", lk.key, indexLevel)
+			t.Fatalf("splice for %x does not bracket it at level %d", lk.key, want)
 		}
 		if got := l.restartSplice(&lk, &sp, maxH, indexLevel+2); got != maxH || sp.height != maxH {
 			t.Fatalf("splice search for a node of height %d from level %d", indexLevel+2, got)
 		}
 		lk = lookupFor(indextest.Key(2 * rng.IntN(n)))
 		from, level, bigger := l.searchStart(&lk, true, false)
-		if level != indexLevel || from != l.head && cmp(l.r.addr(from), &lk) > 0 ||
+		if pastIndex(l, &lk, true) {
+			if from != l.head || level != maxH-1 || bigger != 0 {
+				t.Fatalf("SeekForPrev(%x) past the index starts at %d, level %d", lk.key, from, level)
+			}
+		} else if level != indexLevel || from != l.head && cmp(l.r.addr(from), &lk) > 0 ||
 			bigger != 0 && cmp(l.r.addr(bigger), &lk) <= 0 {
 			t.Fatalf("SeekForPrev(%x) starts at level %d from a node after it or before a node not after it", lk.key, level)
 		}

@@ -93,10 +93,21 @@ func TestUpperIndex(t *testing.T) {
 	checkSeeks(t, l, sorted)
 }
 
+// pastIndex reports whether every indexed node sorts before t (not after
+// it, orEqual): a search for t then starts from the head at the top level.
+func pastIndex(l *List, t *lookup, orEqual bool) bool {
+	ix := l.index.Load()
+	if ix.Len() == 0 {
+		return true
+	}
+	c := cmp(l.r.addr(ix.Node(ix.Len()-1)), t)
+	return c < 0 || orEqual && c == 0
+}
+
 // checkStarts checks that the search for each key of sorted, and for a key
 // right after it, starts from the last indexed node before it (the head if
 // none) and takes the indexed node after that as known to sort at or after
-// it.
+// it; past the last indexed node, from the head at the top level.
 func checkStarts(t *testing.T, l *List, sorted [][]byte) {
 	t.Helper()
 	ix := l.index.Load()
@@ -108,6 +119,12 @@ func checkStarts(t *testing.T, l *List, sorted [][]byte) {
 		for _, target := range [][]byte{k, append(slices.Clip(k), 0)} {
 			lk := lookup{Key: target, Prefix: base.KeyPrefix(target), Trailer: base.SeekTrailer(base.MaxSeq)}
 			from, level, bigger := l.searchStart(&lk, false, false)
+			if pastIndex(l, &lk, false) {
+				if from != headRef || level != int(l.height.Load())-1 || bigger != 0 {
+					t.Fatalf("search for %x past the index starts at %d, level %d", target, from, level)
+				}
+				continue
+			}
 			if level != indexLevel {
 				t.Fatalf("search starts at level %d", level)
 			}
@@ -254,13 +271,17 @@ func TestSpliceFromIndex(t *testing.T) {
 		k := indextest.Key(2*rng.IntN(n) + 1)
 		lk := lookup{Key: k, Prefix: base.KeyPrefix(k), Trailer: base.MakeTrailer(uint64(n+i), base.KindSet)}
 		var sp splice
-		if got := l.restartSplice(&lk, &sp, maxH, 1); got != indexLevel || sp.height != indexLevel+1 {
+		want := indexLevel
+		if pastIndex(l, &lk, false) {
+			want = maxH - 1
+		}
+		if got := l.restartSplice(&lk, &sp, maxH, 1); got != want || sp.height != want+1 {
 			t.Fatalf("splice search for %x from level %d, height %d", k, got, sp.height)
 		}
-		p, x := sp.prev[indexLevel], sp.next[indexLevel]
-		if link(l.r.addr(p), indexLevel).Load() != x || p != headRef && cmp(l.r.addr(p), &lk) >= 0 ||
+		p, x := sp.prev[want], sp.next[want]
+		if link(l.r.addr(p), want).Load() != x || p != headRef && cmp(l.r.addr(p), &lk) >= 0 ||
 			x != 0 && cmp(l.r.addr(x), &lk) < 0 {
-			t.Fatalf("splice for %x does not bracket it at level %d", k, indexLevel)
+			t.Fatalf("splice for %x does not bracket it at level %d", k, want)
 		}
 		if got := l.restartSplice(&lk, &sp, maxH, indexLevel+2); got != maxH || sp.height != maxH {
 			t.Fatalf("splice search for a node of height %d from level %d", indexLevel+2, got)
@@ -300,6 +321,12 @@ func TestFindLastFromIndex(t *testing.T) {
 	for ok := it.First(); ok; ok = it.Next() {
 		lk := lookupOf(it.p)
 		from, level, bigger := l.searchStart(&lk, true, false)
+		if pastIndex(l, &lk, true) {
+			if from != headRef || level != int(l.height.Load())-1 || bigger != 0 {
+				t.Fatalf("SeekForPrev(%x) past the index starts at %d, level %d", it.Key(), from, level)
+			}
+			continue
+		}
 		if level != indexLevel || from != headRef && cmp(l.r.addr(from), &lk) > 0 ||
 			bigger != 0 && cmp(l.r.addr(bigger), &lk) <= 0 {
 			t.Fatalf("SeekForPrev(%x) starts at level %d from a node after it or before a node not after it", it.Key(), level)

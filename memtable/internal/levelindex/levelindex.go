@@ -198,8 +198,8 @@ func (k *Keeper) Due(n int64) bool { return n >= k.at.Load() }
 // (before as for Index.Find): the node from to go on from at level, and a
 // node known to sort at or after the key (0: none). With an index that is
 // the last indexed node before the key at Level (the head when there is
-// none) and the indexed node after it; without one, the head at the list's
-// top level. With before nil it is where the search for the list's last
+// none) and the indexed node after it; without one, or for a key after
+// every indexed node, the head at the list's top level. With before nil it is where the search for the list's last
 // node begins: the last indexed node at Level, or the head at the top
 // level.
 func (k *Keeper) Start(head uint32, height *atomic.Int32, prefix uint64, before func(node uint32) bool) (from uint32, level int, bigger uint32) {
@@ -210,7 +210,14 @@ func (k *Keeper) Start(head uint32, height *atomic.Int32, prefix uint64, before 
 	if before == nil {
 		return ix.nodes[len(ix.nodes)-1], Level, 0
 	}
-	from, bigger = ix.Bracket(ix.Find(prefix, before), head)
+	i := ix.Find(prefix, before)
+	if i == len(ix.nodes) {
+		// After every indexed node: the nodes appended since the build
+		// (all of them, when keys arrive in order) would be walked one by
+		// one at Level, so search from the top instead.
+		return head, int(height.Load()) - 1, 0
+	}
+	from, bigger = ix.Bracket(i, head)
 	return from, Level, bigger
 }
 

@@ -173,6 +173,11 @@ func TestStart(t *testing.T) {
 	if from, level, _ := k.Start(f.head, &height, 0, nil); from != x[9] || level != Level {
 		t.Fatalf("the last node's search starts at %d, %d", from, level)
 	}
+	// A key after every indexed node starts from the top: the nodes added
+	// since the build may all lie after the last indexed one.
+	if from, level, bigger := k.Start(f.head, &height, 95, never); from != f.head || level != 4 || bigger != 0 {
+		t.Fatalf("Start(95) = %d, %d, %d, want the head at the top level", from, level, bigger)
+	}
 	k.Drop()
 	if k.Load() != nil {
 		t.Fatal("Drop kept the index")
