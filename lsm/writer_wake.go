@@ -1,6 +1,9 @@
 package lsm
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Waking a waiting writer.
 //
@@ -26,9 +29,22 @@ import "sync/atomic"
 // Each wait ends with the writer setting wakeWaiting again, before anything
 // that could lead to its next signal. One signal answers one wait.
 //
-// Why: db_bench fillrandom --threads=2 used about 1.05 of 2 idle cores
-// (CPU profile 4.99 s of samples in 4.73 s) with the early hand-off alone,
-// and still did with the poll before parking.
+// How long to poll: a writer woken from its channel waits in the run-next
+// slot of its waker's P until the waker blocks, or until an idle P's
+// thread steals it after sleeping 3 us (timer slack makes that tens of
+// microseconds), so the two writers of --threads=2 mostly took turns on
+// one P: in an execution trace (--profile=trace) of updaterandom, 1M per
+// thread after fillseq, fillrandom and overwrite, 8.6 s of scheduling
+// delay after such wakes in a 16.5 s run, against 1.2 s blocked. Polling
+// ~2 us (4000 loads) caught few of those waits, 10 us most. db_bench
+// --threads=2 --num=1000000 --histogram=1, the benchmarks of
+// scripts/defaults_table.sh, two rounds on an idle 2-vCPU machine, ops/s
+// for 2 us -> 10 us -> 30 us: updaterandom 120-127K -> 173-176K ->
+// 172-173K, fillseq 880-956K -> 657-743K -> 609-687K (both writers
+// running at once contend for DB.mu and the list's tail), fillrandom,
+// overwrite, readwhilewriting, readrandomwriterandom and deleterandom
+// within noise; --threads=8 (250K each) fillrandom 353-374K -> 415-419K,
+// updaterandom 163-166K -> 178-183K.
 
 const (
 	wakeWaiting uint32 = iota
@@ -36,9 +52,16 @@ const (
 	wakeSignaled
 )
 
-// spinPolls is how many times a waiting writer polls its state before it
-// parks: a few microseconds, about one memtable insert.
-const spinPolls = 4000
+// spinBudget is how long a waiting writer polls before it parks, and
+// clockPolls how many polls it makes between readings of the clock.
+// Polling does not yield the P: a writer that called runtime.Gosched
+// while a flush or compaction was runnable would wait for it to block or
+// be preempted, up to 10 ms (tried: updaterandom at 2 threads 120K ops/s
+// against 129K without polling longer).
+const (
+	spinBudget = 10 * time.Microsecond
+	clockPolls = 256
+)
 
 // signal wakes w and reports whether w had parked.
 func (w *writer) signal() (parked bool) {
@@ -61,15 +84,23 @@ func (w *writer) await(spin bool) {
 	w.wakeState.Store(wakeWaiting)
 }
 
-// poll polls w's wake state spinPolls times and reports whether it was
-// signaled.
+// poll polls w's wake state for up to spinBudget, reading the clock
+// every clockPolls polls, and reports whether it was signaled.
 func (w *writer) poll() bool {
-	for range spinPolls {
+	var start time.Time
+	for i := 1; ; i++ {
 		if w.wakeState.Load() == wakeSignaled {
 			return true
 		}
+		if i%clockPolls != 0 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+		} else if time.Since(start) > spinBudget {
+			return false
+		}
 	}
-	return false
 }
 
 // wakeCounts count how the waits that a waker ended had been waiting:

@@ -63,3 +63,16 @@ func TestPollingWriterCaughtWithoutChannel(t *testing.T) {
 		t.Fatal("a writer caught polling left a send in its channel")
 	}
 }
+
+// TestPollingWriterParks: a writer that polls and is not signaled parks
+// once its polling budget is spent, and its signal then finds it parked.
+func TestPollingWriterParks(t *testing.T) {
+	w, done := waitingWriter(true)
+	for w.wakeState.Load() != wakeParked {
+		runtime.Gosched()
+	}
+	if !w.signal() {
+		t.Fatal("the waker did not see the writer parked")
+	}
+	<-done
+}
