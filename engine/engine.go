@@ -190,6 +190,12 @@ type Info struct {
 	// woken by another (a futex wait and wake, a cross-CPU wake-up), which
 	// costs more than the write.
 	UnlockedThreads bool
+	// UnlockedBeyondProcs leaves them free only when a benchmark runs
+	// more threads than GOMAXPROCS: locked goroutines beyond the Ps make
+	// every switch between benchmark threads a hand-off between OS threads
+	// (a futex wake and a sleep), while at or under the Ps a thread of its
+	// own each suits an engine whose writers take turns (native).
+	UnlockedBeyondProcs bool
 }
 
 // ErrReadOnly is the error of a write to a database opened with
