@@ -30,21 +30,21 @@ import (
 // that could lead to its next signal. One signal answers one wait.
 //
 // How long to poll: a writer woken from its channel waits in the run-next
-// slot of its waker's P until the waker blocks, or until an idle P's
-// thread steals it after sleeping 3 us (timer slack makes that tens of
-// microseconds), so the two writers of --threads=2 mostly took turns on
-// one P: in an execution trace (--profile=trace) of updaterandom, 1M per
-// thread after fillseq, fillrandom and overwrite, 8.6 s of scheduling
-// delay after such wakes in a 16.5 s run, against 1.2 s blocked. Polling
-// ~2 us (4000 loads) caught few of those waits, 10 us most. db_bench
-// --threads=2 --num=1000000 --histogram=1, the benchmarks of
-// scripts/defaults_table.sh, two rounds on an idle 2-vCPU machine, ops/s
-// for 2 us -> 10 us -> 30 us: updaterandom 120-127K -> 173-176K ->
-// 172-173K, fillseq 880-956K -> 657-743K -> 609-687K (both writers
-// running at once contend for DB.mu and the list's tail), fillrandom,
-// overwrite, readwhilewriting, readrandomwriterandom and deleterandom
-// within noise; --threads=8 (250K each) fillrandom 353-374K -> 415-419K,
-// updaterandom 163-166K -> 178-183K.
+// slot of its waker's P until the waker blocks, or until an idle P's thread
+// steals it after sleeping 3 us (timer slack makes that tens of
+// microseconds), so the two writers of --threads=2 mostly took turns on one
+// P: in an execution trace (--profile=trace) of updaterandom, 1M per thread
+// after fillseq, fillrandom and overwrite, 8.6 s of scheduling delay after
+// such wakes in a 16.5 s run, against 1.2 s blocked, with a poll of ~2 us
+// (4000 loads); on fillrandom a 50 us poll cut that delay from 2.07 s to
+// 0.12 s. db_bench --threads=2 --num=1000000 --histogram=1, the benchmarks
+// of scripts/defaults_table.sh, two rounds on an idle 2-vCPU machine, ops/s
+// for 2 us -> 10 us -> 30 us: updaterandom 120-127K -> 173-176K -> 172-173K,
+// fillseq 880-956K -> 657-743K -> 609-687K (both writers running at once
+// contend for DB.mu and the list's tail), fillrandom, overwrite,
+// readwhilewriting, readrandomwriterandom and deleterandom within noise;
+// --threads=8 (250K each) fillrandom 353-374K -> 415-419K, updaterandom
+// 163-166K -> 178-183K.
 
 const (
 	wakeWaiting uint32 = iota
