@@ -57,9 +57,11 @@ func TestStatsChecksSlowOperationsEveryTime(t *testing.T) {
 	if s.slowMask != 0 {
 		t.Fatalf("slowMask %d after slow operations, want 0", s.slowMask)
 	}
-	s.finishedOps(1, opRead) // a fast one right after
+	// A fast run right after: so many operations that no pause of the
+	// test's goroutine between the two checks makes them look slow.
+	s.finishedOps(yieldCheckEvery<<20, opRead)
 	if s.slowMask != yieldCheckEvery-1 {
-		t.Fatalf("slowMask %d after a fast operation, want %d", s.slowMask, yieldCheckEvery-1)
+		t.Fatalf("slowMask %d after fast operations, want %d", s.slowMask, yieldCheckEvery-1)
 	}
 }
 

@@ -198,10 +198,10 @@ func (k *Keeper) Due(n int64) bool { return n >= k.at.Load() }
 // (before as for Index.Find): the node from to go on from at level, and a
 // node known to sort at or after the key (0: none). With an index that is
 // the last indexed node before the key at Level (the head when there is
-// none) and the indexed node after it; without one, or for a key after
-// every indexed node, the head at the list's top level. With before nil it is where the search for the list's last
-// node begins: the last indexed node at Level, or the head at the top
-// level.
+// none) and the indexed node after it; without one, or for a key after every
+// indexed node, the head at the list's top level. With before nil it is
+// where the search for the list's last node begins: the last indexed node at
+// Level, or the head at the top level.
 func (k *Keeper) Start(head uint32, height *atomic.Int32, prefix uint64, before func(node uint32) bool) (from uint32, level int, bigger uint32) {
 	ix := k.index.Load()
 	if ix == nil || before == nil && len(ix.nodes) == 0 {
