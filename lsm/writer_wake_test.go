@@ -35,19 +35,22 @@ func waitingWriter(spin bool) (*writer, <-chan struct{}) {
 	return w, done
 }
 
-// TestSignalWakesParkedWriter: a writer that parked is woken through its
-// channel, and its waker learns that it had parked.
+// TestSignalWakesParkedWriter: a writer that parked, at once or once its
+// polling budget was spent, is woken through its channel, and its waker
+// learns that it had parked.
 func TestSignalWakesParkedWriter(t *testing.T) {
-	w, done := waitingWriter(false)
-	for w.wakeState.Load() != wakeParked {
-		runtime.Gosched()
-	}
-	if !w.signal() {
-		t.Fatal("the waker did not see the writer parked")
-	}
-	<-done
-	if got := w.wakeState.Load(); got != wakeWaiting {
-		t.Fatalf("wake state %d after the wait, want %d", got, wakeWaiting)
+	for _, spin := range []bool{false, true} {
+		w, done := waitingWriter(spin)
+		for w.wakeState.Load() != wakeParked {
+			runtime.Gosched()
+		}
+		if !w.signal() {
+			t.Fatalf("spin %v: the waker did not see the writer parked", spin)
+		}
+		<-done
+		if got := w.wakeState.Load(); got != wakeWaiting {
+			t.Fatalf("spin %v: wake state %d after the wait, want %d", spin, got, wakeWaiting)
+		}
 	}
 }
 
@@ -62,17 +65,4 @@ func TestPollingWriterCaughtWithoutChannel(t *testing.T) {
 	if !parked && len(w.wake) != 0 {
 		t.Fatal("a writer caught polling left a send in its channel")
 	}
-}
-
-// TestPollingWriterParks: a writer that polls and is not signaled parks
-// once its polling budget is spent, and its signal then finds it parked.
-func TestPollingWriterParks(t *testing.T) {
-	w, done := waitingWriter(true)
-	for w.wakeState.Load() != wakeParked {
-		runtime.Gosched()
-	}
-	if !w.signal() {
-		t.Fatal("the waker did not see the writer parked")
-	}
-	<-done
 }
