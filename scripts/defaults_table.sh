@@ -12,10 +12,11 @@
 # (deleterandom last: it empties the DB). BIN=path runs that db_bench (it
 # must be built with -tags rocksdb when an engine is rocksdb); DB=dir is the
 # database directory (default /dev/shm/defaults_table); LOGDIR=dir keeps the
-# raw outputs; READS=n adds --reads=n (for runs whose threads multiply the
-# reads). Prints one Markdown row per benchmark and engine: ops/sec of every
-# round, then P99 and P99.9 of the last round in microseconds, and a last
-# row per engine with user and system CPU seconds and peak RSS per round.
+# raw outputs; READS=n, WRITES=n and DELETES=n add --reads, --writes and
+# --deletes (for runs whose threads multiply the work). Prints one Markdown
+# row per benchmark and engine: ops/sec of every round, then P99 and P99.9
+# of the last round in microseconds, and a last row per engine with user
+# and system CPU seconds and peak RSS per round.
 set -euo pipefail
 num=$1
 threads=$2
@@ -32,6 +33,8 @@ mkdir -p "$logs"
 benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq,readreverse,seekrandom,readwhilewriting,readrandomwriterandom,multireadrandom,deleterandom
 extra=()
 [ -z "${READS:-}" ] || extra+=("--reads=$READS")
+[ -z "${WRITES:-}" ] || extra+=("--writes=$WRITES")
+[ -z "${DELETES:-}" ] || extra+=("--deletes=$DELETES")
 
 for round in $(seq 1 "$rounds"); do
   for engine in "$@"; do
