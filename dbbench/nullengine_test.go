@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -132,12 +133,18 @@ func mainAllocs(t *testing.T, args []string) uint64 {
 	return after.Mallocs - before.Mallocs
 }
 
-// BenchmarkDriverOverhead measures the driver's own cost per readrandom op.
+// BenchmarkDriverOverhead measures the driver's own cost per op, alone and
+// with --histogram (a clock read and two histogram updates per op) at one
+// and at 8 threads (ns/op there is per 8 operations).
 func BenchmarkDriverOverhead(b *testing.B) {
-	for _, bench := range []string{"fillrandom", "readrandom", "readseq"} {
-		b.Run(bench, func(b *testing.B) {
+	for _, run := range []struct{ bench, extra string }{
+		{"fillrandom", ""}, {"readrandom", ""}, {"readseq", ""},
+		{"readseq", "--histogram"}, {"readseq", "--threads=8"}, {"readseq", "--threads=8 --histogram"},
+	} {
+		b.Run(strings.ReplaceAll(run.bench+" "+run.extra, " ", ""), func(b *testing.B) {
 			var out, errb bytes.Buffer
-			args := []string{"--engine=null", "--db=" + b.TempDir(), "--seed=1", "--num=" + itoa(b.N), "--progress_reports=false", "--benchmarks=" + bench}
+			args := append([]string{"--engine=null", "--db=" + b.TempDir(), "--seed=1", "--num=" + itoa(b.N), "--progress_reports=false",
+				"--benchmarks=" + run.bench}, strings.Fields(run.extra)...)
 			b.ResetTimer()
 			if code := dbbench.Main(args, &out, &errb); code != 0 {
 				b.Fatal(errb.String())

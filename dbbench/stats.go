@@ -203,6 +203,11 @@ func (s *Stats) recordDetail(n int64, t OpType) {
 func (s *Stats) recordLatency(end time.Time, t OpType) {
 	micros := uint64(max(end.UnixMicro()-s.lastOp.UnixMicro(), 0))
 	s.lastOp = end
+	s.addLatency(micros, t)
+}
+
+// addLatency adds one operation of micros to the histograms of t.
+func (s *Stats) addLatency(micros uint64, t OpType) {
 	h := s.hist[t]
 	if h == nil {
 		h = NewHistogram()
@@ -233,11 +238,21 @@ func (s *Stats) finishedTimedRun(callStart time.Time, doneNs []int64, t OpType) 
 		s.r.reportOps.Add(n)
 	}
 	if s.r.cfg.histogram {
+		// recordLatency's arithmetic on integers: the end of operation i
+		// is from + share×(i+1) + doneNs[i], its whole microseconds
+		// that time's UnixNano / 1000 (times after 1970).
 		from := s.lastOp
 		share := callStart.Sub(from) / time.Duration(n)
+		fromNs := from.UnixNano()
+		prev := from.UnixMicro()
+		var end time.Duration
 		for i, d := range doneNs {
-			s.recordLatency(from.Add(share*time.Duration(i+1)+time.Duration(d)), t)
+			end = share*time.Duration(i+1) + time.Duration(d)
+			us := (fromNs + int64(end)) / 1000
+			s.addLatency(uint64(max(us-prev, 0)), t)
+			prev = us
 		}
+		s.lastOp = from.Add(end)
 	}
 	s.done += n
 	// Once a run, since a run may be one long engine call; the runs of

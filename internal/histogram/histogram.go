@@ -79,9 +79,25 @@ func bucketIndex(v uint64) int {
 	return lo
 }
 
+// smallBuckets is bucketIndex of the values under its length, which are
+// most of what db_bench records (latencies of scans and cached reads in
+// whole microseconds): one load instead of a seven-step search.
+var smallBuckets = buildSmallBuckets()
+
+func buildSmallBuckets() (t [128]uint8) {
+	for v := range t {
+		t[v] = uint8(bucketIndex(uint64(v)))
+	}
+	return t
+}
+
 // Add records one value.
 func (h *Histogram) Add(v uint64) {
-	h.buckets[bucketIndex(v)]++
+	if v < uint64(len(smallBuckets)) {
+		h.buckets[smallBuckets[v]]++
+	} else {
+		h.buckets[bucketIndex(v)]++
+	}
 	if v < h.min {
 		h.min = v
 	}

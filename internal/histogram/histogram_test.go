@@ -31,6 +31,18 @@ func TestBucketMapping(t *testing.T) {
 	}
 }
 
+// TestAddBucket checks Add's table for small values against the search,
+// across the table's end.
+func TestAddBucket(t *testing.T) {
+	for v := uint64(0); v < 4*uint64(len(smallBuckets)); v++ {
+		h := New()
+		h.Add(v)
+		if want := bucketIndex(v); h.buckets[want] != 1 {
+			t.Fatalf("Add(%d) counted in another bucket than %d", v, want)
+		}
+	}
+}
+
 func TestPercentileExample(t *testing.T) {
 	// §5: 17460 of 20000 samples in [0,1] gives P50 = 10000/17460.
 	h := New()
