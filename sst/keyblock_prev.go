@@ -22,6 +22,12 @@ import "github.com/godbbench/godbbench/internal/base"
 type reverseCache struct {
 	entries []reverseEntry
 	keys    []byte // the entries' user keys back to back
+	// next is the entry a walk backwards restores next: the one before
+	// the last restored (-1: none known). Checked first, it makes each
+	// step one comparison; searching from the end made a walk through an
+	// interval of n entries n²/2 of them (11% of an 8-thread readreverse
+	// profile).
+	next int
 	// rescanned is set once a rescan has run without the cache.
 	rescanned bool
 }
@@ -46,6 +52,7 @@ type reverseEntry struct {
 func (c *reverseCache) reset() {
 	c.entries = c.entries[:0]
 	c.keys = c.keys[:0]
+	c.next = -1
 }
 
 // begin starts a rescan from a restart point: it empties the cache and
@@ -76,20 +83,29 @@ func (c *reverseCache) record(it *blockIter) {
 // restoreBefore makes the entry that ends where the entry at off starts
 // current, if the cache holds it, and reports whether it did.
 func (c *reverseCache) restoreBefore(it *blockIter, off int) bool {
-	for i := len(c.entries) - 1; i >= 0; i-- {
-		e := &c.entries[i]
-		if e.nextOff != off {
-			continue
-		}
-		keyStart := 0
-		if i > 0 {
-			keyStart = c.entries[i-1].keyEnd
-		}
-		it.key = append(it.key[:0], c.keys[keyStart:e.keyEnd]...)
-		it.off, it.nextOff = e.off, e.nextOff
-		it.trailer, it.valOff, it.valLen = e.trailer, e.valOff, e.valLen
-		it.atRestart = false
+	if i := c.next; i >= 0 && i < len(c.entries) && c.entries[i].nextOff == off {
+		c.restore(it, i)
 		return true
 	}
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if c.entries[i].nextOff == off {
+			c.restore(it, i)
+			return true
+		}
+	}
 	return false
+}
+
+// restore makes entry i current.
+func (c *reverseCache) restore(it *blockIter, i int) {
+	e := &c.entries[i]
+	keyStart := 0
+	if i > 0 {
+		keyStart = c.entries[i-1].keyEnd
+	}
+	it.key = append(it.key[:0], c.keys[keyStart:e.keyEnd]...)
+	it.off, it.nextOff = e.off, e.nextOff
+	it.trailer, it.valOff, it.valLen = e.trailer, e.valOff, e.valLen
+	it.atRestart = false
+	c.next = i - 1
 }
