@@ -66,10 +66,12 @@ func (d *doorkeeper) seen(k cacheKey) bool {
 
 // admit is reserve for a data block: once the shard has had to evict, a
 // block is reserved only on its second miss within the doorkeeper's window
-// (see above); ok is false when it is declined or cannot be cached.
-func (c *Cache) admit(file, off uint64, n int) (cacheHandle, []byte, bool) {
+// (see above), or on its first when shared says that another reader is
+// about to read it too (concurrent scans of one table: Reader.scans); ok
+// is false when it is declined or cannot be cached.
+func (c *Cache) admit(file, off uint64, n int, shared bool) (cacheHandle, []byte, bool) {
 	k := cacheKey{file, off}
-	if s := c.shard(k); s.full.Load() && !s.door.seen(k) {
+	if s := c.shard(k); !shared && s.full.Load() && !s.door.seen(k) {
 		return cacheHandle{}, nil, false
 	}
 	return c.reserve(file, off, n)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/statistics"
 )
 
 // TestCacheAdmitsOnSecondMissWhenFull: a cache with room admits a data
@@ -15,7 +16,7 @@ import (
 func TestCacheAdmitsOnSecondMissWhenFull(t *testing.T) {
 	c := NewCache(4*slabSize, 0)
 	fill := func(file, off uint64) bool {
-		h, b, ok := c.admit(file, off, 3000)
+		h, b, ok := c.admit(file, off, 3000, false)
 		if ok {
 			b[0] = byte(off)
 			c.publish(h, new(atomic.Int32))
@@ -83,5 +84,60 @@ func TestDeclinedBlocksStillRead(t *testing.T) {
 	}
 	if !cache.shards[0].full.Load() {
 		t.Fatal("the table did not overflow the cache: the test reads nothing past admission")
+	}
+}
+
+// TestConcurrentScansShareBlocks: once the cache is full, a lone scan
+// still goes through the doorkeeper (its blocks are not cached on a first
+// miss), but two scans of one table open together cache each block on its
+// first miss, so the scan behind reads it from the cache: about one miss
+// per block loaded by the pair, not two. Close takes a scan off the count.
+func TestConcurrentScansShareBlocks(t *testing.T) {
+	es := sequentialEntries(20000)
+	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 4096, Compression: CompressionSnappy})
+	stats := statistics.New(statistics.ExceptTimers)
+	cache := NewCache(4*slabSize, 0)
+	r := openTable(t, path, ReaderOptions{Cache: cache, Statistics: stats})
+	scan := func(its ...*Iter) {
+		t.Helper()
+		ok := make([]bool, len(its))
+		for j, it := range its {
+			ok[j] = it.Last()
+		}
+		for i := len(es) - 1; i >= 0; i-- {
+			for j, it := range its {
+				if !ok[j] || !bytes.Equal(it.Key(), es[i].key) {
+					t.Fatalf("scan %d at %d: valid %v, key %q, err %v", j, i, ok[j], it.Key(), it.Error())
+				}
+				if v, err := it.Value(); err != nil || !bytes.Equal(v, es[i].value) {
+					t.Fatalf("scan %d at %d: value err %v", j, i, err)
+				}
+				ok[j] = it.Prev()
+			}
+		}
+		for _, it := range its {
+			if err := it.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	scan(r.NewIter()) // fills the cache past its budget
+	if !cache.shards[0].full.Load() {
+		t.Fatal("the table did not overflow the cache")
+	}
+	added := stats.Ticker(statistics.BlockCacheDataAdd)
+	scan(r.NewIter())
+	if n := stats.Ticker(statistics.BlockCacheDataAdd) - added; n > 100 {
+		t.Fatalf("a lone scan of a full cache cached %d blocks on their first miss", n)
+	}
+	missed, hit := stats.Ticker(statistics.BlockCacheDataMiss), stats.Ticker(statistics.BlockCacheDataHit)
+	scan(r.NewIter(), r.NewIter())
+	misses := stats.Ticker(statistics.BlockCacheDataMiss) - missed
+	loads := misses + stats.Ticker(statistics.BlockCacheDataHit) - hit
+	if misses*10 > loads*6 {
+		t.Fatalf("two scans together: %d misses of %d block loads, want about half", misses, loads)
+	}
+	if n := r.scans.Load(); n != 0 {
+		t.Fatalf("%d scans counted after every iterator closed", n)
 	}
 }

@@ -30,9 +30,11 @@ type Iter struct {
 	pair       pairBuf
 	wantValues bool
 	// scan tells runs of key block loads (scan.go).
-	scan   scanRun
-	noFill bool // blocks missing from the cache are not added (SetFillCache)
-	err    error
+	scan scanRun
+	// counted is set while the Iter counts in r.scans (countScan).
+	counted bool
+	noFill  bool // blocks missing from the cache are not added (SetFillCache)
+	err     error
 }
 
 // NewIter returns an unpositioned iterator.
@@ -67,6 +69,7 @@ func (t *Iter) loadKeys(i int) bool {
 	d := &t.r.blocks[i]
 	if t.scan.load(i) {
 		t.wantValues = true
+		t.countScan()
 	}
 	var pair *pairBuf
 	if t.wantValues {
@@ -286,6 +289,10 @@ func (t *Iter) Close() error {
 	t.it.data = nil
 	t.vdata = nil
 	t.pair.reset()
+	if t.counted {
+		t.counted = false
+		t.r.scans.Add(-1)
+	}
 	t.returnBuffers()
 	return t.err
 }
