@@ -213,7 +213,7 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	lockThreads := locksThreads(r.opener.Info(), n, runtime.GOMAXPROCS(0))
+	lockThreads := r.opener.Info().ThreadLocking.Locks(n, runtime.GOMAXPROCS(0))
 	var ready, done sync.WaitGroup
 	startCh := make(chan struct{})
 	ready.Add(n)
@@ -229,8 +229,8 @@ func (r *runner) runBenchmark(n int, name string, fn benchFn, warmup bool) (*Sta
 			// milliseconds (yield.go), or the scheduler's monitor would take
 			// the P from a thread inside a cgo call at every tick. An engine
 			// whose writes wait for its own goroutines is not locked
-			// (engine.Info.UnlockedThreads), nor are the threads of an
-			// engine that asks for it beyond GOMAXPROCS of them.
+			// (engine.LockNever), nor are the threads of an engine that
+			// asks for it beyond GOMAXPROCS of them (engine.LockUpToProcs).
 			if lockThreads {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
@@ -302,11 +302,4 @@ func (r *runner) threadPanicError(name string, p any) error {
 		return fmt.Errorf("%s: --num=%d leaves no keys to pick at random", name, r.num)
 	}
 	return fmt.Errorf("%s: internal error: %v", name, p)
-}
-
-// locksThreads reports whether each goroutine of a benchmark run by
-// threads goroutines is locked to an OS thread of its own, for the engine
-// info describes and procs Ps.
-func locksThreads(info engine.Info, threads, procs int) bool {
-	return !info.UnlockedThreads && !(info.UnlockedBeyondProcs && threads > procs)
 }

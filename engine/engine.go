@@ -182,20 +182,9 @@ type Info struct {
 	// VersionLine is the whole stderr version line, e.g.
 	// "RocksDB:    version 7.8.3" or "Pebble:     version v2.1.7".
 	VersionLine string
-	// UnlockedThreads leaves benchmark goroutines free to move between OS
-	// threads. The driver otherwise locks each to an OS thread of its own,
-	// as db_bench's pthreads are; an engine whose writes wait for its own
-	// goroutines (Pebble's commit waits for its WAL writer) sets it, since
-	// a locked goroutine that waits puts its OS thread to sleep and is
-	// woken by another (a futex wait and wake, a cross-CPU wake-up), which
-	// costs more than the write.
-	UnlockedThreads bool
-	// UnlockedBeyondProcs leaves them free only when a benchmark runs
-	// more threads than GOMAXPROCS: locked goroutines beyond the Ps make
-	// every switch between benchmark threads a hand-off between OS threads
-	// (a futex wake and a sleep), while at or under the Ps a thread of its
-	// own each suits an engine whose writers take turns (native).
-	UnlockedBeyondProcs bool
+	// ThreadLocking says when the driver locks each benchmark goroutine to
+	// an OS thread of its own, as db_bench's pthreads are.
+	ThreadLocking ThreadLocking
 }
 
 // ErrReadOnly is the error of a write to a database opened with

@@ -60,7 +60,7 @@ func (Opener) Info() engine.Info {
 		// 333-424K, fillrandom (500K each) 305-369K -> 403-586K, fillseq
 		// 783-806K -> 588-693K; at --threads=2 within noise but fillseq
 		// (715-990K locked, 610-618K unlocked).
-		UnlockedBeyondProcs: true,
+		ThreadLocking: engine.LockUpToProcs,
 	}
 }
 

@@ -41,7 +41,7 @@ func (Opener) Info() engine.Info {
 		VersionLine: fmt.Sprintf("%-12sversion %s", "Pebble:", v),
 		// With the WAL on, every commit waits for Pebble's WAL writer
 		// goroutine to write its record (walsync.go).
-		UnlockedThreads: true,
+		ThreadLocking: engine.LockNever,
 	}
 }
 
