@@ -3,9 +3,9 @@ package dbbench
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 func (r *runner) iterOptions() *engine.IterOptions {
@@ -64,9 +64,9 @@ func (r *runner) readScan(t *thread, db engine.DB, reverse bool) error {
 		if lim != nil {
 			limit = min(limit, opsUntil(i, 1024, 0))
 		}
-		var callStart time.Time
+		var callStart int64
 		if doneNs != nil {
-			callStart = time.Now()
+			callStart = clock.Nanos()
 		}
 		n, b, more, err := runs.Scan(it, int(limit), stepFirst, scan, doneNs)
 		if err != nil {
@@ -194,9 +194,9 @@ func benchReadRandom(r *runner, t *thread) error {
 		if n == 0 {
 			break
 		}
-		var callStart time.Time
+		var callStart int64
 		if doneNs != nil {
-			callStart = time.Now()
+			callStart = clock.Nanos()
 		}
 		if err := runs.Get(keys[:n*ks], ks, sizes[:n], take, runTimes(doneNs, n)); err != nil {
 			return fmt.Errorf("Get returned an error: %v", err)

@@ -2,9 +2,9 @@ package dbbench
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // writeRuns is doWrite's loop for one entry per write (--batch_size 1), in
@@ -52,9 +52,9 @@ func (r *runner) writeRuns(t *thread, d *duration, keySrc *writeKeys, gen *Value
 			lim.request(int64(ends[0]) + entryOverhead)
 			t.stats.resetLastOpTime()
 		}
-		var callStart time.Time
+		var callStart int64
 		if doneNs != nil {
-			callStart = time.Now()
+			callStart = clock.Nanos()
 		}
 		if _, err := runs.Put(keys[:n*ks], ks, values.all(), ends[:n], &r.wo, runTimes(doneNs, n)); err != nil {
 			return bytes, fmt.Errorf("put error: %v", err)

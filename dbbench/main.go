@@ -24,6 +24,7 @@ import (
 	"github.com/godbbench/godbbench/dbbench/flags"
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/buildinfo"
+	"github.com/godbbench/godbbench/internal/clock"
 	"github.com/godbbench/godbbench/internal/gflags"
 )
 
@@ -58,6 +59,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		printStartupError(out, errw, err, toStdout)
 		return 1
+	}
+	if cfg.histogram {
+		// Latencies are read from the time stamp counter once it is
+		// calibrated (10 ms, once per process; internal/clock).
+		clock.Calibrate()
 	}
 	if cfg.buildInfo {
 		// As with --version, nothing else is done.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // OpType selects the histogram an operation is recorded in; names are
@@ -41,7 +42,7 @@ type Stats struct {
 	seconds   float64
 	done      int64
 	bytes     int64
-	lastOp    time.Time
+	lastOpNs  int64 // clock.Nanos at the end of the last operation
 	nextRpt   int64
 	lastRptDn int64
 	lastRptAt time.Time
@@ -84,7 +85,8 @@ type Stats struct {
 func (s *Stats) startAt(r *runner, id int) {
 	*s = Stats{r: r, id: id, intervalDB: r.db}
 	now := r.now()
-	s.start, s.finish, s.lastOp, s.lastRptAt = now, now, now, now
+	s.start, s.finish, s.lastRptAt = now, now, now
+	s.lastOpNs = clock.Nanos()
 	if r.cfg.statsInterval > 0 {
 		s.nextRpt = r.cfg.statsInterval
 	} else {
@@ -119,7 +121,7 @@ func (s *Stats) stop() {
 }
 
 // resetLastOpTime hides rate-limiter sleeps from the latency histogram.
-func (s *Stats) resetLastOpTime() { s.lastOp = time.Now() }
+func (s *Stats) resetLastOpTime() { s.lastOpNs = clock.Nanos() }
 
 func (s *Stats) addBytes(n int64) { s.bytes += n }
 
@@ -190,19 +192,18 @@ func (s *Stats) recordDetail(n int64, t OpType) {
 		s.r.reportOps.Add(n)
 	}
 	if cfg.histogram {
-		now := time.Now()
-		s.recordLatency(now, t)
+		s.recordLatency(clock.Nanos(), t)
 	}
 }
 
-// recordLatency adds the operation that ended at end to the histograms,
-// with the latency db_bench computes: the difference of the whole
-// microseconds of its clock (NowMicros) at the end of this operation and
-// of the one before, so the latencies add up to the run's time instead of
-// each losing its fraction of a microsecond.
-func (s *Stats) recordLatency(end time.Time, t OpType) {
-	micros := uint64(max(end.UnixMicro()-s.lastOp.UnixMicro(), 0))
-	s.lastOp = end
+// recordLatency adds the operation that ended at endNs (clock.Nanos) to
+// the histograms, with the latency db_bench computes: the difference of
+// the whole microseconds of its clock (NowMicros) at the end of this
+// operation and of the one before, so the latencies add up to the run's
+// time instead of each losing its fraction of a microsecond.
+func (s *Stats) recordLatency(endNs int64, t OpType) {
+	micros := uint64(max(endNs/1000-s.lastOpNs/1000, 0))
+	s.lastOpNs = endNs
 	s.addLatency(micros, t)
 }
 
@@ -223,13 +224,13 @@ func (s *Stats) addLatency(micros uint64, t OpType) {
 }
 
 // finishedTimedRun records a run of operations an engine timed
-// (engine.Runner, engine.Runs): the call began at callStart and operation i ended
+// (engine.Runner, engine.Runs): the call began at callStart (clock.Nanos) and operation i ended
 // doneNs[i] nanoseconds later; the run's keys and values were drawn between
 // the previous operation's end and callStart. Each operation's latency is
 // its time in the engine plus an equal share of that drawing, as db_bench's
 // clock read after every operation would see it, and the sum of the
 // latencies is the run's whole time, as with one call per operation.
-func (s *Stats) finishedTimedRun(callStart time.Time, doneNs []int64, t OpType) {
+func (s *Stats) finishedTimedRun(callStart int64, doneNs []int64, t OpType) {
 	n := int64(len(doneNs))
 	if n == 0 {
 		return
@@ -238,21 +239,11 @@ func (s *Stats) finishedTimedRun(callStart time.Time, doneNs []int64, t OpType) 
 		s.r.reportOps.Add(n)
 	}
 	if s.r.cfg.histogram {
-		// recordLatency's arithmetic on integers: the end of operation i
-		// is from + share×(i+1) + doneNs[i], its whole microseconds
-		// that time's UnixNano / 1000 (times after 1970).
-		from := s.lastOp
-		share := callStart.Sub(from) / time.Duration(n)
-		fromNs := from.UnixNano()
-		prev := from.UnixMicro()
-		var end time.Duration
+		from := s.lastOpNs
+		share := (callStart - from) / n
 		for i, d := range doneNs {
-			end = share*time.Duration(i+1) + time.Duration(d)
-			us := (fromNs + int64(end)) / 1000
-			s.addLatency(uint64(max(us-prev, 0)), t)
-			prev = us
+			s.recordLatency(from+share*int64(i+1)+d, t)
 		}
-		s.lastOp = from.Add(end)
 	}
 	s.done += n
 	// Once a run, since a run may be one long engine call; the runs of

@@ -2,7 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"time"
+
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // Runs performs runs of operations on a DB for one goroutine: through the
@@ -54,9 +55,9 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 	if r.own != nil && fn == nil {
 		return r.own.GetRun(keys, keyLen, sizes, doneNs)
 	}
-	var start time.Time
+	var start int64
 	if doneNs != nil {
-		start = time.Now()
+		start = clock.Nanos()
 	}
 	db, take := r.db, r.takeSize
 	r.getFn = fn
@@ -72,7 +73,7 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 			sizes[i] = r.size
 		}
 		if doneNs != nil {
-			doneNs[i] = int64(time.Since(start))
+			doneNs[i] = clock.Nanos() - start
 		}
 	}
 	return nil
@@ -98,9 +99,9 @@ func (r *Runs) Put(keys []byte, keyLen int, values []byte, ends []int32, wo *Wri
 	if r.own != nil {
 		return r.own.PutRun(keys, keyLen, values, ends, wo, doneNs)
 	}
-	var start time.Time
+	var start int64
 	if doneNs != nil {
-		start = time.Now()
+		start = clock.Nanos()
 	}
 	db := r.db
 	from := int32(0)
@@ -110,7 +111,7 @@ func (r *Runs) Put(keys []byte, keyLen int, values []byte, ends []int32, wo *Wri
 		}
 		keys, from = keys[keyLen:], end
 		if doneNs != nil {
-			doneNs[i] = int64(time.Since(start))
+			doneNs[i] = clock.Nanos() - start
 		}
 	}
 	return n, nil
@@ -180,9 +181,9 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 		}
 		return count, bytes, more, err
 	}
-	var start time.Time
+	var start int64
 	if doneNs != nil {
-		start = time.Now()
+		start = clock.Nanos()
 	}
 	valid := it.Valid()
 	if stepFirst && valid {
@@ -201,7 +202,7 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 			o.Entry(k, v)
 		}
 		if doneNs != nil {
-			doneNs[count] = int64(time.Since(start))
+			doneNs[count] = clock.Nanos() - start
 		}
 		count++
 		if count == n {
