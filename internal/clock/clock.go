@@ -40,7 +40,7 @@ const calibrationWindow = 10 * time.Millisecond
 // counter.
 func Calibrate() bool {
 	calibrateOnce.Do(func() {
-		if !invariantTSC() {
+		if !invariantTSC() || !kernelTrustsTSC() {
 			return
 		}
 		t0, m0 := readTSC(), time.Since(start)

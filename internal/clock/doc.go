@@ -10,7 +10,10 @@
 // an invariant TSC (CPUID 0x80000007 EDX bit 8: the counter ticks at a
 // constant rate through frequency and power states) Nanos reads the time
 // stamp counter (about 11 ns) and scales it by the rate Calibrate measured
-// against the monotonic clock; elsewhere it is time.Since.
+// against the monotonic clock; elsewhere it is time.Since. On Linux the
+// kernel's clock source must also be built on the counter ("tsc", or
+// "kvm-clock" in a KVM guest): a kernel that found the counters out of
+// step across CPUs has moved to another source.
 //
 // Contract: Nanos never decreases on one goroutine between two calls on
 // the same CPU, and agrees with the monotonic clock's rate within the
