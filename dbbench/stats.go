@@ -224,12 +224,13 @@ func (s *Stats) addLatency(micros uint64, t OpType) {
 }
 
 // finishedTimedRun records a run of operations an engine timed
-// (engine.Runner, engine.Runs): the call began at callStart (clock.Nanos) and operation i ended
-// doneNs[i] nanoseconds later; the run's keys and values were drawn between
-// the previous operation's end and callStart. Each operation's latency is
-// its time in the engine plus an equal share of that drawing, as db_bench's
-// clock read after every operation would see it, and the sum of the
-// latencies is the run's whole time, as with one call per operation.
+// (engine.Runner, engine.Runs): the call began at callStart (clock.Nanos)
+// and operation i ended doneNs[i] nanoseconds later; the run's keys and
+// values were drawn between the previous operation's end and callStart.
+// Each operation's latency is its time in the engine plus an equal share
+// of that drawing, as db_bench's clock read after every operation would
+// see it, and the sum of the latencies is the run's whole time, as with
+// one call per operation.
 func (s *Stats) finishedTimedRun(callStart int64, doneNs []int64, t OpType) {
 	n := int64(len(doneNs))
 	if n == 0 {

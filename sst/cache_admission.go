@@ -17,7 +17,10 @@ import "sync/atomic"
 // stream almost never touches again before they are evicted. A block read
 // twice within the window is likelier than a block read once to be read
 // again, so the cache keeps the blocks worth keeping, and a scan, which
-// loads each block once, no longer flushes it (scan resistance).
+// loads each block once, no longer flushes it (scan resistance). The
+// exception is a block read ahead by a scan while other scans of the same
+// table are open (Reader.scans, scan.go): those scans are about to read
+// it too, so it is cached on its first miss.
 //
 // What is declined is decoded into the reader's own buffer, as a block
 // that cannot be cached always was; only data blocks go through admission
