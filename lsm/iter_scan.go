@@ -1,5 +1,7 @@
 package lsm
 
+import "github.com/godbbench/godbbench/internal/clock"
+
 // Counted scans: db_bench's readseq counts entries and their bytes, and
 // through a loop of steps pays, per key, the caller's interface calls to
 // Next, Key and Valid. ScanCount runs such a loop inside the iterator
@@ -16,7 +18,15 @@ package lsm
 // ended it). The iterator moves exactly as a loop of Next calls would
 // move it. A value that cannot be loaded ends the count, before that
 // key, with its error as valueErr (the iterator then fails with it).
-func (it *Iterator) ScanCount(n int, stepFirst bool) (count int, bytes int64, more bool, valueErr error) {
+//
+// With doneNs (at least n long) the count is timed as engine.Runner's
+// runs are: doneNs[i] is set to the nanoseconds (internal/clock) from the
+// call's start to the end of key i. A timed count steps key by key.
+func (it *Iterator) ScanCount(n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
+	var start int64
+	if doneNs != nil {
+		start = clock.Nanos()
+	}
 	valid := it.valid
 	if stepFirst && valid {
 		valid = it.Next()
@@ -30,11 +40,14 @@ func (it *Iterator) ScanCount(n int, stepFirst bool) (count int, bytes int64, mo
 			bytes += int64(len(v))
 		}
 		bytes += int64(len(it.key))
+		if doneNs != nil {
+			doneNs[count] = clock.Nanos() - start
+		}
 		count++
 		if count == n {
 			return count, bytes, true, nil
 		}
-		if it.keysOnly {
+		if it.keysOnly && doneNs == nil {
 			k, kb := it.soloRun(n - count)
 			count, bytes = count+k, bytes+kb
 			if !it.valid {

@@ -151,6 +151,12 @@ func checkScanCount(t *testing.T, db *DB, want []scanEntry, what string, o IterO
 		}
 	}
 	for _, run := range []int{1, 7, 600, 5000} {
+		// Odd runs are timed: the same count, and times that do not
+		// go back.
+		var doneNs []int64
+		if run%2 == 1 {
+			doneNs = make([]int64, run)
+		}
 		it, err := db.NewIter(&o)
 		if err != nil {
 			t.Fatal(err)
@@ -159,9 +165,14 @@ func checkScanCount(t *testing.T, db *DB, want []scanEntry, what string, o IterO
 		var count int
 		var bytes int64
 		for stepFirst := false; ; stepFirst = true {
-			n, b, more, valueErr := it.ScanCount(run, stepFirst)
+			n, b, more, valueErr := it.ScanCount(run, stepFirst, doneNs)
 			if valueErr != nil || n > run || more != (n == run) {
 				t.Fatalf("%s, %+v: ScanCount(%d) after %d entries counted %d, more %v, value error %v", what, o, run, count, n, more, valueErr)
+			}
+			for i := 0; doneNs != nil && i < n; i++ {
+				if doneNs[i] < 0 || i > 0 && doneNs[i] < doneNs[i-1]-1000 {
+					t.Fatalf("%s, %+v: timed run of %d: times %v", what, o, run, doneNs[:n])
+				}
 			}
 			count, bytes = count+n, bytes+b
 			if !more {
