@@ -18,8 +18,8 @@ import (
 //
 // Latencies under hdrLow µs (nearly every operation of a scan or a cached
 // read) are counted in low and handed to the HDR histogram in bulk by
-// flush, instead of a RecordValue (index arithmetic, three counter
-// updates) per operation.
+// flush, instead of a RecordValue (index arithmetic, range checks, two
+// counter updates) per operation.
 type hdrRecorder struct {
 	h   *hdr.Histogram
 	low [hdrLow]int64 // low[v]: operations of v µs not yet in h (0 counts as 1)

@@ -77,3 +77,13 @@ func BenchmarkTimeSince(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkTimeNow is what the per-operation loops read before Nanos: a
+// wall and a monotonic reading.
+func BenchmarkTimeNow(b *testing.B) {
+	var sink int64
+	for b.Loop() {
+		sink += time.Now().UnixNano()
+	}
+	_ = sink
+}
