@@ -149,15 +149,15 @@ type ValueError struct{ Err error }
 func (e *ValueError) Error() string { return e.Err.Error() }
 func (e *ValueError) Unwrap() error { return e.Err }
 
-// ScanCounter is implemented by iterators that count a run of a forward
-// scan themselves (the native engine's): ScanCount is Runner.ScanRun on
-// the iterator (timed when doneNs is not nil), with the KeysOnly of the
-// iterator's options, and
-// a Value error returned apart (valueErr) from the iterator's own, which
-// Error reports. Runs.Scan calls it once a run instead of the iterator's
-// methods once an entry.
+// ScanCounter is implemented by iterators that count a run of a scan
+// themselves (the native engine's): ScanCount is Runner.ScanRun on the
+// iterator (stepping with Prev when reverse, timed when doneNs is not
+// nil), with the KeysOnly of the iterator's options, and a Value error
+// returned apart (valueErr) from the iterator's own, which Error reports.
+// Runs.Scan calls it once a run instead of the iterator's methods once an
+// entry.
 type ScanCounter interface {
-	ScanCount(n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error)
+	ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error)
 }
 
 // Scan is Runner.ScanRun with o's additions (nil o: none). Only Scan with
@@ -172,8 +172,8 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 	if r.own != nil && !o.Reverse && o.Entry == nil {
 		return r.own.ScanRun(it, n, stepFirst, doneNs)
 	}
-	if sc, ok := it.(ScanCounter); ok && !o.Reverse && o.Entry == nil {
-		count, bytes, more, valueErr := sc.ScanCount(n, stepFirst, doneNs)
+	if sc, ok := it.(ScanCounter); ok && o.Entry == nil {
+		count, bytes, more, valueErr := sc.ScanCount(n, stepFirst, o.Reverse, doneNs)
 		switch {
 		case valueErr != nil:
 			err = &ValueError{valueErr}

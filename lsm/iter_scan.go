@@ -10,26 +10,28 @@ import "github.com/godbbench/godbbench/internal/clock"
 // such a batch are each a new key, visible to every read, so a step there
 // is the batch's record decode and the bound check.
 
-// ScanCount counts up to n keys forward from the current one (from the
-// one after it when stepFirst), summing the lengths of their keys and,
+// ScanCount counts up to n keys forward from the current one, or
+// backward with reverse (from the one after it in that direction when
+// stepFirst), summing the lengths of their keys and,
 // unless the iterator is KeysOnly, of their values, which it loads; it
 // stops on the n-th key (more true; the iterator stays there) or when
 // the iterator becomes invalid (more false; Error says whether an error
-// ended it). The iterator moves exactly as a loop of Next calls would
-// move it. A value that cannot be loaded ends the count, before that
+// ended it). The iterator moves exactly as a loop of Next (Prev with
+// reverse) calls would move it. A value that cannot be loaded ends the count, before that
 // key, with its error as valueErr (the iterator then fails with it).
 //
 // With doneNs (at least n long) the count is timed as engine.Runner's
 // runs are: doneNs[i] is set to the nanoseconds (internal/clock) from the
-// call's start to the end of key i. A timed count steps key by key.
-func (it *Iterator) ScanCount(n int, stepFirst bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
+// call's start to the end of key i. A timed or reverse count steps key
+// by key.
+func (it *Iterator) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
 	var start int64
 	if doneNs != nil {
 		start = clock.Nanos()
 	}
 	valid := it.valid
 	if stepFirst && valid {
-		valid = it.Next()
+		valid = it.step(reverse)
 	}
 	for valid && count < n {
 		if !it.keysOnly {
@@ -47,7 +49,7 @@ func (it *Iterator) ScanCount(n int, stepFirst bool, doneNs []int64) (count int,
 		if count == n {
 			return count, bytes, true, nil
 		}
-		if it.keysOnly && doneNs == nil {
+		if it.keysOnly && doneNs == nil && !reverse {
 			k, kb := it.soloRun(n - count)
 			count, bytes = count+k, bytes+kb
 			if !it.valid {
@@ -57,9 +59,17 @@ func (it *Iterator) ScanCount(n int, stepFirst bool, doneNs []int64) (count int,
 				return count, bytes, true, nil
 			}
 		}
-		valid = it.Next()
+		valid = it.step(reverse)
 	}
 	return count, bytes, false, nil
+}
+
+// step is Prev with reverse, else Next.
+func (it *Iterator) step(reverse bool) bool {
+	if reverse {
+		return it.Prev()
+	}
+	return it.Next()
 }
 
 // soloRun steps over up to max keys after the current one while they

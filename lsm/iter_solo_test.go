@@ -137,10 +137,10 @@ func checkSoloScan(t *testing.T, db *DB, want []scanEntry, what string, o IterOp
 	}
 }
 
-// checkScanCount counts a scan of db with o in runs of ScanCount of
-// several lengths and compares the count and the bytes (keys, and values
-// unless o.KeysOnly) with want, and the key each run stops on with
-// want's.
+// checkScanCount counts a scan of db with o, forward and backward, in
+// runs of ScanCount of several lengths and compares the count and the
+// bytes (keys, and values unless o.KeysOnly) with want, and the key each
+// run stops on with want's.
 func checkScanCount(t *testing.T, db *DB, want []scanEntry, what string, o IterOptions) {
 	t.Helper()
 	var wantBytes int64
@@ -150,40 +150,54 @@ func checkScanCount(t *testing.T, db *DB, want []scanEntry, what string, o IterO
 			wantBytes += int64(len(e.value))
 		}
 	}
-	for _, run := range []int{1, 7, 600, 5000} {
-		// Odd runs are timed: the same count, and times that do not
-		// go back.
-		var doneNs []int64
-		if run%2 == 1 {
-			doneNs = make([]int64, run)
+	backward := make([]scanEntry, len(want))
+	for i, e := range want {
+		backward[len(want)-1-i] = e
+	}
+	for _, reverse := range []bool{false, true} {
+		order := want
+		if reverse {
+			order = backward
 		}
-		it, err := db.NewIter(&o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it.First()
-		var count int
-		var bytes int64
-		for stepFirst := false; ; stepFirst = true {
-			n, b, more, valueErr := it.ScanCount(run, stepFirst, doneNs)
-			if valueErr != nil || n > run || more != (n == run) {
-				t.Fatalf("%s, %+v: ScanCount(%d) after %d entries counted %d, more %v, value error %v", what, o, run, count, n, more, valueErr)
+		for _, run := range []int{1, 7, 600, 5000} {
+			// Odd runs are timed: the same count, and times that do
+			// not go back.
+			var doneNs []int64
+			if run%2 == 1 {
+				doneNs = make([]int64, run)
 			}
-			for i := 0; doneNs != nil && i < n; i++ {
-				if doneNs[i] < 0 || i > 0 && doneNs[i] < doneNs[i-1]-1000 {
-					t.Fatalf("%s, %+v: timed run of %d: times %v", what, o, run, doneNs[:n])
+			it, err := db.NewIter(&o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reverse {
+				it.Last()
+			} else {
+				it.First()
+			}
+			var count int
+			var bytes int64
+			for stepFirst := false; ; stepFirst = true {
+				n, b, more, valueErr := it.ScanCount(run, stepFirst, reverse, doneNs)
+				if valueErr != nil || n > run || more != (n == run) {
+					t.Fatalf("%s, %+v, reverse %v: ScanCount(%d) after %d entries counted %d, more %v, value error %v", what, o, reverse, run, count, n, more, valueErr)
+				}
+				for i := 0; doneNs != nil && i < n; i++ {
+					if doneNs[i] < 0 || i > 0 && doneNs[i] < doneNs[i-1]-1000 {
+						t.Fatalf("%s, %+v: timed run of %d: times %v", what, o, run, doneNs[:n])
+					}
+				}
+				count, bytes = count+n, bytes+b
+				if !more {
+					break
+				}
+				if !it.Valid() || count > len(order) || string(it.Key()) != order[count-1].key {
+					t.Fatalf("%s, %+v, reverse %v: a run of %d stopped on %q (valid %v) after %d entries", what, o, reverse, run, it.Key(), it.Valid(), count)
 				}
 			}
-			count, bytes = count+n, bytes+b
-			if !more {
-				break
+			if err := it.Close(); err != nil || count != len(order) || bytes != wantBytes {
+				t.Fatalf("%s, %+v, reverse %v: runs of %d counted %d entries, %d bytes, error %v; want %d, %d", what, o, reverse, run, count, bytes, err, len(order), wantBytes)
 			}
-			if !it.Valid() || count > len(want) || string(it.Key()) != want[count-1].key {
-				t.Fatalf("%s, %+v: a run of %d stopped on %q (valid %v) after %d entries", what, o, run, it.Key(), it.Valid(), count)
-			}
-		}
-		if err := it.Close(); err != nil || count != len(want) || bytes != wantBytes {
-			t.Fatalf("%s, %+v: runs of %d counted %d entries, %d bytes, error %v; want %d, %d", what, o, run, count, bytes, err, len(want), wantBytes)
 		}
 	}
 }
