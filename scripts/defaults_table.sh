@@ -15,8 +15,9 @@
 # raw outputs; READS=n, WRITES=n and DELETES=n add --reads, --writes and
 # --deletes (for runs whose threads multiply the work). Prints one Markdown
 # row per benchmark and engine: ops/sec of every round, then P99 and P99.9
-# of the last round in microseconds, and a last row per engine with user
-# and system CPU seconds and peak RSS per round.
+# of the last round in microseconds; a row per benchmark with the first
+# engine's ops/sec over each other engine's, per round; and a last row per
+# engine with user and system CPU seconds and peak RSS per round.
 set -euo pipefail
 num=$1
 threads=$2
@@ -49,23 +50,59 @@ for round in $(seq 1 "$rounds"); do
 done
 rm -rf "$db"
 
+# opsof ENGINE ROUND BENCHMARK prints the benchmark's ops/sec in that
+# round's log (the last result line of that name), nothing if none.
+opsof() {
+  awk -v b="$3" '$1 == b && $2 == ":" { for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") print $i }' \
+    "$logs/$1.t$threads.n$num.r$2.log" | tail -1
+}
+
 echo "| benchmark | engine | ops/sec (rounds) | P99 us | P99.9 us |"
 echo "|---|---|---:|---:|---:|"
 for b in ${benchmarks//,/ }; do
   for engine in "$@"; do
+    log="$logs/$engine.t$threads.n$num.r$rounds.log"
     ops=""
     for round in $(seq 1 "$rounds"); do
-      log="$logs/$engine.t$threads.n$num.r$round.log"
-      o=$(awk -v b="$b" '$1 == b && $2 == ":" { for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") print $i }' "$log" | tail -1)
+      o=$(opsof "$engine" "$round" "$b")
       ops="$ops${ops:+ / }${o:-?}"
     done
     # Percentiles of the last round: the first "Percentiles:" line after
-    # the benchmark's result line.
-    pct=$(awk -v b="$b" '$1 == b && $2 == ":" { on = 1; next }
-      on && /^Percentiles:/ { for (i = 1; i < NF; i++) { if ($i == "P99:") p99 = $(i+1); if ($i == "P99.9:") p999 = $(i+1) }; print p99, p999; exit }' "$log")
+    # the benchmark's result line and before the next result line; "? ?"
+    # when it has none.
+    pct=$(awk -v b="$b" 'on && $2 == ":" && /ops\/sec/ { exit }
+      $1 == b && $2 == ":" && /ops\/sec/ { on = 1; next }
+      on && /^Percentiles:/ { for (i = 1; i < NF; i++) { if ($i == "P99:") p99 = $(i+1); if ($i == "P99.9:") p999 = $(i+1) }; print p99, p999; done = 1; exit }
+      END { if (!done) print "? ?" }' "$log")
     echo "| $b | $engine | $ops | ${pct% *} | ${pct#* } |"
   done
 done
+
+if [ $# -gt 1 ]; then
+  first=$1
+  header="| benchmark |"
+  rule="|---|"
+  for other in "${@:2}"; do
+    header="$header $first / $other (rounds) |"
+    rule="$rule---:|"
+  done
+  echo
+  echo "$header"
+  echo "$rule"
+  for b in ${benchmarks//,/ }; do
+    row="| $b |"
+    for other in "${@:2}"; do
+      cell=""
+      for round in $(seq 1 "$rounds"); do
+        r=$(awk -v a="$(opsof "$first" "$round" "$b")" -v c="$(opsof "$other" "$round" "$b")" \
+          'BEGIN { if (a > 0 && c > 0) printf "%.2fx", a / c; else printf "?" }')
+        cell="$cell${cell:+ / }$r"
+      done
+      row="$row $cell |"
+    done
+    echo "$row"
+  done
+fi
 echo
 echo "| engine | user + sys CPU s, peak RSS (rounds) |"
 echo "|---|---|"

@@ -1,0 +1,88 @@
+// Package scripts holds the tests of the measurement scripts beside it:
+// each runs a script against a stand-in db_bench and compares what the
+// script prints with a golden file.
+package scripts
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fakeDBBench is a stand-in db_bench: it prints a result line and a
+// percentile line for each of --benchmarks, with ops/sec from its engine
+// and the number of its run (counted in a file beside it), so that each
+// engine and round has its own figures.
+const fakeDBBench = `#!/usr/bin/env bash
+dir=$(dirname "$0")
+run=$(( $(cat "$dir/runs" 2>/dev/null || echo 0) + 1 ))
+echo "$run" > "$dir/runs"
+echo "args: $*"
+for a in "$@"; do
+  case $a in
+  --engine=*) engine=${a#--engine=} ;;
+  --benchmarks=*) benchmarks=${a#--benchmarks=} ;;
+  esac
+done
+case $engine in native) base=3000 ;; pebble) base=1000 ;; *) base=1200 ;; esac
+i=0
+for b in ${benchmarks//,/ }; do
+  i=$((i + 1))
+  [ "$engine/$b" = pebble/readseq ] && { echo "$b : failed"; continue; }
+  echo "$b :       1.000 micros/op $((base * run + i)) ops/sec 1.000 seconds 1000 operations;"
+  echo "Microseconds per write:"
+  echo "Percentiles: P50: 1.00 P75: 2.00 P99: $i.50 P99.9: $((i * 10)).00 P99.99: 99.00"
+done
+`
+
+// TestDefaultsTable runs scripts/defaults_table.sh for three engines and
+// two rounds against fakeDBBench and compares its tables with
+// testdata/defaults_table.golden; the CPU and RSS figures, which are the
+// machine's, are masked. A benchmark an engine did not report shows "?"
+// in its ops and its ratios.
+func TestDefaultsTable(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Fatalf("defaults_table.sh needs /usr/bin/time (Debian package time): %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "db_bench")
+	if err := os.WriteFile(bin, []byte(fakeDBBench), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "defaults_table.sh", "1000", "2", "2", "native", "pebble", "rocksdb")
+	cmd.Env = append(os.Environ(), "BIN="+bin, "DB="+filepath.Join(dir, "db"), "LOGDIR="+filepath.Join(dir, "logs"), "READS=10")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("defaults_table.sh: %v\n%s", err, out)
+	}
+	cpu := regexp.MustCompile(`[0-9.]+ \+ [0-9.]+ s, [0-9]+ MB`)
+	got := cpu.ReplaceAll(out, []byte("U + S s, R MB"))
+	golden := filepath.Join("testdata", "defaults_table.golden")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("defaults_table.sh printed\n%s\nwant\n%s", got, want)
+	}
+	// The flags db_bench was given, and nothing else.
+	log, err := os.ReadFile(filepath.Join(dir, "logs", "pebble.t2.n1000.r2.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantArgs := "args: --engine=pebble --db=" + filepath.Join(dir, "db") + " --benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq,readreverse,seekrandom,readwhilewriting,readrandomwriterandom,multireadrandom,deleterandom --num=1000 --threads=2 --seed=1 --histogram=1 --progress_reports=false --reads=10\n"
+	if !strings.HasPrefix(string(log), wantArgs) {
+		t.Errorf("pebble's round 2 log begins %q, want %q", log[:min(len(log), len(wantArgs))], wantArgs)
+	}
+}
