@@ -12,13 +12,13 @@ import "github.com/godbbench/godbbench/internal/clock"
 
 // ScanCount counts up to n keys forward from the current one, or
 // backward with reverse (from the one after it in that direction when
-// stepFirst), summing the lengths of their keys and,
-// unless the iterator is KeysOnly, of their values, which it loads; it
-// stops on the n-th key (more true; the iterator stays there) or when
-// the iterator becomes invalid (more false; Error says whether an error
-// ended it). The iterator moves exactly as a loop of Next (Prev with
-// reverse) calls would move it. A value that cannot be loaded ends the count, before that
-// key, with its error as valueErr (the iterator then fails with it).
+// stepFirst), summing the lengths of their keys and, unless the iterator
+// is KeysOnly, of their values, which it loads; it stops on the n-th key
+// (more true; the iterator stays there) or when the iterator becomes
+// invalid (more false; Error says whether an error ended it). The
+// iterator moves exactly as a loop of Next (Prev with reverse) calls
+// would move it. A value that cannot be loaded ends the count, before
+// that key, with its error as valueErr (the iterator then fails with it).
 //
 // With doneNs (at least n long) the count is timed as engine.Runner's
 // runs are: doneNs[i] is set to the nanoseconds (internal/clock) from the
