@@ -17,12 +17,26 @@
 # row per benchmark and engine: ops/sec of every round, then P99 and P99.9
 # of the last round in microseconds; a row per benchmark with the first
 # engine's ops/sec over each other engine's, per round; and a last row per
-# engine with user and system CPU seconds and peak RSS per round.
+# engine with user and system CPU seconds and peak RSS per round. Exits 2
+# on bad arguments, 1 when a db_bench run failed (the table is still
+# printed, that run's cells ?).
 set -euo pipefail
+usage="usage: scripts/defaults_table.sh NUM THREADS ROUNDS ENGINE..."
+if [ $# -lt 4 ]; then
+  echo "$usage" >&2
+  exit 2
+fi
+for n in "$1" "$2" "$3"; do
+  if ! [[ $n =~ ^[1-9][0-9]*$ ]]; then
+    echo "defaults_table.sh: '$n' is not a positive integer; $usage" >&2
+    exit 2
+  fi
+done
 num=$1
 threads=$2
 rounds=$3
 shift 3
+failed=0
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,8 +58,10 @@ for round in $(seq 1 "$rounds"); do
     rm -rf "$db"
     /usr/bin/time -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
       --benchmarks=$benchmarks --num="$num" --threads="$threads" --seed=1 \
-      --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 ||
+      --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 || {
       echo "failed: $log" >&2
+      failed=1
+    }
   done
 done
 rm -rf "$db"
@@ -115,3 +131,4 @@ for engine in "$@"; do
   done
   echo "| $engine | $cells |"
 done
+exit $failed

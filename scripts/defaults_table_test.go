@@ -86,3 +86,51 @@ func TestDefaultsTable(t *testing.T) {
 		t.Errorf("pebble's round 2 log begins %q, want %q", log[:min(len(log), len(wantArgs))], wantArgs)
 	}
 }
+
+// TestDefaultsTableBadInput checks that the script refuses bad arguments
+// with its usage and exit status 2 before running anything, and that a
+// db_bench run that fails makes it exit 1 after printing the table, with
+// that run's cells unknown.
+func TestDefaultsTableBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "db_bench")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (stdout, stderr string, code int) {
+		cmd := exec.Command("bash", append([]string{"defaults_table.sh"}, args...)...)
+		cmd.Env = append(os.Environ(), "BIN="+bin, "DB="+filepath.Join(dir, "db"), "LOGDIR="+filepath.Join(dir, "logs"))
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		code = cmd.ProcessState.ExitCode()
+		if err != nil && code < 0 {
+			t.Fatal(err)
+		}
+		return out.String(), errOut.String(), code
+	}
+	for _, args := range [][]string{
+		{},
+		{"1000", "1", "1"},
+		{"1e6", "1", "1", "native"},
+		{"1000", "0", "1", "native"},
+		{"1000", "1", "-1", "native"},
+	} {
+		_, stderr, code := run(args...)
+		if code != 2 || !strings.Contains(stderr, "usage: scripts/defaults_table.sh NUM THREADS ROUNDS ENGINE...") {
+			t.Errorf("args %q: exit %d, stderr %q; want 2 and the usage", args, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Fatal("db_bench ran for bad arguments")
+	}
+	stdout, stderr, code := run("1000", "1", "1", "native", "pebble")
+	if code != 1 || !strings.Contains(stderr, "failed: ") {
+		t.Errorf("failing db_bench: exit %d, stderr %q; want 1 and the failed log", code, stderr)
+	}
+	for _, want := range []string{"| readseq | native | ? | ? | ? |", "| readseq | ? |"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("failing db_bench: no %q in the table:\n%s", want, stdout)
+		}
+	}
+}
