@@ -17,7 +17,14 @@
 # row per benchmark and engine: ops/sec of every round, then P99 and P99.9
 # of the last round in microseconds; a row per benchmark with the first
 # engine's ops/sec over each other engine's, per round; and a last row per
-# engine with user and system CPU seconds and peak RSS per round. Exits 2
+# engine with user and system CPU seconds, peak RSS and the host's core
+# round trip per round. The round trip (scripts/coreping, run just before
+# and just after each db_bench process; COREPING=path runs that binary) is
+# how long a cache line takes from one CPU to the other and back; on a
+# virtual machine it changes with where the host puts the virtual CPUs
+# (on the 2-vCPU machine of docs/BENCHMARKS.md, 110-150 ns or 400-460 ns),
+# and multi-threaded writes follow it, so a round whose engines saw
+# different round trips compares different machines. Exits 2
 # on bad arguments, 1 when a db_bench run failed (the table is still
 # printed, that run's cells ?).
 set -euo pipefail
@@ -42,6 +49,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=${BIN:-"$tmp/db_bench"}
 [ -n "${BIN:-}" ] || go build -tags rocksdb -o "$bin" ./cmd/db_bench
+ping=${COREPING:-"$tmp/coreping"}
+[ -n "${COREPING:-}" ] || go build -o "$ping" ./scripts/coreping
 db=${DB:-/dev/shm/defaults_table}
 logs=${LOGDIR:-$tmp}
 mkdir -p "$logs"
@@ -56,12 +65,15 @@ for round in $(seq 1 "$rounds"); do
     log="$logs/$engine.t$threads.n$num.r$round.log"
     echo "$(date +%T) $log" >&2
     rm -rf "$db"
+    before=$("$ping" | awk '{ print $6 }') || before="?"
     /usr/bin/time -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
       --benchmarks=$benchmarks --num="$num" --threads="$threads" --seed=1 \
       --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 || {
       echo "failed: $log" >&2
       failed=1
     }
+    after=$("$ping" | awk '{ print $6 }') || after="?"
+    echo "core_round_trip ${before:-?} ${after:-?}" >>"$log"
   done
 done
 rm -rf "$db"
@@ -120,13 +132,14 @@ if [ $# -gt 1 ]; then
   done
 fi
 echo
-echo "| engine | user + sys CPU s, peak RSS (rounds) |"
+echo "| engine | user + sys CPU s, peak RSS, core round trip before-after (rounds) |"
 echo "|---|---|"
 for engine in "$@"; do
   cells=""
   for round in $(seq 1 "$rounds"); do
     log="$logs/$engine.t$threads.n$num.r$round.log"
-    c=$(awk '$1 == "cpu_rss" { printf "%s + %s s, %d MB", $2, $3, $4 / 1024 }' "$log")
+    c=$(awk '$1 == "cpu_rss" { printf "%s + %s s, %d MB", $2, $3, $4 / 1024 }
+      $1 == "core_round_trip" { printf ", %s-%s ns", $2, $3 }' "$log")
     cells="$cells${cells:+ / }${c:-?}"
   done
   echo "| $engine | $cells |"

@@ -41,6 +41,31 @@ for b in ${benchmarks//,/ }; do
 done
 `
 
+// fakeCorePing is a stand-in scripts/coreping whose round trip counts its
+// calls from 100, so the table shows which call was before and which after
+// each run.
+const fakeCorePing = `#!/usr/bin/env bash
+dir=$(dirname "$0")
+n=$(( $(cat "$dir/pings" 2>/dev/null || echo 99) + 1 ))
+echo "$n" > "$dir/pings"
+echo "coreping cpus 0,1 round trip $n ns (min 1, max 2)"
+`
+
+// writeFakes writes the stand-in db_bench (dbBench, a script) and
+// fakeCorePing into dir and returns the environment that points the
+// script at them.
+func writeFakes(t *testing.T, dir, dbBench string) []string {
+	t.Helper()
+	bin, ping := filepath.Join(dir, "db_bench"), filepath.Join(dir, "coreping")
+	if err := os.WriteFile(bin, []byte(dbBench), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ping, []byte(fakeCorePing), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "BIN="+bin, "COREPING="+ping, "DB="+filepath.Join(dir, "db"), "LOGDIR="+filepath.Join(dir, "logs"))
+}
+
 // TestDefaultsTable runs scripts/defaults_table.sh for three engines and
 // two rounds against fakeDBBench and compares its tables with
 // testdata/defaults_table.golden; the CPU and RSS figures, which are the
@@ -51,12 +76,8 @@ func TestDefaultsTable(t *testing.T) {
 		t.Fatalf("defaults_table.sh needs /usr/bin/time (Debian package time): %v", err)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "db_bench")
-	if err := os.WriteFile(bin, []byte(fakeDBBench), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command("bash", "defaults_table.sh", "1000", "2", "2", "native", "pebble", "rocksdb")
-	cmd.Env = append(os.Environ(), "BIN="+bin, "DB="+filepath.Join(dir, "db"), "LOGDIR="+filepath.Join(dir, "logs"), "READS=10")
+	cmd.Env = append(writeFakes(t, dir, fakeDBBench), "READS=10")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("defaults_table.sh: %v\n%s", err, out)
@@ -93,13 +114,10 @@ func TestDefaultsTable(t *testing.T) {
 // that run's cells unknown.
 func TestDefaultsTableBadInput(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "db_bench")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	env := writeFakes(t, dir, "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nexit 1\n")
 	run := func(args ...string) (stdout, stderr string, code int) {
 		cmd := exec.Command("bash", append([]string{"defaults_table.sh"}, args...)...)
-		cmd.Env = append(os.Environ(), "BIN="+bin, "DB="+filepath.Join(dir, "db"), "LOGDIR="+filepath.Join(dir, "logs"))
+		cmd.Env = env
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
