@@ -21,11 +21,11 @@
 # round trip per round. The round trip (scripts/coreping, run just before
 # and just after each db_bench process; COREPING=path runs that binary) is
 # how long a cache line takes from one CPU to the other and back; on a
-# virtual machine it changes with where the host puts the virtual CPUs
-# (on the 2-vCPU machine of docs/BENCHMARKS.md, 110-150 ns or 400-460 ns),
-# and multi-threaded writes follow it, so a round whose engines saw
-# different round trips compares different machines. Exits 2
-# on bad arguments, 1 when a db_bench run failed (the table is still
+# virtual machine it changes with where the host puts the virtual CPUs (on
+# the 2-vCPU machine of docs/BENCHMARKS.md, about 100-190 ns or 400-500
+# ns), and multi-threaded runs follow it, so a round whose engines saw
+# different round trips compares different machines. Exits 2 on bad
+# arguments, 1 when a db_bench run failed (the table is still
 # printed, that run's cells ?).
 set -euo pipefail
 usage="usage: scripts/defaults_table.sh NUM THREADS ROUNDS ENGINE..."
