@@ -272,7 +272,8 @@ func (db *DB) refitLevel(from, to int, start, end []byte) error {
 }
 
 // WaitForCompactions blocks until no flush or compaction is pending or
-// running.
+// running, and no goroutine is making the next WAL (walnext.go): on return
+// the DB's files change only by what the caller does next.
 func (db *DB) WaitForCompactions() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -282,7 +283,8 @@ func (db *DB) WaitForCompactions() error {
 		}
 		db.maybeScheduleFlush()
 		db.maybeScheduleCompaction()
-		busy := db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning
+		busy := db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning ||
+			db.mu.nextWAL.making
 		if !busy {
 			return nil
 		}

@@ -2,7 +2,10 @@ package lsm
 
 import (
 	"os"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestNextWALMadeAhead: a logged write has the next WAL made in the
@@ -62,5 +65,43 @@ func waitWALAhead(db *DB) {
 	defer db.mu.Unlock()
 	for db.mu.nextWAL.making {
 		db.bgCond.Wait()
+	}
+}
+
+// slowWALFS makes every WAL file a goroutine creates after Open wait
+// before it exists, widening the window in which the next WAL is being made.
+type slowWALFS struct {
+	FS
+	slow atomic.Bool
+}
+
+func (f *slowWALFS) Create(name string) (WritableFile, error) {
+	if f.slow.Load() && strings.HasSuffix(name, ".log") {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return f.FS.Create(name)
+}
+
+// TestWaitForCompactionsWaitsForNextWAL: WaitForCompactions returns only
+// once the WAL made ahead exists, so a caller that then compares the
+// directory (Destroy's refusal test did) sees no file appear after it.
+func TestWaitForCompactionsWaitsForNextWAL(t *testing.T) {
+	dir := t.TempDir()
+	fs := &slowWALFS{FS: DefaultFS}
+	db := mustOpenFS(t, dir, fs, testOptions())
+	defer db.Close()
+	fs.slow.Store(true)
+	put(t, db, "a", "1")
+	if err := db.WaitForCompactions(); err != nil {
+		t.Fatal(err)
+	}
+	db.mu.Lock()
+	making, next := db.mu.nextWAL.making, db.mu.nextWAL.num
+	db.mu.Unlock()
+	if making || next == 0 {
+		t.Fatalf("WaitForCompactions returned with the next WAL being made (%v) or not made (number %d)", making, next)
+	}
+	if _, err := os.Stat(walName(dir, next)); err != nil {
+		t.Fatalf("next WAL after WaitForCompactions: %v", err)
 	}
 }
