@@ -2,7 +2,6 @@ package sst
 
 import (
 	"math/bits"
-	"sync"
 	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/invariants"
@@ -96,7 +95,7 @@ type slab struct {
 }
 
 type cacheShard struct {
-	mu    sync.RWMutex
+	mu    shardLock
 	table blockIndex // slot id: slab index × slotsPerSlabMax + slot (cache_index.go)
 	slabs []slab     // fixed length: the shard's budget in slabs
 	used  int        // slabs with a buffer
