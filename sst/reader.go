@@ -65,9 +65,10 @@ func (d *dataBlock) valueOffset() uint64 {
 // is used by one goroutine at a time.
 type Reader struct {
 	f *os.File
-	// ra is what blocks are read through: f, or f's aligned reader when
-	// the file is open for direct reads.
+	// ra is what blocks are read through: fr, or f's aligned reader when
+	// the file is open for direct reads (fr nil).
 	ra     io.ReaderAt
+	fr     *fileReaderAt
 	size   int64
 	name   string
 	opts   ReaderOptions
@@ -188,7 +189,8 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // provided the calling goroutine set runtime/debug.SetPanicOnFault
 // (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
-	r := &Reader{f: f, ra: readerAt(f, opts), size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	r.ra, r.fr = readerAt(f, opts)
 	if opts.FileOperations != nil {
 		r.ra = fileops.ReaderAt{ReaderAt: r.ra, Counts: opts.FileOperations}
 	}
@@ -897,6 +899,9 @@ func (r *Reader) Close() error {
 		r.region = nil
 		err = munmapFile(r.mapped)
 		r.mapped = nil
+	}
+	if r.fr != nil {
+		r.fr.close()
 	}
 	if cerr := r.f.Close(); err == nil {
 		err = cerr
