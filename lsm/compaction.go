@@ -284,7 +284,7 @@ func (db *DB) WaitForCompactions() error {
 		db.maybeScheduleFlush()
 		db.maybeScheduleCompaction()
 		busy := db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning ||
-			db.mu.nextWAL.making
+			db.mu.nextWAL.making || db.purge.busy()
 		if !busy {
 			return nil
 		}

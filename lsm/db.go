@@ -119,6 +119,9 @@ type DB struct {
 	// def is the default column family (family.go), set by Open.
 	def  *family
 	bgWG sync.WaitGroup
+	// purge releases read states whose last reference a read dropped
+	// (purge.go).
+	purge purger
 	// blobs finds blob files by number for reads (blob_file.go).
 	blobs blobRegistry
 	// blobOpts are the key-value separation options (blob_options.go).
@@ -175,6 +178,7 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	}
 	db := &DB{dir: dir, walDir: opts.WALDir, opts: opts, fs: cfg.FS, merge: cfg.MergeOperator, tickers: cfg.Statistics.Recorder(), familyNames: cfg.ColumnFamilies,
 		releaseMemory: cfg.ReleaseMemoryAfterCompact}
+	db.purge.db = db
 	if db.fs == nil {
 		db.fs = DefaultFS
 	}
@@ -512,6 +516,7 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	db.bgWG.Wait()
 	db.discardNextWAL()
+	db.purge.close()
 	for _, f := range families {
 		db.closeFamily(f)
 	}

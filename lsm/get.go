@@ -153,7 +153,7 @@ func (db *DB) get(f *family, key []byte, snapshot uint64, fn func(value []byte))
 	if rs == nil {
 		return false, ErrClosed
 	}
-	defer rs.unref()
+	defer rs.unrefReading(&db.purge)
 	seq := snapshot
 	if seq == latestSeq {
 		seq = db.visibleSeq.Load()

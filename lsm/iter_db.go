@@ -487,7 +487,7 @@ func (it *Iterator) Close() error {
 	}
 	err := it.m.Close()
 	if it.rs != nil {
-		it.rs.unref()
+		it.rs.unrefReading(&it.db.purge)
 		it.rs = nil
 	}
 	if it.err != nil {

@@ -31,17 +31,36 @@ func (rs *readState) tryRef() bool {
 }
 
 func (rs *readState) unref() {
+	if rs.drop() {
+		rs.release()
+	}
+}
+
+// unrefReading is unref for a read (a Get, an iterator's Close): the last
+// reference is released by p, off the read path (purge.go).
+func (rs *readState) unrefReading(p *purger) {
+	if rs.drop() {
+		p.release(rs)
+	}
+}
+
+// drop drops a reference and reports whether it was the last.
+func (rs *readState) drop() bool {
 	n := rs.refs.Add(-1)
 	if invariants.Enabled {
 		checkUnref("read state of version", rs.v.num, n)
 	}
-	if n == 0 {
-		rs.mem.unref()
-		for _, m := range rs.imm {
-			m.unref()
-		}
-		rs.v.unref()
+	return n == 0
+}
+
+// release lets go of the memtables and version of a state whose last
+// reference is gone.
+func (rs *readState) release() {
+	rs.mem.unref()
+	for _, m := range rs.imm {
+		m.unref()
 	}
+	rs.v.unref()
 }
 
 // readStateHolder publishes the current readState through one atomic
