@@ -51,7 +51,7 @@ func obsoleteUnderIterator(t *testing.T, dir string, fs FS) (*DB, *Iterator, str
 	if err := db.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	old := tableFiles(t, dir)
+	old := filesOf(t, dir, fileTable)
 	if len(old) != 1 {
 		t.Fatalf("tables after one flush: %v", old)
 	}
@@ -63,25 +63,10 @@ func obsoleteUnderIterator(t *testing.T, dir string, fs FS) (*DB, *Iterator, str
 	if err := db.Compact(nil, nil, -1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, old[0])); err != nil {
+	if _, err := os.Stat(old[0]); err != nil {
 		t.Fatalf("table %s, held by an open iterator, is gone: %v", old[0], err)
 	}
-	return db, it, filepath.Join(dir, old[0])
-}
-
-func tableFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	names, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range names {
-		if k, _ := parseFileName(e.Name()); k == fileTable {
-			out = append(out, e.Name())
-		}
-	}
-	return out
+	return db, it, old[0]
 }
 
 // TestReadReleaseOffReadPath: the read that drops the last reference on a
@@ -110,7 +95,7 @@ func TestReadReleaseOffReadPath(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		fs.mu.Lock()
-		t.Fatalf("no removal of %s after the iterator closed; removed %v, tables %v", old, fs.removed, tableFiles(t, dir))
+		t.Fatalf("no removal of %s after the iterator closed; removed %v, tables %v", old, fs.removed, filesOf(t, dir, fileTable))
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- db.WaitForCompactions() }()
