@@ -21,6 +21,9 @@ func TestProfileKinds(t *testing.T) {
 			code, _, errs := runMain(t, "--engine=native", "--db="+filepath.Join(dir, "db"),
 				"--benchmarks=fillseq,readseq", "--num=1000", "--seed=1",
 				"--profile="+kind, "--profile_dir="+profDir)
+			if code != 0 && strings.Contains(errs, "could not measure its CPU tick rate") {
+				t.Skipf("SKIPPED --profile=%s: %s", kind, errs)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
