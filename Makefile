@@ -31,7 +31,7 @@ build-rocksdb: check-rocksdb
 # and, with the rocksdb tag when librocksdb-dev is there, the RocksDB engine,
 # the driver's oracle/profiles tests and the merge operators against
 # librocksdb's own.
-RACE_PKGS := ./memtable/... ./memtablerepbench ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
+RACE_PKGS := ./memtable/... ./memtablerepbench ./sst/... ./lsm/... ./engine/... ./dbbench ./tools/... ./internal/...
 test:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
