@@ -3,6 +3,7 @@ package lsm
 import (
 	"encoding/binary"
 	"math/rand"
+	"runtime"
 	"testing"
 
 	"github.com/godbbench/godbbench/options"
@@ -262,6 +263,41 @@ func hotPathAllocations(t *testing.T, o *options.Options) {
 	if a := testing.AllocsPerRun(1000, step); a > 0 {
 		t.Errorf("iterator step: %v allocations", a)
 	}
+	// An iterator per seek, as db_bench's seekrandom makes one: its state
+	// is pooled (iter_alloc.go); what is left is the handle and the
+	// memtable's iterator, 48 bytes here against 2.9 KiB unpooled.
+	seek := func() {
+		it, err := db.NewIter(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.SeekGE(benchKey(key, 17))
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seek()
+	// rtable tables get an adapter and an rtable.Iter per table opened
+	// (about 0.5 KiB a seek here), not pooled yet.
+	limit := uint64(256)
+	if o.TableFormat == options.TableFormatRTable {
+		limit = 1024
+	}
+	if n := bytesPerRun(1000, seek); n > limit {
+		t.Errorf("NewIter, SeekGE and Close: %d bytes allocated, want at most %d", n, limit)
+	}
+}
+
+// bytesPerRun is the heap bytes one call of fn allocates, averaged over
+// runs calls (testing.AllocsPerRun counts allocations, not their size).
+func bytesPerRun(runs int, fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		fn()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
 }
 
 // BenchmarkShortScan is the profiles workload's scan shape: a new iterator,

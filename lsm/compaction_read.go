@@ -142,7 +142,7 @@ func (db *DB) markForReadCompaction(f *fileMeta) {
 // the L0 tables, each a source of its own, are checked by their ranges.
 // It stops looking at the second such table, and charges nothing for a
 // seek that failed (its level iterators may not all have moved).
-func (it *Iterator) chargeSeek(key []byte) {
+func (it *dbIter) chargeSeek(key []byte) {
 	if it.m.Error() != nil {
 		return
 	}

@@ -1,6 +1,11 @@
 package lsm
 
-import "github.com/godbbench/godbbench/internal/rangedel"
+import (
+	"sync"
+
+	"github.com/godbbench/godbbench/internal/rangedel"
+	"github.com/godbbench/godbbench/sst"
+)
 
 // iterBundle is one allocation holding an Iterator and the merging iterator,
 // child adapters and heap that NewIter would otherwise allocate one by one.
@@ -11,10 +16,17 @@ import "github.com/godbbench/godbbench/internal/rangedel"
 // 6-12 us scan plus the GC work they cause; the bundle is one 1.3 KiB
 // allocation. Sources beyond the inline capacity (more memtables, L0 tables
 // or levels than below) fall back to separate allocations, so nothing is
-// ever refused. The bundle is not pooled: a pooled iterator used after its
-// Close would silently read another iterator's state.
+// ever refused.
+//
+// Bundles are pooled (getBundle, putBundle): seekrandom, as db_bench runs
+// it, makes an iterator per seek, and a fresh 2.5 KiB bundle per seek was
+// 72% of the bytes that benchmark allocated (1M keys, --profile=heap),
+// about 40 collections a second, each new bundle on lines the cache had
+// not seen. The caller holds an Iterator, a handle that Close empties, so
+// an iterator used after Close reaches nothing (iter_handle.go) rather
+// than the next iterator's state.
 type iterBundle struct {
-	it       Iterator
+	it       dbIter
 	merge    mergingIter
 	children [bundleMems + bundleTables + bundleLevels]internalIter
 	heap     [bundleMems + bundleTables + bundleLevels]mergeEntry
@@ -72,6 +84,73 @@ func (b *iterBundle) levelIter(db *DB, files []*fileMeta, keysOnly bool) *levelI
 	} else {
 		l = new(levelIter)
 	}
+	own := l.slot.own
 	*l = levelIter{db: db, files: files, idx: -1, keysOnly: keysOnly}
+	l.slot.own = own
 	return l
+}
+
+var bundlePool = sync.Pool{New: func() any { return new(iterBundle) }}
+
+// maxKeptBuffer is the largest byte buffer a pooled bundle keeps; a larger
+// one (a scan of large values) is left to the collector.
+const maxKeptBuffer = 64 << 10
+
+// getBundle returns an empty bundle, its byte buffers kept from an
+// earlier iterator.
+func getBundle() *iterBundle { return bundlePool.Get().(*iterBundle) }
+
+// putBundle empties b, whose iterator is closed, and pools it: every
+// reference it held (read state, tables, sources) is dropped, and only
+// its byte buffers, emptied, and its table slots' sst.Iters, emptied by
+// Reset(nil), are kept.
+func putBundle(b *iterBundle) {
+	it := &b.it
+	keyBuf, seekBuf, succBuf, valBuf := it.keyBuf, it.seekBuf, it.succBuf, it.valBuf
+	bounds := it.boundBufs
+	var tables [bundleTables]*sst.Iter
+	var levels [bundleLevels]*sst.Iter
+	for i := range b.tables {
+		tables[i] = emptied(b.tables[i].own, i < b.nTables)
+	}
+	for i := range b.levels {
+		levels[i] = emptied(b.levels[i].slot.own, i < b.nLevels)
+	}
+	*b = iterBundle{}
+	it.keyBuf, it.seekBuf, it.succBuf, it.valBuf = keptBuffer(keyBuf), keptBuffer(seekBuf), keptBuffer(succBuf), keptBuffer(valBuf)
+	it.boundBufs = [2][]byte{keptBuffer(bounds[0]), keptBuffer(bounds[1])}
+	for i := range b.tables {
+		b.tables[i].own = tables[i]
+	}
+	for i := range b.levels {
+		b.levels[i].slot.own = levels[i]
+	}
+	bundlePool.Put(b)
+}
+
+// emptied is a slot's closed sst.Iter, emptied when this iterator used
+// the slot (the others were emptied when their user closed).
+func emptied(t *sst.Iter, used bool) *sst.Iter {
+	if t != nil && used {
+		t.Reset(nil)
+	}
+	return t
+}
+
+// keptBuffer is b emptied, or nil when it is too large to keep.
+func keptBuffer(b []byte) []byte {
+	if cap(b) > maxKeptBuffer {
+		return nil
+	}
+	return b[:0]
+}
+
+// copyBound copies an iterator bound into *buf, growing it as needed; an
+// empty bound stays non-nil.
+func copyBound(buf *[]byte, bound []byte) []byte {
+	if *buf == nil {
+		*buf = make([]byte, 0, len(bound))
+	}
+	*buf = append((*buf)[:0], bound...)
+	return *buf
 }

@@ -17,7 +17,7 @@ import "github.com/godbbench/godbbench/mergeop"
 // value or deletion. On the first, the value under them (in it.valBuf
 // when it.haveVal) becomes the merge's base. It reports false, with
 // it.err set, when the operand cannot be read.
-func (it *Iterator) pushBackwardOperand(operands int) bool {
+func (it *dbIter) pushBackwardOperand(operands int) bool {
 	if operands == 0 {
 		it.ops.reset()
 		if it.haveVal {
@@ -37,7 +37,7 @@ func (it *Iterator) pushBackwardOperand(operands int) bool {
 // mergeBackward merges the operands pushBackwardOperand collected into
 // it.valBuf and sets it.haveVal. When the operator fails, it leaves
 // haveVal false: Value then merges forward and reports the failure.
-func (it *Iterator) mergeBackward() {
+func (it *dbIter) mergeBackward() {
 	merged, err := it.ops.fullMergeOldestPushedFirst(it.db.merge, it.key)
 	if err != nil {
 		return

@@ -2,7 +2,6 @@ package lsm
 
 import (
 	"github.com/godbbench/godbbench/internal/base"
-	"github.com/godbbench/godbbench/internal/invariants"
 	"github.com/godbbench/godbbench/internal/rangedel"
 )
 
@@ -23,37 +22,22 @@ type IterOptions struct {
 	AutoPrefix        bool
 }
 
-// Iterator walks the user keys visible at one sequence number, in either
-// direction. Values are loaded only when Value is called.
-//
-// Forward, the merged stream is positioned at the visible entry of the
-// current key, so Value reads straight from it. Backward, the walk must pass
-// the newest version of a key before knowing it is visible; the key is
-// copied and the stream sits before it, and Value re-seeks forward to the
-// key to load its value (so key-only reverse scans never touch values);
-// without KeysOnly the value is copied during the backward walk instead.
-//
-// Errors: an error met by any source (a table that cannot be opened, a
-// block with a bad checksum, a short file) makes the iterator invalid at
-// once, with Error set; no entry after it is returned, since the failed
-// source may hold newer versions or tombstones of the keys that follow.
-// Next and Prev after an error return false and keep the error. First,
-// Last and the seeks clear it and start over, as RocksDB's DBIter does
-// (its status is reset by every seek); they return false with Error set
-// again if the error persists. A fault reading a mapped table whose file
-// shrank is such an error (fault.go).
-type Iterator struct {
-	db      *DB
-	rs      *readState
-	m       *mergingIter
-	seq     uint64
-	lower   []byte
-	upper   []byte
-	valid   bool
-	forward bool   // m is at the visible entry of key
-	key     []byte // current key (copied when walking backward)
-	keyBuf  []byte // storage for copied keys
-	seekBuf []byte // storage for the key Value re-seeks to
+// dbIter is the state of an Iterator (iter_handle.go), which documents
+// its behaviour; it lives in a pooled iterBundle (iter_alloc.go).
+type dbIter struct {
+	db    *DB
+	rs    *readState
+	m     *mergingIter
+	seq   uint64
+	lower []byte
+	upper []byte
+	// boundBufs hold the copies of the lower and upper bounds.
+	boundBufs [2][]byte
+	valid     bool
+	forward   bool   // m is at the visible entry of key
+	key       []byte // current key (copied when walking backward)
+	keyBuf    []byte // storage for copied keys
+	seekBuf   []byte // storage for the key Value re-seeks to
 	// succBuf holds SeekLE's target followed by a zero byte: the first
 	// key after the target, which SeekLE seeks below.
 	succBuf []byte
@@ -70,7 +54,6 @@ type Iterator struct {
 	merged     bool
 	mergedNext bool
 	err        error
-	closed     bool // set by Close (invariants builds only)
 	// dels are cursors over the range tombstone lists of the sources
 	// (rangedel_read.go); empty when no source has any.
 	dels []rangedel.Cursor
@@ -94,7 +77,7 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 	if rs == nil {
 		return nil, ErrClosed
 	}
-	b := &iterBundle{}
+	b := getBundle()
 	it := &b.it
 	it.db, it.rs, it.seq = db, rs, db.visibleSeq.Load()
 	it.chargeSeeks = db.readCompactions
@@ -105,15 +88,16 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 		it.keysOnly = o.KeysOnly
 		// Copy the bounds, keeping an empty non-nil bound non-nil.
 		if o.LowerBound != nil {
-			it.lower = append(make([]byte, 0, len(o.LowerBound)), o.LowerBound...)
+			it.lower = copyBound(&it.boundBufs[0], o.LowerBound)
 		}
 		if o.UpperBound != nil {
-			it.upper = append(make([]byte, 0, len(o.UpperBound)), o.UpperBound...)
+			it.upper = copyBound(&it.boundBufs[1], o.UpperBound)
 		}
 	}
 	dels, err := rs.rangeDelCursors(db, b.dels[:0])
 	if err != nil {
 		rs.unref()
+		putBundle(b)
 		return nil, err
 	}
 	it.dels = dels
@@ -129,6 +113,7 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 				c.Close()
 			}
 			rs.unref()
+			putBundle(b)
 			return nil, err
 		}
 		children = append(children, db.pinIter(r, b.tableIter(db, r, it.keysOnly)))
@@ -147,20 +132,20 @@ func (db *DB) newIter(f *family, o *IterOptions) (*Iterator, error) {
 	if o != nil {
 		it.setPrefixOptions(o)
 	}
-	return it, nil
+	return &Iterator{b: b}, nil
 }
 
-func (it *Iterator) aboveUpper(key []byte) bool {
+func (it *dbIter) aboveUpper(key []byte) bool {
 	return it.upper != nil && compareKeys(key, it.upper) >= 0
 }
 
-func (it *Iterator) belowLower(key []byte) bool {
+func (it *dbIter) belowLower(key []byte) bool {
 	return it.lower != nil && compareKeys(key, it.lower) < 0
 }
 
 // findForward settles on the first visible key at or after the stream's
 // position, which is at the first entry of some user key.
-func (it *Iterator) findForward(ok bool) bool {
+func (it *dbIter) findForward(ok bool) bool {
 	it.forward, it.merged = true, false
 	for ok {
 		key := it.m.Key()
@@ -195,7 +180,7 @@ func (it *Iterator) findForward(ok bool) bool {
 
 // kindAt is the kind of the stream's entry for this iterator: a point
 // entry that a range tombstone visible to it covers counts as a tombstone.
-func (it *Iterator) kindAt() base.Kind {
+func (it *dbIter) kindAt() base.Kind {
 	kind := it.m.Kind()
 	if len(it.dels) > 0 && kind != base.KindDelete && it.covered(it.m.Key(), it.m.Seq()) {
 		return base.KindDelete
@@ -205,7 +190,7 @@ func (it *Iterator) kindAt() base.Kind {
 
 // covered reports whether a range tombstone visible to the iterator
 // deletes the entry (key, seq).
-func (it *Iterator) covered(key []byte, seq uint64) bool {
+func (it *dbIter) covered(key []byte, seq uint64) bool {
 	for i := range it.dels {
 		if it.dels[i].Covering(key, it.seq) > seq {
 			return true
@@ -215,7 +200,7 @@ func (it *Iterator) covered(key []byte, seq uint64) bool {
 }
 
 // skipKey advances the stream past every entry of key.
-func (it *Iterator) skipKey(key []byte) bool {
+func (it *dbIter) skipKey(key []byte) bool {
 	for {
 		if !it.m.Next() {
 			return false
@@ -228,7 +213,7 @@ func (it *Iterator) skipKey(key []byte) bool {
 
 // findBackward settles on the last visible key at or before the stream's
 // position, which is at the last (oldest) entry of some user key.
-func (it *Iterator) findBackward(ok bool) bool {
+func (it *dbIter) findBackward(ok bool) bool {
 	it.forward, it.merged = false, false
 	for ok {
 		key := it.m.Key()
@@ -289,7 +274,7 @@ func (it *Iterator) findBackward(ok bool) bool {
 }
 
 // First moves to the first key.
-func (it *Iterator) First() bool {
+func (it *dbIter) First() bool {
 	it.err = nil // a new positioning starts over
 	it.beginSeek(nil, true)
 	if it.lower != nil {
@@ -299,7 +284,7 @@ func (it *Iterator) First() bool {
 }
 
 // Last moves to the last key.
-func (it *Iterator) Last() bool {
+func (it *dbIter) Last() bool {
 	it.err = nil // a new positioning starts over
 	it.beginSeek(nil, false)
 	if it.upper != nil {
@@ -309,7 +294,7 @@ func (it *Iterator) Last() bool {
 }
 
 // SeekGE moves to the first key >= key.
-func (it *Iterator) SeekGE(key []byte) bool {
+func (it *dbIter) SeekGE(key []byte) bool {
 	it.err = nil // a new positioning starts over
 	it.beginSeek(key, true)
 	if it.belowLower(key) {
@@ -323,7 +308,7 @@ func (it *Iterator) SeekGE(key []byte) bool {
 }
 
 // SeekLE moves to the last key <= key (RocksDB's SeekForPrev).
-func (it *Iterator) SeekLE(key []byte) bool {
+func (it *dbIter) SeekLE(key []byte) bool {
 	it.err = nil // a new positioning starts over
 	it.beginSeek(key, false)
 	if it.upper != nil && compareKeys(key, it.upper) >= 0 {
@@ -343,7 +328,7 @@ func (it *Iterator) SeekLE(key []byte) bool {
 }
 
 // SeekLT moves to the last key < key.
-func (it *Iterator) SeekLT(key []byte) bool {
+func (it *dbIter) SeekLT(key []byte) bool {
 	it.err = nil // a new positioning starts over
 	it.beginSeek(nil, false)
 	if it.upper != nil && compareKeys(key, it.upper) > 0 {
@@ -353,7 +338,7 @@ func (it *Iterator) SeekLT(key []byte) bool {
 }
 
 // Next moves to the following key.
-func (it *Iterator) Next() bool {
+func (it *dbIter) Next() bool {
 	if !it.valid {
 		return false
 	}
@@ -376,7 +361,7 @@ func (it *Iterator) Next() bool {
 }
 
 // Prev moves to the preceding key.
-func (it *Iterator) Prev() bool {
+func (it *dbIter) Prev() bool {
 	if !it.valid {
 		return false
 	}
@@ -389,13 +374,13 @@ func (it *Iterator) Prev() bool {
 }
 
 // Valid reports whether the iterator is at a key.
-func (it *Iterator) Valid() bool { return it.valid }
+func (it *dbIter) Valid() bool { return it.valid }
 
 // Key is the current key, valid until the iterator moves.
-func (it *Iterator) Key() []byte { return it.key }
+func (it *dbIter) Key() []byte { return it.key }
 
 // Value loads the current value, valid until the iterator moves.
-func (it *Iterator) Value() ([]byte, error) {
+func (it *dbIter) Value() ([]byte, error) {
 	if !it.valid {
 		return nil, nil
 	}
@@ -437,7 +422,7 @@ func (it *Iterator) Value() ([]byte, error) {
 // its newest visible entry, an operand: the operands down to a value, a
 // tombstone or the key's last version, with the value if there is one. The
 // stream is left at the next key.
-func (it *Iterator) mergeValue() ([]byte, error) {
+func (it *dbIter) mergeValue() ([]byte, error) {
 	if len(it.key) == 0 || len(it.keyBuf) == 0 || &it.key[0] != &it.keyBuf[0] {
 		// After a reverse step's reposition the key is the stream's.
 		it.keyBuf = append(it.keyBuf[:0], it.key...)
@@ -477,14 +462,10 @@ func (it *Iterator) mergeValue() ([]byte, error) {
 }
 
 // Error reports the first error met.
-func (it *Iterator) Error() error { return it.err }
+func (it *dbIter) Error() error { return it.err }
 
 // Close releases the iterator's pinned tables.
-func (it *Iterator) Close() error {
-	if invariants.Enabled {
-		checkClose("iterator", it.closed)
-		it.closed = true
-	}
+func (it *dbIter) Close() error {
 	err := it.m.Close()
 	if it.rs != nil {
 		it.rs.unrefReading(&it.db.purge)

@@ -86,6 +86,9 @@ func (m *memIter) Close() error {
 type tableIter struct {
 	it    *sst.Iter
 	blobs blobResolver
+	// own is the sst.Iter this adapter reuses, table after table (a level
+	// walk's) and iterator after iterator (a pooled bundle's slots).
+	own *sst.Iter
 }
 
 func (t *tableIter) First() bool            { return t.it.First() }

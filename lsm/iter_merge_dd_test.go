@@ -47,7 +47,7 @@ func TestMergingIterDataDriven(t *testing.T) {
 				return mergingIterOp(m, op, arg)
 			})
 		case "iter-db":
-			it := &Iterator{m: newMergingIter(internalIters(children)), seq: base.MaxSeq - 1}
+			it := &dbIter{m: newMergingIter(internalIters(children)), seq: base.MaxSeq - 1}
 			for _, arg := range d.CmdArgs {
 				switch arg.Key {
 				case "seq":
@@ -150,7 +150,7 @@ func mergingIterOp(m *mergingIter, op, arg string) string {
 	return fmt.Sprintf("unknown operation %q", op)
 }
 
-func dbIterOp(it *Iterator, op, arg string) string {
+func dbIterOp(it *dbIter, op, arg string) string {
 	state, known := position(it, op, arg)
 	switch {
 	case !known && op == "seek-le":
@@ -175,7 +175,7 @@ func dbIterOp(it *Iterator, op, arg string) string {
 }
 
 // seekLEPositioner runs the DB iterator's SeekLE as its SeekGE.
-type seekLEPositioner struct{ *Iterator }
+type seekLEPositioner struct{ *dbIter }
 
 func (p seekLEPositioner) SeekGE(key []byte) bool { return p.SeekLE(key) }
 

@@ -41,7 +41,7 @@ type prefixSeekOptions struct {
 }
 
 // setPrefixOptions records o's prefix settings on it (NewIter).
-func (it *Iterator) setPrefixOptions(o *IterOptions) {
+func (it *dbIter) setPrefixOptions(o *IterOptions) {
 	p := &it.prefixOpts
 	p.sameAsStart = o.PrefixSameAsStart && it.db.prefix > 0
 	p.totalOrder = o.TotalOrderSeek
@@ -53,7 +53,7 @@ func (it *Iterator) setPrefixOptions(o *IterOptions) {
 // beginSeek sets the iterator's bounds and its merge's filter prefix for
 // a seek to key (forward: SeekGE; else a backward seek, which probes no
 // filter). Positionings other than seeks pass a nil key.
-func (it *Iterator) beginSeek(key []byte, forward bool) {
+func (it *dbIter) beginSeek(key []byte, forward bool) {
 	p := &it.prefixOpts
 	if !p.sameAsStart && !p.auto {
 		return

@@ -24,7 +24,7 @@ import "github.com/godbbench/godbbench/internal/clock"
 // runs are: doneNs[i] is set to the nanoseconds (internal/clock) from the
 // call's start to the end of key i. A timed or reverse count steps key
 // by key.
-func (it *Iterator) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
+func (it *dbIter) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
 	var start int64
 	if doneNs != nil {
 		start = clock.Nanos()
@@ -65,7 +65,7 @@ func (it *Iterator) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (c
 }
 
 // step is Prev with reverse, else Next.
-func (it *Iterator) step(reverse bool) bool {
+func (it *dbIter) step(reverse bool) bool {
 	if reverse {
 		return it.Prev()
 	}
@@ -78,7 +78,7 @@ func (it *Iterator) step(reverse bool) bool {
 // sum of their lengths; the iterator stays on the last of them. A key at
 // or above the upper bound is not counted: the iterator becomes invalid
 // there, as Next would leave it.
-func (it *Iterator) soloRun(max int) (n int, keyBytes int64) {
+func (it *dbIter) soloRun(max int) (n int, keyBytes int64) {
 	if !it.forward || it.merged || len(it.m.heap) != 1 || len(it.dels) != 0 {
 		return 0, 0
 	}

@@ -38,7 +38,7 @@ import (
 // Everything else (a new entry that is not a visible value, a bound, a
 // range tombstone, a batch used up) is left to findForward, which sees the
 // stream exactly as the general path would have left it.
-func (it *Iterator) soloNext() (ok, done bool) {
+func (it *dbIter) soloNext() (ok, done bool) {
 	m := it.m
 	if len(m.heap) != 1 {
 		return false, false
@@ -76,7 +76,7 @@ func soloBatch(child internalIter) *rtableIter {
 // first entry of the next key, keeping e (the heap's one slot) in step.
 // When the batch runs out inside the current key, the general path takes
 // over from the stream's position, an older version of the current key.
-func (it *Iterator) batchNext(e *mergeEntry, t *rtableIter) bool {
+func (it *dbIter) batchNext(e *mergeEntry, t *rtableIter) bool {
 	if t.bare > 0 && t.trailer == zeroSet && len(it.dels) == 0 {
 		// Keys alone, each a new key at sequence 0 (a table of one
 		// trailer holds one version of each key), visible to every read.

@@ -211,7 +211,11 @@ func newTableIter(t *openTable, o tableIterOptions) internalIter {
 		if block == nil {
 			block = new(tableIter)
 		}
-		block.it = r.NewIter()
+		if block.own == nil {
+			block.own = new(sst.Iter)
+		}
+		block.own.Reset(r)
+		block.it = block.own
 		block.it.SetFillCache(o.fillCache)
 		block.it.SetKeysOnly(o.keysOnly)
 		block.it.SetReadahead(o.readahead)

@@ -39,12 +39,24 @@ type Iter struct {
 
 // NewIter returns an unpositioned iterator.
 func (r *Reader) NewIter() *Iter {
-	t := &Iter{r: r, blk: -1, vblk: -1}
+	t := new(Iter)
+	t.Reset(r)
+	return t
+}
+
+// Reset makes t an unpositioned iterator over r, as NewIter returns one,
+// without allocating: t must be closed or zero, since whatever it held is
+// dropped (a block it still pinned would stay pinned). Reset(nil) leaves
+// t holding nothing, not even its last Reader.
+func (t *Iter) Reset(r *Reader) {
+	*t = Iter{r: r, blk: -1, vblk: -1}
+	if r == nil {
+		return
+	}
 	t.scan.reset()
 	t.takeBuffers()
 	t.pair.reset()
 	t.pair.ahead = true
-	return t
 }
 
 // SetFillCache sets whether blocks the iterator reads from the file go into
