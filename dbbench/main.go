@@ -106,6 +106,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
+	defer applyGCPercent(opener.Info(), os.Getenv)()
 	r := &runner{cfg: cfg, out: out, errw: errw, opener: opener, opts: opts, prof: prof, openErr: openErr}
 	r.keys = KeyGen{keySize: cfg.keySize, prefixSize: cfg.prefixSize, keysPerPrefix: cfg.keysPerPrefix, num: cfg.num}
 

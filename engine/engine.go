@@ -185,6 +185,10 @@ type Info struct {
 	// ThreadLocking says when the driver locks each benchmark goroutine to
 	// an OS thread of its own, as db_bench's pthreads are.
 	ThreadLocking ThreadLocking
+	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent)
+	// the driver runs this engine under when GOGC is not set; 0 leaves
+	// the runtime's default (100).
+	GCPercent int
 }
 
 // ErrReadOnly is the error of a write to a database opened with
