@@ -7,16 +7,17 @@ import (
 	"github.com/godbbench/godbbench/sst"
 )
 
-// iterBundle is one allocation holding an Iterator and the merging iterator,
-// child adapters and heap that NewIter would otherwise allocate one by one.
+// iterBundle is one allocation holding an Iterator's state and the merging
+// iterator, child adapters and heap that NewIter would otherwise allocate
+// one by one.
 //
 // Why: a short scan (the profiles workload: seek, up to 100 steps) or a
 // bounded seekrandom builds a new iterator per operation. Built piece by
 // piece that was 11 allocations (~1.4 KiB) per NewIter, ~0.5 us of a
-// 6-12 us scan plus the GC work they cause; the bundle is one 1.3 KiB
-// allocation. Sources beyond the inline capacity (more memtables, L0 tables
-// or levels than below) fall back to separate allocations, so nothing is
-// ever refused.
+// 6-12 us scan plus the GC work they cause; the bundle is one allocation
+// (1.3 KiB then, 2.5 KiB now). Sources beyond the inline capacity (more
+// memtables, L0 tables or levels than below) fall back to separate
+// allocations, so nothing is ever refused.
 //
 // Bundles are pooled (getBundle, putBundle): seekrandom, as db_bench runs
 // it, makes an iterator per seek, and a fresh 2.5 KiB bundle per seek was
