@@ -33,8 +33,8 @@ import (
 // its own buffer. Lookups take a shard read lock, so hits on one shard run
 // in parallel; inserts and evictions take the write lock. Once a shard has
 // had to evict, a data block is cached only on its second miss within a
-// recent window, or on its first while several scans of its table are
-// open (cache_admission.go).
+// recent window, and a block read ahead by a scan not at all
+// (cache_admission.go).
 type Cache struct {
 	shards   []cacheShard
 	mask     uint64

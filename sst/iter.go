@@ -30,11 +30,9 @@ type Iter struct {
 	pair       pairBuf
 	wantValues bool
 	// scan tells runs of key block loads (scan.go).
-	scan scanRun
-	// counted is set while the Iter counts in r.scans (countScan).
-	counted bool
-	noFill  bool // blocks missing from the cache are not added (SetFillCache)
-	err     error
+	scan   scanRun
+	noFill bool // blocks missing from the cache are not added (SetFillCache)
+	err    error
 }
 
 // NewIter returns an unpositioned iterator.
@@ -81,7 +79,6 @@ func (t *Iter) loadKeys(i int) bool {
 	d := &t.r.blocks[i]
 	if t.scan.load(i) {
 		t.wantValues = true
-		t.countScan()
 	}
 	var pair *pairBuf
 	if t.wantValues {
@@ -301,10 +298,6 @@ func (t *Iter) Close() error {
 	t.it.data = nil
 	t.vdata = nil
 	t.pair.reset()
-	if t.counted {
-		t.counted = false
-		t.r.scans.Add(-1)
-	}
 	t.returnBuffers()
 	return t.err
 }

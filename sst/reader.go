@@ -119,11 +119,7 @@ type Reader struct {
 	verified []atomic.Uint64
 	// hints has one cache slot hint per key and value block (same indexes
 	// as verified); see Cache.lookup. Nil without a cache.
-	hints []atomic.Int32
-	// scans counts the table's open iterators that have read pairs in a
-	// run (Iter.countScan): with two or more, a scan's block is cached on
-	// its first miss (decodeBlock).
-	scans    atomic.Int32
+	hints    []atomic.Int32
 	getState sync.Pool // *getState
 	// rangeDels are the table's range tombstones, decoded at Open (empty
 	// without a range-deletion block).
@@ -632,11 +628,10 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		return nil, cacheHandle{}, corruptf(r.name, off, "%v", err)
 	}
 	if r.cache != nil && fill {
-		// A block read ahead by a scan while another scan of this table
-		// is open will likely be read again soon: cached on its first
-		// miss, the other scan decodes it no more.
-		shared := pair != nil && pair.window > 0 && r.scans.Load() > 1
-		if h, b, ok := r.cache.admit(r.opts.FileNum, off, size, shared); ok {
+		// A block read ahead by a scan goes only into free space, never
+		// in place of a cached block (cache_admission.go).
+		scanning := pair != nil && pair.window > 0
+		if h, b, ok := r.cache.admit(r.opts.FileNum, off, size, scanning); ok {
 			if err := r.decompressReserved(h, b, stored, kind); err != nil {
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}

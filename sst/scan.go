@@ -41,17 +41,3 @@ func (s *scanRun) load(i int) bool {
 // scans, IterOptions.KeysOnly): the iterator then reads key blocks alone
 // however long it scans, instead of switching to whole pairs.
 func (t *Iter) SetKeysOnly(keysOnly bool) { t.scan.keysOnly = keysOnly }
-
-// countScan counts t in its table's open scans (Reader.scans) from its
-// first run of pair reads until Close: while two or more scans of a table
-// are open, the blocks they read ahead are cached on their first miss
-// rather than their second (cache_admission.go), so that the scans share
-// each decoded block instead of each decoding its own. db_bench's readseq
-// and readreverse with --threads=8 run eight scans over the same blocks;
-// with the doorkeeper alone a block missed about twice per pass.
-func (t *Iter) countScan() {
-	if !t.counted {
-		t.counted = true
-		t.r.scans.Add(1)
-	}
-}
