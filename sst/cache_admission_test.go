@@ -89,9 +89,9 @@ func TestDeclinedBlocksStillRead(t *testing.T) {
 
 // TestScansDoNotDisplaceCachedBlocks: a scan into a cache with room caches
 // its blocks; once the cache is full, scans, alone or two abreast, cache
-// nothing they read ahead (not even on a block's second miss) and leave the cached blocks
-// in place, still read from the cache, while point reads are admitted on
-// their second miss as before.
+// nothing they read ahead (not even on a block's second miss) and leave
+// the cached blocks in place, still read from the cache, while point reads
+// are admitted on their second miss as before.
 func TestScansDoNotDisplaceCachedBlocks(t *testing.T) {
 	es := sequentialEntries(20000)
 	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 4096, Compression: CompressionSnappy})
