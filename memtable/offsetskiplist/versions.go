@@ -120,7 +120,11 @@ func (l *List) newRecord(t base.Trailer, value []byte, n uint32) (uint32, error)
 		*(*uint32)(unsafe.Add(r, recHeader)) = n
 	} else {
 		*(*uint32)(unsafe.Add(r, offRecLen)) = uint32(len(value))
-		copy(unsafe.Slice((*byte)(unsafe.Add(r, recHeader)), len(value)), value)
+		// An empty value forms no pointer past the header: a 16-byte
+		// record may end its chunk, and one past it is another object.
+		if len(value) > 0 {
+			copy(unsafe.Slice((*byte)(unsafe.Add(r, recHeader)), len(value)), value)
+		}
 	}
 	return chainBit | off>>1, nil
 }

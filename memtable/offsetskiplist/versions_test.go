@@ -93,3 +93,36 @@ func TestNodeBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyValuedRecordsFillChunks adds enough empty-valued versions of one
+// key to fill several of a small arena's 64 KiB chunks with 16-byte
+// records, so some record ends exactly at its chunk's last byte. Writing
+// such a record must form no pointer past it (under -race, checkptr
+// rejects one that points outside its allocation), and every version must
+// read back empty.
+func TestEmptyValuedRecordsFillChunks(t *testing.T) {
+	const versions = 3 * smallChunkBytes / 16
+	l := New(8 << 20)
+	key := []byte("k")
+	for seq := uint64(1); seq <= versions; seq++ {
+		if err := l.Add(seq, base.KindSet, key, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	it := l.NewIter()
+	for ok := it.First(); ok; ok = it.Next() {
+		if len(it.Value()) != 0 || it.Seq() != versions-uint64(n) {
+			t.Fatalf("entry %d: seq %d value %q", n, it.Seq(), it.Value())
+		}
+		n++
+	}
+	if n != versions {
+		t.Fatalf("%d versions, want %d", n, versions)
+	}
+	for _, seq := range []uint64{1, versions / 2, versions} {
+		if v, k, ok := l.Get(key, seq); !ok || k != base.KindSet || len(v) != 0 {
+			t.Fatalf("Get at %d = %q %d %v", seq, v, k, ok)
+		}
+	}
+}
