@@ -295,6 +295,7 @@ func (db *DB) prepareOptions() error {
 			return err
 		}
 	}
+	db.applyL0FilterDefault(o.BloomBits)
 	if err := db.preparePrefixOptions(o); err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func registerDBBench(fs *gflags.FlagSet, f *Flags) {
 	fs.Int32Var(&f.BlockCacheTraceSamplingFrequency, "block_cache_trace_sampling_frequency", 1, "Trace one in this many block cache accesses")
 	fs.Int32Var(&f.BlockRestartInterval, "block_restart_interval", 16, "Keys between restart points in data blocks")
 	fs.Int32Var(&f.BlockSize, "block_size", 4096, "Target uncompressed data block size in bytes")
-	fs.Int32Var(&f.BloomBits, "bloom_bits", -1, "Bloom filter bits per key; negative leaves the table default (no filter)")
+	fs.Int32Var(&f.BloomBits, "bloom_bits", -1, "Bloom filter bits per key; negative leaves the table default (RocksDB, Pebble: no filter; native: L0 tables only)")
 	fs.Int32Var(&f.BloomLocality, "bloom_locality", 0, "Bloom filter locality setting for plain tables")
 	fs.BoolVar(&f.BuildInfo, "build_info", false, "Print build information and exit")
 	fs.Uint64Var(&f.BytesPerSync, "bytes_per_sync", 0, "Sync table files every this many bytes written; 0 leaves it to the OS")
