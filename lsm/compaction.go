@@ -123,7 +123,7 @@ func (db *DB) runCompaction(c *compaction) error {
 	if c.outputLevel == 0 {
 		targetSize = 0
 	}
-	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0, ratelimit.Low)
+	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0, 0, ratelimit.Low)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}

@@ -204,7 +204,11 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 	if db.blobOpts.writesBlobs(0) {
 		ci.blobs = db.newBlobSink(nil, 0, false)
 	}
-	outs, err := db.writeTables(&ci, 0, 0, tableNum, ratelimit.High)
+	keys := 0
+	for _, m := range mems {
+		keys += int(m.rep.Len())
+	}
+	outs, err := db.writeTables(&ci, 0, 0, tableNum, keys, ratelimit.High)
 	if ci.blobs != nil {
 		err = db.finishBlobs(ci.blobs, e, outs, err)
 	}
@@ -218,9 +222,10 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 // table at a user-key boundary once a table reaches targetSize (0: one
 // table), and ci's range tombstones with them (compaction_rangedel.go).
 // The first table is numbered firstNum unless that is 0; the tables are
-// written at pri (outputfile.go). It needs no lock: file numbers come
-// from an atomic counter.
-func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64, pri ratelimit.Priority) (outs []*fileMeta, err error) {
+// written at pri (outputfile.go). keysHint, when not 0, is about how many
+// keys a single output table will hold (sst.WriterOptions.ExpectedKeys).
+// It needs no lock: file numbers come from an atomic counter.
+func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64, keysHint int, pri ratelimit.Priority) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
@@ -297,7 +302,7 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 		}
 		bw = bufio.NewWriterSize(f, 256<<10)
 		// ci drops tombstones exactly in a bottommost compaction.
-		w = db.newTableWriter(bw, level, ci.dropTombstones)
+		w = db.newTableWriter(bw, level, ci.dropTombstones, keysHint)
 		meta = &fileMeta{num: num}
 		return nil
 	}

@@ -276,8 +276,9 @@ func (db *DB) levelFormat(level int) tableFormat {
 // DB chose for that level (both formats store range tombstones). A bottommost compaction's
 // output (no deeper level overlaps it) gets no filter with
 // optimize_filters_for_hits, as RocksDB's table builder does: a lookup
-// that reaches the last level mostly finds its key there.
-func (db *DB) newTableWriter(bw *bufio.Writer, level int, bottommost bool) tableWriter {
+// that reaches the last level mostly finds its key there. keysHint sizes
+// a block-format table's filter buffer (sst.WriterOptions.ExpectedKeys).
+func (db *DB) newTableWriter(bw *bufio.Writer, level int, bottommost bool, keysHint int) tableWriter {
 	noFilter := bottommost && db.opts.OptimizeFiltersForHits
 	if db.levelFormat(level) == formatRTable {
 		o := db.rtableOpts[level]
@@ -290,5 +291,6 @@ func (db *DB) newTableWriter(bw *bufio.Writer, level int, bottommost bool) table
 	if noFilter {
 		o.BloomBitsPerKey = 0
 	}
+	o.ExpectedKeys = keysHint
 	return blockWriter{sst.NewWriter(bw, o)}
 }
