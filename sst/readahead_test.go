@@ -226,3 +226,38 @@ func TestIterReadAheadErrorStops(t *testing.T) {
 		it.Close()
 	}
 }
+
+// TestReadaheadBufferMadeOnceAtItsMaximum checks that a scan's read-ahead
+// buffer is made at most three times from nothing (one pair, the first
+// window, then the largest window) rather than once per doubling of the
+// window, and that the bytes made stay within those three sizes.
+func TestReadaheadBufferMadeOnceAtItsMaximum(t *testing.T) {
+	_, r := manyPairTable(t, 11)
+	it := r.NewIter()
+	defer it.Close()
+	it.pair.buf = nil // not a pooled buffer: count every one the scan makes
+	made, bytes := 0, 0
+	var last *byte
+	for ok := it.First(); ok; ok = it.Next() {
+		if _, err := it.Value(); err != nil {
+			t.Fatal(err)
+		}
+		if cap(it.pair.buf) == 0 {
+			continue // key blocks alone so far
+		}
+		if b := it.pair.buf[:1]; &b[0] != last {
+			last = &b[0]
+			made++
+			bytes += cap(it.pair.buf)
+		}
+	}
+	if it.Error() != nil {
+		t.Fatal(it.Error())
+	}
+	if it.pair.window != maxReadahead || cap(it.pair.buf) != maxReadahead {
+		t.Errorf("window %d, buffer capacity %d after a full scan; want both %d", it.pair.window, cap(it.pair.buf), maxReadahead)
+	}
+	if limit := r.maxPair + minReadahead + maxReadahead; made > 3 || bytes > limit {
+		t.Errorf("the scan made %d buffers of %d bytes in all; want at most 3 and %d bytes", made, bytes, limit)
+	}
+}

@@ -695,7 +695,7 @@ func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, erro
 			p.charge(size)
 		}
 		if cap(p.buf) < max(size, r.maxPair) {
-			p.buf = make([]byte, max(size, r.maxPair))
+			p.buf = make([]byte, p.capFor(size, r.maxPair))
 		}
 		buf := grow(&p.buf, size)
 		// Until the read succeeds p holds nothing: a failed read must not
