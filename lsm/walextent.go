@@ -1,14 +1,14 @@
 package lsm
 
 // mmapExtent is the largest extent of a mapped WAL (walmmap_linux.go).
-// Every page of a mapped extent is resident (MAP_POPULATE), and up to
-// three extents are mapped at once: the active WAL's current one, the next
-// one it maps just before crossing into it, and the first extent of the
-// WAL made ahead (walnext.go). At 4 MiB that was 8-12 MB of db_bench's
-// peak RSS at the defaults; at 1 MiB it is at most 3 MiB, for one
-// fallocate, mmap and munmap per MiB of log, where the page faults (one
-// per 4 KiB, MAP_POPULATE's either way) dominate (docs/BENCHMARKS.md,
-// "Peak RSS at the defaults").
+// Every page of a mapped extent is resident (MAP_POPULATE), and up to four
+// extents are mapped at once: the active WAL's current one, the next one
+// made ahead of the writes (walmmap_ahead_linux.go), a filled one until it
+// is unmapped, and the first extent of the WAL made ahead (walnext.go). At
+// 4 MiB that was 8-12 MB of db_bench's peak RSS at the defaults; at 1 MiB
+// it is at most 4 MiB, for one fallocate, mmap and munmap per MiB of log,
+// where the page faults (one per 4 KiB, MAP_POPULATE's either way)
+// dominate (docs/BENCHMARKS.md, "Peak RSS at the defaults").
 const mmapExtent = 1 << 20
 
 // walExtent is the extent of the WAL of a memtable of writeBuffer bytes:

@@ -25,14 +25,19 @@ import (
 // WALs do not each take 1 MiB of disk): fallocate first, so that running
 // out of space is an error from Write and never a SIGBUS on a store, then
 // a mapping of the new extent with MAP_POPULATE (one call instead of a page
-// fault per 4 KiB). An extent is unmapped as soon as the writes have
-// filled it: its pages stay in the page cache, dirty until written back
-// (or until the next Sync's fdatasync), but leave the process's resident
-// set, so a WAL of any length keeps at most two extents mapped. Close
-// unmaps and truncates the file to what was written. A process killed before Close leaves the file at its allocated
-// size with a zero tail, which the WAL reader takes for the end of the log
-// (wal.Reader: "a torn or preallocated tail"). A file system without
-// fallocate gets the write(2) path.
+// fault per 4 KiB). After the first extent, a goroutine makes each extent
+// before the writes reach it and unmaps the ones they have filled
+// (walmmap_ahead_linux.go), so the writer itself makes no system call. An
+// extent is unmapped as soon as the writes have filled it: its pages stay
+// in the page cache, dirty until written back (or until the next Sync's
+// fdatasync), but leave the process's resident set, so a WAL of any length
+// keeps at most three extents mapped: the one being written, the next one
+// made ahead, and a filled one waiting to be unmapped. Close unmaps and
+// truncates the file to what was written. A process killed before Close
+// leaves the file at its allocated size with a zero tail, which the WAL
+// reader takes for the end of the log (wal.Reader: "a torn or
+// preallocated tail"). A file system without fallocate gets the write(2)
+// path.
 
 // mmapLog is a WritableFile that writes through mappings of f.
 type mmapLog struct {
@@ -42,6 +47,7 @@ type mmapLog struct {
 	size    int64    // bytes written
 	synced  int64    // bytes covered by the last Sync
 	err     error    // sticky
+	ahead   *extentMaker
 }
 
 // newMmapLog returns a WritableFile writing f, an empty file, through
@@ -58,19 +64,40 @@ func newMmapLog(f *os.File, extent int64) (WritableFile, error) {
 	return m, nil
 }
 
-// grow allocates and maps the next extent.
+// grow appends the next extent: the first one mapped here, each later
+// one from the extent maker, started with the second.
 func (m *mmapLog) grow() error {
-	off := int64(len(m.extents)) * m.extent
-	if err := syscall.Fallocate(int(m.f.Fd()), 0, off, m.extent); err != nil {
-		return fmt.Errorf("fallocate WAL: %w", err)
+	if len(m.extents) == 0 {
+		b, err := mapExtentFn(m.f, 0, m.extent)
+		if err != nil {
+			return err
+		}
+		m.extents = append(m.extents, b)
+		return nil
 	}
-	b, err := syscall.Mmap(int(m.f.Fd()), off, int(m.extent),
-		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	if m.ahead == nil {
+		m.ahead = startExtentMaker(m.f, int64(len(m.extents))*m.extent, m.extent)
+	}
+	b, err := m.ahead.take()
 	if err != nil {
-		return fmt.Errorf("mmap WAL: %w", err)
+		return err
 	}
 	m.extents = append(m.extents, b)
 	return nil
+}
+
+// mapExtent allocates extent bytes of f at off and maps them with every
+// page resident.
+func mapExtent(f *os.File, off, extent int64) ([]byte, error) {
+	if err := syscall.Fallocate(int(f.Fd()), 0, off, extent); err != nil {
+		return nil, fmt.Errorf("fallocate WAL: %w", err)
+	}
+	b, err := syscall.Mmap(int(f.Fd()), off, int(extent),
+		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	if err != nil {
+		return nil, fmt.Errorf("mmap WAL: %w", err)
+	}
+	return b, nil
 }
 
 // Write copies p into the mappings. The file first grows until at least
@@ -102,13 +129,19 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// release unmaps extent i, which the writes have filled.
+// release unmaps extent i, which the writes have filled: the extent
+// maker does, when there is one (there is from the second extent on).
 func (m *mmapLog) release(i int) error {
-	if err := syscall.Munmap(m.extents[i]); err != nil {
+	b := m.extents[i]
+	m.extents[i] = nil
+	if m.ahead != nil {
+		m.ahead.retire(b)
+		return nil
+	}
+	if err := unmapFn(b); err != nil {
 		m.err = fmt.Errorf("munmap WAL: %w", err)
 		return m.err
 	}
-	m.extents[i] = nil
 	return nil
 }
 
@@ -147,6 +180,10 @@ func (m *mmapLog) Sync() error {
 // Close unmaps the file, truncates it to the bytes written and closes it.
 func (m *mmapLog) Close() error {
 	var err error
+	if m.ahead != nil {
+		err = m.ahead.stop()
+		m.ahead = nil
+	}
 	for _, e := range m.extents {
 		if e == nil {
 			continue

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -15,18 +14,7 @@ import (
 // whole extent at a time with the bytes written first, after Close it is
 // exactly those bytes, and writes after Close fail.
 func TestMmapLogWrites(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "000001.log")
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := newMmapLog(f, mmapExtent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := w.(*mmapLog); !ok {
-		t.Skipf("%s cannot preallocate: the WAL writes with write(2) there", filepath.Dir(name))
-	}
+	w, name := newTestMmapLog(t, mmapExtent)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var want []byte
 	for len(want) < 2*mmapExtent+12345 {
@@ -47,12 +35,12 @@ func TestMmapLogWrites(t *testing.T) {
 	// Filled extents are unmapped: at most the one being written and the
 	// one after it stay mapped, whatever the WAL's length.
 	mapped := 0
-	for _, e := range w.(*mmapLog).extents {
+	for _, e := range w.extents {
 		if e != nil {
 			mapped++
 		}
 	}
-	if n := len(w.(*mmapLog).extents); n < 3 || mapped > 2 {
+	if n := len(w.extents); n < 3 || mapped > 2 {
 		t.Fatalf("%d of %d extents mapped, want at most 2 of at least 3", mapped, n)
 	}
 	got, err := os.ReadFile(name)
