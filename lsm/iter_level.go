@@ -30,9 +30,9 @@ type levelIter struct {
 	slot  tableIter
 	rslot *rtableIter
 	// blk is cur when cur is a block-format table's adapter, else nil:
-	// the per-entry calls (Next, Prev, Key, Seq, Kind, Value) go to it directly
-	// rather than through the interface a second time. A readseq at 10M
-	// keys steps a level about five such calls per entry.
+	// the per-entry calls (Next, Prev, Key, Seq, Kind, Value) go to it
+	// directly rather than through the interface a second time; a scan
+	// makes about five of them per entry of a level.
 	blk *tableIter
 	// pin is the reader of files[idx] while cur reads it, released with
 	// cur (tablecache.go).
@@ -201,6 +201,7 @@ func (l *levelIter) Value() ([]byte, error) {
 	}
 	return l.cur.Value()
 }
+
 func (l *levelIter) Error() error {
 	l.checkErr()
 	return l.err

@@ -121,28 +121,18 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 		n += c
 		m.size += int64(c)
 		if m.size%m.extent == 0 {
-			if err := m.release(int(i)); err != nil {
-				return n, err
-			}
+			m.release(int(i))
 		}
 	}
 	return n, nil
 }
 
-// release unmaps extent i, which the writes have filled: the extent
-// maker does, when there is one (there is from the second extent on).
-func (m *mmapLog) release(i int) error {
-	b := m.extents[i]
+// release hands extent i, which the writes have filled, to the extent
+// maker to unmap. There is one: Write maps the extent after the one it
+// fills before it copies, which starts the maker.
+func (m *mmapLog) release(i int) {
+	m.ahead.retire(m.extents[i])
 	m.extents[i] = nil
-	if m.ahead != nil {
-		m.ahead.retire(b)
-		return nil
-	}
-	if err := unmapFn(b); err != nil {
-		m.err = fmt.Errorf("munmap WAL: %w", err)
-		return m.err
-	}
-	return nil
 }
 
 // Sync makes what was written since the last Sync durable: msync of the
