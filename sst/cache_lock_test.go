@@ -3,6 +3,7 @@ package sst
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -63,6 +64,7 @@ func TestShardLockExcludes(t *testing.T) {
 func TestShardLockParksPastSpin(t *testing.T) {
 	var l shardLock
 	for _, mode := range []string{"reader", "writer"} {
+		shardParks.Store(0)
 		l.Lock()
 		got := make(chan struct{})
 		go func() {
@@ -75,7 +77,10 @@ func TestShardLockParksPastSpin(t *testing.T) {
 			}
 			close(got)
 		}()
-		time.Sleep(5 * time.Millisecond) // far past shardSpins tries
+		time.Sleep(5 * time.Millisecond) // far past shardPoll
+		if shardParks.Load() == 0 {
+			t.Fatalf("%s waited 5 ms without parking", mode)
+		}
 		select {
 		case <-got:
 			t.Fatalf("%s got the lock while a writer held it", mode)
@@ -83,5 +88,41 @@ func TestShardLockParksPastSpin(t *testing.T) {
 		}
 		l.Unlock()
 		<-got
+	}
+}
+
+// TestShardLockPollsBeforeParking: a waiter polls for shardPoll before it
+// parks, in both modes. With more benchmark threads than cores a parked
+// waiter waits a time slice (cache_lock.go), and an insert that evicts can
+// hold a shard for microseconds, so the poll is bounded by time, not by a
+// number of tries. The waiter's park is seen from another goroutine
+// spinning on shardParks, so it is seen at or after the park.
+func TestShardLockPollsBeforeParking(t *testing.T) {
+	for _, mode := range []string{"reader", "writer"} {
+		var l shardLock
+		l.Lock()
+		before := shardParks.Load()
+		var start atomic.Int64
+		got := make(chan struct{})
+		go func() {
+			start.Store(time.Now().UnixNano())
+			if mode == "reader" {
+				l.RLock()
+				l.RUnlock()
+			} else {
+				l.Lock()
+				l.Unlock()
+			}
+			close(got)
+		}()
+		for shardParks.Load() == before {
+			runtime.Gosched()
+		}
+		parkedAfter := time.Duration(time.Now().UnixNano() - start.Load())
+		l.Unlock()
+		<-got
+		if parkedAfter < shardPoll {
+			t.Errorf("%s parked %v after it began to wait, before its poll of %v ended", mode, parkedAfter, shardPoll)
+		}
 	}
 }
