@@ -24,6 +24,29 @@ func TestYielderInterval(t *testing.T) {
 	}
 }
 
+// TestYielderCountsFromTheResume: the interval to the next yield, and the
+// slow-operation clock, start when the thread resumes, not when it yields:
+// with more threads than cores a yield can wait a time slice, and counted
+// from the yield the thread would yield again a check later.
+func TestYielderCountsFromTheResume(t *testing.T) {
+	const wait = 3 * time.Millisecond
+	defer func(f func()) { gosched = f }(gosched)
+	gosched = func() { time.Sleep(wait) }
+	start := time.Now()
+	y := yielder{last: start.Add(-yieldEvery).UnixNano(), lastCheck: start.UnixNano()}
+	if y.check(yieldCheckEvery) {
+		t.Fatal("fast operations: asked for a check on every operation")
+	}
+	resumed := start.Add(wait).UnixNano()
+	if y.last < resumed || y.lastCheck < resumed {
+		t.Fatalf("after a yield that waited %v: interval counted from %v, operations timed from %v after the call",
+			wait, time.Duration(y.last-start.UnixNano()), time.Duration(y.lastCheck-start.UnixNano()))
+	}
+	if y.check(2 * yieldCheckEvery) {
+		t.Fatal("the wait of the yield was taken for slow operations")
+	}
+}
+
 // TestYielderSlowOperations checks that check asks for a clock read on every
 // operation once yieldCheckEvery operations take more than a quarter of
 // yieldEvery, and goes back to every yieldCheckEvery when they are fast.
