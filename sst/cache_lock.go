@@ -25,12 +25,12 @@ import (
 // waker's goroutine yields, and benchmark goroutines yield every few
 // milliseconds (dbbench/yield.go). A parked writer also makes every reader
 // that comes after it park. readrandomwriterandom at 8 threads on 2 cores
-// (1M keys, 8 MiB cache) parked ~5,100 times on shard locks in 1M
+// (1M keys, 8 MiB cache) parked 6,869 times on shard locks in 1M
 // operations when the poll was 256 tries (well under a microsecond), and
 // 0.9% of its reads took 0.1-50 ms (P99 110-140 us); the execution trace
 // (--profile=trace) put those waits on the shard locks. An insert that
 // evicts can hold a shard for a microsecond or two, so the poll is bounded
-// by time, not tries: with shardPoll, ~640 parks and a read P99 of 15-24 us.
+// by time, not tries: with shardPoll, 879 parks and a read P99 of 15-24 us.
 //
 // The bound keeps a waiter from burning its time slice when the holder has
 // been descheduled: past shardPoll it parks as before.

@@ -108,10 +108,10 @@ func TestShardLockPollsBeforeParking(t *testing.T) {
 			start.Store(time.Now().UnixNano())
 			if mode == "reader" {
 				l.RLock()
-				l.RUnlock()
+				defer l.RUnlock()
 			} else {
 				l.Lock()
-				l.Unlock()
+				defer l.Unlock()
 			}
 			close(got)
 		}()
