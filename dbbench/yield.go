@@ -75,7 +75,7 @@ func (y *yielder) check(done int64) (everyOp bool) {
 		// again at its next check (64 operations later), so more
 		// operations paid a wait for a P: readrandomwriterandom at 8
 		// threads on 2 cores (1M keys) had 0.13% of its reads at 6.6-9.9
-		// ms, its P99.9 7.4-7.8 ms; counted from the resume, 0.06% wait
+		// ms, its P99.9 7.1-7.6 ms; counted from the resume, 0.06% wait
 		// 10-33 ms and P99.9 is 0.9-1.0 ms. Nor is the wait the
 		// operations' time (lastCheck).
 		now = time.Now().UnixNano()
