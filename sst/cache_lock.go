@@ -50,47 +50,34 @@ const (
 var shardParks atomic.Uint64
 
 func (l *shardLock) RLock() {
-	if !l.mu.TryRLock() {
-		l.rlockSlow()
+	if !l.mu.TryRLock() && !pollShard(l.mu.TryRLock) {
+		shardParks.Add(1)
+		l.mu.RLock()
 	}
-}
-
-func (l *shardLock) rlockSlow() {
-	for deadline := time.Now().Add(shardPoll); ; {
-		for range shardPollTries {
-			if l.mu.TryRLock() {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-	}
-	shardParks.Add(1)
-	l.mu.RLock()
 }
 
 func (l *shardLock) RUnlock() { l.mu.RUnlock() }
 
 func (l *shardLock) Lock() {
-	if !l.mu.TryLock() {
-		l.lockSlow()
+	if !l.mu.TryLock() && !pollShard(l.mu.TryLock) {
+		shardParks.Add(1)
+		l.mu.Lock()
 	}
-}
-
-func (l *shardLock) lockSlow() {
-	for deadline := time.Now().Add(shardPoll); ; {
-		for range shardPollTries {
-			if l.mu.TryLock() {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			break
-		}
-	}
-	shardParks.Add(1)
-	l.mu.Lock()
 }
 
 func (l *shardLock) Unlock() { l.mu.Unlock() }
+
+// pollShard calls try until it succeeds or shardPoll has passed, and
+// reports whether it succeeded.
+func pollShard(try func() bool) bool {
+	for deadline := time.Now().Add(shardPoll); ; {
+		for range shardPollTries {
+			if try() {
+				return true
+			}
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}

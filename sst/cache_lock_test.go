@@ -67,16 +67,7 @@ func TestShardLockParksPastSpin(t *testing.T) {
 		shardParks.Store(0)
 		l.Lock()
 		got := make(chan struct{})
-		go func() {
-			if mode == "reader" {
-				l.RLock()
-				defer l.RUnlock()
-			} else {
-				l.Lock()
-				defer l.Unlock()
-			}
-			close(got)
-		}()
+		go holdOnce(&l, mode, got)
 		time.Sleep(5 * time.Millisecond) // far past shardPoll
 		if shardParks.Load() == 0 {
 			t.Fatalf("%s waited 5 ms without parking", mode)
@@ -106,14 +97,7 @@ func TestShardLockPollsBeforeParking(t *testing.T) {
 		got := make(chan struct{})
 		go func() {
 			start.Store(time.Now().UnixNano())
-			if mode == "reader" {
-				l.RLock()
-				defer l.RUnlock()
-			} else {
-				l.Lock()
-				defer l.Unlock()
-			}
-			close(got)
+			holdOnce(&l, mode, got)
 		}()
 		for shardParks.Load() == before {
 			runtime.Gosched()
@@ -125,4 +109,17 @@ func TestShardLockPollsBeforeParking(t *testing.T) {
 			t.Errorf("%s parked %v after it began to wait, before its poll of %v ended", mode, parkedAfter, shardPoll)
 		}
 	}
+}
+
+// holdOnce takes l in mode ("reader" or "writer"), closes got while it
+// holds it, and lets go.
+func holdOnce(l *shardLock, mode string, got chan struct{}) {
+	if mode == "reader" {
+		l.RLock()
+		defer l.RUnlock()
+	} else {
+		l.Lock()
+		defer l.Unlock()
+	}
+	close(got)
 }
