@@ -22,21 +22,9 @@ import (
 //     tables charges the first of them: the newest L0 table holding it, else
 //     the table of the highest level.
 //
-// A compaction below L0 must pay for itself as well. Compacting an L0
-// table only brings forward the compaction of L0 into L1 that the next
-// flushes start anyway (Level0FileNumCompactionTrigger), so the table's
-// own allowance suffices. Compacting a table of level L >= 1 is work
-// leveled compaction would not do (no score asks for it): it rewrites the
-// table's overlap in L+1, often ten times its size, to spare each later
-// read one probe. So the picker takes such a compaction only once the
-// table's wasted probes reach its input bytes over deepReadBytes; until
-// then the table leaves the queue and waits for that many
-// (fileMeta.readDeferred).
-//
-// A charge is one atomic add on the table's metadata and a load beside it:
-// no lock, no map, no allocation. The charge that uses up the allowance
-// (exactly one per table, readQueued) takes DB.mu, queues the table in
-// DB.mu.readMarked and runs the scheduler.
+// A charge is one atomic add on the table's metadata: no lock, no map, no
+// allocation. The charge that uses up the allowance (exactly one per table)
+// takes DB.mu, queues the table in DB.mu.readMarked and runs the scheduler.
 // The picker (pickReadCompaction) turns to the queue only when no level's
 // size score asks for a compaction, so read-triggered work never delays
 // the compactions writes need, and it goes through maybeScheduleCompaction,
@@ -60,32 +48,6 @@ const minReadAllowance = 100
 // before it is marked for compaction.
 func readAllowance(size uint64) int64 {
 	return max(minReadAllowance, int64(size/readAllowanceBytes))
-}
-
-// deepReadBytes is the compaction input that one wasted probe pays for
-// below L0. Measured on the 10M-key database of docs/BENCHMARKS.md ("A
-// read compaction's cost below L0"): db_bench's compact read its 0.65 GB
-// in 3.4 s (5.2 ns a byte), and a Get that probed one table's data and
-// two L0 filters in vain took 0.35-0.65 µs longer than one that did not,
-// so one wasted probe costs about as much as compacting 70-125 bytes.
-const deepReadBytes = 64
-
-// compactionAllowance is how many wasted probes of the table that asked
-// for c must have been charged before c runs: its own allowance for a
-// compaction out of L0 or a move, and c's input bytes over deepReadBytes
-// for a merge below L0.
-func compactionAllowance(c *compaction, f *fileMeta) int64 {
-	need := readAllowance(f.size)
-	if c.level == 0 || c.trivialMove {
-		return need
-	}
-	var in uint64
-	for _, set := range c.inputs {
-		for _, g := range set {
-			in += g.size
-		}
-	}
-	return max(need, int64(in/deepReadBytes))
 }
 
 // readCharge follows one read's probes: the first table whose data it
@@ -156,11 +118,9 @@ func (c *readCharge) settle(db *DB) {
 // chargeRead charges f with one wasted probe; the charge that uses up its
 // allowance queues it for compaction.
 func (db *DB) chargeRead(f *fileMeta) {
-	n := f.wastedReads.Add(1)
-	if n < readAllowance(f.size)+f.readDeferred.Load() || f.readQueued.Load() || !f.readQueued.CompareAndSwap(false, true) {
-		return
+	if f.wastedReads.Add(1) == readAllowance(f.size) {
+		db.markForReadCompaction(f)
 	}
-	db.markForReadCompaction(f)
 }
 
 // markForReadCompaction queues f for a read-triggered compaction and lets
@@ -206,9 +166,8 @@ func (it *dbIter) chargeSeek(key []byte) {
 }
 
 // pickReadCompaction returns a compaction of the first queued table that
-// can have one and has paid for it, marked compacting; it drops from the
-// queue the tables that need none any more and those that have not paid
-// yet, which wait for more charges (DB.mu held).
+// can have one, marked compacting, and drops from the queue the tables
+// that need none any more (DB.mu held).
 func (db *DB) pickReadCompaction() *compaction {
 	var c *compaction
 	keep := db.mu.readMarked[:0]
@@ -228,15 +187,6 @@ func (db *DB) pickReadCompaction() *compaction {
 		}
 		if c == nil {
 			keep = append(keep, f) // its next level is busy: later
-			continue
-		}
-		if need := compactionAllowance(c, f); f.wastedReads.Load() < need {
-			// The charge that reaches the new allowance queues the
-			// table again; one that races these stores may queue it
-			// at once, and the next pick defers it again.
-			f.readDeferred.Store(need - readAllowance(f.size))
-			f.readQueued.Store(false)
-			c = nil
 		}
 	}
 	clear(db.mu.readMarked[len(keep):])

@@ -220,9 +220,6 @@ func TestReadCompactionLowerLevel(t *testing.T) {
 		return &fileMeta{num: num, smallest: []byte(lo), largest: []byte(hi), size: 1, largestSeq: num}
 	}
 	l1a, l1b, l2, gone := f(1, "a", "c"), f(2, "d", "f"), f(3, "a", "z"), f(4, "a", "z")
-	for _, t := range []*fileMeta{l1a, l1b} {
-		t.wastedReads.Store(minReadAllowance)
-	}
 	db.def.current = &version{levels: [][]*fileMeta{nil, {l1a, l1b}, {l2}}}
 	db.mu.readMarked = []*fileMeta{gone, l2, l1b}
 	c := db.pickCompaction()
@@ -236,51 +233,6 @@ func TestReadCompactionLowerLevel(t *testing.T) {
 	db.mu.readMarked = []*fileMeta{l1a}
 	if c := db.pickCompaction(); c != nil || len(db.mu.readMarked) != 1 {
 		t.Fatalf("picked %+v with L2 busy; queue %d", c, len(db.mu.readMarked))
-	}
-}
-
-// TestReadCompactionBelowL0PaysItsInput: a table of L1 whose compaction
-// would rewrite a large overlap in L2 leaves the queue at its first pick
-// and comes back only when its wasted probes reach the compaction's input
-// bytes over deepReadBytes; an L0 table over the same L1 compacts on its
-// own allowance.
-func TestReadCompactionBelowL0PaysItsInput(t *testing.T) {
-	o := testOptions()
-	o.DisableAutoCompactions = true  // the scheduler starts nothing
-	o.MaxBytesForLevelBase = 1 << 40 // no score asks for a compaction
-	db := &DB{opts: o, numLevels: 3, def: newFamily(0, defaultFamilyName, 3), readCompactions: true}
-	f := func(num, size uint64) *fileMeta {
-		return &fileMeta{num: num, smallest: []byte("a"), largest: []byte("z"), size: size, largestSeq: num}
-	}
-	l0, l1, l2 := f(3, 1<<20), f(2, 1<<20), f(1, 100<<20)
-	db.def.current = &version{levels: [][]*fileMeta{{l0}, {l1}, {l2}}}
-	need := int64((l1.size + l2.size) / deepReadBytes)
-	for range readAllowance(l1.size) {
-		db.chargeRead(l1)
-	}
-	if len(db.mu.readMarked) != 1 {
-		t.Fatalf("queue %d tables after the table's own allowance, want 1", len(db.mu.readMarked))
-	}
-	if c := db.pickCompaction(); c != nil || len(db.mu.readMarked) != 0 {
-		t.Fatalf("picked %+v, queue %d, after %d of %d probes; want none", c, len(db.mu.readMarked), l1.wastedReads.Load(), need)
-	}
-	for l1.wastedReads.Load() < need-1 {
-		db.chargeRead(l1)
-	}
-	if len(db.mu.readMarked) != 0 {
-		t.Fatalf("queued again after %d of %d probes", l1.wastedReads.Load(), need)
-	}
-	db.chargeRead(l1)
-	c := db.pickCompaction()
-	if c == nil || c.level != 1 || c.inputs[0][0] != l1 || len(c.inputs[1]) != 1 {
-		t.Fatalf("picked %+v after %d probes, want L1 into L2", c, l1.wastedReads.Load())
-	}
-	c.markCompacting(false)
-	for range readAllowance(l0.size) {
-		db.chargeRead(l0)
-	}
-	if c := db.pickCompaction(); c == nil || c.level != 0 {
-		t.Fatalf("picked %+v for the L0 table, want L0 into L1", c)
 	}
 }
 

@@ -246,9 +246,8 @@
 // LevelDB's seek compaction): each table takes max(100, size/16 KiB) reads
 // that probed it in vain (a Get that went on to another table, a SeekGE
 // whose key lies in several tables' ranges), then it is compacted into the
-// next level (an L0 table: all of L0 into L1); below L0 it waits until the
-// wasted probes reach the compaction's input bytes over 64, what such a
-// rewrite costs in probes. Config.DisableReadCompactions turns this off.
+// next level (an L0 table: all of L0 into L1). Config.DisableReadCompactions
+// turns this off.
 //
 // compaction_style 1 (universal, compaction_universal.go) and 2 (FIFO,
 // compaction_fifo.go) replace the leveled picker with RocksDB's: universal

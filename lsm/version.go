@@ -32,13 +32,9 @@ type fileMeta struct {
 	// table's index and filter (DB.pinsIndexAndFilter).
 	inL0 atomic.Bool
 	// wastedReads counts the reads that probed the table in vain; the
-	// one that reaches readAllowance(size) + readDeferred queues it for
-	// compaction and sets readQueued (compaction_read.go). The picker
-	// raises readDeferred, and clears readQueued, when the table's
-	// compaction costs more than the reads have paid so far.
-	wastedReads  atomic.Int64
-	readDeferred atomic.Int64
-	readQueued   atomic.Bool
+	// one that reaches readAllowance(size) queues it for compaction
+	// (compaction_read.go).
+	wastedReads atomic.Int64
 
 	// reader is the open table, opened on first use (the table cache: a
 	// pointer per file instead of a map lookup per read; tablecache.go
