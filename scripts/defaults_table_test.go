@@ -152,3 +152,38 @@ func TestDefaultsTableBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestDevkitBadArguments: scripts/devkit.sh refuses, with exit status 2
+// and a message naming the problem, a missing mode, a run without
+// tables, a malformed table spec and a run without OUT, before it builds
+// or runs anything.
+func TestDevkitBadArguments(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		noOut bool
+		want  string
+	}{
+		{nil, false, "usage:"},
+		{[]string{"bench"}, false, "usage:"},
+		{[]string{"run"}, false, "usage:"},
+		{[]string{"run", "1000:2"}, false, "bad spec '1000:2'"},
+		{[]string{"run", "1000:2:60:x"}, false, "bad spec '1000:2:60:x'"},
+		{[]string{"run", "1000:2:60", "0:1:5"}, false, "bad spec '0:1:5'"},
+		{[]string{"run", "1000:2:60:125"}, true, "run needs OUT"},
+	} {
+		cmd := exec.Command("bash", append([]string{"devkit.sh"}, c.args...)...)
+		out := ""
+		if !c.noOut {
+			out = t.TempDir()
+		}
+		cmd.Env = append(os.Environ(), "OUT="+out)
+		got, err := cmd.CombinedOutput()
+		code := -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 2 || !strings.Contains(string(got), c.want) {
+			t.Errorf("devkit.sh %q: exit %d, output %q; want exit 2 and %q", c.args, code, got, c.want)
+		}
+	}
+}
