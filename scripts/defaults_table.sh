@@ -13,7 +13,8 @@
 # must be built with -tags rocksdb when an engine is rocksdb); DB=dir is the
 # database directory (default /dev/shm/defaults_table); LOGDIR=dir keeps the
 # raw outputs; READS=n, WRITES=n and DELETES=n add --reads, --writes and
-# --deletes (for runs whose threads multiply the work). Prints one Markdown
+# --deletes (for runs whose threads multiply the work); TIMEBIN=path is the
+# GNU time that measures each run (default /usr/bin/time). Prints one Markdown
 # row per benchmark and engine: ops/sec of every round, then P99 and P99.9
 # of the last round in microseconds; a row per benchmark with the first
 # engine's ops/sec over each other engine's, per round; and a last row per
@@ -66,7 +67,7 @@ for round in $(seq 1 "$rounds"); do
     echo "$(date +%T) $log" >&2
     rm -rf "$db"
     before=$("$ping" | awk '{ print $6 }') || before="?"
-    /usr/bin/time -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
+    "${TIMEBIN:-/usr/bin/time}" -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
       --benchmarks=$benchmarks --num="$num" --threads="$threads" --seed=1 \
       --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 || {
       echo "failed: $log" >&2

@@ -153,6 +153,27 @@ func TestDefaultsTableBadInput(t *testing.T) {
 	}
 }
 
+// TestDefaultsTableTimeBin: TIMEBIN names the program that runs each
+// db_bench and reports its CPU and peak RSS (scripts/devkit.sh points it
+// at GNU time run through a carried loader); its figures reach the table.
+func TestDefaultsTableTimeBin(t *testing.T) {
+	dir := t.TempDir()
+	timeBin := filepath.Join(dir, "time")
+	fake := "#!/usr/bin/env bash\n[ \"$1\" = -f ] || exit 9\nshift 2\n\"$@\"\nrc=$?\necho 'cpu_rss 7.25 0.50 10240' >&2\nexit $rc\n"
+	if err := os.WriteFile(timeBin, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "defaults_table.sh", "1000", "1", "1", "native")
+	cmd.Env = append(writeFakes(t, dir, fakeDBBench), "TIMEBIN="+timeBin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("defaults_table.sh: %v\n%s", err, out)
+	}
+	if want := "| native | 7.25 + 0.50 s, 10 MB, 100-101 ns |"; !strings.Contains(string(out), want) {
+		t.Errorf("defaults_table.sh printed\n%s\nwant a row %q", out, want)
+	}
+}
+
 // TestDevkitBadArguments: scripts/devkit.sh refuses, with exit status 2
 // and a message naming the problem, a missing mode, a run without
 // tables, a malformed table spec and a run without OUT, before it builds

@@ -42,19 +42,23 @@ run)
   done
   [ -n "${OUT:-}" ] || { echo "devkit.sh: run needs OUT, the folder for the tables" >&2; exit 2; }
   [ -x "$kit/db_bench" ] || { echo "devkit.sh: no $kit/db_bench; run 'scripts/devkit.sh build' first" >&2; exit 2; }
-  ld=$kit/lib/ld-linux-x86-64.so.2
-  for tool in db_bench:db_bench gnutime:lib/gnutime; do
-    printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' "$ld" "$kit/lib" "$kit/${tool#*:}" >"$kit/${tool%%:*}.sh"
-    chmod +x "$kit/${tool%%:*}.sh"
-  done
-  sed "s#/usr/bin/time#$kit/gnutime.sh#" scripts/defaults_table.sh >"$kit/defaults_table.sh"
+  # wrap NAME PROGRAM writes $kit/NAME.sh, which runs PROGRAM through the
+  # kit's loader and libraries.
+  wrap() {
+    printf '#!/bin/sh\nexec %s --library-path %s %s "$@"\n' \
+      "$kit/lib/ld-linux-x86-64.so.2" "$kit/lib" "$2" >"$kit/$1.sh"
+    chmod +x "$kit/$1.sh"
+  }
+  wrap db_bench "$kit/db_bench"
+  wrap gnutime "$kit/lib/gnutime"
   echo "cpus $(nproc), $(uname -r), $("$kit/coreping")"
   for spec in "$@"; do
     IFS=: read -r num threads secs reads <<<"$spec"
     echo "== $num keys, $threads threads, $(date +%T)"
     rc=0
-    BIN=$kit/db_bench.sh COREPING=$kit/coreping LOGDIR=$OUT/t$num.$threads DB=/dev/shm/devkit \
-      READS=${reads:-} timeout "$secs" bash "$kit/defaults_table.sh" "$num" "$threads" 1 native pebble rocksdb \
+    BIN=$kit/db_bench.sh TIMEBIN=$kit/gnutime.sh COREPING=$kit/coreping LOGDIR=$OUT/t$num.$threads \
+      DB=/dev/shm/devkit READS=${reads:-} timeout "$secs" \
+      scripts/defaults_table.sh "$num" "$threads" 1 native pebble rocksdb \
       >"$OUT/t$num.$threads.md" 2>"$OUT/t$num.$threads.err" || rc=$?
     echo "rc $rc $(date +%T)"
     cat "$OUT/t$num.$threads.md"
