@@ -116,11 +116,13 @@ func (v *version) applyBlobs(e *versionEdit) (map[uint64]blobFileState, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: Blob file #%d not found", ErrCorruptManifest, g.fileNum)
 		}
-		s.garbageCount += g.count
-		s.garbageBytes += g.bytes
-		if s.garbageCount > s.meta.count || s.garbageBytes > s.meta.blobBytes {
+		// Compared before adding: a sum past 2^64 would wrap below the
+		// limits (and could make the file look all garbage).
+		if g.count > s.meta.count-s.garbageCount || g.bytes > s.meta.blobBytes-s.garbageBytes {
 			return nil, fmt.Errorf("%w: Garbage overflow for blob file #%d", ErrCorruptManifest, g.fileNum)
 		}
+		s.garbageCount += g.count
+		s.garbageBytes += g.bytes
 		if s.garbageBytes == s.meta.blobBytes {
 			delete(out, g.fileNum) // all garbage: obsolete
 			continue

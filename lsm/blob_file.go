@@ -123,7 +123,7 @@ func (db *DB) unrefBlobs(v *version) {
 	})
 	for _, f := range dead {
 		f.close()
-		db.fs.Remove(blobName(db.dir, f.num))
+		db.removeLocked(blobName(db.dir, f.num))
 	}
 }
 

@@ -96,6 +96,10 @@ type DB struct {
 	// queue them for compaction (compaction_read.go); fixed at Open.
 	readCompactions bool
 
+	// guard keeps the deletions of released versions' files from
+	// outliving the directory lock (fileguard.go).
+	guard fileGuard
+
 	// bgCond is mu's condition variable, broadcast when a flush or
 	// compaction ends.
 	bgCond *sync.Cond
@@ -343,6 +347,9 @@ func (db *DB) recover() error {
 		if err := db.verifyTables(); err != nil {
 			return err
 		}
+		if err := db.checkBlobsTableFormat(); err != nil {
+			return err
+		}
 		if err := db.checkUnfinishedFlushes(files, db.liveTables()); err != nil {
 			return err
 		}
@@ -445,13 +452,14 @@ func (db *DB) deleteObsoleteFiles(obsoleteTables map[uint64]bool) {
 }
 
 // releaseVersion drops a dead version's references to its files, closing
-// and deleting tables no version lists any more.
+// and deleting tables no version lists any more (while the DB holds its
+// directory lock: fileguard.go).
 func (db *DB) releaseVersion(v *version) {
 	for _, files := range v.levels {
 		for _, f := range files {
 			if f.unref() {
 				db.dropTableReader(f)
-				db.fs.Remove(tableName(db.dir, f.num))
+				db.removeLocked(tableName(db.dir, f.num))
 			}
 		}
 	}
@@ -459,9 +467,16 @@ func (db *DB) releaseVersion(v *version) {
 }
 
 // writeInfoLog writes the LOG file whose version line tools/benchmark.sh
-// reads (field 5 of the "RocksDB version:" line).
+// reads (field 5 of the "RocksDB version:" line). A LOG that is not a
+// regular file (a symbolic link, whose target creating it would truncate)
+// is left alone and no LOG is written: it is best effort, as RocksDB's info
+// log is.
 func (db *DB) writeInfoLog(version string) {
-	f, err := db.fs.Create(filepath.Join(db.dir, logName))
+	name := filepath.Join(db.dir, logName)
+	if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+		return
+	}
+	f, err := db.fs.Create(name)
 	if err != nil {
 		return
 	}
@@ -560,6 +575,7 @@ func (db *DB) closeFiles() {
 		db.mu.vs.manifestFile = nil
 	}
 	if db.lock != nil {
+		db.guard.shut()
 		db.lock.Close()
 		db.lock = nil
 	}

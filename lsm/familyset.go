@@ -91,7 +91,7 @@ func (s *familySet) checkLevels(numLevels int) error {
 
 // snapshot returns the records a new MANIFEST holds for the families
 // after the default's snapshot: one edit per live family naming it, its
-// log number and its tables. The default's snapshot carries the max
+// log number, its tables and its blob files with their garbage. The default's snapshot carries the max
 // family id when any family was ever created.
 func (s *familySet) snapshot(def *versionEdit) []*versionEdit {
 	if s.maxID > 0 {
@@ -106,6 +106,7 @@ func (s *familySet) snapshot(def *versionEdit) []*versionEdit {
 				e.added = append(e.added, newFileEntry{level: level, meta: m})
 			}
 		}
+		f.current.snapshotBlobs(e)
 		edits = append(edits, e)
 	}
 	return edits

@@ -25,7 +25,11 @@ import (
 // RocksDB loses them, and the table is deleted. If that WAL is gone, or
 // the MANIFEST's log number is past it (only the end edit moves it there),
 // the flush's end was recorded and the MANIFEST lost it: Open fails with
-// ErrCorruption naming the table. The begin edit changes no version.
+// ErrCorruption naming the table. It fails the same way, keeping the
+// table, when every write of the flush was logged and the table holds a
+// sequence past the last one the WALs replay: they lost records (a torn
+// tail after a power loss) that only the table still has. The begin edit
+// changes no version.
 //
 // Such a table is deleted before recovery writes its new MANIFEST, which
 // keeps no flush-begin fields: a crash later in the same recovery must not
@@ -112,7 +116,11 @@ func (db *DB) checkUnfinishedFlushes(f dbFiles, live map[uint64]bool) error {
 // (checkUnfinishedFlushes has refused the DB otherwise), and so obsolete.
 // props are the table's properties, ok false when it does not decode (the
 // flush died while writing it); a table that decodes must hold only
-// sequences of the flush's range. It notes the deletion for LOG.
+// sequences of the flush's range, and, when every write of the flush was
+// logged, none past the WALs' last replayed sequence (else the WALs lost
+// writes the table holds, and it is kept). A flush with writes that
+// skipped the WAL cannot be judged so: those writes are lost, as RocksDB
+// loses them. It notes the deletion for LOG.
 func (db *DB) unfinishedFlushOutput(name string, num uint64, props tableProps, ok bool) (bool, error) {
 	p, found := db.mu.vs.unfinishedFlushes[num]
 	if !found {
@@ -121,6 +129,10 @@ func (db *DB) unfinishedFlushOutput(name string, num uint64, props tableProps, o
 	if ok && (props.smallestSeq < p.smallestSeq || props.largestSeq > p.largestSeq) {
 		return false, fmt.Errorf("%w: %s holds sequences %d to %d, outside the %d to %d of the flush that %s records writing it",
 			ErrCorruption, name, props.smallestSeq, props.largestSeq, p.smallestSeq, p.largestSeq, manifestName(db.mu.vs.manifestNum))
+	}
+	if ok && !p.unlogged && props.largestSeq > db.mu.lastSeq {
+		return false, fmt.Errorf("%w: %s is in no version; %s records that a flush began writing it and every write it flushed was logged, but it holds sequences up to %d and the WALs replay only to %d: they lost records it still holds",
+			ErrCorruption, name, manifestName(db.mu.vs.manifestNum), props.largestSeq, db.mu.lastSeq)
 	}
 	lost := ""
 	if p.unlogged {

@@ -52,12 +52,19 @@ func putUnlogged(t *testing.T, db *DB, k, v string) {
 // table and its begin edit.
 func interruptedFlush(t *testing.T) (dir, table string, begun pendingFlush) {
 	t.Helper()
+	return interruptedFlushWith(t, 150)
+}
+
+// interruptedFlushWith is interruptedFlush with the keys from unloggedFrom
+// on written with the WAL disabled (200: none).
+func interruptedFlushWith(t *testing.T, unloggedFrom int) (dir, table string, begun pendingFlush) {
+	t.Helper()
 	dir = t.TempDir()
 	fs := &tableEditStopFS{FS: DefaultFS}
 	db := mustOpenFS(t, dir, fs, testOptions())
 	for i := 0; i < 200; i++ {
 		k, v := fmt.Sprintf("key%05d", i), fmt.Sprintf("value%05d", i)
-		if i < 150 {
+		if i < unloggedFrom {
 			put(t, db, k, v)
 		} else {
 			putUnlogged(t, db, k, v)
@@ -196,6 +203,31 @@ func TestUnfinishedFlushWALMissing(t *testing.T) {
 	_, err := Open(dir, testOptions(), Config{})
 	if !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), filepath.Base(table)) {
 		t.Fatalf("open: %v; want a Corruption naming %s", err, filepath.Base(table))
+	}
+	checkExists(t, table, true)
+}
+
+// A flush whose writes were all logged, and whose WAL lost the last half
+// of them (its tail cut at a record boundary, which point-in-time recovery
+// takes as the WAL's end): the table holds writes the WALs no longer
+// have, so it cannot be proved obsolete. The open fails naming it and
+// deletes nothing.
+func TestUnfinishedFlushBeyondWALsKept(t *testing.T) {
+	dir, table, begun := interruptedFlushWith(t, 200)
+	if begun.unlogged {
+		t.Fatalf("begin edit %+v: want every write logged", begun)
+	}
+	log := walName(dir, begun.walNum)
+	data, offs := walRecords(t, log)
+	if len(offs) != 100 {
+		t.Fatalf("%s holds %d records, want 100", filepath.Base(log), len(offs))
+	}
+	if err := os.WriteFile(log, data[:offs[49]], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir, testOptions(), Config{})
+	if !errors.Is(err, ErrCorruption) || !strings.Contains(err.Error(), filepath.Base(table)) || !strings.Contains(err.Error(), "replay only to") {
+		t.Fatalf("open: %v; want a Corruption naming %s and the WALs' end", err, filepath.Base(table))
 	}
 	checkExists(t, table, true)
 }

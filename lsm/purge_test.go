@@ -142,3 +142,26 @@ func TestCloseDrainsPurge(t *testing.T) {
 		t.Fatalf("tables removed by the time Close returned: %v, not %s", removed, old)
 	}
 }
+
+// TestReleaseAfterCloseKeepsFiles: a version whose last reference an
+// iterator drops after Close lists a table no newer version does; the
+// release closes its reader but leaves the file, as the DB no longer holds
+// the directory lock (another DB may own the directory and its numbers by
+// then). The next Open proves the table obsolete and deletes it.
+func TestReleaseAfterCloseKeepsFiles(t *testing.T) {
+	dir := t.TempDir()
+	db, it, old := obsoleteUnderIterator(t, dir, DefaultFS)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkExists(t, old, true)
+	db = mustOpen(t, dir, testOptions())
+	defer db.Close()
+	checkExists(t, old, false)
+	if v, ok := getString(t, db, "a"); !ok || v != "3" {
+		t.Fatalf("a = %q, %v after reopen; want 3", v, ok)
+	}
+}

@@ -27,6 +27,7 @@ var ErrReadOnly = errors.New("Not implemented: Not supported operation in read o
 // table, MANIFEST, WAL or LOG is written, and no flush or compaction ever
 // runs. Writes, Flush and Compact fail with ErrReadOnly.
 func (db *DB) openReadOnly() (*DB, error) {
+	db.guard.shut() // it holds no lock and deletes nothing
 	current := filepath.Join(db.dir, currentName)
 	if _, err := db.fs.ReadFile(current); err != nil {
 		if errors.Is(err, errNotExist) {
