@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/atomicfs"
 
 	"github.com/godbbench/godbbench/internal/dbdestroy"
 	"github.com/godbbench/godbbench/options"
@@ -17,9 +18,29 @@ import (
 // Destroy deletes the Pebble database in dir by package dbdestroy's rules,
 // with Pebble's names (isPebbleFileName; only isPebbleWALName in --wal_dir)
 // and Pebble's own lock (lockPebbleDir), so a DB open in this process or
-// another is refused with RocksDB's words and nothing is deleted.
+// another is refused with RocksDB's words and nothing is deleted. A
+// directory without Pebble's MANIFEST marker that holds a RocksDB-format
+// database (RocksDB's or the native engine's, whose names Pebble's mostly
+// share) is refused first, as the open refuses it, and nothing is deleted.
 func Destroy(dir string, opts *options.Options) error {
+	if err := notPebbleFormat(dir); err != nil {
+		return err
+	}
 	return dbdestroy.Destroy(dir, opts, dbdestroy.Spec{Lock: lockPebbleDir, DBFile: isPebbleFileName, WALFile: isPebbleWALName})
+}
+
+// notPebbleFormat is rocksdbFormat's refusal for dir when it has no MANIFEST
+// marker; nil for a Pebble database, an empty or missing directory, or one
+// that cannot be read (dbdestroy reports that).
+func notPebbleFormat(dir string) error {
+	names, err := vfs.Default.List(dir)
+	if err != nil {
+		return nil
+	}
+	if m, err := atomicfs.ReadMarker(vfs.Default, dir, "manifest"); err == nil && m != "" {
+		return nil
+	}
+	return rocksdbFormat(dir, names)
 }
 
 // lockPebbleDir takes path the way pebble.Open does, so a DB open in this

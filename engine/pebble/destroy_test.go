@@ -3,12 +3,16 @@ package pebble
 import (
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/dbdestroy"
 	"github.com/godbbench/godbbench/internal/dbdestroy/dbdestroytest"
+	"github.com/godbbench/godbbench/lsm"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -185,5 +189,118 @@ func TestDestroyRefusesDBOpenInAnotherProcess(t *testing.T) {
 	}
 	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("dir left: %v", err)
+	}
+}
+
+// TestNativeLockHoldsOffPebble: a directory whose LOCK the native engine
+// holds (flock and an open-file-description record lock) is seen as held
+// by the pebble engine's Destroy and Open, which take POSIX record locks:
+// both are refused, and the native engine's files are left.
+func TestNativeLockHoldsOffPebble(t *testing.T) {
+	dir := t.TempDir()
+	lock, err := lsm.DefaultFS.Lock(filepath.Join(dir, dbdestroy.LockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	dbdestroytest.WriteFile(t, filepath.Join(dir, "000007.log"), "the native engine's WAL")
+	before := dbdestroytest.Tree(t, dir)
+	if err := Destroy(dir, nil); err == nil || !strings.Contains(err.Error(), "Resource temporarily unavailable") {
+		t.Fatalf("Destroy beside the native engine's lock: %v", err)
+	}
+	if db, err := (Opener{}).Open(dir, testOptions(), io.Discard); err == nil {
+		db.Close()
+		t.Fatal("Open beside the native engine's lock succeeded")
+	}
+	if after := dbdestroytest.Tree(t, dir); !maps.Equal(before, after) {
+		t.Fatalf("files changed: %v -> %v", before, after)
+	}
+}
+
+// TestDestroyRefusesRocksDBFormat: Destroy of a directory holding a
+// RocksDB-format database (CURRENT and a MANIFEST, no Pebble marker; with
+// IDENTITY: RocksDB's) says whose it is and deletes nothing.
+func TestDestroyRefusesRocksDBFormat(t *testing.T) {
+	for name, files := range map[string][]string{
+		"native":             {"CURRENT", "MANIFEST-000003", "000004.log", "000005.sst", "LOCK"},
+		"rocksdb":            {"CURRENT", "IDENTITY", "MANIFEST-000005", "000004.log"},
+		"rocksdb no CURRENT": {"IDENTITY", "000009.sst"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range files {
+				dbdestroytest.WriteFile(t, filepath.Join(dir, f), "x")
+			}
+			before := dbdestroytest.Tree(t, dir)
+			err := Destroy(dir, nil)
+			if err == nil || !strings.HasPrefix(err.Error(), "Invalid argument: "+dir+": a RocksDB-format database") {
+				t.Fatalf("Destroy: %v", err)
+			}
+			if after := dbdestroytest.Tree(t, dir); !maps.Equal(before, after) {
+				t.Fatalf("files changed: %v -> %v", before, after)
+			}
+		})
+	}
+}
+
+// TestVerifyChecksumMissingTable: a live table deleted from under the open
+// DB (Pebble still reads it through its open descriptor) fails
+// VerifyChecksum with a Corruption error naming it, where a table merely
+// compacted away since the listing is passed over.
+func TestVerifyChecksumMissingTable(t *testing.T) {
+	dir := t.TempDir()
+	makePebbleDB(t, dir, "")
+	db, err := openQuiet(dir, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := db.(engine.Maintainer)
+	if err := m.VerifyChecksum(); err != nil {
+		t.Fatalf("VerifyChecksum of a sound DB: %v", err)
+	}
+	live, err := m.LiveFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := ""
+	for _, f := range live {
+		if strings.HasSuffix(f.Name, ".sst") {
+			table = filepath.Join(dir, filepath.Base(f.Name))
+			break
+		}
+	}
+	if table == "" {
+		t.Fatalf("no live table among %v", live)
+	}
+	if err := os.Remove(table); err != nil {
+		t.Fatal(err)
+	}
+	err = m.VerifyChecksum()
+	if err == nil || !strings.HasPrefix(err.Error(), "Corruption: ") || !strings.Contains(err.Error(), filepath.Base(table)+": a live table is missing") {
+		t.Fatalf("VerifyChecksum with a live table deleted: %v", err)
+	}
+}
+
+// TestInfoLogSymlinkNotFollowed: a LOG that is a symbolic link is not
+// written through at open: its target keeps its bytes.
+func TestInfoLogSymlinkNotFollowed(t *testing.T) {
+	dir, target := filepath.Join(t.TempDir(), "db"), filepath.Join(t.TempDir(), "mine.txt")
+	dbdestroytest.WriteFile(t, target, "mine")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, infoLogName)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := (Opener{}).Open(dir, testOptions(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "mine" {
+		t.Fatalf("LOG's target after an open: %q, %v", b, err)
 	}
 }

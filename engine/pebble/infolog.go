@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -22,11 +23,18 @@ import (
 const infoLogName = "LOG"
 
 // writeInfoLog replaces dir's LOG. It is best effort, as RocksDB's info
-// log is: a failure leaves the database as it is.
+// log is: a failure leaves the database as it is, and a LOG that is a
+// symbolic link is not followed (opening it would truncate its target), so
+// no LOG is written then.
 func writeInfoLog(dir, version string) {
 	now := time.Now().Format("2006/01/02-15:04:05.000000")
 	pid := os.Getpid()
 	text := fmt.Sprintf("%s %d RocksDB version: pebble-%s\n%s %d Engine: Pebble %s (%s)\n",
 		now, pid, strings.TrimPrefix(version, "v"), now, pid, version, modulePath)
-	os.WriteFile(filepath.Join(dir, infoLogName), []byte(text), 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, infoLogName), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return
+	}
+	f.WriteString(text)
+	f.Close()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -83,14 +84,31 @@ func (d *DB) VerifyChecksum() error {
 	if err != nil {
 		return err
 	}
+	var missing []string
 	for _, tables := range levels {
 		for i := range tables {
 			path := filepath.Join(d.maint.dir, tableName(&tables[i]))
 			if err := d.validateTable(path); err != nil {
 				if errors.Is(err, os.ErrNotExist) {
-					continue // compacted away since the listing
+					missing = append(missing, tableName(&tables[i]))
+					continue // compacted away since the listing, unless still live
 				}
 				return fmt.Errorf("Corruption: %s: %v", path, err)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	// A table gone from the directory that a fresh listing still names was
+	// lost, not compacted away.
+	if levels, err = d.db.SSTables(); err != nil {
+		return err
+	}
+	for _, tables := range levels {
+		for i := range tables {
+			if name := tableName(&tables[i]); slices.Contains(missing, name) {
+				return fmt.Errorf("Corruption: %s: a live table is missing", filepath.Join(d.maint.dir, name))
 			}
 		}
 	}

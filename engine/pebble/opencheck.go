@@ -136,19 +136,8 @@ func checkWALs(fsys vfs.FS, r *record.Reader, dir string, names []string, wals [
 // supports, and reported such a directory as "written in format major
 // version 1".
 func checkNoMarker(dir string, names []string) error {
-	current, identity, manifest := false, false, false
-	for _, name := range names {
-		current = current || name == "CURRENT"
-		identity = identity || name == "IDENTITY"
-		manifest = manifest || numbered(name, "MANIFEST-", "")
-	}
-	if current && manifest {
-		writer := "RocksDB or the native engine"
-		if identity {
-			writer = "RocksDB"
-		}
-		return fmt.Errorf("Invalid argument: %s: a RocksDB-format database (CURRENT, no Pebble marker), "+
-			"written by %s; the pebble engine cannot open it", dir, writer)
+	if err := rocksdbFormat(dir, names); err != nil {
+		return err
 	}
 	for _, name := range names {
 		if name == firstManifest {
@@ -164,6 +153,30 @@ func checkNoMarker(dir string, names []string) error {
 		}
 	}
 	return nil
+}
+
+// rocksdbFormat refuses a directory without a MANIFEST marker (names are
+// its entries) that holds a RocksDB-format database: CURRENT and a
+// MANIFEST, RocksDB's or the native engine's (RocksDB's when IDENTITY is
+// there too), or IDENTITY, which only RocksDB writes, beside a MANIFEST, a
+// table or a WAL.
+func rocksdbFormat(dir string, names []string) error {
+	current, identity, manifest, data := false, false, false, false
+	for _, name := range names {
+		current = current || name == "CURRENT"
+		identity = identity || name == "IDENTITY"
+		manifest = manifest || numbered(name, "MANIFEST-", "")
+		data = data || numbered(name, "", ".sst") || numbered(name, "", ".log")
+	}
+	if !(current && manifest) && !(identity && (manifest || data)) {
+		return nil
+	}
+	writer := "RocksDB or the native engine"
+	if identity {
+		writer = "RocksDB"
+	}
+	return fmt.Errorf("Invalid argument: %s: a RocksDB-format database (CURRENT, no Pebble marker), "+
+		"written by %s; the pebble engine cannot open it", dir, writer)
 }
 
 // firstManifest is the MANIFEST Pebble writes when it creates a database.

@@ -4,7 +4,8 @@
 //
 // Contract: SyncDir returns only after the directory's entries (creations,
 // renames, removals) are on stable storage, or with the error that stopped
-// it. Flock never blocks: a lock another open file description holds is
-// ErrWouldBlock, which callers turn into RocksDB's "Resource temporarily
-// unavailable" words.
+// it. Flock never blocks: a lock another open file description holds, or a
+// POSIX record lock (RocksDB's and Pebble's) on the file, is ErrWouldBlock,
+// which callers turn into RocksDB's "Resource temporarily unavailable"
+// words.
 package osfile
