@@ -332,6 +332,35 @@ func TestDestroyWALDir(t *testing.T) {
 	}
 }
 
+// TestDestroyKeepsOthersWALs: Destroy of a directory that does not exist
+// (no lock can be taken there), or of one that holds none of the engine's
+// files, with a --wal_dir holding another DB's WALs, succeeds and deletes
+// none of them, so that DB's unflushed write survives.
+func TestDestroyKeepsOthersWALs(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		root := t.TempDir()
+		dir, walDir, other := filepath.Join(root, "db"), filepath.Join(root, "wal"), filepath.Join(root, "other")
+		makeDB(t, dir, walDir)
+		if existing {
+			dbdestroytest.WriteFile(t, filepath.Join(other, "notes.txt"), "mine")
+		}
+		before := dbdestroytest.Tree(t, walDir)
+		o := testOptions()
+		o.WALDir = walDir
+		if err := Destroy(other, o); err != nil {
+			t.Fatalf("Destroy of another dir (existing %v): %v", existing, err)
+		}
+		if after := dbdestroytest.Tree(t, walDir); !maps.Equal(before, after) {
+			t.Fatalf("WAL dir after destroying another dir (existing %v): %v, was %v", existing, after, before)
+		}
+		db := mustOpen(t, dir, o)
+		if v, ok := getString(t, db, "b"); !ok || v != "2" {
+			t.Fatalf("unflushed write b = %q, %v; want 2 (existing %v)", v, ok, existing)
+		}
+		db.Close()
+	}
+}
+
 // TestDestroyWALDirIsAFile: a --wal_dir naming a regular file is an error
 // and nothing anywhere is deleted or replaced.
 func TestDestroyWALDirIsAFile(t *testing.T) {

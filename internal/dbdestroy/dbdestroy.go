@@ -6,7 +6,11 @@
 //
 // Destroy(dir, opts, spec), with walDir the options' WALDir:
 //
-//   - A missing dir (and walDir) is success. A dir or walDir that exists and
+//   - A missing dir is success and deletes nothing, not even WALs in
+//     walDir: no lock can be taken in a directory that does not exist, and
+//     those WALs may be another DB's (RocksDB's DestroyDB deletes nothing
+//     when its LockFile fails, as it does for a missing directory). A
+//     missing walDir is success too. A dir or walDir that exists and
 //     is not a directory (after following symbolic links, so a --db given
 //     through a link works) is an error in RocksDB's words, "IO error:
 //     `<path>' exists but is not a directory", returned before anything is
@@ -18,7 +22,11 @@
 //     file: <dir>/LOCK: not a regular file".
 //   - In dir only entries for which Spec.DBFile reports true are unlinked,
 //     LOCK last while still held; in walDir (when set) only those for which
-//     Spec.WALFile reports true.
+//     Spec.WALFile reports true, and only when dir held at least one of
+//     the engine's files besides LOCK: the WALs beside an empty or unrelated
+//     directory are not that database's (another DB sharing the WAL
+//     directory may own them), so they stay, and an open that finds them
+//     reports them.
 //   - Entries are removed with unlink(2): a symbolic link goes, its target is
 //     never opened or deleted, and a directory is never removed (one with a
 //     DB file's name is left in place without error). An entry already gone
@@ -91,18 +99,18 @@ func Destroy(dir string, opts *options.Options, spec Spec) error {
 		if err != nil {
 			return err
 		}
-		first = removeMatching(dir, func(n string) bool { return n != LockName && spec.DBFile(n) }, deletes)
-		if walExists {
-			first = firstError(first, removeMatching(walDir, spec.WALFile, deletes))
+		owned, err := removeMatching(dir, func(n string) bool { return n != LockName && spec.DBFile(n) }, deletes)
+		first = err
+		if walExists && owned > 0 {
+			_, err := removeMatching(walDir, spec.WALFile, deletes)
+			first = firstError(first, err)
 		}
 		first = firstError(first, unlinkFile(lockPath, deletes))
 		lock.Close()
 		syscall.Rmdir(dir)
-	} else if walExists {
-		first = removeMatching(walDir, spec.WALFile, deletes)
-	}
-	if walExists {
-		syscall.Rmdir(walDir)
+		if walExists {
+			syscall.Rmdir(walDir)
+		}
 	}
 	return first
 }
@@ -130,19 +138,22 @@ func isDirOrMissing(path string) (bool, error) {
 }
 
 // removeMatching unlinks the entries of dir whose names match, counting
-// each unlinked in deletes (nil: not counted).
-func removeMatching(dir string, match func(name string) bool, deletes *atomic.Uint64) error {
+// each unlinked in deletes (nil: not counted), and returns how many
+// matched.
+func removeMatching(dir string, match func(name string) bool, deletes *atomic.Uint64) (int, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("IO error: While opendir: %s: %w", dir, err)
+		return 0, fmt.Errorf("IO error: While opendir: %s: %w", dir, err)
 	}
 	var first error
+	matched := 0
 	for _, e := range ents {
 		if match(e.Name()) {
+			matched++
 			first = firstError(first, unlinkFile(filepath.Join(dir, e.Name()), deletes))
 		}
 	}
-	return first
+	return matched, first
 }
 
 // unlinkFile removes one directory entry with unlink(2), counting it in
