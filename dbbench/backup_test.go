@@ -233,3 +233,33 @@ func TestBackupDirLockedByAnother(t *testing.T) {
 		t.Fatalf("after the lock is released: %s", stderr)
 	}
 }
+
+// TestBackupDirIsADatabase: --backup_dir naming a database's directory (the
+// DB's own here) is refused before the backup makes anything there or
+// opens its LOCK, which is the DB's (on pebble, closing it would drop the
+// DB's record lock), on the engines without a backup engine of their own;
+// the DB still reads.
+func TestBackupDirIsADatabase(t *testing.T) {
+	for _, eng := range []string{"native", "pebble"} {
+		t.Run(eng, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "db")
+			args := []string{"--engine=" + eng, "--num=300", "--db=" + db, "--backup_dir=" + db}
+			if code, _, stderr := runMain(t, append(args, "--benchmarks=fillrandom")...); code != 0 {
+				t.Fatal(stderr)
+			}
+			code, _, stderr := runMain(t, append(args, "--use_existing_db", "--benchmarks=backup")...)
+			if code != 1 || !strings.Contains(stderr, "Invalid argument: "+db+" holds a database (") {
+				t.Fatalf("backup into the DB's directory: exit %d\n%s", code, stderr)
+			}
+			for _, name := range []string{"private", "meta", "LATEST"} {
+				if _, err := os.Lstat(filepath.Join(db, name)); !os.IsNotExist(err) {
+					t.Errorf("the refused backup made %s in the DB directory: %v", name, err)
+				}
+			}
+			code, out, stderr := runMain(t, append(args, "--use_existing_db", "--benchmarks=readseq")...)
+			if code != 0 || !strings.Contains(out, "readseq") {
+				t.Fatalf("the DB after the refused backup: exit %d\n%s\n%s", code, out, stderr)
+			}
+		})
+	}
+}

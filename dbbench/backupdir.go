@@ -43,8 +43,9 @@ import (
 // latest backup and checks its size and CRC-32C against meta/<n> before
 // it writes anything.
 //
-// Data safety: a backup holds LOCK exclusively and a restore holds it
-// shared, so a second process backing up into the directory, or
+// Data safety: a directory that holds a database (holdsDatabase) is
+// refused as a backup directory. A backup holds LOCK exclusively and a
+// restore holds it shared, so a second process backing up into the directory, or
 // restoring from it while a backup is made, is refused ("IO error: While
 // lock file: BACKUP_DIR/LOCK: Resource temporarily unavailable", RocksDB's
 // words for a held DB) before it reads or writes anything. Making a backup deletes the older backups (db_bench's
@@ -62,6 +63,9 @@ const backupLockName = "LOCK"
 // it may not write, where no LOCK exists (no backup of this db_bench ever
 // ran there), goes on unlocked.
 func lockBackupDir(dir string, exclusive bool) (io.Closer, error) {
+	if err := holdsDatabase(dir); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, backupLockName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil && !exclusive {
@@ -80,6 +84,25 @@ func lockBackupDir(dir string, exclusive bool) (io.Closer, error) {
 		return nil, fmt.Errorf("IO error: While lock file: %s: %v", path, err)
 	}
 	return f, nil
+}
+
+// holdsDatabase refuses a backup directory that is a database's directory
+// (its CURRENT, Pebble's MANIFEST marker or RocksDB's IDENTITY is there):
+// the DB's LOCK would be the backup's, and opening and closing it would
+// drop the record lock a Pebble or RocksDB DB of this process holds on it
+// (POSIX record locks end when the process closes any descriptor of the
+// file).
+func holdsDatabase(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // opening LOCK reports it
+	}
+	for _, e := range ents {
+		if n := e.Name(); n == "CURRENT" || n == "IDENTITY" || strings.HasPrefix(n, "marker.manifest.") {
+			return fmt.Errorf("Invalid argument: %s holds a database (%s is there); a backup directory must be one of its own", dir, n)
+		}
+	}
+	return nil
 }
 
 // backupFile is one line of a meta file.

@@ -68,6 +68,9 @@ func benchBackup(r *runner, t *thread) error {
 // makeBackup makes backup 1 of dir from a checkpoint of db, after
 // deleting the backups already there.
 func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) error {
+	if err := holdsDatabase(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "private"), 0o755); err != nil {
 		return err
 	}

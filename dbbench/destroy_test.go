@@ -183,3 +183,47 @@ func TestFreshDBDestroyRefused(t *testing.T) {
 		t.Fatalf("stdout should end after fillseq:\n%s", out)
 	}
 }
+
+// TestProfilesKeepsExistingDB: with --use_existing_db=1 (or --readonly=1,
+// which sets it) the profiles workload, which builds its stores after
+// destroying --db, is skipped as a fresh-DB benchmark is, and the DB keeps
+// its data.
+func TestProfilesKeepsExistingDB(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	base := []string{"--engine=native", "--db=" + dir, "--num=100", "--seed=1"}
+	if code, _, errs := runMain(t, append(base, "--benchmarks=fillseq")...); code != 0 {
+		t.Fatalf("fillseq: exit %d: %s", code, errs)
+	}
+	for _, flag := range []string{"--use_existing_db=1", "--readonly=1"} {
+		code, out, errs := runMain(t, append(base, flag, "--benchmarks=profiles,readseq")...)
+		if code != 0 || !strings.Contains(out, "profiles     : skipped (--use_existing_db is true)\n") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", flag, code, out, errs)
+		}
+		opener, err := engine.Lookup("native")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := options.Default()
+		o.ReadOnly = true
+		db, err := opener.Open(dir, o, io.Discard)
+		if err != nil {
+			t.Fatalf("%s: reopen: %v", flag, err)
+		}
+		n := 0
+		it, err := db.NewIter(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ok := it.First(); ok; ok = it.Next() {
+			n++
+		}
+		if err := it.Error(); err != nil {
+			t.Fatal(err)
+		}
+		it.Close()
+		db.Close()
+		if n != 100 {
+			t.Fatalf("%s: %d keys left, want 100", flag, n)
+		}
+	}
+}

@@ -21,8 +21,14 @@ type profilesFlags struct {
 // runProfiles runs ZoneTree's profile-store workload (--benchmarks=profiles)
 // with --num profiles. Its five stores are five engine instances in
 // sub-directories of --db, so the main DB is closed and destroyed first and
-// re-opened empty afterwards.
+// re-opened empty afterwards. With --use_existing_db (which --readonly
+// sets) it is skipped as db_bench skips the benchmarks that need a fresh
+// DB, and nothing is destroyed.
 func (r *runner) runProfiles() error {
+	if r.cfg.useExistingDB {
+		r.outf("%-12s : skipped (--use_existing_db is true)\n", "profiles")
+		return nil
+	}
 	if r.db != nil {
 		if err := r.db.Close(); err != nil {
 			r.errf("close error: %v\n", err)

@@ -424,13 +424,23 @@ func compareChecksums(run *Run) []string {
 	return out
 }
 
+// sanitize turns a suite's, engine's or pass's name into one path element
+// inside the directory it is joined to: letters, digits, '-', '_' and '.'
+// are kept, anything else becomes '_', and so does a leading '.', so that
+// no name is empty, ".", ".." (which would make an engine's scratch
+// directory, removed whole after the run, the scratch root or its parent)
+// or hidden.
 func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
+	out := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
 			return r
 		}
 		return '_'
 	}, s)
+	if rest, ok := strings.CutPrefix(out, "."); ok || out == "" {
+		out = "_" + rest
+	}
+	return out
 }
 
 func hostInfo(scratch string) Host {

@@ -169,3 +169,19 @@ func TestSourceRevisionFillsUnstampedBuilds(t *testing.T) {
 		t.Errorf("the shell script got a revision: %+v", b)
 	}
 }
+
+// TestSanitizeStaysInside: every name, however written, becomes one path
+// element strictly inside the directory it is joined to, so removing an
+// engine's scratch directory never removes the scratch root or its parent.
+func TestSanitizeStaysInside(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "scratch")
+	for _, name := range []string{".", "..", "...", "../x", "a/../..", "/etc", ".hidden", "", "ok-name_1.2"} {
+		got := filepath.Join(root, sanitize(name))
+		if filepath.Dir(got) != root || got == root {
+			t.Errorf("sanitize(%q) = %q: joined to %s gives %s", name, sanitize(name), root, got)
+		}
+	}
+	if got := sanitize("ok-name_1.2"); got != "ok-name_1.2" {
+		t.Errorf("sanitize changed a plain name: %q", got)
+	}
+}
