@@ -2,6 +2,7 @@ package blob
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/godbbench/godbbench/sst"
@@ -33,6 +34,29 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		var buf Buffer
-		r.Read(key, offset, size, sst.Compression(compression), &buf)
+		v, err := r.Read(key, offset, size, sst.Compression(compression), &buf)
+		if err == nil && (offset > uint64(len(file)) || size > uint64(len(file))-offset) {
+			t.Fatalf("Read of %d bytes at %d from a %d-byte file returned %d bytes", size, offset, len(file), len(v))
+		}
+		if cap(buf.record) > len(file) {
+			t.Fatalf("Read of %d bytes at %d from a %d-byte file sized a %d-byte buffer (%v)", size, offset, len(file), cap(buf.record), err)
+		}
 	})
+}
+
+// TestReadOffsetWraps: an index whose offset and size add past 2^64 is
+// outside the file, an ErrCorruption error before any buffer is sized for
+// it.
+func TestReadOffsetWraps(t *testing.T) {
+	data, ws, _ := writeFile(t, sst.CompressionNone, exampleRecords())
+	r, err := Open(bytes.NewReader(data), int64(len(data)), "wrap.blob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf Buffer
+	size := uint64(1 << 30)
+	offset := -size + 100 // offset+size wraps to 100
+	if _, err := r.Read(ws[0].key, offset, size, sst.CompressionNone, &buf); !errors.Is(err, ErrCorruption) || cap(buf.record) != 0 {
+		t.Fatalf("Read at offset %d of %d bytes: %v, buffer %d bytes; want ErrCorruption and no buffer", offset, size, err, cap(buf.record))
+	}
 }

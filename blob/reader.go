@@ -76,7 +76,8 @@ func (r *Reader) Footer() Footer { return r.footer }
 // be key. The value is in buf and valid until buf's next use.
 func (r *Reader) Read(key []byte, offset, size uint64, compression sst.Compression, buf *Buffer) ([]byte, error) {
 	pre := uint64(RecordHeaderLen) + uint64(len(key))
-	if offset < HeaderLen+pre || size > maxRecordLen || offset+size > r.size-FooterLen {
+	// offset > end first: offset+size could wrap past 2^64 and pass.
+	if end := r.size - FooterLen; offset < HeaderLen+pre || size > maxRecordLen || offset > end || size > end-offset {
 		return nil, fmt.Errorf("%w: %s: blob at offset %d of %d bytes is outside the file's %d bytes of records",
 			ErrCorruption, r.name, offset, size, r.size)
 	}

@@ -136,10 +136,16 @@ func decodeSpline(b []byte, n uint64) (spline, error) {
 		}
 	}
 	b = b[16*m:]
-	for i := range s.radix {
-		s.radix[i] = binary.LittleEndian.Uint32(b[4*i:])
-		if uint64(s.radix[i]) > m || i > 0 && s.radix[i] < s.radix[i-1] {
-			return s, fmt.Errorf("radix entry %d out of order", i)
+	// Entry p must be the first knot whose top bits are >= p, as finish
+	// writes it: predict trusts it to bracket the knot search.
+	k := 0
+	for p := range s.radix {
+		s.radix[p] = binary.LittleEndian.Uint32(b[4*p:])
+		for k < len(s.xs) && (s.xs[k]-s.xs[0])>>shift < uint64(p) {
+			k++
+		}
+		if s.radix[p] != uint32(k) {
+			return s, fmt.Errorf("radix entry %d is %d, but the knots say %d", p, s.radix[p], k)
 		}
 	}
 	if s.radix[len(s.radix)-1] != uint32(m) {

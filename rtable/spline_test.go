@@ -1,6 +1,7 @@
 package rtable
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -45,5 +46,30 @@ func TestSplineErrorBound(t *testing.T) {
 			t.Errorf("dense keys took %d knots, want 2", len(s.xs))
 		}
 		t.Logf("%s: %d keys, %d knots", name, len(xs), len(s.xs))
+	}
+}
+
+// TestDecodeSplineRadixMismatch: a key index whose radix table is ordered
+// but disagrees with its knots (here entry 0 says two knots lie below top
+// bits 0) is refused, where it decoded and predict returned an ordinal
+// past the table's entries.
+func TestDecodeSplineRadixMismatch(t *testing.T) {
+	var b []byte
+	for _, v := range []uint32{3, 1, 63, 1} { // knots, radix bits, shift, bound
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for _, v := range []uint64{0, 10, 1 << 40, 0, 5, 6} { // xs, then ys
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	for _, v := range []uint32{2, 3, 3} {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	if s, err := decodeSpline(b, 100); err == nil {
+		t.Fatalf("decoded a radix table that disagrees with its knots; predict(5) = %d", s.predict(5))
+	}
+	// The same knots with the radix table finish writes decode.
+	copy(b[len(b)-12:], binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, 0), 3), 3))
+	if _, err := decodeSpline(b, 100); err != nil {
+		t.Fatalf("the consistent radix table: %v", err)
 	}
 }

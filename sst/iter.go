@@ -217,8 +217,13 @@ func (t *Iter) SeekLT(userKey []byte) bool {
 	return t.backward(t.it.last())
 }
 
-// Next moves to the next entry.
+// Next moves to the next entry; after an error it stays invalid until the
+// next positioning (before the first entry it would restart at First,
+// which would clear the error).
 func (t *Iter) Next() bool {
+	if t.err != nil {
+		return false
+	}
 	if t.blk < 0 {
 		return t.First()
 	}
@@ -228,8 +233,12 @@ func (t *Iter) Next() bool {
 	return t.forward(t.it.next())
 }
 
-// Prev moves to the previous entry.
+// Prev moves to the previous entry; after an error it stays invalid until
+// the next positioning.
 func (t *Iter) Prev() bool {
+	if t.err != nil {
+		return false
+	}
 	if t.blk >= len(t.r.blocks) {
 		return t.Last()
 	}

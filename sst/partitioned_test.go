@@ -305,3 +305,70 @@ func TestPartitionedGetAllocs(t *testing.T) {
 		t.Fatalf("%v allocations per Get, Get, SeekGE", n)
 	}
 }
+
+// TestIterStaysFailedAfterSeekError: a seek whose index partition is
+// damaged after the Reader opened (read lazily, through the cache) fails
+// with ErrCorruption, and
+// the iterator stays invalid with that error through Next and Prev, which
+// do not restart it at First or Last, until a positioning that succeeds.
+func TestIterStaysFailedAfterSeekError(t *testing.T) {
+	dir := t.TempDir()
+	var es []entry
+	for i := range 5000 {
+		es = append(es, entry{fmt.Appendf(nil, "key%08d", i), 1, base.KindSet, []byte("value")})
+	}
+	path, _ := writeTable(t, dir, es, WriterOptions{PartitionIndex: true, MetadataBlockSize: 64})
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := openTable(t, path, ReaderOptions{Cache: NewCache(1<<20, 0), CacheIndexAndFilterBlocks: true})
+	defer r.Close()
+	if len(r.lazy.index) < 3 {
+		t.Fatalf("%d index partitions, want several", len(r.lazy.index))
+	}
+	// Open checked every partition; the damage comes after, and the first
+	// seek into the partition reads it.
+	b[r.lazy.index[len(r.lazy.index)/2].Offset] ^= 0x10
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A key whose seek reads the damaged partition.
+	var last []byte
+	for _, e := range es {
+		it := r.NewIter()
+		if !it.SeekGE(e.key) && it.Error() != nil {
+			last = e.key
+		}
+		it.Close()
+		if last != nil {
+			break
+		}
+	}
+	if last == nil {
+		t.Fatal("no seek reads the damaged index partition")
+	}
+	for _, c := range []struct {
+		name string
+		seek func(*Iter) bool
+		step func(*Iter) bool
+	}{
+		{"SeekGE then Next", func(it *Iter) bool { return it.SeekGE(last) }, (*Iter).Next},
+		{"SeekLT then Prev", func(it *Iter) bool { return it.SeekLT(last) }, (*Iter).Prev},
+		{"SeekGE then Prev", func(it *Iter) bool { return it.SeekGE(last) }, (*Iter).Prev},
+	} {
+		it := r.NewIter()
+		if c.seek(it) || !errors.Is(it.Error(), ErrCorruption) {
+			t.Fatalf("%s: seek through the damaged partition: valid %v, error %v", c.name, it.Valid(), it.Error())
+		}
+		for i := range 3 {
+			if c.step(it) || it.Valid() || !errors.Is(it.Error(), ErrCorruption) {
+				t.Fatalf("%s: step %d after the failed seek: valid %v, error %v", c.name, i, it.Valid(), it.Error())
+			}
+		}
+		if !it.First() || !bytes.Equal(it.Key(), es[0].key) || it.Error() != nil {
+			t.Fatalf("%s: First after the failure: key %q, error %v", c.name, it.Key(), it.Error())
+		}
+		it.Close()
+	}
+}
