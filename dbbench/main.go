@@ -207,10 +207,12 @@ func printStartupError(out *bufio.Writer, errw io.Writer, err error, toStdout bo
 }
 
 // openWillFail reports whether open fails before any engine call: a bad
-// --options_file or flag checked at open, or a compression no engine has.
-// (Another engine's database is refused by the engine's own Destroy.)
+// --options_file or flag checked at open, a hash memtable without a
+// prefix, or a compression no engine has. (Another engine's database is
+// refused by the engine's own Destroy.)
 func (r *runner) openWillFail() bool {
-	return r.openErr != nil || r.opts.CompressionType == "xpress"
+	hashWithoutPrefix := r.opts.OptionsFile == "" && checkHashMemtable(r.cfg.memtablerep, r.cfg.prefixSize) != nil
+	return r.openErr != nil || r.opts.CompressionType == "xpress" || hashWithoutPrefix
 }
 
 // open opens the engine, printing db_bench's Open messages; a failure prints

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -173,7 +174,8 @@ func TestOpenErrors(t *testing.T) {
 
 // TestHashMemtableNeedsPrefix checks db_bench's refusal of the prefix-hashed
 // memtables without --prefix_size on every engine: its words on stderr
-// after the two "Initializing" lines, exit 1, no database directory made.
+// after the two "Initializing" lines, exit 1, no database directory made
+// and an existing one left as it was.
 func TestHashMemtableNeedsPrefix(t *testing.T) {
 	for _, engine := range []string{"native", "pebble"} {
 		for _, rep := range []string{"prefix_hash", "hash_linkedlist", "HashSkipListRepFactory:100"} {
@@ -188,6 +190,18 @@ func TestHashMemtableNeedsPrefix(t *testing.T) {
 			if _, err := os.Stat(db); !os.IsNotExist(err) {
 				t.Errorf("%s %s: the database directory was made (%v)", engine, rep, err)
 			}
+		}
+		// An existing database is not destroyed before the refused open.
+		db := filepath.Join(t.TempDir(), "db")
+		if code, _, errs := runMain(t, "--engine="+engine, "--seed=1", "--num=10", "--benchmarks=fillseq", "--db="+db); code != 0 {
+			t.Fatalf("%s fillseq: %s", engine, errs)
+		}
+		before := dirState(t, db)
+		if code, _, _ := runMain(t, "--engine="+engine, "--seed=1", "--num=10", "--benchmarks=fillseq", "--db="+db, "--memtablerep=prefix_hash"); code != 1 {
+			t.Errorf("%s: prefix_hash over an existing DB: exit %d", engine, code)
+		}
+		if after := dirState(t, db); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the refused run changed the DB: %v -> %v", engine, before, after)
 		}
 	}
 }
