@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // Maintainer is the optional interface of an engine that offers RocksDB's
 // maintenance calls on an open database, which db_bench's benchmarks
 // approximatesizerandom, verifychecksum, verifyfilechecksums, compact0,
@@ -14,8 +16,9 @@ package engine
 type Maintainer interface {
 	// ApproximateSizes sets sizes[i] to the approximate bytes on disk of
 	// the keys in ranges[i], as RocksDB's DB::GetApproximateSizes with its
-	// defaults does: table files only, memtables not counted. sizes is at
-	// least as long as ranges.
+	// defaults does: table files only, memtables not counted. sizes
+	// shorter than ranges is CheckSizes's error, before anything is
+	// written.
 	ApproximateSizes(ranges []KeyRange, sizes []uint64) error
 	// VerifyChecksum reads every block of every live table and checks its
 	// checksum (RocksDB's DB::VerifyChecksum). Damage is an error in
@@ -65,4 +68,12 @@ type NamedFileCompactor interface {
 	Maintainer
 	// CompactsNamedFiles marks the implementation; it does nothing.
 	CompactsNamedFiles()
+}
+
+// CheckSizes is ApproximateSizes's argument check: one size per range.
+func CheckSizes(ranges []KeyRange, sizes []uint64) error {
+	if len(sizes) < len(ranges) {
+		return fmt.Errorf("Invalid argument: ApproximateSizes of %d ranges into %d sizes", len(ranges), len(sizes))
+	}
+	return nil
 }

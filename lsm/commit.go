@@ -212,7 +212,10 @@ func (db *DB) lead(w *writer) error {
 			db.waitRetiredWALs()
 			if db.mu.bgErr != nil {
 				err = fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
-				g.bytes = 0
+				// The group is not formed: only the leader's writer
+				// leaves the queue, and each follower fails in turn as
+				// it leads (finishGroup wakes only a formed group's).
+				g.bytes, n = 0, 1
 			}
 		}
 	}

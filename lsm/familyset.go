@@ -66,7 +66,7 @@ func (s *familySet) replay(e *versionEdit, numLevels int) error {
 		return nil
 	}
 	if e.hasLogNumber {
-		f.logNumber = e.logNumber
+		f.logNumber = max(f.logNumber, e.logNumber) // only grows (versionSet.recover)
 	}
 	v, err := f.current.apply(e, max(numLevels, maxLevelIn(e, f.current)))
 	if err != nil {

@@ -24,6 +24,11 @@ type versionSet struct {
 	manifest     *wal.Writer
 	manifestBuf  []byte
 	manifestBusy bool // a logAndApply is writing the MANIFEST
+	// manifestErr is the first failed MANIFEST write or sync; every later
+	// edit fails with it. After a failed sync the record is in the file,
+	// so an edit appended and synced after it would make it durable: a
+	// retried CreateColumnFamily would then record the same family twice.
+	manifestErr error
 
 	// families are the column families besides the default
 	// (familyset.go).
@@ -132,7 +137,9 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 			continue
 		}
 		if e.hasLogNumber {
-			vs.db.def.logNumber = e.logNumber
+			// Log numbers only grow; a lower one (as recoveries before
+			// commitWAL kept them wrote) is ignored, as RocksDB ignores it.
+			vs.db.def.logNumber = max(vs.db.def.logNumber, e.logNumber)
 		}
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
@@ -263,6 +270,9 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 		vs.manifestBusy = false
 		db.bgCond.Broadcast()
 	}()
+	if vs.manifestErr != nil {
+		return vs.manifestErr
+	}
 	// A flush's begin edit changes no version (pendingflush.go).
 	beginOnly := len(e.flushBegun) > 0 && len(e.added) == 0 && len(e.deleted) == 0 && !e.hasLogNumber
 	f := db.familyByID(e.family)
@@ -291,7 +301,8 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 			err = fmt.Errorf("lsm: sync DB dir: %w", err)
 		}
 	}
-	if err == nil {
+	appended := err == nil
+	if appended {
 		vs.manifest.AddRecord(vs.manifestBuf)
 		if err = vs.manifest.Flush(); err != nil {
 			err = fmt.Errorf("lsm: write MANIFEST: %w", err)
@@ -301,6 +312,9 @@ func (vs *versionSet) logAndApply(e *versionEdit) error {
 	}
 	db.mu.Lock()
 	if err != nil {
+		if appended {
+			vs.manifestErr = err
+		}
 		return err
 	}
 	if e.addFamily {

@@ -196,10 +196,18 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 // number in the MANIFEST, one edit per family (edits, in allFamilies'
 // order), then deletes the WAL (DB.mu held). A crash between two edits
 // leaves the WAL, whose records of the families already recorded the next
-// replay skips (they are below those families' log numbers).
+// replay skips (they are below those families' log numbers). A family
+// whose log number is already past next (its writes up to a later WAL are
+// in tables: a family flushed more often than one holding the oldest WAL)
+// keeps it: recording next would make an open after a stop here replay
+// records its tables hold, and merge operands twice.
 func (db *DB) commitWAL(num, next uint64, edits []*versionEdit) error {
 	for _, edit := range edits {
-		edit.setLogNumber(next)
+		logNum := next
+		if f := db.familyByID(edit.family); f != nil {
+			logNum = max(logNum, f.logNumber)
+		}
+		edit.setLogNumber(logNum)
 		edit.setLastSeq(db.mu.lastSeq)
 		if err := db.mu.vs.logAndApply(edit); err != nil {
 			return fmt.Errorf("lsm: record the tables of WAL %s: %w", walName(db.walDir, num), err)

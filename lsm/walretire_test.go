@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // syncGateFS wraps DefaultFS: it counts the bytes written to and synced
@@ -247,4 +249,115 @@ func TestRetiredWALSyncFailure(t *testing.T) {
 	if err := db.Write(b, WriteOptions{}); !errors.Is(err, errSyncFailed) {
 		t.Fatalf("write after the failure: %v, want writes stopped with %v", err, errSyncFailed)
 	}
+}
+
+// gatedFailFS holds the sync of the file named gated until release is
+// closed, then fails it.
+type gatedFailFS struct {
+	FS
+	mu      sync.Mutex
+	gated   string
+	release chan struct{}
+}
+
+type gatedFailFile struct {
+	WritableFile
+	fs   *gatedFailFS
+	name string
+}
+
+func (g *gatedFailFS) Create(name string) (WritableFile, error) {
+	w, err := g.FS.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return &gatedFailFile{WritableFile: w, fs: g, name: filepath.Base(name)}, nil
+}
+
+func (f *gatedFailFile) Sync() error {
+	f.fs.mu.Lock()
+	gated := f.fs.gated
+	f.fs.mu.Unlock()
+	if f.name == gated {
+		<-f.fs.release
+		return errSyncFailed
+	}
+	return f.WritableFile.Sync()
+}
+
+// TestRetiredWALSyncFailureWakesGroup: a leader that has counted followers
+// into a synchronous group and then finds the retired WAL's sync failed
+// forms no group; every writer it counted still returns, with the error
+// (the followers were dropped from the queue and never woken, and hung).
+// The leader counts them because a write delay (L0 at the slowdown
+// trigger, a slow delayed_write_rate) lets them queue while it sleeps.
+func TestRetiredWALSyncFailureWakesGroup(t *testing.T) {
+	dir := t.TempDir()
+	g := &gatedFailFS{FS: DefaultFS, release: make(chan struct{})}
+	o := testOptions()
+	o.Level0FileNumCompactionTrigger, o.Level0SlowdownWritesTrigger, o.Level0StopWritesTrigger = 100, 1, 100
+	o.DelayedWriteRate = 1000 // a 100-byte write owes 0.1 s
+	db := mustOpenFS(t, dir, g, o)
+	defer db.Close()
+	put(t, db, "a", "1")
+	if err := db.Flush(); err != nil { // one L0 table: writes are delayed
+		t.Fatal(err)
+	}
+	db.mu.Lock()
+	g.mu.Lock()
+	g.gated = filepath.Base(walName(dir, db.mu.logNum))
+	g.mu.Unlock()
+	db.mu.Unlock()
+	put(t, db, "b", "1")
+	flushed := make(chan error, 1)
+	go func() { flushed <- db.Flush() }() // retires the gated WAL
+	waitFor(t, db, "the gated WAL's retirement", func() bool { return db.mu.retiringWALs > 0 })
+	done := make(chan error, 3)
+	write := func(k string) {
+		b := NewBatch()
+		b.Put([]byte(k), bytes.Repeat([]byte("v"), 100))
+		done <- db.Write(b, WriteOptions{Sync: true})
+	}
+	go write("leader")
+	waitFor(t, db, "the leader queued (and sleeping off its delay)", func() bool { return db.mu.writers.len() == 1 })
+	go write("follower1")
+	go write("follower2")
+	waitFor(t, db, "two followers queued", func() bool { return db.mu.writers.len() == 3 })
+	// The delay ends; the leader counts the followers and waits for the
+	// retired WAL. (Released early, the failure reaches the leader in
+	// makeRoomForWrite instead, and the test passes without testing.)
+	time.Sleep(300 * time.Millisecond)
+	close(g.release)
+	for i := range 3 {
+		select {
+		case err := <-done:
+			if !errors.Is(err, errSyncFailed) {
+				t.Errorf("write %d: %v, want the retired WAL's sync error", i, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of 3 writes returned; the rest hang", i)
+		}
+	}
+	select {
+	case <-flushed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the flush never returned")
+	}
+}
+
+// waitFor polls cond with db's DB.mu held until it holds, failing t after
+// 10 s.
+func waitFor(t *testing.T, db *DB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		db.mu.Lock()
+		ok := cond()
+		db.mu.Unlock()
+		if ok {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
 }

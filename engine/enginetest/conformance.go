@@ -56,6 +56,7 @@ func RunConformance(t *testing.T, open func(dir string) engine.DB) {
 	t.Run("Tailing", func(t *testing.T) { testTailing(t, open) })
 	t.Run("SingleDelete", func(t *testing.T) { testSingleDelete(t, open) })
 	t.Run("DeleteRange", func(t *testing.T) { testDeleteRange(t, open) })
+	t.Run("ApproximateSizesShort", func(t *testing.T) { testApproximateSizesShort(t, open) })
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("Random/seed=%d", seed), func(t *testing.T) {
 			ops := 3000
@@ -485,4 +486,27 @@ func (s *randomSource) bounds() (lower, upper []byte) {
 		upper = bytes.Clone(lower) // keep ranges valid: lower <= upper
 	}
 	return lower, upper
+}
+
+// testApproximateSizesShort: ApproximateSizes with fewer sizes than ranges
+// is an error, with nothing written, not a panic or a write past the slice
+// (the rocksdb engine's C side writes one size per range).
+func testApproximateSizesShort(t *testing.T, open OpenFunc) {
+	db := open(t.TempDir())
+	defer mustClose(t, db)
+	m, ok := db.(engine.Maintainer)
+	if !ok {
+		t.Skip("the engine has no maintenance calls")
+	}
+	ranges := []engine.KeyRange{{Start: []byte("a"), Limit: []byte("m")}, {Start: []byte("m"), Limit: []byte("z")}}
+	backing := []uint64{7, 7}
+	if err := m.ApproximateSizes(ranges, backing[:1]); err == nil {
+		t.Fatal("ApproximateSizes of 2 ranges into 1 size succeeded")
+	}
+	if backing[0] != 7 || backing[1] != 7 {
+		t.Fatalf("the refused call wrote sizes: %v", backing)
+	}
+	if err := m.ApproximateSizes(ranges, backing); err != nil {
+		t.Fatalf("ApproximateSizes of 2 ranges into 2 sizes: %v", err)
+	}
 }

@@ -20,6 +20,9 @@ var _ engine.Maintainer = (*DB)(nil)
 // ApproximateSizes implements engine.Maintainer, one range at a time
 // (lsm.DB.ApproximateSize).
 func (db *DB) ApproximateSizes(ranges []engine.KeyRange, sizes []uint64) error {
+	if err := engine.CheckSizes(ranges, sizes); err != nil {
+		return err
+	}
 	for i := range ranges {
 		n, err := db.d.ApproximateSize(ranges[i].Start, ranges[i].Limit)
 		if err != nil {

@@ -56,6 +56,9 @@ func (d *DB) ApproximateSizes(ranges []engine.KeyRange, sizes []uint64) error {
 	if d.closed.Load() {
 		return errClosed
 	}
+	if err := engine.CheckSizes(ranges, sizes); err != nil {
+		return err
+	}
 	for i := range ranges {
 		sizes[i] = 0
 		if bytes.Compare(ranges[i].Start, ranges[i].Limit) >= 0 {

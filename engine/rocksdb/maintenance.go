@@ -44,6 +44,9 @@ func (d *DB) ApproximateSizes(ranges []engine.KeyRange, sizes []uint64) error {
 	if d.db == nil {
 		return errClosed
 	}
+	if err := engine.CheckSizes(ranges, sizes); err != nil {
+		return err // C would write one size per range through &sizes[0]
+	}
 	s := rangeScratchPool.Get().(*rangeScratch)
 	defer rangeScratchPool.Put(s)
 	s.starts, s.limits = s.starts[:0], s.limits[:0]
