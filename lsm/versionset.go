@@ -137,8 +137,9 @@ func (vs *versionSet) recover(numLevels int, names []string) (found bool, err er
 			continue
 		}
 		if e.hasLogNumber {
-			// Log numbers only grow; a lower one (as recoveries before
-			// commitWAL kept them wrote) is ignored, as RocksDB ignores it.
+			// Log numbers only grow; a lower one (which recoveries
+			// wrote before commitWAL kept each family's) is ignored, as
+			// RocksDB ignores it.
 			vs.db.def.logNumber = max(vs.db.def.logNumber, e.logNumber)
 		}
 		if v, err = v.apply(e, max(numLevels, maxLevelIn(e, v))); err != nil {

@@ -218,13 +218,14 @@ func (t *Iter) SeekLT(userKey []byte) bool {
 }
 
 // Next moves to the next entry; after an error it stays invalid until the
-// next positioning (before the first entry it would restart at First,
-// which would clear the error).
+// next positioning (Valid checks the error; before the first entry Next
+// restarts at First only when no error stopped it there, as First would
+// clear it).
 func (t *Iter) Next() bool {
-	if t.err != nil {
-		return false
-	}
 	if t.blk < 0 {
+		if t.err != nil {
+			return false
+		}
 		return t.First()
 	}
 	if !t.Valid() {
@@ -234,12 +235,12 @@ func (t *Iter) Next() bool {
 }
 
 // Prev moves to the previous entry; after an error it stays invalid until
-// the next positioning.
+// the next positioning (as Next).
 func (t *Iter) Prev() bool {
-	if t.err != nil {
-		return false
-	}
 	if t.blk >= len(t.r.blocks) {
+		if t.err != nil {
+			return false
+		}
 		return t.Last()
 	}
 	if !t.Valid() {
