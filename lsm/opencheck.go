@@ -192,14 +192,14 @@ func (db *DB) verifyLogNumber(f dbFiles) error {
 // version does not list and whose writes the recovered state holds: every
 // sequence number in the table is at most manifestSeq (the MANIFEST's last
 // sequence, whose writes are in its tables or in the WALs it keeps), or
-// within the WALs' range, from walFirstSeq (0: no WAL record) to the last
-// recovered. It fails if a table holds writes outside those ranges: the
-// MANIFEST lost the edit that listed it.
+// within the range of the WALs' batches (wals; none when wals.first is 0).
+// It fails if a table holds writes outside those ranges: the MANIFEST lost
+// the edit that listed it.
 //
 // A table that an unfinished flush was writing (unfinishedFlushOutput) is
 // obsolete whatever its sequences, and returned in unfinished rather than
 // in obsolete, to be deleted before recovery writes anything.
-func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsolete map[uint64]bool, unfinished []uint64, _ error) {
+func (db *DB) obsoleteTables(f dbFiles, manifestSeq uint64, wals walSpan) (obsolete map[uint64]bool, unfinished []uint64, _ error) {
 	live := db.liveTables()
 	obsolete = map[uint64]bool{}
 	for _, n := range f.dbNames {
@@ -208,7 +208,7 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsole
 			continue
 		}
 		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
-		if gone, err := db.unfinishedFlushOutput(n, num, props, ok); err != nil {
+		if gone, err := db.unfinishedFlushOutput(n, num, props, ok, wals); err != nil {
 			return nil, nil, err
 		} else if gone {
 			unfinished = append(unfinished, num)
@@ -218,10 +218,10 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq, walFirstSeq uint64) (obsole
 			obsolete[keepBlobFiles] = true
 			continue // does not decode: leave it
 		}
-		inWALs := walFirstSeq > 0 && props.smallestSeq >= walFirstSeq && props.largestSeq <= db.mu.lastSeq
+		inWALs := wals.first > 0 && props.smallestSeq >= wals.first && props.largestSeq <= wals.last
 		if props.largestSeq > manifestSeq && !inWALs {
 			return nil, nil, fmt.Errorf("%w: %s is in no version but holds writes (sequences %d to %d) that the recovered state lacks (%s records up to %d, the WALs hold %s): %s lost edits",
-				ErrCorruption, n, props.smallestSeq, props.largestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(walFirstSeq, db.mu.lastSeq), manifestName(db.mu.vs.manifestNum))
+				ErrCorruption, n, props.smallestSeq, props.largestSeq, manifestName(db.mu.vs.manifestNum), manifestSeq, walRange(wals), manifestName(db.mu.vs.manifestNum))
 		}
 		obsolete[num] = true
 	}
@@ -243,11 +243,11 @@ func (db *DB) liveTables() map[uint64]bool {
 	return live
 }
 
-func walRange(first, last uint64) string {
-	if first == 0 {
+func walRange(wals walSpan) string {
+	if wals.first == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%d to %d", first, last)
+	return fmt.Sprintf("%d to %d", wals.first, wals.last)
 }
 
 // tableSeqs reads a table's properties; ok is false if it does not decode.

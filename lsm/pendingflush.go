@@ -117,11 +117,13 @@ func (db *DB) checkUnfinishedFlushes(f dbFiles, live map[uint64]bool) error {
 // props are the table's properties, ok false when it does not decode (the
 // flush died while writing it); a table that decodes must hold only
 // sequences of the flush's range, and, when every write of the flush was
-// logged, none past the WALs' last replayed sequence (else the WALs lost
-// writes the table holds, and it is kept). A flush with writes that
+// logged, none past the last sequence of the WALs' batches (wals; else the
+// WALs lost writes the table holds, and it is kept: the MANIFEST's last
+// sequence does not show they are elsewhere, as a flush may record one
+// from the active WAL, past what it kept). A flush with writes that
 // skipped the WAL cannot be judged so: those writes are lost, as RocksDB
 // loses them. It notes the deletion for LOG.
-func (db *DB) unfinishedFlushOutput(name string, num uint64, props tableProps, ok bool) (bool, error) {
+func (db *DB) unfinishedFlushOutput(name string, num uint64, props tableProps, ok bool, wals walSpan) (bool, error) {
 	p, found := db.mu.vs.unfinishedFlushes[num]
 	if !found {
 		return false, nil
@@ -130,9 +132,9 @@ func (db *DB) unfinishedFlushOutput(name string, num uint64, props tableProps, o
 		return false, fmt.Errorf("%w: %s holds sequences %d to %d, outside the %d to %d of the flush that %s records writing it",
 			ErrCorruption, name, props.smallestSeq, props.largestSeq, p.smallestSeq, p.largestSeq, manifestName(db.mu.vs.manifestNum))
 	}
-	if ok && !p.unlogged && props.largestSeq > db.mu.lastSeq {
+	if ok && !p.unlogged && props.largestSeq > wals.last {
 		return false, fmt.Errorf("%w: %s is in no version; %s records that a flush began writing it and every write it flushed was logged, but it holds sequences up to %d and the WALs replay only to %d: they lost records it still holds",
-			ErrCorruption, name, manifestName(db.mu.vs.manifestNum), props.largestSeq, db.mu.lastSeq)
+			ErrCorruption, name, manifestName(db.mu.vs.manifestNum), props.largestSeq, wals.last)
 	}
 	lost := ""
 	if p.unlogged {

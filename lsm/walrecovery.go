@@ -35,11 +35,11 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i] < logs[j] })
 	manifestSeq := db.mu.lastSeq
-	firstSeq, err := db.replayWALs(logs, true)
+	span, err := db.replayWALs(logs, true)
 	if err != nil {
 		return nil, err
 	}
-	obsolete, unfinished, err := db.obsoleteTables(files, manifestSeq, firstSeq)
+	obsolete, unfinished, err := db.obsoleteTables(files, manifestSeq, span)
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +91,13 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 //	  applied.
 //
 // In modes 0 and 2, once a WAL ended early, a later WAL's records must
-// continue the sequence (its first batch starts at the last recovered
-// sequence + 1, RocksDB's rule for resuming point-in-time recovery);
-// otherwise writes between them are lost and the open fails.
+// continue the sequence (its first batch starts right after the last batch
+// read from the WALs, RocksDB's rule for resuming point-in-time recovery);
+// otherwise writes between them are lost and the open fails. The check
+// counts only what the WALs hold: the MANIFEST's last sequence can be past
+// a WAL's lost tail (a flush records the sequence of writes in the active
+// WAL, unsynced then), and a later WAL continuing from it does not show
+// that nothing was lost.
 //
 // With dryRun the WALs are only decoded and judged; otherwise each WAL's
 // tables are recorded in the MANIFEST, one edit per column family, each
@@ -102,10 +106,10 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 // needs free space for one WAL's tables at a time, not for all of them.
 // DB.mu is held.
 //
-// It returns the sequence of the first batch replayed (0 if none). Without
-// dryRun, the last entry of logs is the new WAL, which is not replayed: the
-// last old WAL's edit records it as the log number.
-func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error) {
+// It returns the sequences the WALs' batches span. Without dryRun, the
+// last entry of logs is the new WAL, which is not replayed: the last old
+// WAL's edit records it as the log number.
+func (db *DB) replayWALs(logs []uint64, dryRun bool) (walSpan, error) {
 	st := &walReplay{mode: db.opts.WALRecoveryMode, dryRun: dryRun}
 	all := logs
 	if !dryRun {
@@ -117,7 +121,7 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 			for _, e := range edits {
 				db.removeTables(e)
 			}
-			return 0, err
+			return walSpan{}, err
 		}
 		if st.mode == options.WALSkipAnyCorruptedRecords {
 			st.stop = nil
@@ -125,20 +129,37 @@ func (db *DB) replayWALs(logs []uint64, dryRun bool) (firstSeq uint64, err error
 		db.mu.vs.markFileNumUsed(num)
 		if !dryRun {
 			if err := db.commitWAL(num, all[i+1], edits); err != nil {
-				return 0, err
+				return walSpan{}, err
 			}
 		}
 	}
-	return st.firstSeq, nil
+	return st.span, nil
+}
+
+// walSpan is the sequences of the batches read from the WALs: first is the
+// first batch's (0: none read), last the last sequence of any batch read
+// (its sequence + count - 1).
+type walSpan struct {
+	first, last uint64
+}
+
+// read adds a batch of count records from sequence seq.
+func (s *walSpan) read(seq, count uint64) {
+	if s.first == 0 {
+		s.first = seq
+	}
+	if end := seq + count; end > 0 {
+		s.last = max(s.last, end-1)
+	}
 }
 
 // walReplay is what replaying one WAL passes to the next.
 type walReplay struct {
-	mode     int
-	dryRun   bool
-	stop     *walStop // where an earlier WAL ended early, if one did
-	firstSeq uint64   // the first batch's sequence; 0 until one is read
-	first    bool     // no batch of the current WAL read yet
+	mode   int
+	dryRun bool
+	stop   *walStop // where an earlier WAL ended early, if one did
+	span   walSpan  // the batches read so far
+	first  bool     // no batch of the current WAL read yet
 }
 
 // nextWALBatch returns the next batch of WAL name (read by r) that st's
@@ -183,7 +204,7 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 			return br, false, fmt.Errorf("%w: WAL %s at offset %d: %w", ErrCorruption, name, r.Offset(), err)
 		}
 		if st.first {
-			if err := db.checkResume(st.stop, base, br.seq); err != nil {
+			if err := checkResume(st.stop, st.span, base, br.seq); err != nil {
 				return br, false, err
 			}
 			st.first = false
@@ -255,13 +276,19 @@ func walDamage(r *wal.Reader, name string, err error, mode int) (skip bool, stop
 }
 
 // checkResume is called with the first batch of a WAL read after an earlier
-// one ended early: its first sequence must follow the last one recovered.
-func (db *DB) checkResume(stop *walStop, name string, seq uint64) error {
-	if stop == nil || seq == db.mu.lastSeq+1 {
+// one ended early: its first sequence must follow the last one the WALs
+// gave (span, read before it). If they gave none, the writes lost where the
+// earlier WAL ended cannot be shown to come after this batch: refused.
+func checkResume(stop *walStop, span walSpan, name string, seq uint64) error {
+	switch {
+	case stop == nil || (span.first != 0 && seq == span.last+1):
 		return nil
+	case span.first == 0:
+		return fmt.Errorf("%w: WAL %s ended early at offset %d (%s) before any write was recovered, and WAL %s holds later writes from sequence %d; recovering would drop the writes between them",
+			ErrCorruption, stop.name, stop.off, stop.why, name, seq)
 	}
 	return fmt.Errorf("%w: WAL %s ended early at offset %d (%s), and WAL %s holds later writes from sequence %d (the last recovered is %d); recovering would drop the writes between them",
-		ErrCorruption, stop.name, stop.off, stop.why, name, seq, db.mu.lastSeq)
+		ErrCorruption, stop.name, stop.off, stop.why, name, seq, span.last)
 }
 
 // replayWAL applies the batches of one WAL, each record to its column
@@ -314,9 +341,7 @@ func (db *DB) replayWAL(num uint64, edits []*versionEdit, st *walReplay) error {
 			break
 		}
 		seq, count := br.seq, br.count
-		if st.firstSeq == 0 {
-			st.firstSeq = seq
-		}
+		st.span.read(seq, uint64(count))
 		if st.dryRun && count > 0 {
 			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}

@@ -197,6 +197,55 @@ func TestWALRecoveryModeLaterWAL(t *testing.T) {
 	checkModes(t, dir, [4]map[int]bool{refused, refused, refused, {149: true}})
 }
 
+// TestWALRecoveryResumeIgnoresManifestSeq: a flush records in the MANIFEST
+// the last sequence of writes in the active WAL, unsynced then. If that WAL
+// then loses its tail (or all of it) and the next WAL starts right after
+// the MANIFEST's sequence, the writes between are lost all the same: modes
+// 0 and 2 refuse the open (they replayed the next WAL past the gap).
+func TestWALRecoveryResumeIgnoresManifestSeq(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cut  func(d []byte) []byte
+		lost map[int]bool // what mode 3 loses
+	}{
+		{"torn tail", func(d []byte) []byte { return d[:len(d)-3] }, map[int]bool{149: true}},
+		{"torn first record", func(d []byte) []byte { return d[:10] }, keySet(0, 150)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, logs := filledDir(t, false, fileWAL)
+			parts := splitWAL(t, logs[0], 150) // sequences 1-150, 151-300
+			changed := 0
+			rewriteManifest(t, dir, func(e *versionEdit) {
+				if e.hasLastSeq {
+					e.setLastSeq(150)
+					changed++
+				}
+			})
+			if changed == 0 {
+				t.Fatal("no MANIFEST edit records a last sequence")
+			}
+			checkModes(t, dir, [4]map[int]bool{nil, nil, nil, nil})
+			d, err := os.ReadFile(parts[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(parts[0], c.cut(d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			checkModes(t, dir, [4]map[int]bool{refused, refused, refused, c.lost})
+		})
+	}
+}
+
+// keySet is the set from..to-1.
+func keySet(from, to int) map[int]bool {
+	m := map[int]bool{}
+	for i := from; i < to; i++ {
+		m[i] = true
+	}
+	return m
+}
+
 func TestWALRecoveryModeOutOfRange(t *testing.T) {
 	for _, m := range []int{-1, 4} {
 		if _, err := Open(t.TempDir(), modeOptions(m, false), Config{}); err == nil {
