@@ -3,6 +3,7 @@
 package lsm
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -103,6 +104,8 @@ func mapExtent(f *os.File, off, extent int64) ([]byte, error) {
 // Write copies p into the mappings. The file first grows until at least
 // one byte past p stays unwritten: a copy that a crash stops is then always
 // followed by zeros, which is how the WAL reader tells it from corruption.
+// The bytes are stored in ascending order (copyInOrder), so a kill leaves
+// a prefix of p.
 func (m *mmapLog) Write(p []byte) (int, error) {
 	if m.err != nil {
 		return 0, m.err
@@ -116,7 +119,7 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 	n := 0
 	for len(p) > 0 {
 		i := m.size / m.extent
-		c := copy(m.extents[i][m.size%m.extent:], p)
+		c := copyInOrder(m.extents[i][m.size%m.extent:], p)
 		p = p[c:]
 		n += c
 		m.size += int64(c)
@@ -125,6 +128,30 @@ func (m *mmapLog) Write(p []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// copyInOrder copies min(len(dst), len(src)) bytes from src to dst, each
+// 8-byte word stored after the ones before it, and returns the count.
+//
+// Why not copy: the runtime's memmove is free to store in any order, and
+// on amd64 with AVX a copy over 256 bytes stores the body first and its
+// first 32 and last 128 bytes last. A SIGKILL inside such a copy into the
+// WAL's mapping (a commit group of several writers) left the group's first
+// chunk header zero with chunks after it, which the reader must call
+// corruption, not a torn tail: the default recovery mode then refused to
+// open the DB. Stores in program order make every stopped copy a prefix,
+// followed by zeros. At 130-byte records this costs a few nanoseconds.
+func copyInOrder(dst, src []byte) int {
+	n := min(len(dst), len(src))
+	dst, src = dst[:n], src[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
+	}
+	for ; i < n; i++ {
+		dst[i] = src[i]
+	}
+	return n
 }
 
 // release hands extent i, which the writes have filled, to the extent

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
+	"runtime/debug"
+	"syscall"
 	"testing"
 )
 
@@ -111,5 +113,58 @@ func TestWALExtent(t *testing.T) {
 		if got := walExtent(c.buffer); got != c.want {
 			t.Errorf("walExtent(%d) = %d, want %d", c.buffer, got, c.want)
 		}
+	}
+}
+
+// TestCopyInOrder: copyInOrder copies like copy for every length and
+// overlap of dst and src sizes.
+func TestCopyInOrder(t *testing.T) {
+	src := make([]byte, 300)
+	for i := range src {
+		src[i] = byte(i*7 + 1)
+	}
+	for n := 0; n <= len(src); n++ {
+		for _, room := range []int{n, n + 5, max(n-3, 0)} {
+			dst := make([]byte, room)
+			want := make([]byte, room)
+			if got, w := copyInOrder(dst, src[:n]), copy(want, src[:n]); got != w || !bytes.Equal(dst, want) {
+				t.Fatalf("n %d room %d: copied %d %x, want %d %x", n, room, got, dst, w, want)
+			}
+		}
+	}
+}
+
+// TestCopyInOrderStopsAtPrefix: a copy stopped partway (here by a fault at
+// a page the copy reaches, as a kill stops it) has stored a prefix of its
+// bytes. The runtime's memmove, on amd64 with AVX, stores a
+// copy's first 32 bytes last: stopped, it leaves the start of a WAL
+// group, its first chunk header, zero with data after it.
+func TestCopyInOrderStopsAtPrefix(t *testing.T) {
+	page := os.Getpagesize()
+	m, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(m)
+	if err := syscall.Mprotect(m[page:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	src := bytes.Repeat([]byte{0xa5}, 1000)
+	const fits = 300 // bytes before the protected page
+	func() {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { recover() }()
+		copyInOrder(m[page-fits:], src)
+		t.Fatal("the copy did not fault")
+	}()
+	// What was stored is a prefix of src, followed by zeros; it lacks at
+	// most the word that crosses into the protected page.
+	got := m[page-fits : page]
+	k := bytes.IndexByte(got, 0)
+	if k < 0 {
+		k = fits
+	}
+	if k < fits-7 || !bytes.Equal(got[:k], src[:k]) || bytes.Count(got[k:], []byte{0}) != fits-k {
+		t.Fatalf("stopped copy stored %x before the stop: want a prefix of at least %d bytes, then zeros", got, fits-7)
 	}
 }
