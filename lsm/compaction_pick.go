@@ -11,7 +11,7 @@ type compaction struct {
 	inputs             [2][]*fileMeta // files of level and of outputLevel
 	trivialMove        bool           // disjoint inputs, nothing to merge with: move them
 	deletion           bool           // FIFO: drop inputs[0] unread (compaction_fifo.go)
-	middle             []levelInput   // universal: input levels between level and outputLevel
+	middle             []levelInput   // input levels between level and outputLevel
 	bottommost         bool           // no deeper level overlaps the key range
 	smallest, largest  []byte
 	fam                *family // the column family whose tables these are
@@ -106,13 +106,32 @@ func keyRange(sets ...[]*fileMeta) (smallest, largest []byte) {
 
 // newCompaction fills in the output-level inputs, range and flags of a
 // compaction in family f, or returns nil when an input is already being
-// compacted.
+// compacted. With levels between level and outputLevel (CompactFiles),
+// their tables overlapping the range are inputs too, each widening the
+// range for the levels below it, as RocksDB's CompactFiles takes them:
+// left out, their versions of the keys, older than the inputs', would lie
+// above the output and hide it from reads, and a tombstone dropped at the
+// bottom would bring them back.
 func (db *DB) newCompaction(f *family, level, outputLevel int, inputs []*fileMeta) *compaction {
 	v := f.current
 	if len(inputs) == 0 || anyCompacting(inputs) {
 		return nil
 	}
+	c := &compaction{level: level, outputLevel: outputLevel, fam: f}
+	sets := [][]*fileMeta{inputs}
 	s, l := keyRange(inputs)
+	for mid := level + 1; mid < outputLevel; mid++ {
+		files := v.overlapping(mid, s, l)
+		if len(files) == 0 {
+			continue
+		}
+		if anyCompacting(files) {
+			return nil
+		}
+		c.middle = append(c.middle, levelInput{level: mid, files: files})
+		sets = append(sets, files)
+		s, l = keyRange(sets...)
+	}
 	var next []*fileMeta
 	if outputLevel != level {
 		next = v.overlapping(outputLevel, s, l)
@@ -120,9 +139,8 @@ func (db *DB) newCompaction(f *family, level, outputLevel int, inputs []*fileMet
 	if anyCompacting(next) {
 		return nil
 	}
-	c := &compaction{level: level, outputLevel: outputLevel, fam: f}
 	c.inputs[0], c.inputs[1] = inputs, next
-	c.smallest, c.largest = keyRange(inputs, next)
+	c.smallest, c.largest = keyRange(append(sets, next)...)
 	c.bottommost = true
 	for deeper := outputLevel + 1; deeper < len(v.levels); deeper++ {
 		if len(v.overlapping(deeper, c.smallest, c.largest)) > 0 {
@@ -133,7 +151,7 @@ func (db *DB) newCompaction(f *family, level, outputLevel int, inputs []*fileMet
 	// A move keeps a table's format: where the output level takes another
 	// format than the input level (rtable below L0), the tables are
 	// rewritten.
-	c.trivialMove = outputLevel != level && len(next) == 0 && disjoint(inputs) &&
+	c.trivialMove = outputLevel != level && len(next) == 0 && len(c.middle) == 0 && disjoint(inputs) &&
 		db.levelFormat(level) == db.levelFormat(outputLevel)
 	return c
 }

@@ -38,7 +38,9 @@ var ErrFilesBusy = errors.New("Operation aborted: Some of the necessary compacti
 // CompactFiles compacts the named tables, which must all be in one level,
 // together with the tables of outputLevel their key range overlaps, into
 // new tables in outputLevel (one table when that is L0): RocksDB's
-// DB::CompactFiles. The compaction
+// DB::CompactFiles. As in RocksDB, the tables of a level >= 1 between the
+// named ones, and those of the levels between theirs and outputLevel that
+// overlap the range, are inputs too. The compaction
 // runs in the caller (through the same machinery as background
 // compactions, runCompaction) and always rewrites its inputs, even where
 // they could be moved. Unknown tables, tables in more than one level and
@@ -51,6 +53,12 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	// A manual compaction (compactManual) takes tables without looking at
+	// their compacting marks once it has waited for the running ones, this
+	// among them.
+	for db.mu.manualRunning {
+		db.bgCond.Wait()
+	}
 	if db.mu.bgErr != nil {
 		return db.mu.bgErr
 	}
@@ -84,6 +92,9 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 	if outputLevel < level || outputLevel >= db.numLevels {
 		return fmt.Errorf("Invalid argument: Output level %d is not valid for input level %d (levels 0 to %d)", outputLevel, level, db.numLevels-1)
 	}
+	if level > 0 {
+		inputs = levelSpan(v.levels[level], inputs)
+	}
 	c := db.newCompaction(db.def, level, outputLevel, inputs)
 	if c == nil {
 		return ErrFilesBusy
@@ -95,13 +106,30 @@ func (db *DB) CompactFiles(nums []uint64, outputLevel int) error {
 		c.bottommost = !v.olderOverlaps(c)
 	}
 	c.markCompacting(true)
+	db.mu.runningCompactions++
 	err := db.runCompaction(c)
+	db.mu.runningCompactions--
 	if err != nil && db.mu.bgErr == nil {
 		db.mu.bgErr = fmt.Errorf("compaction: %w", err)
 	}
 	db.bgCond.Broadcast()
 	db.maybeScheduleCompaction()
 	return err
+}
+
+// levelSpan returns the tables of a level >= 1 (files, in key order) from
+// the first of inputs to the last, in key order: the output covers the
+// range between them, so a table there left out would overlap it, and a
+// merge of inputs out of key order would write keys out of order. RocksDB's
+// CompactFiles takes the tables between the named ones too.
+func levelSpan(files, inputs []*fileMeta) []*fileMeta {
+	first, last := len(files), -1
+	for i, f := range files {
+		if slices.Contains(inputs, f) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	return slices.Clone(files[first : last+1])
 }
 
 // olderL0Left refuses a set of L0 inputs that leaves out an L0 table
