@@ -16,6 +16,13 @@ import (
 // too, together with what it shadows, when dropTombstones says no deeper
 // level holds the key (bottommost output). A kept merge operand starts a
 // merge run that combines the operands of its stripe (compaction_merge.go).
+// Without a merge operator (a DB written with one, opened without) the
+// operands are kept as they are, and so is every entry under them in their
+// stripe down to the first that is not an operand: those are what a reader
+// with the operator merges them onto. Dropped as shadowed, the base and
+// older operands were lost, and a later open with the operator read a
+// wrong value. (RocksDB fails the flush or compaction instead, which stops
+// writes.)
 //
 // In a bottommost output below L0 (zeroSeqs), a value that every
 // snapshot sees (no snapshot predates it) is written at sequence 0, as
@@ -35,7 +42,7 @@ type compactionIter struct {
 	dropTombstones bool
 	// zeroSeqs writes the values every snapshot sees at sequence 0.
 	zeroSeqs bool
-	merge    mergeop.Operator // nil: operands pass through
+	merge    mergeop.Operator // nil: operands pass through, with what they merge onto
 	// dels are the inputs' range tombstones (compaction_rangedel.go).
 	dels  *rangedel.List
 	blobs *blobSink // nil: no blob files in or out
@@ -49,8 +56,11 @@ type compactionIter struct {
 	lastSeq    uint64 // the previous entry's sequence (invariants builds only)
 	haveLast   bool
 	lastStripe uint64
-	keyIn      uint64
-	keyDrop    uint64
+	// operandAbove: the previous entry, of the same key and stripe, is an
+	// operand no operator merges (merge nil), so this one is kept.
+	operandAbove bool
+	keyIn        uint64
+	keyDrop      uint64
 }
 
 func (c *compactionIter) stripe(seq uint64) uint64 {
@@ -82,7 +92,7 @@ func (c *compactionIter) keep() bool {
 	}
 	s := c.stripe(seq)
 	if c.haveLast && compareKeys(key, c.lastKey) == 0 {
-		if s == c.lastStripe {
+		if s == c.lastStripe && !c.operandAbove {
 			c.keyDrop++
 			return false // shadowed by a newer entry in the same stripe
 		}
@@ -91,6 +101,7 @@ func (c *compactionIter) keep() bool {
 		c.haveLast = true
 	}
 	c.lastStripe = s
+	c.operandAbove = c.merge == nil && c.src.Kind() == base.KindMerge
 	if c.coveredInStripe(key, seq) {
 		c.keyDrop++
 		return false

@@ -90,6 +90,48 @@ func TestMergeWithoutOperator(t *testing.T) {
 	}
 }
 
+// TestMergeOperandsKeptWithoutOperator: a DB written with a merge operator
+// and opened without one keeps, through the open's flush of its WAL, later
+// flushes and a bottommost compaction, the operands and the values and
+// tombstones they merge onto: opened with the operator again, it reads
+// the merged values. (The entries under an operand were dropped as
+// shadowed, and the operator then merged the last operand alone.)
+func TestMergeOperandsKeptWithoutOperator(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions()
+	db := openWithMerge(t, dir, o, "stringappend")
+	put(t, db, "k", "base")
+	merge(t, db, "k", "a")
+	merge(t, db, "j", "x")
+	del(t, db, "j")
+	merge(t, db, "j", "y")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = mustOpen(t, dir, o) // replays the WAL without the operator
+	b := NewBatch()
+	b.Merge([]byte("k"), []byte("b"))
+	if err := db.Write(b, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openWithMerge(t, dir, o, "stringappend")
+	defer db.Close()
+	for k, want := range map[string]string{"k": "base,a,b", "j": "y"} {
+		if v, ok := getString(t, db, k); !ok || v != want {
+			t.Errorf("%s = %q, %v; want %q", k, v, ok, want)
+		}
+	}
+}
+
 func TestMergeStringAppendAcrossLevels(t *testing.T) {
 	dir := t.TempDir()
 	db := openWithMerge(t, dir, testOptions(), "stringappend")
