@@ -47,57 +47,52 @@ func rocksdbDir(t *testing.T) string {
 	return dir
 }
 
-// TestNativeRefusesForeignDB: the native engine asked to open, or to
-// refill, a database Pebble or RocksDB created says so (exit 1) and leaves
-// every file as it was, instead of calling its MANIFEST or WAL corrupt, or
-// deleting the files it names and leaving the others.
-func TestNativeRefusesForeignDB(t *testing.T) {
-	dbs := map[string]string{}
-	pebbleDir := filepath.Join(t.TempDir(), "pebble")
-	if code, _, errs := runMain(t, "--engine=pebble", "--db="+pebbleDir, "--num=100", "--seed=1", "--benchmarks=fillseq"); code != 0 {
-		t.Fatalf("pebble fillseq: %s", errs)
+// fillWith returns a directory holding 100 keys written by engine.
+func fillWith(t *testing.T, engine string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), engine)
+	if code, _, errs := runMain(t, "--engine="+engine, "--db="+dir, "--num=100", "--seed=1", "--benchmarks=fillseq"); code != 0 {
+		t.Fatalf("%s fillseq: %s", engine, errs)
 	}
-	dbs["Pebble"] = pebbleDir
-	dbs["RocksDB"] = rocksdbDir(t)
-	for creator, dir := range dbs {
-		before := dirState(t, dir)
+	return dir
+}
+
+// TestEnginesRefuseForeignDB: an engine asked to open, or to refill, a
+// database another engine created says so (exit 1) and leaves every file
+// as it was. Without the check the native engine called a foreign
+// MANIFEST or WAL corrupt, or deleted the files it names and left the
+// others; Pebble's file names are mostly RocksDB's, so its Destroy deleted
+// most of a native or RocksDB database.
+func TestEnginesRefuseForeignDB(t *testing.T) {
+	pebbleDir, nativeDir, rocksDir := fillWith(t, "pebble"), fillWith(t, "native"), rocksdbDir(t)
+	notPebble := func(dir, writer string) []string {
+		return []string{"open error: Invalid argument: " + dir + ": a RocksDB-format database (CURRENT, no Pebble marker), written by " +
+			writer + "; the pebble engine cannot open it\n"}
+	}
+	cases := []struct {
+		engine, dir string
+		want        []string // substrings of stderr
+	}{
+		{"native", pebbleDir, []string{"open error: Invalid argument: " + pebbleDir + " holds a Pebble database", "open it with --engine=pebble\n"}},
+		{"native", rocksDir, []string{"open error: Invalid argument: " + rocksDir + " holds a RocksDB database", "open it with --engine=rocksdb\n"}},
+		{"pebble", nativeDir, notPebble(nativeDir, "RocksDB or the native engine")},
+		{"pebble", rocksDir, notPebble(rocksDir, "RocksDB")},
+	}
+	for _, c := range cases {
+		before := dirState(t, c.dir)
 		// A read of the existing DB, and a fill, which would destroy it
 		// first: both refused, nothing touched.
 		for _, args := range [][]string{{"--use_existing_db=1", "--benchmarks=readseq"}, {"--benchmarks=fillseq"}} {
-			code, _, errs := runMain(t, append([]string{"--engine=native", "--db=" + dir, "--num=100", "--seed=1"}, args...)...)
-			want := "open error: Invalid argument: " + dir + " holds a " + creator + " database"
-			if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "open it with --engine="+strings.ToLower(creator)+"\n") {
-				t.Errorf("%s %v: exit %d, stderr %q", creator, args, code, errs)
+			code, _, errs := runMain(t, append([]string{"--engine=" + c.engine, "--db=" + c.dir, "--num=100", "--seed=1"}, args...)...)
+			ok := code == 1
+			for _, w := range c.want {
+				ok = ok && strings.Contains(errs, w)
 			}
-			if after := dirState(t, dir); !reflect.DeepEqual(before, after) {
-				t.Errorf("%s %v: files changed: %v -> %v", creator, args, before, after)
+			if !ok {
+				t.Errorf("%s on %s %v: exit %d, stderr %q, want %q", c.engine, c.dir, args, code, errs, c.want)
 			}
-		}
-	}
-}
-
-// TestPebbleRefusesForeignDB: the pebble engine asked to open, or to
-// refill, a database the native engine or RocksDB created says so (exit 1)
-// and leaves every file as it was: Pebble's file names are mostly theirs,
-// so its Destroy would have deleted most of such a database.
-func TestPebbleRefusesForeignDB(t *testing.T) {
-	dbs := map[string]string{}
-	nativeDir := filepath.Join(t.TempDir(), "native")
-	if code, _, errs := runMain(t, "--engine=native", "--db="+nativeDir, "--num=100", "--seed=1", "--benchmarks=fillseq"); code != 0 {
-		t.Fatalf("native fillseq: %s", errs)
-	}
-	dbs["RocksDB or the native engine"] = nativeDir
-	dbs["RocksDB"] = rocksdbDir(t)
-	for writer, dir := range dbs {
-		before := dirState(t, dir)
-		for _, args := range [][]string{{"--use_existing_db=1", "--benchmarks=readseq"}, {"--benchmarks=fillseq"}} {
-			code, _, errs := runMain(t, append([]string{"--engine=pebble", "--db=" + dir, "--num=100", "--seed=1"}, args...)...)
-			want := "open error: Invalid argument: " + dir + ": a RocksDB-format database (CURRENT, no Pebble marker), written by " + writer + "; the pebble engine cannot open it\n"
-			if code != 1 || !strings.Contains(errs, want) {
-				t.Errorf("%s %v: exit %d, stderr %q, want %q", writer, args, code, errs, want)
-			}
-			if after := dirState(t, dir); !reflect.DeepEqual(before, after) {
-				t.Errorf("%s %v: files changed: %v -> %v", writer, args, before, after)
+			if after := dirState(t, c.dir); !reflect.DeepEqual(before, after) {
+				t.Errorf("%s on %s %v: files changed: %v -> %v", c.engine, c.dir, args, before, after)
 			}
 		}
 	}

@@ -209,7 +209,9 @@ func (db *DB) lead(w *writer) error {
 		}
 		if g.sync && db.mu.retiringWALs > 0 {
 			// The WALs before this one are synced first (walretire.go).
+			db.mu.groupsAwaitingWALs++
 			db.waitRetiredWALs()
+			db.mu.groupsAwaitingWALs--
 			if db.mu.bgErr != nil {
 				err = fmt.Errorf("lsm: writes stopped after a background error: %w", db.mu.bgErr)
 				// The group is not formed: only the leader's writer

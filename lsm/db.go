@@ -157,6 +157,9 @@ type DB struct {
 		// retiringWALs counts the WALs switched out whose sync and close
 		// still run (walretire.go).
 		retiringWALs int
+		// groupsAwaitingWALs counts the sync groups' leaders waiting for
+		// those (lead), a state tests wait for.
+		groupsAwaitingWALs int
 		// delayDebt is write delay owed under level0_slowdown_writes_trigger.
 		delayDebt          time.Duration
 		closed             bool

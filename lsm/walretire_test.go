@@ -324,9 +324,9 @@ func TestRetiredWALSyncFailureWakesGroup(t *testing.T) {
 	go write("follower2")
 	waitFor(t, db, "two followers queued", func() bool { return db.mu.writers.len() == 3 })
 	// The delay ends; the leader counts the followers and waits for the
-	// retired WAL. (Released early, the failure reaches the leader in
-	// makeRoomForWrite instead, and the test passes without testing.)
-	time.Sleep(300 * time.Millisecond)
+	// retired WAL. (Released before, the failure would reach the leader in
+	// makeRoomForWrite instead, and the test would pass without testing.)
+	waitFor(t, db, "the leader waiting for the retired WAL", func() bool { return db.mu.groupsAwaitingWALs == 1 })
 	close(g.release)
 	for i := range 3 {
 		select {
