@@ -326,6 +326,8 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	db.refreshProcs()
 	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
 		prefix: db.prefix, bloom: newMemBloom(db.memBloomBits, db.memBloomWhole)}
+	_, snapshots := rep.(memtable.SnapshotIters)
+	m.poolIters = !snapshots
 	m.refs.Store(1)
 	return m, nil
 }

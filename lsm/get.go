@@ -214,10 +214,10 @@ func (db *DB) get(f *family, key []byte, snapshot uint64, fn func(value []byte))
 // memtables, newest first, and reports whether it met a value or a
 // tombstone (the end of what a merge needs).
 //
-// A lookup under a range tombstone (g.cover set) walks a new iterator of
-// each memtable rather than a pooled one: the iterators of some reps
-// (vector, the hash reps) see only the entries added before they were
-// made, and such a lookup must see a write made after the tombstone.
+// The iterators of some reps (vector, the hash reps: memtable.SnapshotIters)
+// see only the entries added before they were made, so theirs are made
+// anew for each lookup: a pooled one missed every later write (a merge
+// operand, or a Put after a range tombstone, was not read).
 func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool {
 	for i := len(rs.imm); i >= 0; i-- {
 		m := rs.mem
@@ -225,7 +225,7 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 			m = rs.imm[i]
 		}
 		var mi *memIter
-		if g.cover == 0 {
+		if m.poolIters {
 			mi, _ = m.mergeIters.Get().(*memIter)
 		}
 		if mi == nil {
@@ -242,7 +242,7 @@ func collectFromMemTables(rs *readState, key []byte, seq uint64, g *getter) bool
 		// An iterator that holds something of its rep (memtable.Closer)
 		// lets go of it before it is pooled or dropped.
 		mi.Close()
-		if g.cover == 0 {
+		if m.poolIters {
 			m.mergeIters.Put(mi)
 		}
 		if done {

@@ -33,8 +33,10 @@ type memTable struct {
 	refs atomic.Int32
 	// mergeIters keeps the rep's iterators (*memIter, closed) that Get
 	// walks a key's merge operands with, so such reads allocate none in
-	// steady state.
+	// steady state; only for reps whose iterators read the live structure
+	// (poolIters: not memtable.SnapshotIters).
 	mergeIters sync.Pool
+	poolIters  bool
 	// rangeDels are the memtable's range tombstones (rangedel_mem.go).
 	rangeDels memRangeDels
 	// bloom is the memtable's bloom filter under prefix (nil: none;

@@ -52,6 +52,16 @@ type Releaser interface {
 	Release()
 }
 
+// SnapshotIters is implemented by reps whose iterators see only the
+// entries added before NewIter made them (vector and the hash reps sort
+// the entries into a run then). An iterator of such a rep kept for later
+// lookups (a pool) misses every later Add, so whoever keeps iterators
+// makes new ones for these reps; the other reps' iterators read the live
+// structure, and a kept one sees every completed Add.
+type SnapshotIters interface {
+	SnapshotIters()
+}
+
 // Closer is implemented by iterators that may hold something of their Rep
 // between calls (cspp holds an epoch registration, which keeps the runs it
 // reads from being reused). Close lets go of it; the iterator's current

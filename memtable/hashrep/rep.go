@@ -165,6 +165,10 @@ func (r *Rep) NewIter() memtable.Iter {
 	return sortedrun.NewIter(r.sorted.Get(r.count.Load(), r.collect))
 }
 
+// SnapshotIters marks the rep's iterators as seeing only the entries added
+// before NewIter (memtable.SnapshotIters).
+func (*Rep) SnapshotIters() {}
+
 // collect copies every bucket's entries into one run and sorts it.
 func (r *Rep) collect(sortedrun.Run) sortedrun.Run {
 	all := make([]sortedrun.Entry, 0, r.count.Load())

@@ -123,6 +123,10 @@ func (r *Rep) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 // NewIter returns an iterator over the entries added so far, in order.
 func (r *Rep) NewIter() memtable.Iter { return sortedrun.NewIter(r.run(r.added())) }
 
+// SnapshotIters marks the rep's iterators as seeing only the entries added
+// before NewIter (memtable.SnapshotIters).
+func (*Rep) SnapshotIters() {}
+
 // ApproximateMemoryUsage counts the key and value chunks, the entry array
 // and the sorted run.
 func (r *Rep) ApproximateMemoryUsage() uint64 {
