@@ -122,25 +122,30 @@ func (a *arena) alloc(n uint64) (uint32, unsafe.Pointer, error) {
 			}
 		}
 		if n > a.chunkSize/4 {
-			c, err := a.install(n, false)
+			c, err := a.install(n, nil, false)
 			if err != nil {
 				return 0, nil, err
 			}
 			return uint32(c.start >> 2), c.base, nil
 		}
-		if _, err := a.install(a.chunkSize, true); err != nil {
+		if _, err := a.install(a.chunkSize, c, true); err != nil {
 			return 0, nil, err
 		}
 	}
 }
 
 // install maps a region of at least n bytes at the next free windows and,
-// when current, makes it the chunk allocations are carved from.
-func (a *arena) install(n uint64, current bool) (*chunk, error) {
-	old := a.cur.Load()
+// when current, makes it the chunk allocations are carved from in place of
+// full, the one the caller found full (nil: none yet). If another
+// goroutine replaced full meanwhile, it installs nothing: compared with
+// the chunk current at the call instead, each of several writers that
+// found full full installed a chunk of its own, each abandoning the last
+// after a few allocations (up to a chunk of memory per writer, counted in
+// the memtable's usage).
+func (a *arena) install(n uint64, full *chunk, current bool) (*chunk, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if current && a.cur.Load() != old {
+	if current && a.cur.Load() != full {
 		return nil, nil // another goroutine installed one meanwhile
 	}
 	size := (n + a.chunkSize - 1) &^ (a.chunkSize - 1)

@@ -92,3 +92,29 @@ func TestSmallListChunks(t *testing.T) {
 	}
 	checkList(t, l, 10, "s")
 }
+
+// TestLateInstallAfterAnotherIsSkipped: a writer that found a chunk full
+// and reaches install after another writer replaced it installs nothing.
+// (Comparing with the chunk current at the call, it installed one more
+// and abandoned the other writer's after a few allocations.)
+func TestLateInstallAfterAnotherIsSkipped(t *testing.T) {
+	a := newArena(0)
+	if _, _, err := a.alloc(64); err != nil {
+		t.Fatal(err)
+	}
+	full := a.cur.Load()
+	// Two writers found full full; the first installs the next chunk.
+	if _, err := a.install(a.chunkSize, full, true); err != nil {
+		t.Fatal(err)
+	}
+	next, windows := a.cur.Load(), a.nwindows
+	if next == full {
+		t.Fatal("the first writer installed no chunk")
+	}
+	if _, err := a.install(a.chunkSize, full, true); err != nil {
+		t.Fatal(err)
+	}
+	if a.cur.Load() != next || a.nwindows != windows {
+		t.Fatalf("the second writer installed another chunk (%d windows, %d before)", a.nwindows, windows)
+	}
+}
