@@ -32,7 +32,13 @@ type transaction struct {
 	// (optimistic), each once; written are those it wrote, each once.
 	slots   []uint32
 	written []uint32
-	staged  stagedWrites
+	// since[i] is the commit number after which a commit of slots[i] is a
+	// conflict (optimistic): the snapshot's when the slot was claimed
+	// under one, else the start's. A snapshot set later does not move it:
+	// a commit between the claim and that snapshot would go unseen (a lost
+	// update), and RocksDB keeps each key's first number too.
+	since  []uint64
+	staged stagedWrites
 }
 
 var _ engine.Transaction = (*transaction)(nil)
@@ -162,7 +168,12 @@ func (t *transaction) claim(key []byte) error {
 			return engine.ErrBusy
 		}
 	}
+	since := t.began
+	if t.hasSnapshot {
+		since = t.snapshot
+	}
 	t.slots = append(t.slots, i)
+	t.since = append(t.since, since)
 	return nil
 }
 
@@ -197,20 +208,16 @@ func (t *transaction) apply() error {
 }
 
 // checkAndApply is an optimistic commit: under the commit lock, fail with
-// ErrBusy when a tracked slot was committed since the snapshot (or the
-// start), else apply.
+// ErrBusy when a tracked slot was committed since its number (since),
+// else apply.
 func (t *transaction) checkAndApply() error {
 	if t.batch.Count() == 0 {
 		return nil
 	}
-	since := t.began
-	if t.hasSnapshot {
-		since = t.snapshot
-	}
 	t.d.commitMu.Lock()
 	defer t.d.commitMu.Unlock()
-	for _, i := range t.slots {
-		if t.d.slots.changedSince(i, since) {
+	for j, i := range t.slots {
+		if t.d.slots.changedSince(i, t.since[j]) {
 			return engine.ErrBusy
 		}
 	}
@@ -235,6 +242,7 @@ func (t *transaction) end() {
 		}
 	}
 	t.slots = t.slots[:0]
+	t.since = t.since[:0]
 	t.written = t.written[:0]
 	t.staged.reset()
 	t.batch.Reset()

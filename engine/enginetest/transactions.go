@@ -20,9 +20,9 @@ type TransactionOpenFunc func(dir string, pessimistic bool) (engine.DB, engine.T
 // writes (single deletes too) seen by their transaction only and applied at once at Commit,
 // Rollback dropping them, a pessimistic lock wait that times out with
 // engine.ErrLockTimeout, a write conflict with a snapshot failing with
-// engine.ErrBusy (pessimistic at lock time, optimistic at commit), and
-// concurrent read-modify-write transactions that lose no update. Run it
-// under -race.
+// engine.ErrBusy (pessimistic at lock time, optimistic at commit, also
+// with the snapshot set after the key was tracked), and concurrent
+// read-modify-write transactions that lose no update. Run it under -race.
 func RunTransactions(t *testing.T, open TransactionOpenFunc) {
 	for _, pessimistic := range []bool{true, false} {
 		mode := "optimistic"
@@ -35,6 +35,8 @@ func RunTransactions(t *testing.T, open TransactionOpenFunc) {
 			t.Run("NoLostUpdate", func(t *testing.T) { testTxnNoLostUpdate(t, open, pessimistic) })
 			if pessimistic {
 				t.Run("LockTimeout", func(t *testing.T) { testTxnLockTimeout(t, open) })
+			} else {
+				t.Run("SnapshotAfterTrack", func(t *testing.T) { testTxnSnapshotAfterTrack(t, open) })
 			}
 		})
 	}
@@ -156,6 +158,29 @@ func testTxnConflict(t *testing.T, open TransactionOpenFunc, pessimistic bool) {
 	mustDo(t, "put", first.Put([]byte("k"), []byte("third")))
 	mustDo(t, "commit without conflict", first.Commit())
 	expectGet(t, db, []byte("k"), "third", true)
+}
+
+// testTxnSnapshotAfterTrack: an optimistic transaction reads a key for
+// update without a snapshot, another commits the key, and only then the
+// first sets a snapshot and writes the key: its commit fails with ErrBusy
+// (the other commit came after the key was tracked), as in RocksDB.
+func testTxnSnapshotAfterTrack(t *testing.T, open TransactionOpenFunc) {
+	db, tdb := openTxnDB(t, open, false)
+	wo := &engine.WriteOptions{}
+	o := &engine.TransactionOptions{LockTimeout: time.Second}
+	first, second := newTxn(t, tdb), newTxn(t, tdb)
+	mustDo(t, "begin first", first.Begin(o, wo))
+	_, _, err := txnGet(t, first, "k", true)
+	mustDo(t, "first GetForUpdate", err)
+	mustDo(t, "begin second", second.Begin(o, wo))
+	mustDo(t, "second put", second.Put([]byte("k"), []byte("second")))
+	mustDo(t, "second commit", second.Commit())
+	mustDo(t, "first SetSnapshot", first.SetSnapshot())
+	mustDo(t, "first put", first.Put([]byte("k"), []byte("first")))
+	if err := first.Commit(); !errors.Is(err, engine.ErrBusy) || !engine.IsTransactionConflict(err) {
+		t.Fatalf("commit over a write made after the key was tracked: %v, want %v", err, engine.ErrBusy)
+	}
+	expectGet(t, db, []byte("k"), "second", true)
 }
 
 func testTxnLockTimeout(t *testing.T, open TransactionOpenFunc) {
