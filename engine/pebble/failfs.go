@@ -199,8 +199,9 @@ func (f *failFS) Remove(name string) error {
 
 // RemoveAll is refused: the engine deletes only files it names one by one
 // (Destroy, Pebble's obsolete-file deletion through Remove). Pebble asks for
-// a recursive removal only from Checkpoint, which this engine never runs,
-// so a call here could only delete what the engine did not name.
+// a recursive removal only from a failed Checkpoint, to remove the staging
+// directory it made; refused, that directory stays for whoever asked for
+// the checkpoint to look at (the backup benchmark refuses to run over it).
 func (f *failFS) RemoveAll(name string) error {
 	return fmt.Errorf("Not implemented: recursive removal of %s refused: the pebble engine deletes only files it names", name)
 }

@@ -411,3 +411,26 @@ func TestFailFSRefusesRecursiveRemoval(t *testing.T) {
 		t.Fatalf("the file is gone: %v", err)
 	}
 }
+
+// TestCheckpointAfterWriteFailure: a checkpoint whose files fail to be
+// written (a full backup disk) fails with that error. The engine's file
+// system reports success for every write after the first failure, so
+// Pebble's Checkpoint returned nil over a copy without its MANIFEST.
+func TestCheckpointAfterWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(t.TempDir(), "ckpt")
+	fs := newFaultFS(0, syscall.ENOSPC, func(name string) bool { return strings.HasPrefix(name, ckpt) })
+	db, err := open(dir, testOptions(), nil, fs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i := range 100 {
+		if err := db.Put(faultKey(i), faultValue(i), &engine.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Checkpoint(ckpt); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Checkpoint onto a full disk: %v, want ENOSPC", err)
+	}
+}
