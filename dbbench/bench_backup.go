@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/godbbench/godbbench/engine"
 	"github.com/godbbench/godbbench/internal/osfile"
@@ -175,7 +176,7 @@ func restoreBackup(dir, into string, rate uint64) error {
 		return err
 	}
 	limiter, chunk := backupLimiter(rate)
-	for _, f := range files {
+	for _, f := range restoreOrder(files) {
 		size, crc, err := copyChecked(filepath.Join(from, f.name), filepath.Join(into, f.name), limiter, chunk)
 		if err != nil {
 			return err
@@ -185,6 +186,23 @@ func restoreBackup(dir, into string, rate uint64) error {
 		}
 	}
 	return osfile.SyncDir(into)
+}
+
+// restoreOrder is files with the ones that name a DB's MANIFEST (CURRENT,
+// Pebble's marker files) last: a restore that stops part-way (a kill, a
+// full disk) then leaves no pointer to a MANIFEST missing or cut short,
+// and the meta's name order put CURRENT before the MANIFEST.
+func restoreOrder(files []backupFile) []backupFile {
+	out := make([]backupFile, 0, len(files))
+	var pointers []backupFile
+	for _, f := range files {
+		if f.name == "CURRENT" || strings.HasPrefix(f.name, "marker.") {
+			pointers = append(pointers, f)
+		} else {
+			out = append(out, f)
+		}
+	}
+	return append(out, pointers...)
 }
 
 // checkBackupFile reads path and compares it with its meta line.

@@ -167,10 +167,15 @@ func newestOptionsFile(fs FS, dir string) string {
 	return opts[len(opts)-1]
 }
 
-// linkOrCopy hard-links from to to on the OS file system, and copies it
-// where a link cannot be made.
+// linkOrCopy hard-links from to to on the OS file system (counted or not:
+// --report_file_operations wraps it), and copies it where a link cannot
+// be made.
 func (db *DB) linkOrCopy(from, to string) error {
-	if db.fs == DefaultFS {
+	fs := db.fs
+	if c, ok := fs.(countingFS); ok {
+		fs = c.FS
+	}
+	if fs == DefaultFS {
 		if err := os.Link(from, to); err == nil {
 			return nil
 		}

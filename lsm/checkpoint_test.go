@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+
+	"github.com/godbbench/godbbench/internal/fileops"
 )
 
 // TestCheckpointOpensWithItsWrites: a checkpoint taken between two rounds
@@ -63,4 +66,38 @@ func TestCheckpointOpensWithItsWrites(t *testing.T) {
 		t.Fatal("a write after the checkpoint is in it")
 	}
 	put(t, copyDB, "new", "y") // the copy is a DB of its own
+}
+
+// TestCheckpointLinksWithCountedFiles: with file operations counted
+// (--report_file_operations) a checkpoint still hard-links the tables
+// rather than copying them.
+func TestCheckpointLinksWithCountedFiles(t *testing.T) {
+	dir := t.TempDir()
+	var c fileops.Counters
+	db, err := Open(filepath.Join(dir, "db"), testOptions(), Config{FileOperations: &c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put(t, db, "k", "v")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(dir, "cp")
+	if err := db.Checkpoint(cp); err != nil {
+		t.Fatal(err)
+	}
+	tables := filesOf(t, cp, fileTable)
+	if len(tables) == 0 {
+		t.Fatal("the checkpoint holds no table")
+	}
+	for _, name := range tables {
+		var st syscall.Stat_t
+		if err := syscall.Stat(name, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Nlink < 2 {
+			t.Errorf("%s has %d link: copied, not linked", filepath.Base(name), st.Nlink)
+		}
+	}
 }

@@ -141,7 +141,7 @@ func testZeroedTablesKeepTheirSequenceRange(t *testing.T, format string) {
 	largest := uint64(0)
 	for _, files := range v.levels {
 		for _, f := range files {
-			props, ok := db.tableSeqs(tableName(dir, f.num))
+			props, ok := db.tableSeqs(tableName(dir, f.num), f.num)
 			if !ok {
 				t.Fatalf("table %d: properties do not decode", f.num)
 			}

@@ -207,7 +207,7 @@ func (db *DB) obsoleteTables(f dbFiles, manifestSeq uint64, wals walSpan) (obsol
 		if t != fileTable || live[num] {
 			continue
 		}
-		props, ok := db.tableSeqs(filepath.Join(db.dir, n))
+		props, ok := db.tableSeqs(filepath.Join(db.dir, n), num)
 		if gone, err := db.unfinishedFlushOutput(n, num, props, ok, wals); err != nil {
 			return nil, nil, err
 		} else if gone {
@@ -251,7 +251,7 @@ func walRange(wals walSpan) string {
 }
 
 // tableSeqs reads a table's properties; ok is false if it does not decode.
-func (db *DB) tableSeqs(name string) (props tableProps, ok bool) {
+func (db *DB) tableSeqs(name string, num uint64) (props tableProps, ok bool) {
 	file, err := db.fs.OpenReadOnly(name)
 	if err != nil {
 		return props, false
@@ -261,7 +261,8 @@ func (db *DB) tableSeqs(name string) (props tableProps, ok bool) {
 	if err != nil {
 		return props, false
 	}
-	t, err := db.openTableFile(name, st.Size(), 0, false)
+	// Its own number: a table reader's blocks are cached under it.
+	t, err := db.openTableFile(name, st.Size(), num, false)
 	if err != nil {
 		return props, false
 	}
