@@ -46,7 +46,6 @@ func (db *DB) recoverWALs(files dbFiles) (map[uint64]bool, error) {
 	if err := db.removeUnfinishedFlushOutputs(unfinished); err != nil {
 		return nil, err
 	}
-	db.mu.lastSeq = manifestSeq
 	if err := db.mu.vs.createManifest(); err != nil {
 		return nil, err
 	}
@@ -158,7 +157,7 @@ type walReplay struct {
 	mode   int
 	dryRun bool
 	stop   *walStop // where an earlier WAL ended early, if one did
-	span   walSpan  // the batches read so far
+	span   walSpan  // the batches read so far (nextWALBatch)
 	first  bool     // no batch of the current WAL read yet
 }
 
@@ -209,6 +208,7 @@ func (db *DB) nextWALBatch(r *wal.Reader, name string, st *walReplay, validate b
 			}
 			st.first = false
 		}
+		st.span.read(br.seq, uint64(br.count))
 		return br, true, nil
 	}
 }
@@ -294,8 +294,8 @@ func checkResume(stop *walStop, span walSpan, name string, seq uint64) error {
 // replayWAL applies the batches of one WAL, each record to its column
 // family's replay memtable, writing an L0 table to that family's edit
 // (edits, in allFamilies' order) whenever its memtable fills and at the
-// end; with st.dryRun it only decodes them and advances the last
-// sequence. Records of a family the DB does not have are skipped, as
+// end; with st.dryRun it only decodes them (nextWALBatch notes their
+// sequences in st.span). Records of a family the DB does not have are skipped, as
 // RocksDB's recovery skips a dropped family's, and so are those in a WAL
 // below their family's log number, which are in its tables already. st
 // carries what earlier WALs left (see replayWALs).
@@ -339,11 +339,6 @@ func (db *DB) replayWAL(num uint64, edits []*versionEdit, st *walReplay) error {
 		}
 		if !ok {
 			break
-		}
-		seq, count := br.seq, br.count
-		st.span.read(seq, uint64(count))
-		if st.dryRun && count > 0 {
-			db.mu.lastSeq = max(db.mu.lastSeq, seq+uint64(count)-1)
 		}
 		for !st.dryRun {
 			kind, key, value, seq, ok, _ := br.next()

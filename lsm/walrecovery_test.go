@@ -237,6 +237,29 @@ func TestWALRecoveryResumeIgnoresManifestSeq(t *testing.T) {
 	}
 }
 
+// TestWALRecoveryResumeAfterTornRecord: a WAL that ends in a torn copy of
+// the record the next WAL starts with (a write that failed there and was
+// written again) lost nothing: every mode but 1 recovers every key, the
+// read-only open as the read-write one. (The read-only replay counted no
+// batch toward the continuity check and refused it.)
+func TestWALRecoveryResumeAfterTornRecord(t *testing.T) {
+	dir, logs := filledDir(t, false, fileWAL)
+	parts := splitWAL(t, logs[0], 150) // sequences 1-150, 151-300
+	first, err := os.ReadFile(parts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := os.ReadFile(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := append(first, second[:wal.HeaderSize+4]...) // record 150 cut short
+	if err := os.WriteFile(parts[0], torn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkModes(t, dir, [4]map[int]bool{nil, refused, nil, nil})
+}
+
 // keySet is the set from..to-1.
 func keySet(from, to int) map[int]bool {
 	m := map[int]bool{}
