@@ -139,9 +139,13 @@ func (m *mergingIter) init(mode seekMode, key []byte) bool {
 	m.reverse = mode == seekLast || mode == seekLT
 	m.heap = m.heap[:0]
 	m.err = nil
+	// The prefix filter speaks only for keys with the prefix: a re-seek
+	// of a direction change (Next after Prev) may be at a key of another
+	// prefix, below an auto-prefix seek's.
+	prefixed := mode == seekGE && m.prefix != nil && bytes.HasPrefix(key, m.prefix)
 	for _, c := range m.children {
 		var ok bool
-		if mode == seekGE && m.prefix != nil {
+		if prefixed {
 			ok = seekGEPrefixed(c, key, m.prefix)
 		} else {
 			ok = positionBy(c, mode, key)

@@ -116,6 +116,7 @@ func seekGEPrefixed(c internalIter, key, prefix []byte) bool {
 		}
 	case *tableIter:
 		if !c.it.MayContainPrefix(prefix) {
+			c.it.Exhaust() // no error of an earlier seek left for init
 			return false
 		}
 	case *levelIter:

@@ -191,6 +191,14 @@ func (t *Iter) SeekGE(userKey []byte) bool {
 	return t.forward(t.it.seekGE(userKey))
 }
 
+// Exhaust positions the iterator past its last entry without reading, and
+// clears its error: a seek its caller ruled out (a prefix filter) leaves
+// no earlier error behind.
+func (t *Iter) Exhaust() {
+	t.err = nil
+	t.blk = len(t.r.blocks)
+}
+
 // SeekLT moves to the last entry whose user key is < userKey.
 func (t *Iter) SeekLT(userKey []byte) bool {
 	t.err = nil
