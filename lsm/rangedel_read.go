@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/godbbench/godbbench/internal/rangedel"
 )
@@ -22,17 +23,32 @@ import (
 // versionRangeDels is a version's fragmented range tombstones, built on
 // first use.
 type versionRangeDels struct {
-	once sync.Once
-	list *rangedel.List // nil when no table has tombstones
-	err  error
+	built atomic.Bool // list is final
+	mu    sync.Mutex  // held while building
+	list  *rangedel.List
 }
 
 // rangeDels returns the fragmented tombstones of v's tables (nil when none
-// has any). Opening a table may fail; the error is kept for the version.
+// has any). Opening a table may fail: that read fails with the error, and
+// the next read tries again (a transient failure, a descriptor limit, must
+// not fail every read of the version for its life).
 func (v *version) rangeDels(db *DB) (*rangedel.List, error) {
 	d := &v.dels
-	d.once.Do(func() { d.list, d.err = db.tablesRangeDels(v.levels...) })
-	return d.list, d.err
+	if d.built.Load() {
+		return d.list, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.built.Load() {
+		return d.list, nil
+	}
+	list, err := db.tablesRangeDels(v.levels...)
+	if err != nil {
+		return nil, err
+	}
+	d.list = list
+	d.built.Store(true)
+	return list, nil
 }
 
 // rangeDelCursors appends to dst a cursor over each non-empty tombstone

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/godbbench/godbbench/options"
@@ -187,5 +189,51 @@ func TestRangeDelCorruptBlock(t *testing.T) {
 		t.Fatal("NewIter succeeded over a damaged range-deletion block")
 	} else if !errors.Is(err, sst.ErrCorruption) {
 		t.Fatalf("NewIter: %v, want sst.ErrCorruption", err)
+	}
+}
+
+// failTableOpensFS fails the opens of table files while armed.
+type failTableOpensFS struct {
+	FS
+	armed atomic.Bool
+}
+
+func (f *failTableOpensFS) OpenReadOnly(name string) (*os.File, error) {
+	if t, _ := parseFileName(filepath.Base(name)); t == fileTable && f.armed.Load() {
+		return nil, fmt.Errorf("open %s: %w", name, syscall.EMFILE)
+	}
+	return f.FS.OpenReadOnly(name)
+}
+
+// TestRangeDelTableOpenFailureNotKept: a read that fails to open a table
+// holding range tombstones fails, and the next read of the same version,
+// with the open working again, succeeds: the failure is not kept for the
+// version's life.
+func TestRangeDelTableOpenFailureNotKept(t *testing.T) {
+	dir := t.TempDir()
+	db := mustOpen(t, dir, testOptions())
+	put(t, db, "a", "1")
+	put(t, db, "c", "3")
+	deleteRange(t, db, "a", "b")
+	if err := db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fs := &failTableOpensFS{FS: DefaultFS}
+	db = mustOpenFS(t, dir, fs, testOptions())
+	defer db.Close()
+	fs.armed.Store(true)
+	if _, err := db.Get([]byte("c"), nil); !errors.Is(err, syscall.EMFILE) {
+		t.Fatalf("Get with table opens failing: %v, want EMFILE", err)
+	}
+	fs.armed.Store(false)
+	got, found := getString(t, db, "c")
+	if !found || got != "3" {
+		t.Fatalf("Get c after the opens work again: %q, %v", got, found)
+	}
+	if _, found := getString(t, db, "a"); found {
+		t.Fatal("a, under the range tombstone, found")
 	}
 }
