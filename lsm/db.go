@@ -89,9 +89,6 @@ type DB struct {
 	// of rtable ones, per output level (table.go).
 	tableFormats []tableFormat
 	rtableOpts   []rtable.WriterOptions
-	// rtablesOpened is set once an rtable table was opened: from then on
-	// Get guards its table reads against faults (fault.go).
-	rtablesOpened atomic.Bool
 	// readCompactions: reads charge the tables they probe in vain and
 	// queue them for compaction (compaction_read.go); fixed at Open.
 	readCompactions bool
@@ -157,6 +154,9 @@ type DB struct {
 		// retiringWALs counts the WALs switched out whose sync and close
 		// still run (walretire.go).
 		retiringWALs int
+		// walSyncErr is the first failed sync of a retired WAL, which
+		// Close reports as it reports the active WAL's.
+		walSyncErr error
 		// groupsAwaitingWALs counts the sync groups' leaders waiting for
 		// those (lead), a state tests wait for.
 		groupsAwaitingWALs int
@@ -526,6 +526,13 @@ func (db *DB) Close() error {
 	// Groups handed off early may still be inserting (publish.go); their
 	// failure is already the DB's background error.
 	_ = db.waitPublished()
+	// A retired WAL's failed sync is this Close's failure as the active
+	// WAL's is: a power loss could take that WAL's tail and keep the
+	// synced writes after it.
+	db.waitRetiredWALs()
+	if err == nil {
+		err = db.mu.walSyncErr
+	}
 	if db.mu.log != nil {
 		if ferr := db.mu.log.Flush(); ferr != nil && err == nil {
 			err = ferr

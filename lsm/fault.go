@@ -12,9 +12,9 @@ package lsm
 // copies, so a block-format iterator never touches a mapping outside sst.
 // What lsm guards:
 //   - Get reads keys and values in place (a copy of two blocks would cost
-//     more than the lookup), so its table search runs under the guard when
-//     tables are mapped (db.opts.MmapRead, or DB.rtablesOpened once an
-//     rtable table was opened). Get's callback runs inside the guard; a
+//     more than the lookup), so its table search always runs under the
+//     guard (a search may open a mapped table and read it at once; the
+//     guard costs a few nanoseconds). Get's callback runs inside the guard; a
 //     caller that keeps the value and reads it after the callback returned
 //     (which the contract forbids) is not protected.
 //   - Opening any table, and the loop of a flush or compaction

@@ -39,8 +39,11 @@ func (db *DB) syncRetiredWAL(f WritableFile) {
 	f.Close()
 	db.mu.Lock()
 	db.mu.retiringWALs--
+	if err != nil && db.mu.walSyncErr == nil {
+		db.mu.walSyncErr = fmt.Errorf("lsm: sync WAL: %w", err)
+	}
 	if err != nil && db.mu.bgErr == nil {
-		db.mu.bgErr = fmt.Errorf("lsm: sync WAL: %w", err)
+		db.mu.bgErr = db.mu.walSyncErr
 	}
 	db.bgCond.Broadcast()
 	db.mu.Unlock()

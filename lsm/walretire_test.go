@@ -225,6 +225,23 @@ func (f *failSyncFile) Sync() error {
 	return f.WritableFile.Sync()
 }
 
+// TestCloseReportsRetiredWALSyncFailure: Close fails when a retired WAL's
+// sync failed, as when the active WAL's does (it returned nil).
+func TestCloseReportsRetiredWALSyncFailure(t *testing.T) {
+	dir := t.TempDir()
+	ffs := &failSyncFS{FS: DefaultFS}
+	db := mustOpenFS(t, dir, ffs, testOptions())
+	first := db.mu.logNum
+	ffs.failing = filepath.Base(walName(dir, first))
+	value := strings.Repeat("v", 1000)
+	for i := 0; db.mu.logNum == first; i++ {
+		put(t, db, fmt.Sprintf("key%05d", i), value)
+	}
+	if err := db.Close(); !errors.Is(err, errSyncFailed) {
+		t.Fatalf("Close after the retired WAL's sync failed: %v, want %v", err, errSyncFailed)
+	}
+}
+
 // TestRetiredWALSyncFailure: when the sync of a WAL a switch retired fails,
 // a synchronous write that follows fails with it and writes stop, as after
 // a failed WAL write.
