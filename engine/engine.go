@@ -170,6 +170,12 @@ var ErrNoMergeOperator = errors.New("Not implemented: Provide a merge_operator w
 // to a database opened without a merge operator, in RocksDB's words.
 var ErrBatchMergeNoOperator = errors.New("Invalid argument: Merge requires `ColumnFamilyOptions::merge_operator != nullptr`")
 
+// ErrSyncWithoutWAL is the error of a write asking for a sync with the WAL
+// off (WriteOptions.Sync with DisableWAL, per write or per database), in
+// RocksDB's words: there is nothing to sync, and success would promise a
+// durability the write does not have.
+var ErrSyncWithoutWAL = errors.New("Invalid argument: Sync writes has to enable WAL.")
+
 // ErrNoRangeDeletions is wrapped by the error of a range deletion on an
 // engine that has none, in RocksDB's words for an unsupported operation;
 // the wrapping error names the engine.

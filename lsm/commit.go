@@ -1,6 +1,7 @@
 package lsm
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -124,10 +125,18 @@ type WriteOptions struct {
 	DisableWAL bool
 }
 
+// ErrSyncWithoutWAL is the error of a write asking for both Sync and
+// DisableWAL, in RocksDB's words: such a write has nothing to sync, and
+// success would promise durability it does not have.
+var ErrSyncWithoutWAL = errors.New("Invalid argument: Sync writes has to enable WAL.")
+
 // Write applies the batch atomically.
 func (db *DB) Write(b *Batch, wo WriteOptions) error {
 	if db.opts.ReadOnly {
 		return ErrReadOnly
+	}
+	if wo.Sync && wo.DisableWAL {
+		return ErrSyncWithoutWAL
 	}
 	if b.tooLarge != nil {
 		return b.tooLarge

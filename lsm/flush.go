@@ -61,13 +61,23 @@ func (db *DB) maybeScheduleFlush() {
 }
 
 // flushDue reports whether f's immutable memtables are to be flushed:
-// min_write_buffer_number_to_merge of them wait, a caller waits for them,
-// or the DB is closing (DB.mu held).
+// mergeWidth of them wait, a caller waits for them, or the DB is closing
+// (DB.mu held).
 func (db *DB) flushDue(f *family) bool {
 	if len(f.imm) == 0 {
 		return false
 	}
-	return len(f.imm) >= max(db.opts.MinWriteBufferNumberToMerge, 1) || f.imm[0].id <= f.flushTarget || db.mu.closed
+	return len(f.imm) >= db.mergeWidth() || f.imm[0].id <= f.flushTarget || db.mu.closed
+}
+
+// mergeWidth is the number of immutable memtables a flush waits for:
+// min_write_buffer_number_to_merge clipped, as RocksDB's SanitizeOptions
+// clips it, to between 1 and max_write_buffer_number - 1 (itself at least
+// 2). Writes stop at max_write_buffer_number - 1 immutable memtables
+// (makeRoomForWrite), so a flush that waited for more would never come.
+func (db *DB) mergeWidth() int {
+	o := db.opts
+	return max(1, min(o.MinWriteBufferNumberToMerge, max(o.MaxWriteBufferNumber, 2)-1))
 }
 
 // familyToFlush returns the family whose oldest immutable memtable is the

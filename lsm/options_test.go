@@ -1,9 +1,11 @@
 package lsm
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"testing"
+	"time"
 )
 
 func TestWALDirAndDisableWAL(t *testing.T) {
@@ -78,6 +80,63 @@ func TestMinWriteBufferNumberToMerge(t *testing.T) {
 		if _, ok := getString(t, db, fmt.Sprintf("key%06d", i)); !ok {
 			t.Fatalf("key %d lost", i)
 		}
+	}
+}
+
+// TestSyncWriteWithoutWALRefused: a write asking for Sync with DisableWAL
+// fails in RocksDB's words and writes nothing (it had been acknowledged as
+// synced with its batch in the memtable alone).
+func TestSyncWriteWithoutWALRefused(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	b := NewBatch()
+	b.Put([]byte("k"), []byte("v"))
+	err := db.Write(b, WriteOptions{Sync: true, DisableWAL: true})
+	if !errors.Is(err, ErrSyncWithoutWAL) || err.Error() != "Invalid argument: Sync writes has to enable WAL." {
+		t.Fatalf("Sync with DisableWAL: %v", err)
+	}
+	if _, found := getString(t, db, "k"); found {
+		t.Fatal("the refused write is visible")
+	}
+}
+
+// TestMinWriteBufferNumberToMergeClipped: min_write_buffer_number_to_merge
+// above max_write_buffer_number - 1 is clipped to it, as RocksDB clips it:
+// writes stop at max_write_buffer_number - 1 immutable memtables, and a
+// flush waiting for more never came (every write hung).
+func TestMinWriteBufferNumberToMergeClipped(t *testing.T) {
+	for _, c := range []struct{ max, merge int }{{2, 2}, {3, 3}, {1, 5}} {
+		t.Run(fmt.Sprintf("max=%d,merge=%d", c.max, c.merge), func(t *testing.T) {
+			o := testOptions()
+			o.MaxWriteBufferNumber, o.MinWriteBufferNumberToMerge = c.max, c.merge
+			o.DisableAutoCompactions = true
+			db := mustOpen(t, t.TempDir(), o)
+			done := make(chan error, 1)
+			go func() {
+				for i := range 4000 {
+					b := NewBatch()
+					b.Put([]byte(fmt.Sprintf("key%06d", i)), []byte("value-value-value"))
+					if err := db.Write(b, WriteOptions{}); err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(20 * time.Second):
+				// Not closed: Close would wait for the stuck writes.
+				t.Fatal("writes still waiting after 20 s: no flush came")
+			}
+			defer db.Close()
+			if n := levelFiles(t, db)[0]; n == 0 {
+				t.Fatal("no memtable was flushed")
+			}
+		})
 	}
 }
 

@@ -50,6 +50,7 @@ func RunConformance(t *testing.T, open func(dir string) engine.DB) {
 	t.Run("EmptyDB", func(t *testing.T) { testEmptyDB(t, open) })
 	t.Run("Basic", func(t *testing.T) { testBasic(t, open) })
 	t.Run("Batch", func(t *testing.T) { testBatch(t, open) })
+	t.Run("SyncWithoutWAL", func(t *testing.T) { testSyncWithoutWAL(t, open) })
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
 	t.Run("EmptyKey", func(t *testing.T) { testEmptyKey(t, open) })
 	t.Run("Runs", func(t *testing.T) { testRuns(t, open) })
@@ -193,6 +194,27 @@ func testBatch(t *testing.T, open OpenFunc) {
 	if err := db.Apply(b, noSyncWrite); err != nil {
 		t.Fatalf("Apply of an empty batch: %v", err)
 	}
+}
+
+// testSyncWithoutWAL checks that a write asking for a sync with the WAL
+// off fails in RocksDB's words (db_bench --sync=1 --disable_wal=1 stops at
+// its first put) and writes nothing.
+func testSyncWithoutWAL(t *testing.T, open OpenFunc) {
+	db := open(t.TempDir())
+	defer mustClose(t, db)
+	wo := &engine.WriteOptions{Sync: true, DisableWAL: true}
+	const want = "Invalid argument: Sync writes has to enable WAL."
+	if err := db.Put([]byte("a"), []byte("1"), wo); err == nil || err.Error() != want {
+		t.Fatalf("Put with Sync and DisableWAL: %v, want %q", err, want)
+	}
+	b := db.NewBatch()
+	defer b.Close()
+	b.Put([]byte("b"), []byte("2"))
+	if err := db.Apply(b, wo); err == nil || err.Error() != want {
+		t.Fatalf("Apply with Sync and DisableWAL: %v, want %q", err, want)
+	}
+	expectGet(t, db, []byte("a"), "", false)
+	expectGet(t, db, []byte("b"), "", false)
 }
 
 // testTailing checks that a tailing iterator's seeks see writes made after

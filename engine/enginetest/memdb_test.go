@@ -52,7 +52,10 @@ func openMemMerge(dir, op string) engine.DB {
 	return m
 }
 
-func (m *memDB) Put(key, value []byte, _ *engine.WriteOptions) error {
+func (m *memDB) Put(key, value []byte, wo *engine.WriteOptions) error {
+	if syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.put(string(key), string(value))
@@ -64,7 +67,10 @@ func (m *memDB) put(key, value string) {
 	m.operands[key] = []string{value}
 }
 
-func (m *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
+func (m *memDB) Delete(key []byte, wo *engine.WriteOptions) error {
+	if syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.delete(string(key))
@@ -73,7 +79,10 @@ func (m *memDB) Delete(key []byte, _ *engine.WriteOptions) error {
 
 func (m *memDB) SingleDelete(key []byte, wo *engine.WriteOptions) error { return m.Delete(key, wo) }
 
-func (m *memDB) DeleteRange(start, end []byte, _ *engine.WriteOptions) error {
+func (m *memDB) DeleteRange(start, end []byte, wo *engine.WriteOptions) error {
+	if syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.deleteRange(string(start), string(end))
@@ -93,7 +102,10 @@ func (m *memDB) delete(key string) {
 	delete(m.operands, key)
 }
 
-func (m *memDB) Merge(key, value []byte, _ *engine.WriteOptions) error {
+func (m *memDB) Merge(key, value []byte, wo *engine.WriteOptions) error {
+	if syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
+	}
 	if m.op == nil {
 		return engine.ErrNoMergeOperator
 	}
@@ -146,7 +158,10 @@ func (b *memBatch) Close()            {}
 
 func (m *memDB) NewBatch() engine.Batch { return &memBatch{} }
 
-func (m *memDB) Apply(b engine.Batch, _ *engine.WriteOptions) error {
+func (m *memDB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
+	if syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ops := b.(*memBatch).ops
@@ -247,4 +262,10 @@ func TestSuitesOnMemDB(t *testing.T) {
 	RunConformance(t, openMem)
 	t.Run("Merge", func(t *testing.T) { RunMerge(t, openMemMerge, true) })
 	t.Run("Concurrency", func(t *testing.T) { RunConcurrency(t, openMem) })
+}
+
+// syncWithoutWAL reports whether wo asks for a sync with the WAL off, which
+// every engine refuses.
+func syncWithoutWAL(wo *engine.WriteOptions) bool {
+	return wo != nil && wo.Sync && wo.DisableWAL
 }

@@ -113,8 +113,9 @@ func (d *DB) writeOptions(wo *engine.WriteOptions) (po *pebble.WriteOptions, dur
 		d.logger.warnf("WARNING: engine pebble: the WAL is switched per database, not per write; "+
 			"this database was opened with disable_wal=%v and keeps it\n", d.disableWAL)
 	}
-	// Pebble refuses a synced write when the WAL is off; RocksDB accepts
-	// it and has nothing to sync, so the sync is dropped the same way.
+	// Pebble refuses a synced write when the WAL is off: with the WAL off
+	// for the database the sync is dropped (a write that asked for both
+	// never gets here, syncWithoutWAL).
 	if d.disableWAL {
 		return noSyncWrites, false
 	}
@@ -124,6 +125,15 @@ func (d *DB) writeOptions(wo *engine.WriteOptions) (po *pebble.WriteOptions, dur
 		return syncWrites, true
 	}
 	return syncWrites, false
+}
+
+// syncWithoutWAL reports whether wo asks for a sync with the WAL off for
+// the write, which RocksDB refuses (engine.ErrSyncWithoutWAL). A synced
+// write that keeps the WAL on a database opened without one is RocksDB's
+// to log and sync, and Pebble's WAL is off for the whole database: that
+// one loses its sync, as writeOptions warns.
+func (d *DB) syncWithoutWAL(wo *engine.WriteOptions) bool {
+	return wo != nil && wo.Sync && wo.DisableWAL
 }
 
 // writeDone ends a write that writeOptions counted as durable.
@@ -186,6 +196,9 @@ func (d *DB) writeOne(kind writeKind, key, value []byte, wo *engine.WriteOptions
 	}
 	if len(key) == 0 && kind != writeDeleteRange {
 		return errEmptyKey
+	}
+	if d.syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
 	}
 	po, durable := d.writeOptions(wo)
 	var err error
@@ -276,6 +289,9 @@ func (d *DB) Apply(b engine.Batch, wo *engine.WriteOptions) error {
 	n := pb.b.Count()
 	if n == 0 {
 		return nil
+	}
+	if d.syncWithoutWAL(wo) {
+		return engine.ErrSyncWithoutWAL
 	}
 	po, durable := d.writeOptions(wo)
 	err := d.db.Apply(pb.b, po)
