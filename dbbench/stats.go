@@ -80,6 +80,10 @@ type Stats struct {
 	// call (yield.go), not only when done crosses a multiple of
 	// yieldCheckEvery.
 	yieldEveryOp bool
+	// histClock: the latency histograms read the clock after every
+	// operation (lastOpNs), so the yield check takes that reading on every
+	// call instead of reading the clock itself every yieldCheckEvery.
+	histClock bool
 }
 
 func (s *Stats) startAt(r *runner, id int) {
@@ -96,6 +100,7 @@ func (s *Stats) startAt(r *runner, id int) {
 		s.nextRpt = math.MaxInt64 // db_bench reports only with --progress_reports
 	}
 	s.detailed = r.cfg.reportInterval > 0 || r.cfg.histogram
+	s.histClock = r.cfg.histogram
 	s.slowMask = yieldCheckEvery - 1
 	s.batched = r.entriesPerBatch > 1
 	if s.detailed || s.batched {
@@ -171,7 +176,9 @@ func (s *Stats) finishedOpsSlow(n int64, t OpType) {
 // afterOps is the part of finishedOps' slow path that follows the
 // per-operation records: the yield clock and the progress lines.
 func (s *Stats) afterOps() {
-	if s.yieldEveryOp || uint32(s.done)&(yieldCheckEvery-1) == 0 {
+	if s.histClock {
+		s.yieldEveryOp = s.yield.checkAt(s.lastOpNs, s.done)
+	} else if s.yieldEveryOp || uint32(s.done)&(yieldCheckEvery-1) == 0 {
 		s.yieldEveryOp = s.yield.check(s.done)
 		if !s.detailed && !s.batched {
 			s.slowMask = yieldCheckEvery - 1

@@ -3,6 +3,8 @@ package dbbench
 import (
 	"runtime"
 	"time"
+
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // Yielding to the scheduler. A benchmark thread runs one goroutine that
@@ -36,25 +38,42 @@ import (
 // (runs.go), during which sysmon takes the P without waking the thread, so
 // the thread passes through the scheduler once a run.
 //
-// sysmon acts on a scheduling tick older than 10 ms, so the clock must be
-// read often enough to yield before that: every yieldCheckEvery operations
-// (about 0.4 ns an operation at ~25 ns a clock read) while operations are
-// fast, and on every operation once yieldCheckEvery of them take more than
-// a quarter of yieldEvery (slow reads from disk, synced writes). An
-// operation that alone runs past 10 ms lets sysmon take the P once, and the
-// check after it yields.
+// sysmon preempts a goroutine whose P has run it for 10 ms, counted from
+// when sysmon saw it scheduled, so never earlier than 10 ms after the
+// resume. A slice that ends early costs waits: with more threads than
+// cores each yield waits for the other threads' slices, and the operation
+// that follows carries that wait in its latency, so the share of
+// operations that carry one is one over the operations of a slice.
+// readrandomwriterandom at 8 threads on 2 cores (10M keys) has about 1,000
+// operations a slice and 0.1% of its reads waiting 7-33 ms, so its P99.9
+// sits on that edge; yielding at the first check after 8 ms, slices
+// averaged about 8.25 ms. A slice that runs into sysmon ends wherever the
+// goroutine is, perhaps holding a lock the other threads then wait for,
+// and for a thread inside C it costs the wake-ups above. So the yield
+// comes at the last check that can still come before yieldBy: the check
+// yields when the next one, a stride like the last away, would be past it.
+//
+// The clock is read every yieldCheckEvery operations (about 0.4 ns an
+// operation at ~25 ns a read) while a stride of them takes at most
+// slowStride, and on every operation otherwise (slow reads from disk,
+// synced writes), so a slice ends between yieldBy less a stride and
+// yieldBy. With latency histograms the stats read the clock after every
+// operation anyway, and pass that reading (checkAt): the slice then ends
+// within one operation of yieldBy. An operation that alone runs past
+// 10 ms lets sysmon take the P once, and the check after it yields.
 const (
-	yieldEvery      = 8 * time.Millisecond // under sysmon's 10 ms, with room for a check stride
-	yieldCheckEvery = 64                   // operations between clock reads; a power of two
+	yieldBy         = 9500 * time.Microsecond // under sysmon's 10 ms by a margin for the clock and the last operation
+	slowStride      = yieldBy / 8             // a longer stride of yieldCheckEvery operations reads the clock every operation
+	yieldCheckEvery = 64                      // operations between clock reads; a power of two
 )
 
-// yielder calls runtime.Gosched when yieldEvery has passed since the
-// thread last resumed from a yield. Its owner calls check about every
-// yieldCheckEvery operations, or on every operation while check asks for
-// that (Stats.finishedOps, kept inlinable).
+// yielder calls runtime.Gosched when the next check would come after
+// yieldBy since the thread last resumed from a yield. Its owner calls check
+// about every yieldCheckEvery operations, or on every operation while check
+// asks for that (Stats.finishedOps, kept inlinable).
 type yielder struct {
-	last      int64 // UnixNano of the resume from the last yield
-	lastCheck int64 // UnixNano of the last check
+	last      int64 // clock.Nanos of the resume from the last yield
+	lastCheck int64 // clock.Nanos of the last check
 	lastDone  int64 // the owner's operation count at the last check
 }
 
@@ -62,11 +81,19 @@ type yielder struct {
 // enough that the clock should be read on every one: done is the owner's
 // count of operations so far.
 func (y *yielder) check(done int64) (everyOp bool) {
-	now := time.Now().UnixNano()
-	ops, elapsed := done-y.lastDone, now-y.lastCheck
+	return y.checkAt(clock.Nanos(), done)
+}
+
+// checkAt is check with the clock read by the caller: now is clock.Nanos.
+func (y *yielder) checkAt(now, done int64) (everyOp bool) {
+	ops, stride := done-y.lastDone, now-y.lastCheck
 	y.lastDone, y.lastCheck = done, now
-	everyOp = ops <= 0 || elapsed*4*yieldCheckEvery > ops*int64(yieldEvery)
-	if now-y.last >= int64(yieldEvery) {
+	everyOp = ops <= 0 || stride*yieldCheckEvery > ops*int64(slowStride)
+	next := stride // the time to the next check, if like the last stride
+	if everyOp && ops > 1 {
+		next = stride / ops
+	}
+	if now-y.last+next >= int64(yieldBy) {
 		gosched()
 		// Count from the resume, not the yield: sysmon's clock restarts
 		// when the goroutine is scheduled again, and with more threads
@@ -78,7 +105,7 @@ func (y *yielder) check(done int64) (everyOp bool) {
 		// ms, its P99.9 7.1-7.6 ms; counted from the resume, 0.06% wait
 		// 10-33 ms and P99.9 is 0.9-1.0 ms. Nor is the wait the
 		// operations' time (lastCheck).
-		now = time.Now().UnixNano()
+		now = clock.Nanos()
 		y.last, y.lastCheck = now, now
 	}
 	return everyOp
