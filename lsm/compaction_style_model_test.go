@@ -53,20 +53,46 @@ func (m model) apply(writes []fifoLogEntry) {
 // compactions and reopens under the universal style against the model:
 // universal compaction keeps every write, as leveled does. It checks that
 // compactions placed runs in levels below L0.
+//
+// The concurrent runs allow three compactions at once
+// (max_background_compactions) and add range deletions: concurrent
+// universal compactions of disjoint spans must keep the runs' order, and a
+// tombstone must not be dropped while an older run outside its compaction
+// holds a key it covers.
 func TestUniversalModel(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+	for _, c := range []struct {
+		seed       int64
+		concurrent bool
+	}{{1, false}, {2, false}, {3, false}, {3, true}, {4, true}} {
+		seed, concurrent := c.seed, c.concurrent
+		name := fmt.Sprint("seed=", seed)
+		if concurrent {
+			name += "/concurrent"
+		}
+		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed))
 			dir := t.TempDir()
 			o := modelOptions(seed)
 			o.CompactionStyle = styleUniversal
-			o.Level0FileNumCompactionTrigger = 2 + int(seed)
-			o.Extra = map[string]string{"compaction_options_universal.size_ratio": strconv.Itoa(int(seed-1) * 20)}
+			o.Level0FileNumCompactionTrigger = 3 + int((seed-1)%3)
+			o.Extra = map[string]string{"compaction_options_universal.size_ratio": strconv.Itoa(int((seed-1)%3) * 20)}
+			if concurrent {
+				o.MaxBackgroundJobs, o.MaxBackgroundCompactions = 4, 3
+			}
 			run := &modelRun{t: t, rng: rng, m: model{}, open: func() *DB { return mustOpen(t, dir, o) }}
 			run.db = run.open()
 			deepest := 0
 			for op := 0; op < 3000; op++ {
-				if rng.Intn(100) < 80 {
+				if r := rng.Intn(100); concurrent && r < 4 {
+					lo := rng.Intn(600)
+					start, end := fmt.Sprintf("k%04d", lo), fmt.Sprintf("k%04d", lo+rng.Intn(40))
+					deleteRange(t, run.db, start, end)
+					for k := range run.m {
+						if start <= k && k < end {
+							delete(run.m, k)
+						}
+					}
+				} else if r < 80 {
 					run.m.apply(styleWrite(t, rng, run.db, op))
 				} else {
 					run.maintain(op)
