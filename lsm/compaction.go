@@ -73,6 +73,9 @@ func (db *DB) runCompaction(c *compaction) error {
 	if v := c.fam.current; len(v.blobs) > 0 || db.blobOpts.writesBlobs(c.outputLevel) {
 		blobs = db.newBlobSink(v, c.outputLevel, true)
 	}
+	// As in RocksDB, a table written to L0 is never split: it is one
+	// sorted run there.
+	cutter := db.newOutputCutter(c.fam, c.outputLevel, c.smallest, c.largest)
 	db.mu.stats.runningCompactions++
 	db.mu.Unlock()
 	start := time.Now()
@@ -117,13 +120,7 @@ func (db *DB) runCompaction(c *compaction) error {
 		return err
 	}
 	ci := compactionIter{src: src, snapshots: snaps, dropTombstones: c.bottommost, zeroSeqs: c.bottommost && c.outputLevel > 0, merge: db.merge, dels: dels, blobs: blobs}
-	// As in RocksDB, a table written to L0 is never split: it is one
-	// sorted run there.
-	targetSize := db.targetFileSize(c.outputLevel)
-	if c.outputLevel == 0 {
-		targetSize = 0
-	}
-	outs, err := db.writeTables(&ci, c.outputLevel, targetSize, 0, 0, ratelimit.Low)
+	outs, err := db.writeTables(&ci, c.outputLevel, cutter, 0, 0, ratelimit.Low)
 	if cerr := src.Close(); err == nil {
 		err = cerr
 	}

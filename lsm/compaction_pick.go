@@ -243,6 +243,14 @@ func (db *DB) pickFromLevel(fam *family, level int) *compaction {
 		return db.newCompaction(fam, 0, 1, append([]*fileMeta(nil), v.levels[0]...))
 	}
 	files := v.levels[level]
+	if db.opts.CompactionPri != priRoundRobin {
+		for _, f := range db.filesByPriority(v, level) {
+			if c := db.newCompaction(fam, level, level+1, []*fileMeta{f}); c != nil {
+				return c
+			}
+		}
+		return nil
+	}
 	start := 0
 	if p := fam.compactPointer[level]; p != nil {
 		start = findFile(files, p)

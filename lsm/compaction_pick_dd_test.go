@@ -11,7 +11,7 @@ import (
 
 // TestCompactionPickDataDriven runs testdata/compaction_pick. Commands:
 //
-//	define [levels=N] [l0-trigger=N] [l0-stop=N] [base=SIZE] [multiplier=F] [file-size=SIZE]
+//	define [levels=N] [l0-trigger=N] [l0-stop=N] [base=SIZE] [multiplier=F] [file-size=SIZE] [pri=N]
 //	  a version (see parseVersion); prints it back
 //	scores
 //	  prints every level's score and target size
@@ -84,6 +84,8 @@ func pickTestDB(t *testing.T, d *datadriven.TestData) *DB {
 			d.ScanArgs(t, "multiplier", &o.MaxBytesForLevelMultiplier)
 		case "file-size":
 			o.TargetFileSizeBase = int64(parseSize(t, arg.SingleVal(t)))
+		case "pri":
+			d.ScanArgs(t, "pri", &o.CompactionPri)
 		default:
 			t.Fatalf("define: unknown argument %q", arg.Key)
 		}

@@ -36,7 +36,7 @@ type family struct {
 	// flushed, overriding min_write_buffer_number_to_merge.
 	flushTarget uint64
 	// compactPointer is, per level, where the next compaction of that
-	// level starts.
+	// level starts with compaction_pri kRoundRobin (compaction_pri.go).
 	compactPointer [][]byte
 	// work is the family's cumulative flush and compaction statistics.
 	work familyWork

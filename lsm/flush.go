@@ -218,7 +218,7 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 	for _, m := range mems {
 		keys += int(m.rep.Len())
 	}
-	outs, err := db.writeTables(&ci, 0, 0, tableNum, keys, ratelimit.High)
+	outs, err := db.writeTables(&ci, 0, nil, tableNum, keys, ratelimit.High)
 	if ci.blobs != nil {
 		err = db.finishBlobs(ci.blobs, e, outs, err)
 	}
@@ -229,13 +229,14 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 }
 
 // writeTables writes the entries of ci to tables for level, starting a new
-// table at a user-key boundary once a table reaches targetSize (0: one
-// table), and ci's range tombstones with them (compaction_rangedel.go).
+// table at a user-key boundary where cutter says (nil: one table;
+// compaction_cut.go), and ci's range tombstones with them
+// (compaction_rangedel.go).
 // The first table is numbered firstNum unless that is 0; the tables are
 // written at pri (outputfile.go). keysHint, when not 0, is about how many
 // keys a single output table will hold (sst.WriterOptions.ExpectedKeys).
 // It needs no lock: file numbers come from an atomic counter.
-func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum uint64, keysHint int, pri ratelimit.Priority) (outs []*fileMeta, err error) {
+func (db *DB) writeTables(ci *compactionIter, level int, cutter *outputCutter, firstNum uint64, keysHint int, pri ratelimit.Priority) (outs []*fileMeta, err error) {
 	var w tableWriter
 	var f WritableFile
 	var bw *bufio.Writer
@@ -319,9 +320,16 @@ func (db *DB) writeTables(ci *compactionIter, level int, targetSize, firstNum ui
 	var lastKey []byte
 	for ok := ci.First(); ok; ok = ci.Next() {
 		key := ci.Key()
-		if w != nil && targetSize > 0 && w.EstimatedSize() >= targetSize && compareKeys(key, lastKey) != 0 && !dels.Reaches(key) {
-			if err := finish(key); err != nil {
-				return outs, err
+		if cutter != nil {
+			var size uint64
+			if w != nil {
+				size = w.EstimatedSize()
+			}
+			if cutter.cutBefore(key, w != nil, size) && compareKeys(key, lastKey) != 0 && !dels.Reaches(key) {
+				if err := finish(key); err != nil {
+					return outs, err
+				}
+				cutter.cut(key)
 			}
 		}
 		if w == nil {

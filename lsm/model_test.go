@@ -207,7 +207,7 @@ func (r *modelRun) finish() {
 
 // modelOptions are the randomized tests' options for seed 1 to 4: small
 // memtables and tables, so that a few thousand writes reach several levels,
-// and a different memtable rep and compression per seed.
+// and a different memtable rep, compression and compaction_pri per seed.
 func modelOptions(seed int64) *options.Options {
 	o := testOptions()
 	o.WriteBufferSize = 32 << 10
@@ -218,6 +218,7 @@ func modelOptions(seed int64) *options.Options {
 	o.MaxBytesForLevelBase = 64 << 10
 	o.Memtablerep = []string{"skip_list", "cspp", "offset_skiplist", "skip_list"}[seed-1]
 	o.CompressionType = []string{"none", "snappy", "zstd", "lz4"}[seed-1]
+	o.CompactionPri = []int{priMinOverlappingRatio, priByCompensatedSize, priRoundRobin, priOldestSmallestSeqFirst}[seed-1]
 	o.RowCacheSize = modelRowCacheSize
 	return o
 }
