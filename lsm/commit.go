@@ -65,6 +65,8 @@ type writer struct {
 	wakeState atomic.Uint32
 	// grp is the group this writer leads, if it leads one.
 	grp commitGroup
+	// closeFlush: Close's own flush, let through while the DB is closing.
+	closeFlush bool
 }
 
 // commitGroup is one commit group, kept in its leader's writer, which
@@ -162,7 +164,7 @@ func (db *DB) Write(b *Batch, wo WriteOptions) error {
 func (db *DB) commit(w *writer) error {
 	w.state = stateWaiting
 	db.mu.Lock()
-	if db.mu.closed {
+	if db.mu.closed || db.mu.closing && !w.closeFlush {
 		db.mu.Unlock()
 		return ErrClosed
 	}
@@ -355,7 +357,7 @@ func (db *DB) passLeadership(n int, g *commitGroup, early bool) {
 		next := db.mu.writers.at(0)
 		next.state = stateLeader
 		s.leaderWakes.add(next.signal())
-	} else if db.mu.closed {
+	} else if db.mu.closing {
 		db.bgCond.Broadcast() // Close waits for the queue to drain
 	}
 }

@@ -166,6 +166,10 @@ type DB struct {
 		flushing           bool
 		runningCompactions int
 		manualRunning      bool
+		// closing: Close has begun; new writes are refused while the ones
+		// in flight finish (closed: they have finished, and nothing more
+		// is scheduled).
+		closing bool
 		// recoveryNotes are written to LOG after open: WAL damage that the
 		// recovery mode let the open pass (data dropped or skipped).
 		recoveryNotes []string
@@ -495,16 +499,29 @@ func (db *DB) writeInfoLog(version string) {
 }
 
 // Close waits for background work, flushes memtables holding writes that
-// skipped the WAL, and releases every file.
+// skipped the WAL, and releases every file. Writes that begin once Close
+// has begun fail with ErrClosed; those already queued finish first, a
+// writer stalled for compaction included.
 func (db *DB) Close() error {
 	db.mu.Lock()
-	if db.mu.closed {
+	if db.mu.closing {
 		db.mu.Unlock()
 		if invariants.Enabled {
 			checkClose("database", true)
 		}
 		return ErrClosed
 	}
+	// New writes are refused from here on. The ones in flight finish
+	// first, with flushes and compactions still scheduled, so that a
+	// writer stalled at the L0 stop trigger gets through, and every write
+	// that skipped the WAL is in a memtable before Close looks for those.
+	db.mu.closing = true
+	for db.mu.writers.len() > 0 {
+		db.bgCond.Wait()
+	}
+	// Groups handed off early may still be inserting (publish.go); their
+	// failure is already the DB's background error.
+	_ = db.waitPublished()
 	needFlush := false
 	families := db.allFamilies()
 	for _, f := range families {
@@ -516,15 +533,13 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	var err error
 	if needFlush {
-		err = db.Flush()
+		err = db.flush(true)
 	}
 	db.mu.Lock()
 	db.mu.closed = true
 	for db.mu.writers.len() > 0 || db.mu.flushing || db.mu.runningCompactions > 0 || db.mu.manualRunning {
 		db.bgCond.Wait()
 	}
-	// Groups handed off early may still be inserting (publish.go); their
-	// failure is already the DB's background error.
 	_ = db.waitPublished()
 	// A retired WAL's failed sync is this Close's failure as the active
 	// WAL's is: a power loss could take that WAL's tail and keep the

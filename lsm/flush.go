@@ -13,14 +13,17 @@ import (
 // Flush switches the active memtable of every column family if it holds
 // anything and waits until every memtable that existed at the call has
 // been written to L0.
-func (db *DB) Flush() error {
+func (db *DB) Flush() error { return db.flush(false) }
+
+// flush is Flush; byClose lets it through while Close waits for it.
+func (db *DB) flush(byClose bool) error {
 	if db.opts.ReadOnly {
 		return ErrReadOnly
 	}
 	w := writerPool.Get().(*writer)
-	w.batch, w.flush = nil, true
+	w.batch, w.flush, w.closeFlush = nil, true, byClose
 	err := db.commit(w)
-	w.flush = false
+	w.flush, w.closeFlush = false, false
 	writerPool.Put(w)
 	if err != nil {
 		return err
