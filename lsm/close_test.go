@@ -102,3 +102,23 @@ func TestCloseKeepsUnloggedWritesInFlight(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateColumnFamilyRefusedWhileClosing: a family created after Close
+// took its list of families would never be closed (its memtable and table
+// readers leaked), so creation is refused from the moment Close begins.
+func TestCreateColumnFamilyRefusedWhileClosing(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	db.mu.Lock()
+	db.mu.closing = true
+	db.mu.Unlock()
+	_, err := db.CreateColumnFamily("late")
+	db.mu.Lock()
+	db.mu.closing = false
+	db.mu.Unlock()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(err, ErrClosed) {
+		t.Fatalf("CreateColumnFamily while closing: %v, want ErrClosed", err)
+	}
+}

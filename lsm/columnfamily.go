@@ -57,7 +57,8 @@ func (db *DB) CreateColumnFamily(name string) (*ColumnFamily, error) {
 	defer db.createMu.Unlock()
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if db.mu.closed {
+	if db.mu.closing {
+		// Close has taken its list of families to close.
 		return nil, ErrClosed
 	}
 	f, err := db.createFamily(name)

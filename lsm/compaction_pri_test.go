@@ -2,6 +2,7 @@ package lsm
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +54,21 @@ func TestFilesByPriority(t *testing.T) {
 		first.compacting = false
 		if c == nil || c.inputs[0][0].num != got[1] {
 			t.Errorf("compaction_pri %d: picked %v, want table %d", tc.pri, c, got[1])
+		}
+	}
+}
+
+func TestCompactionPriOutOfRangeRefused(t *testing.T) {
+	for _, pri := range []int{-1, 5} {
+		o := testOptions()
+		o.CompactionPri = pri
+		db, err := Open(t.TempDir(), o, Config{})
+		if err == nil {
+			db.Close()
+			t.Fatalf("compaction_pri %d opened", pri)
+		}
+		if want := fmt.Sprintf("compaction_pri %d out of range", pri); !strings.Contains(err.Error(), want) {
+			t.Fatalf("compaction_pri %d: %v, want %q", pri, err, want)
 		}
 	}
 }

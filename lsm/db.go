@@ -254,6 +254,9 @@ func (db *DB) prepareOptions() error {
 	if o.WALRecoveryMode < options.WALTolerateCorruptedTailRecords || o.WALRecoveryMode > options.WALSkipAnyCorruptedRecords {
 		return fmt.Errorf("lsm: wal_recovery_mode %d out of range [0, 3]", o.WALRecoveryMode)
 	}
+	if o.CompactionPri < priByCompensatedSize || o.CompactionPri > priRoundRobin {
+		return fmt.Errorf("lsm: compaction_pri %d out of range [0, 4]", o.CompactionPri)
+	}
 	if o.WriteBufferSize <= 0 {
 		return fmt.Errorf("lsm: write_buffer_size must be > 0, got %d", o.WriteBufferSize)
 	}

@@ -234,10 +234,14 @@
 // Leveled compaction scores L0 by file count over
 // level0_file_num_compaction_trigger and level n >= 1 by bytes over
 // max_bytes_for_level_base * multiplier^(n-1); the highest score >= 1 runs:
-// all of L0 into L1, or one table of level n (round robin) with its overlap in
-// n+1. A lone table with no overlap is moved by a MANIFEST edit. Output tables
-// split at target_file_size_base * target_file_size_multiplier^(n-1) on
-// user-key boundaries and use LevelCompression(n). Versions hidden by a newer
+// all of L0 into L1, or one table of level n with its overlap in n+1, the
+// first in compaction_pri's order that is free (by default the fewest bytes
+// of n+1 per byte of its own: compaction_pri.go). A lone table with no
+// overlap is moved by a MANIFEST edit. Output tables split on user-key
+// boundaries at target_file_size_base * target_file_size_multiplier^(n-1),
+// and earlier at boundaries of the tables of n+2 as RocksDB's
+// level_compaction_dynamic_file_size cuts them (compaction_cut.go); they
+// use LevelCompression(n). Versions hidden by a newer
 // one that every live snapshot also sees are dropped; tombstones are dropped
 // when no deeper level overlaps the range. Up to max_background_jobs - 1
 // compactions (at least one) run beside one flush.

@@ -82,7 +82,7 @@ var OptionNotes = engine.Overlay(slices.Concat([]engine.OptionNote{
 	{Key: "skip_list_lookahead", Ignored: true, How: "the skiplists have no lookahead"},
 	{Key: "level_compaction_dynamic_level_bytes", Ignored: true, How: "level targets are static, from max_bytes_for_level_base up"},
 	{Key: "compaction_pri", How: "orders the tables a level compaction tries as RocksDB does, each compaction moving one table of the level down (RocksDB's picker may widen the inputs to a clean cut); kByCompensatedSize weighs deletions at the table's mean entry size; kRoundRobin cycles through the level's tables without RocksDB's output split at the cursor (lsm/compaction_pri.go)"},
-	{Key: "max_compaction_bytes", How: "caps a level compaction's output table plus the tables below it that it overlaps, as RocksDB cuts outputs; inputs are never widened, so there is no input cap (lsm/compaction_cut.go)"},
+	{Key: "max_compaction_bytes", How: "caps a level compaction's output table plus the tables below it that it overlaps, as RocksDB cuts outputs, and FIFO's intra-L0 compactions; level compaction inputs are never widened, so there is no input cap there (lsm/compaction_cut.go)"},
 	{Key: "soft_pending_compaction_bytes_limit", Ignored: true, How: "no slowdown on compaction debt"},
 	{Key: "hard_pending_compaction_bytes_limit", Ignored: true, How: "no stop on compaction debt"},
 	{Key: "delayed_write_rate", Ignored: true, How: "no write slowdown to a rate"},
