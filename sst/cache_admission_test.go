@@ -93,11 +93,7 @@ func TestDeclinedBlocksStillRead(t *testing.T) {
 // the cached blocks in place, still read from the cache, while point reads
 // are admitted on their second miss as before.
 func TestScansDoNotDisplaceCachedBlocks(t *testing.T) {
-	es := sequentialEntries(20000)
-	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 4096, Compression: CompressionSnappy})
-	stats := statistics.New(statistics.ExceptTimers)
-	cache := NewCache(16*slabSize, 0)
-	r := openTable(t, path, ReaderOptions{Cache: cache, Statistics: stats})
+	es, r, cache, stats := cachedSnappyTable(t, 16*slabSize)
 	scan := func(its ...*Iter) {
 		t.Helper()
 		ok := make([]bool, len(its))
@@ -123,14 +119,7 @@ func TestScansDoNotDisplaceCachedBlocks(t *testing.T) {
 	}
 	get := func(i int) {
 		t.Helper()
-		found, err := r.Get(es[i].key, base.MaxSeq, func(v []byte, _ base.Kind, _ uint64) {
-			if !bytes.Equal(v, es[i].value) {
-				t.Fatalf("key %q: wrong value", es[i].key)
-			}
-		})
-		if err != nil || !found {
-			t.Fatalf("key %q: found %v, err %v", es[i].key, found, err)
-		}
+		mustGet(t, r, es[i])
 	}
 	added := stats.Ticker(statistics.BlockCacheDataAdd)
 	scan(r.NewIter()) // caches blocks until the cache overflows

@@ -237,7 +237,10 @@
 // Mmap is set and the block is stored raw (zero-copy slices of the file for
 // Get; an Iter copies them into its buffers, see mmap_fault.go), else from
 // the Cache when one is given, else from pread into per-iterator
-// (or pooled per-Get) buffers. An iterator that reads values reads whole
+// (or pooled per-Get) buffers. A Get whose key block is not cached reads
+// the whole pair in one pread and takes the value block from it without
+// searching the cache, caching it exactly when the key block was cached
+// (pairvalue.go). An iterator that reads values reads whole
 // pairs, and reads ahead on sequential pairs: 16 KiB, doubling to 256 KiB a
 // pread (pairBuf). A compressed table read with Mmap and no
 // Cache decompresses a block on every visit: give such readers a cache.

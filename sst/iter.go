@@ -29,6 +29,9 @@ type Iter struct {
 	// it reads, gets the pair buffer's read-ahead.
 	pair       pairBuf
 	wantValues bool
+	// pairRead: the current block's pair was read from the file for its
+	// key block, so its value block is in t.pair (loadPairedValue).
+	pairRead bool
 	// scan tells runs of key block loads (scan.go).
 	scan   scanRun
 	noFill bool // blocks missing from the cache are not added (SetFillCache)
@@ -84,12 +87,14 @@ func (t *Iter) loadKeys(i int) bool {
 	if t.wantValues {
 		pair = &t.pair
 	}
+	held := pair != nil && pair.holds(i)
 	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
 	if err != nil {
 		t.err = err
 		return false
 	}
 	t.kh = h
+	t.pairRead = pair != nil && !held && pair.holds(i)
 	if err := t.it.init(b); err != nil {
 		t.it.data = nil
 		t.err = corruptf(t.r.name, d.offset, "%v", err)
@@ -288,7 +293,14 @@ func (t *Iter) Value() ([]byte, error) {
 			pair = &t.pair
 		}
 		t.wantValues = true
-		b, h, err := t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
+		var b []byte
+		var h cacheHandle
+		var err error
+		if t.pairRead && t.pair.holds(t.blk) {
+			b, h, err = t.r.loadPairedValue(t.blk, &t.valueBuf, &t.tmp, &t.pair, t.kh.s != nil)
+		} else {
+			b, h, err = t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
+		}
 		if err != nil {
 			t.err = err
 			return nil, err

@@ -558,7 +558,7 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // a fault is returned as an ErrCorruption error naming the table.
 func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, charge func(int), fill, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
-		return r.loadMapped(off, n, bit, dst, fill, own)
+		return r.loadMapped(off, n, bit, dst, fillModeOf(fill), own)
 	}
 	if r.cache != nil {
 		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
@@ -583,12 +583,12 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	if err := r.checkBlock(raw, handle{off, n}); err != nil {
 		return nil, cacheHandle{}, err
 	}
-	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fill, false)
+	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fillModeOf(fill), false)
 }
 
 // loadMapped is loadBlock for a mapped table, with SetPanicOnFault on
 // while it reads the mapping (restored after): one guard per block loaded.
-func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, own bool) (b []byte, h cacheHandle, err error) {
+func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill fillMode, own bool) (b []byte, h cacheHandle, err error) {
 	// A fault leaves b and h zero: they are set only by the returns.
 	defer mmapfault.Catch(debug.SetPanicOnFault(true), &err)
 	raw := r.mapped[off : off+uint64(n)+blockTrailerLen]
@@ -612,7 +612,7 @@ func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill, ow
 
 // decodeBlock returns the uncompressed bytes of raw, the checked stored
 // block at off with its trailer (loadBlock's second half).
-func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill, own bool) ([]byte, cacheHandle, error) {
+func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill fillMode, own bool) ([]byte, cacheHandle, error) {
 	kind := Compression(raw[n])
 	stored := raw[:n]
 	if kind == CompressionNone && r.mapped != nil {
@@ -627,11 +627,19 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 	if err != nil {
 		return nil, cacheHandle{}, corruptf(r.name, off, "%v", err)
 	}
-	if r.cache != nil && fill {
-		// A block read ahead by a scan goes only into free space, never
-		// in place of a cached block (cache_admission.go).
-		scanning := pair != nil && pair.window > 0
-		if h, b, ok := r.cache.admit(r.opts.FileNum, off, size, scanning); ok {
+	if r.cache != nil && fill != fillNone {
+		var h cacheHandle
+		var b []byte
+		var ok bool
+		if fill == fillReserve {
+			h, b, ok = r.cache.reserve(r.opts.FileNum, off, size)
+		} else {
+			// A block read ahead by a scan goes only into free space,
+			// never in place of a cached block (cache_admission.go).
+			scanning := pair != nil && pair.window > 0
+			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, scanning)
+		}
+		if ok {
 			if err := r.decompressReserved(h, b, stored, kind); err != nil {
 				return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 			}
@@ -835,10 +843,12 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
+		held := st.pair.holds(i)
 		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, true, false)
 		if err != nil {
 			return false, err
 		}
+		pairRead := !held && st.pair.holds(i)
 		it := &st.it
 		if err := it.init(kb); err != nil {
 			kh.release()
@@ -850,7 +860,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 				return false, nil
 			}
 			if seq := it.trailer.Seq(); seq <= snapshot {
-				err := r.deliver(st, i, it, fn)
+				err := r.deliver(st, i, it, pairRead, kh, fn)
 				kh.release()
 				return err == nil, err
 			}
@@ -864,7 +874,9 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 }
 
 // deliver loads the value of the current entry of it and calls fn.
-func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, base.Kind, uint64)) error {
+// pairRead says that pair i was just read from the file for its key block,
+// whose cache handle is kh (loadPairedValue).
+func (r *Reader) deliver(st *getState, i int, it *blockIter, pairRead bool, kh cacheHandle, fn func([]byte, base.Kind, uint64)) error {
 	kind := it.trailer.Kind()
 	seq := it.trailer.Seq()
 	if it.valLen == 0 {
@@ -872,7 +884,14 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, fn func([]byte, bas
 		return nil
 	}
 	d := &r.blocks[i]
-	vb, vh, err := r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, true, false)
+	var vb []byte
+	var vh cacheHandle
+	var err error
+	if pairRead {
+		vb, vh, err = r.loadPairedValue(i, &st.valueBuf, &st.tmp, &st.pair, kh.s != nil)
+	} else {
+		vb, vh, err = r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, true, false)
+	}
 	if err != nil {
 		return err
 	}

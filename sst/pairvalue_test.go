@@ -1,0 +1,103 @@
+package sst
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/statistics"
+)
+
+// pairCounts is what the block cache statistics say after some reads.
+type pairCounts struct{ miss, hit, add uint64 }
+
+func readPairCounts(s *statistics.Statistics) pairCounts {
+	return pairCounts{
+		miss: s.Ticker(statistics.BlockCacheDataMiss),
+		hit:  s.Ticker(statistics.BlockCacheDataHit),
+		add:  s.Ticker(statistics.BlockCacheDataAdd),
+	}
+}
+
+// TestPairedValueFollowsItsKeyBlock: a Get or a seek that reads a pair
+// from the file for its key block takes the value block from that read
+// without searching the cache for it (one miss, not two), and caches the
+// value block exactly when the key block was cached: both while the cache
+// has room, neither on a first miss once it is full, both on the second.
+func TestPairedValueFollowsItsKeyBlock(t *testing.T) {
+	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
+	defer r.Close()
+	get := func(i int) {
+		t.Helper()
+		mustGet(t, r, es[i])
+	}
+	// An iterator reads key blocks alone until its first Value, so the
+	// seeks share one that has read a value.
+	it := r.NewIter()
+	defer it.Close()
+	seek := func(i int) {
+		t.Helper()
+		if !it.SeekGE(es[i].key) || !bytes.Equal(it.Key(), es[i].key) {
+			t.Fatalf("seek %q: at %q, err %v", es[i].key, it.Key(), it.Error())
+		}
+		if v, err := it.Value(); err != nil || !bytes.Equal(v, es[i].value) {
+			t.Fatalf("seek %q: value %q, err %v", es[i].key, v, err)
+		}
+	}
+	step := func(what string, read func(int), i int, want pairCounts) {
+		t.Helper()
+		before := readPairCounts(stats)
+		read(i)
+		after := readPairCounts(stats)
+		got := pairCounts{after.miss - before.miss, after.hit - before.hit, after.add - before.add}
+		if got != want {
+			t.Fatalf("%s of entry %d: misses, hits, adds %+v, want %+v", what, i, got, want)
+		}
+	}
+
+	// Room in the cache: the first read misses once and caches both
+	// blocks; the second finds both.
+	step("first get", get, 0, pairCounts{miss: 1, add: 2})
+	step("second get", get, 0, pairCounts{hit: 2})
+	seek(5000)
+	step("first seek", seek, 10000, pairCounts{miss: 1, add: 2})
+	seek(5000) // moves off the block, which the iterator then lets go
+	step("second seek", seek, 10000, pairCounts{hit: 2})
+
+	// Fill the cache until its shard has to evict.
+	for i := 0; !cache.shards[0].full.Load(); i += 37 {
+		if i >= len(es) {
+			t.Fatal("the table did not overflow the cache")
+		}
+		get(i)
+	}
+	// Full: a block's first miss caches neither block, its second both.
+	last := len(es) - 1
+	step("first get when full", get, last, pairCounts{miss: 1})
+	step("second get when full", get, last, pairCounts{miss: 1, add: 2})
+	step("third get when full", get, last, pairCounts{hit: 2})
+}
+
+// mustGet reads e's key through r.Get and fails unless it finds e's value.
+func mustGet(t *testing.T, r *Reader, e entry) {
+	t.Helper()
+	found, err := r.Get(e.key, base.MaxSeq, func(v []byte, _ base.Kind, _ uint64) {
+		if !bytes.Equal(v, e.value) {
+			t.Fatalf("key %q: wrong value", e.key)
+		}
+	})
+	if err != nil || !found {
+		t.Fatalf("key %q: found %v, err %v", e.key, found, err)
+	}
+}
+
+// cachedSnappyTable writes 20,000 entries in snappy pairs of 4 KiB and
+// opens them with a block cache of capacity bytes and statistics.
+func cachedSnappyTable(t *testing.T, capacity int64) ([]entry, *Reader, *Cache, *statistics.Statistics) {
+	t.Helper()
+	es := sequentialEntries(20000)
+	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 4096, Compression: CompressionSnappy})
+	stats := statistics.New(statistics.ExceptTimers)
+	cache := NewCache(capacity, 0)
+	return es, openTable(t, path, ReaderOptions{Cache: cache, Statistics: stats}), cache, stats
+}
