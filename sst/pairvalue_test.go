@@ -101,3 +101,70 @@ func cachedSnappyTable(t *testing.T, capacity int64) ([]entry, *Reader, *Cache, 
 	cache := NewCache(capacity, 0)
 	return es, openTable(t, path, ReaderOptions{Cache: cache, Statistics: stats}), cache, stats
 }
+
+// TestPairedValueCachedOnce: when a Get caches a key block whose value
+// block outlived it in the cache, the cached value block is used (a hit),
+// not decoded into a second slot.
+func TestPairedValueCachedOnce(t *testing.T) {
+	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
+	defer r.Close()
+	mustGet(t, r, es[100]) // caches both blocks of its pair
+	st := r.getState.Get().(*getState)
+	defer r.getState.Put(st)
+	i, err := r.seekBlock(es[100].key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.pair.reset()
+	d := &r.blocks[i]
+	if _, err := r.readPair(&st.pair, i, d.offset, d.keyLen); err != nil {
+		t.Fatal(err)
+	}
+	before := readPairCounts(stats)
+	b, h, err := r.loadPairedValue(i, &st.valueBuf, &st.tmp, &st.pair, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.release()
+	if h.s == nil || !bytes.Contains(b, es[100].value) {
+		t.Fatalf("value block: handle %v, holds the value %v", h.s != nil, bytes.Contains(b, es[100].value))
+	}
+	if got := readPairCounts(stats); got.add != before.add || got.hit != before.hit+1 {
+		t.Fatalf("counts %+v after %+v: want one hit, no add", got, before)
+	}
+	if cache.shards[0].full.Load() {
+		t.Fatal("the cache filled: the test wants room in it")
+	}
+}
+
+// TestPairedValueOfAScanKeepsTheScanRule: a value block read ahead by a
+// scan is not cached into a full shard, even when its key block was
+// cached (the two blocks may lie in shards of which only one is full).
+func TestPairedValueOfAScanKeepsTheScanRule(t *testing.T) {
+	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
+	defer r.Close()
+	for i := 0; !cache.shards[0].full.Load(); i += 37 {
+		if i >= len(es) {
+			t.Fatal("the table did not overflow the cache")
+		}
+		mustGet(t, r, es[i])
+	}
+	st := r.getState.Get().(*getState)
+	defer r.getState.Put(st)
+	i := len(r.blocks) - 1
+	st.pair.reset()
+	d := &r.blocks[i]
+	if _, err := r.readPair(&st.pair, i, d.offset, d.keyLen); err != nil {
+		t.Fatal(err)
+	}
+	st.pair.window = minReadahead // as a scan's read-ahead run leaves it
+	before := readPairCounts(stats)
+	_, h, err := r.loadPairedValue(i, &st.valueBuf, &st.tmp, &st.pair, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.release()
+	if got := readPairCounts(stats); got.add != before.add {
+		t.Fatalf("a scan's value block was cached into a full shard: adds %d -> %d", before.add, got.add)
+	}
+}
