@@ -9,7 +9,8 @@ const (
 	// fillAdmit caches it when the cache admits it (cache_admission.go).
 	fillAdmit
 	// fillReserve caches it whenever a slot can be had: the admission
-	// was decided for it already (loadPairedValue).
+	// was decided for it already (loadPairedValue). A block read ahead by
+	// a scan is still only admitted (the scan rule).
 	fillReserve
 )
 
@@ -40,8 +41,8 @@ func (p *pairBuf) holds(i int) bool {
 // probe were a twentieth of readrandom's CPU, nearly always in vain. When
 // the key block was cached, the value block is about to be, so the search
 // is made then: a copy that outlived its key block is used, not cached
-// twice. A block read ahead by a scan keeps the scan's rule (admit with
-// scanning): the two blocks may lie in shards of which only one is full.
+// twice. A block read ahead by a scan keeps the scan rule in decodeBlock:
+// the two blocks may lie in shards of which only one is full.
 func (r *Reader) loadPairedValue(i int, dst, tmp *[]byte, pair *pairBuf, keyCached bool) ([]byte, cacheHandle, error) {
 	d := &r.blocks[i]
 	off := d.valueOffset()
@@ -54,9 +55,6 @@ func (r *Reader) loadPairedValue(i int, dst, tmp *[]byte, pair *pairBuf, keyCach
 		}
 		// Not counted as a miss: the pair read was the one miss.
 		fill = fillReserve
-		if pair.window > 0 {
-			fill = fillAdmit
-		}
 	}
 	raw, err := r.readPair(pair, i, off, d.valueLen)
 	if err != nil {

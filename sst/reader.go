@@ -631,12 +631,13 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		var h cacheHandle
 		var b []byte
 		var ok bool
-		if fill == fillReserve {
+		// A block read ahead by a scan goes only into free space, never
+		// in place of a cached block (cache_admission.go), whatever the
+		// fill mode.
+		scanning := pair != nil && pair.window > 0
+		if fill == fillReserve && !scanning {
 			h, b, ok = r.cache.reserve(r.opts.FileNum, off, size)
 		} else {
-			// A block read ahead by a scan goes only into free space,
-			// never in place of a cached block (cache_admission.go).
-			scanning := pair != nil && pair.window > 0
 			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, scanning)
 		}
 		if ok {
@@ -843,12 +844,13 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		held := st.pair.holds(i)
 		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, true, false)
 		if err != nil {
 			return false, err
 		}
-		pairRead := !held && st.pair.holds(i)
+		// A Get's pair buffer reads no pair ahead, so it holds pair i only
+		// when this load read it.
+		pairRead := st.pair.holds(i)
 		it := &st.it
 		if err := it.init(kb); err != nil {
 			kh.release()
