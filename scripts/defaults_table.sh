@@ -13,7 +13,11 @@
 # must be built with -tags rocksdb when an engine is rocksdb); DB=dir is the
 # database directory (default /dev/shm/defaults_table); LOGDIR=dir keeps the
 # raw outputs; READS=n, WRITES=n and DELETES=n add --reads, --writes and
-# --deletes (for runs whose threads multiply the work); TIMEBIN=path is the
+# --deletes (for runs whose threads multiply the work); SCAN_REPEATS=n runs
+# readseq and readreverse n times each in place (db_bench's readseq[Xn]) and
+# takes the median line db_bench prints after the n runs, for runs whose
+# scans last a tenth of a second, where one run measures the scheduler
+# rather than the engine; TIMEBIN=path is the
 # GNU time that measures each run (default /usr/bin/time). Prints one Markdown
 # row per benchmark and engine: ops/sec of every round, then P99 and P99.9
 # of the last round in microseconds; a row per benchmark with the first
@@ -60,6 +64,15 @@ extra=()
 [ -z "${READS:-}" ] || extra+=("--reads=$READS")
 [ -z "${WRITES:-}" ] || extra+=("--writes=$WRITES")
 [ -z "${DELETES:-}" ] || extra+=("--deletes=$DELETES")
+list=$benchmarks
+if [ -n "${SCAN_REPEATS:-}" ]; then
+  if ! [[ $SCAN_REPEATS =~ ^[1-9][0-9]*$ ]]; then
+    echo "defaults_table.sh: SCAN_REPEATS '$SCAN_REPEATS' is not a positive integer" >&2
+    exit 2
+  fi
+  list=${list/readseq/"readseq[X$SCAN_REPEATS]"}
+  list=${list/readreverse/"readreverse[X$SCAN_REPEATS]"}
+fi
 
 for round in $(seq 1 "$rounds"); do
   for engine in "$@"; do
@@ -68,7 +81,7 @@ for round in $(seq 1 "$rounds"); do
     rm -rf "$db"
     before=$("$ping" | awk '{ print $6 }') || before="?"
     "${TIMEBIN:-/usr/bin/time}" -f 'cpu_rss %U %S %M' "$bin" --engine="$engine" --db="$db" \
-      --benchmarks=$benchmarks --num="$num" --threads="$threads" --seed=1 \
+      --benchmarks="$list" --num="$num" --threads="$threads" --seed=1 \
       --histogram=1 --progress_reports=false "${extra[@]}" >"$log" 2>&1 || {
       echo "failed: $log" >&2
       failed=1
@@ -80,10 +93,14 @@ done
 rm -rf "$db"
 
 # opsof ENGINE ROUND BENCHMARK prints the benchmark's ops/sec in that
-# round's log (the last result line of that name), nothing if none.
+# round's log: its "[MEDIAN n runs]" line when it ran repeated, else the last
+# result line of that name; nothing if none.
 opsof() {
-  awk -v b="$3" '$1 == b && $2 == ":" { for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") print $i }' \
-    "$logs/$1.t$threads.n$num.r$2.log" | tail -1
+  awk -v b="$3" '$1 == b && ($2 == ":" || $2 == "[MEDIAN") {
+      for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") { if ($2 == ":") last = $i; else median = $i }
+    }
+    END { if (median != "") print median; else if (last != "") print last }' \
+    "$logs/$1.t$threads.n$num.r$2.log"
 }
 
 echo "| benchmark | engine | ops/sec (rounds) | P99 us | P99.9 us |"

@@ -18,7 +18,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // fakeDBBench is a stand-in db_bench: it prints a result line and a
 // percentile line for each of --benchmarks, with ops/sec from its engine
 // and the number of its run (counted in a file beside it), so that each
-// engine and round has its own figures.
+// engine and round has its own figures. An item name[Xn] prints n result
+// lines, then db_bench's average and median lines, the median 100 above
+// the first run's figure.
 const fakeDBBench = `#!/usr/bin/env bash
 dir=$(dirname "$0")
 run=$(( $(cat "$dir/runs" 2>/dev/null || echo 0) + 1 ))
@@ -32,12 +34,21 @@ for a in "$@"; do
 done
 case $engine in native) base=3000 ;; pebble) base=1000 ;; *) base=1200 ;; esac
 i=0
-for b in ${benchmarks//,/ }; do
+for item in ${benchmarks//,/ }; do
   i=$((i + 1))
+  b=${item%%[*}
+  n=1
+  [ "$b" = "$item" ] || { n=${item#*[X}; n=${n%]}; }
   [ "$engine/$b" = pebble/readseq ] && { echo "$b : failed"; continue; }
-  echo "$b :       1.000 micros/op $((base * run + i)) ops/sec 1.000 seconds 1000 operations;"
-  echo "Microseconds per write:"
-  echo "Percentiles: P50: 1.00 P75: 2.00 P99: $i.50 P99.9: $((i * 10)).00 P99.99: 99.00"
+  for k in $(seq 1 "$n"); do
+    echo "$b :       1.000 micros/op $((base * run + i + k - 1)) ops/sec 1.000 seconds 1000 operations;"
+    echo "Microseconds per write:"
+    echo "Percentiles: P50: 1.00 P75: 2.00 P99: $i.50 P99.9: $((i * 10)).00 P99.99: 99.00"
+  done
+  if [ "$n" -gt 1 ]; then
+    echo "$b [AVG    $n runs] : 7 (± 1) ops/sec"
+    echo "$b [MEDIAN $n runs] : $((base * run + i + 100)) ops/sec"
+  fi
 done
 `
 
@@ -105,6 +116,50 @@ func TestDefaultsTable(t *testing.T) {
 	wantArgs := "args: --engine=pebble --db=" + filepath.Join(dir, "db") + " --benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq,readreverse,seekrandom,readwhilewriting,readrandomwriterandom,multireadrandom,deleterandom --num=1000 --threads=2 --seed=1 --histogram=1 --progress_reports=false --reads=10\n"
 	if !strings.HasPrefix(string(log), wantArgs) {
 		t.Errorf("pebble's round 2 log begins %q, want %q", log[:min(len(log), len(wantArgs))], wantArgs)
+	}
+}
+
+// TestDefaultsTableScanRepeats: with SCAN_REPEATS=n the scans run as
+// readseq[Xn] and readreverse[Xn] in place, and their rows take the median
+// line, not the last run's.
+func TestDefaultsTableScanRepeats(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Fatalf("defaults_table.sh needs /usr/bin/time (Debian package time): %v", err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("bash", "defaults_table.sh", "1000", "8", "1", "native", "rocksdb")
+	cmd.Env = append(writeFakes(t, dir, fakeDBBench), "SCAN_REPEATS=3")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("defaults_table.sh: %v\n%s", err, out)
+	}
+	// Run 1 (native, base 3000) and run 2 (rocksdb, base 1200): readseq is
+	// item 6, readreverse 7, seekrandom 8 (not repeated: its last line).
+	for _, row := range []string{
+		"| readseq | native | 3106 |",
+		"| readseq | rocksdb | 2506 |",
+		"| readreverse | native | 3107 |",
+		"| readreverse | rocksdb | 2507 |",
+		"| seekrandom | native | 3008 |",
+		"| readseq | 1.24x |",
+	} {
+		if !strings.Contains(string(out), row) {
+			t.Errorf("table lacks %q:\n%s", row, out)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "logs", "native.t8.n1000.r1.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq[X3],readreverse[X3],seekrandom,"; !strings.Contains(string(log), want) {
+		t.Errorf("native's log lacks %q:\n%s", want, log)
+	}
+	cmd = exec.Command("bash", "defaults_table.sh", "1000", "8", "1", "native")
+	cmd.Env = append(writeFakes(t, t.TempDir(), fakeDBBench), "SCAN_REPEATS=x")
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(errOut.String(), "SCAN_REPEATS 'x' is not a positive integer") {
+		t.Errorf("SCAN_REPEATS=x: %v, stderr %q; want exit 2 and the complaint", err, errOut.String())
 	}
 }
 
