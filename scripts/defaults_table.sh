@@ -97,7 +97,7 @@ rm -rf "$db"
 # result line of that name; nothing if none.
 opsof() {
   awk -v b="$3" '$1 == b && ($2 == ":" || $2 == "[MEDIAN") {
-      for (i = 3; i < NF; i++) if ($(i+1) == "ops/sec") { if ($2 == ":") last = $i; else median = $i }
+      for (i = 3; i < NF; i++) if ($(i+1) ~ /^ops\/sec;?$/) { if ($2 == ":") last = $i; else median = $i }
     }
     END { if (median != "") print median; else if (last != "") print last }' \
     "$logs/$1.t$threads.n$num.r$2.log"

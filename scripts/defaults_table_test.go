@@ -46,8 +46,8 @@ for item in ${benchmarks//,/ }; do
     echo "Percentiles: P50: 1.00 P75: 2.00 P99: $i.50 P99.9: $((i * 10)).00 P99.99: 99.00"
   done
   if [ "$n" -gt 1 ]; then
-    echo "$b [AVG    $n runs] : 7 (± 1) ops/sec"
-    echo "$b [MEDIAN $n runs] : $((base * run + i + 100)) ops/sec"
+    echo "$b [AVG    $n runs] : 7 (± 1) ops/sec;    0.1 (± 0.0) MB/sec"
+    echo "$b [MEDIAN $n runs] : $((base * run + i + 100)) ops/sec;    0.1 MB/sec"
   fi
 done
 `
