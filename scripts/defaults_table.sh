@@ -15,12 +15,13 @@
 # raw outputs; READS=n, WRITES=n and DELETES=n add --reads, --writes and
 # --deletes (for runs whose threads multiply the work); SCAN_REPEATS=n runs
 # readseq and readreverse n times each in place (db_bench's readseq[Xn]) and
-# takes the median line db_bench prints after the n runs, for runs whose
-# scans last a tenth of a second, where one run measures the scheduler
-# rather than the engine; TIMEBIN=path is the
-# GNU time that measures each run (default /usr/bin/time). Prints one Markdown
-# row per benchmark and engine: ops/sec of every round, then P99 and P99.9
-# of the last round in microseconds; a row per benchmark with the first
+# takes the median line db_bench prints after the n runs, for rounds whose
+# scans last a tenth of a second, where one run is one draw of a per-entry
+# cost that moved by half between processes of one binary (BENCHMARKS.md);
+# TIMEBIN=path is the GNU time that measures each run (default
+# /usr/bin/time). Prints one Markdown row per benchmark and engine: ops/sec
+# of every round, then P99 and P99.9 of the last round in microseconds (of
+# a repeated scan, its first run); a row per benchmark with the first
 # engine's ops/sec over each other engine's, per round; and a last row per
 # engine with user and system CPU seconds, peak RSS and the host's core
 # round trip per round. The round trip (scripts/coreping, run just before
