@@ -39,12 +39,17 @@ if [ $# -lt 4 ]; then
   echo "$usage" >&2
   exit 2
 fi
-for n in "$1" "$2" "$3"; do
-  if ! [[ $n =~ ^[1-9][0-9]*$ ]]; then
-    echo "defaults_table.sh: '$n' is not a positive integer; $usage" >&2
+# positive WHAT VALUE exits 2 unless VALUE is a positive integer.
+positive() {
+  if ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
+    echo "defaults_table.sh: $1'$2' is not a positive integer; $usage" >&2
     exit 2
   fi
+}
+for n in "$1" "$2" "$3"; do
+  positive "" "$n"
 done
+[ -z "${SCAN_REPEATS:-}" ] || positive "SCAN_REPEATS " "$SCAN_REPEATS"
 num=$1
 threads=$2
 rounds=$3
@@ -67,10 +72,6 @@ extra=()
 [ -z "${DELETES:-}" ] || extra+=("--deletes=$DELETES")
 list=$benchmarks
 if [ -n "${SCAN_REPEATS:-}" ]; then
-  if ! [[ $SCAN_REPEATS =~ ^[1-9][0-9]*$ ]]; then
-    echo "defaults_table.sh: SCAN_REPEATS '$SCAN_REPEATS' is not a positive integer" >&2
-    exit 2
-  fi
   list=${list/readseq/"readseq[X$SCAN_REPEATS]"}
   list=${list/readreverse/"readreverse[X$SCAN_REPEATS]"}
 fi

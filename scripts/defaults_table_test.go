@@ -154,12 +154,16 @@ func TestDefaultsTableScanRepeats(t *testing.T) {
 	if want := "--benchmarks=fillseq,fillrandom,overwrite,updaterandom,readrandom,readseq[X3],readreverse[X3],seekrandom,"; !strings.Contains(string(log), want) {
 		t.Errorf("native's log lacks %q:\n%s", want, log)
 	}
+	bad := t.TempDir()
 	cmd = exec.Command("bash", "defaults_table.sh", "1000", "8", "1", "native")
-	cmd.Env = append(writeFakes(t, t.TempDir(), fakeDBBench), "SCAN_REPEATS=x")
+	cmd.Env = append(writeFakes(t, bad, fakeDBBench), "SCAN_REPEATS=x")
 	var errOut strings.Builder
 	cmd.Stderr = &errOut
 	if err := cmd.Run(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(errOut.String(), "SCAN_REPEATS 'x' is not a positive integer") {
 		t.Errorf("SCAN_REPEATS=x: %v, stderr %q; want exit 2 and the complaint", err, errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(bad, "runs")); err == nil {
+		t.Error("SCAN_REPEATS=x: db_bench ran before the script refused it")
 	}
 }
 
