@@ -154,7 +154,7 @@ func writeBackupMeta(dir string, n int, engineName string, files []backupFile) e
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s %d %08x\n", f.name, f.size, f.crc)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "meta"), 0o755); err != nil {
+	if err := mkdirDurable(filepath.Join(dir, "meta")); err != nil {
 		return err
 	}
 	return writeFileAtomic(backupMetaPath(dir, n), b.String())

@@ -72,7 +72,7 @@ func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) err
 	if err := holdsDatabase(dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "private"), 0o755); err != nil {
+	if err := mkdirDurable(filepath.Join(dir, "private")); err != nil {
 		return err
 	}
 	lock, err := lockBackupDir(dir, true)
@@ -97,6 +97,9 @@ func makeBackup(db engine.Checkpointer, dir, engineName string, rate uint64) err
 	}
 	into := backupFilesDir(dir, n)
 	if err := os.Mkdir(into, 0o755); err != nil {
+		return err
+	}
+	if err := osfile.SyncDir(filepath.Dir(into)); err != nil {
 		return err
 	}
 	limiter, chunk := backupLimiter(rate)
@@ -169,7 +172,7 @@ func restoreBackup(dir, into string, rate uint64) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(into, 0o755); err != nil {
+	if err := mkdirDurable(into); err != nil {
 		return err
 	}
 	if err := refuseDBFiles(into, files); err != nil {

@@ -369,7 +369,7 @@ func makeConfig(fs *gflags.FlagSet) (c config, toStdout bool, err error) {
 		if base == "" {
 			base = fmt.Sprintf("/tmp/rocksdbtest-%d", os.Geteuid())
 		}
-		if err := os.MkdirAll(base, 0o755); err != nil {
+		if err := mkdirDurable(base); err != nil {
 			return c, false, fmt.Errorf("cannot create %s: %v", base, err)
 		}
 		c.db = base + "/dbbench"

@@ -250,7 +250,7 @@ func (r *runner) open() error {
 	// A read-only open creates nothing: a missing --db is the engine's
 	// open error, as with db_bench on RocksDB.
 	if !r.opts.ReadOnly {
-		if err := os.MkdirAll(r.cfg.db, 0o755); err != nil {
+		if err := mkdirDurable(r.cfg.db); err != nil {
 			r.errf("open error: %v\n", err)
 			return err
 		}

@@ -3,7 +3,6 @@ package dbbench
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -124,7 +123,7 @@ func (r *runner) openSeveral(log io.Writer) error {
 	// db_bench creates --wal_dir for the databases' own WAL directories
 	// in it, which RocksDB makes one level deep only.
 	if r.opts.WALDir != "" && !r.opts.ReadOnly {
-		if err := os.MkdirAll(r.opts.WALDir, 0o755); err != nil {
+		if err := mkdirDurable(r.opts.WALDir); err != nil {
 			r.errf("open error: %v\n", err)
 			return errExit{"open failed"}
 		}
@@ -134,7 +133,7 @@ func (r *runner) openSeveral(log io.Writer) error {
 		path := multiDBPath(r.cfg.db, i)
 		// A read-only open creates nothing, as with one database.
 		if !r.opts.ReadOnly {
-			if err := os.MkdirAll(path, 0o755); err != nil {
+			if err := mkdirDurable(path); err != nil {
 				return r.failSeveral(fmt.Errorf("open error: %v", err))
 			}
 		}

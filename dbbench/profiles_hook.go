@@ -2,7 +2,6 @@ package dbbench
 
 import (
 	"bufio"
-	"os"
 	"path/filepath"
 
 	"github.com/godbbench/godbbench/dbbench/jsonrecord"
@@ -50,7 +49,7 @@ func (r *runner) runProfiles() error {
 		Threads:    int(r.cfg.threads),
 		Dir:        r.cfg.db,
 		Open: func(path string) (engine.DB, error) {
-			if err := os.MkdirAll(path, 0o755); err != nil {
+			if err := mkdirDurable(path); err != nil {
 				return nil, err
 			}
 			return r.opener.Open(path, r.opts, r.errw)
@@ -92,7 +91,7 @@ func (r *runner) runProfiles() error {
 			return errExit{"destroy failed"}
 		}
 	}
-	if err := os.MkdirAll(filepath.Clean(r.cfg.db), 0o755); err != nil {
+	if err := mkdirDurable(filepath.Clean(r.cfg.db)); err != nil {
 		return errExit{err.Error()}
 	}
 	if err := r.open(); err != nil {

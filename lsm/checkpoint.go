@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/godbbench/godbbench/internal/osfile"
 	"github.com/godbbench/godbbench/lsm/wal"
 )
 
@@ -32,8 +33,9 @@ import (
 //   - the newest OPTIONS-<n> file of the DB directory is copied.
 //
 // Writes that arrive during the call may or may not be in the copy. The
-// files are synced and dir is synced before Checkpoint returns; on error,
-// dir is left for the caller to remove.
+// files are synced, dir is synced, and dir and every ancestor the call
+// created are synced into their parents before Checkpoint returns
+// (dbdirs.go); on error, dir is left for the caller to remove.
 func (db *DB) Checkpoint(dir string) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("Invalid argument: Directory exists")
@@ -70,7 +72,7 @@ func (db *DB) Checkpoint(dir string) error {
 	defer v.unref()
 
 	fs := db.fs
-	if err := fs.MkdirAll(dir); err != nil {
+	if _, err := osfile.MkdirAllDurable(fs, dir); err != nil {
 		return fmt.Errorf("lsm: checkpoint: %w", err)
 	}
 	for _, files := range v.levels {

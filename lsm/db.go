@@ -213,11 +213,8 @@ func Open(dir string, opts *options.Options, cfg Config) (*DB, error) {
 	if opts.ReadOnly {
 		return db.openReadOnly()
 	}
-	if err := db.fs.MkdirAll(dir); err != nil {
-		return nil, fmt.Errorf("lsm: create %s: %w", dir, err)
-	}
-	if err := db.fs.MkdirAll(db.walDir); err != nil {
-		return nil, fmt.Errorf("lsm: create WAL dir %s: %w", db.walDir, err)
+	if err := db.makeDirs(); err != nil {
+		return nil, err
 	}
 	lock, err := db.fs.Lock(filepath.Join(dir, lockName))
 	if err != nil {
@@ -373,6 +370,9 @@ func (db *DB) recover() error {
 			return err
 		}
 		if err := db.checkNoCurrent(files); err != nil {
+			return err
+		}
+		if err := db.syncNewDBParents(); err != nil {
 			return err
 		}
 		db.mu.vs.nextFileNum.Store(1)

@@ -3,12 +3,12 @@ package profiles
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/osfile"
 )
 
 // Run runs the whole workload against five stores opened with cfg.Open under
@@ -76,7 +76,7 @@ type runner struct {
 // only the engine's files, never a directory of the user's that happens to
 // bear a store's name.
 func (r *runner) reset() error {
-	if err := os.MkdirAll(r.cfg.Dir, 0o755); err != nil {
+	if _, err := osfile.MkdirAllDurable(osfile.OS{}, r.cfg.Dir); err != nil {
 		return fmt.Errorf("profiles: %w", err)
 	}
 	if r.cfg.Destroy == nil {
