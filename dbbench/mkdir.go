@@ -6,6 +6,5 @@ import "github.com/godbbench/godbbench/internal/osfile"
 // each one it created, so that a directory the run made (--db, --wal_dir,
 // a backup's) survives a power loss with the synced files in it.
 func mkdirDurable(dir string) error {
-	_, err := osfile.MkdirAllDurable(osfile.OS{}, dir)
-	return err
+	return osfile.MkdirAllDurable(osfile.OS{}, dir)
 }

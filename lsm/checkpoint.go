@@ -72,7 +72,7 @@ func (db *DB) Checkpoint(dir string) error {
 	defer v.unref()
 
 	fs := db.fs
-	if _, err := osfile.MkdirAllDurable(fs, dir); err != nil {
+	if err := osfile.MkdirAllDurable(fs, dir); err != nil {
 		return fmt.Errorf("lsm: checkpoint: %w", err)
 	}
 	for _, files := range v.levels {

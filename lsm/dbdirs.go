@@ -27,10 +27,10 @@ import (
 
 // makeDirs creates the DB and WAL directories durably (see above).
 func (db *DB) makeDirs() error {
-	if _, err := osfile.MkdirAllDurable(db.fs, db.dir); err != nil {
+	if err := osfile.MkdirAllDurable(db.fs, db.dir); err != nil {
 		return fmt.Errorf("lsm: create %s: %w", db.dir, err)
 	}
-	if _, err := osfile.MkdirAllDurable(db.fs, db.walDir); err != nil {
+	if err := osfile.MkdirAllDurable(db.fs, db.walDir); err != nil {
 		return fmt.Errorf("lsm: create WAL dir %s: %w", db.walDir, err)
 	}
 	return nil

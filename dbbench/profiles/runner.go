@@ -76,7 +76,7 @@ type runner struct {
 // only the engine's files, never a directory of the user's that happens to
 // bear a store's name.
 func (r *runner) reset() error {
-	if _, err := osfile.MkdirAllDurable(osfile.OS{}, r.cfg.Dir); err != nil {
+	if err := osfile.MkdirAllDurable(osfile.OS{}, r.cfg.Dir); err != nil {
 		return fmt.Errorf("profiles: %w", err)
 	}
 	if r.cfg.Destroy == nil {

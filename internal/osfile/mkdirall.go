@@ -35,29 +35,29 @@ func (OS) SyncDir(dir string) error { return SyncDir(dir) }
 // lives in its parent, and fsync of a file or of dir itself does not make
 // the parent's entry durable). A directory that already existed is not
 // synced, nor is its parent: the caller decides what an existing tree
-// needs. Returns the directories it created, deepest first.
-func MkdirAllDurable(m DirMaker, dir string) ([]string, error) {
-	missing, err := MissingDirs(dir)
+// needs.
+func MkdirAllDurable(m DirMaker, dir string) error {
+	missing, err := missingDirs(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := m.MkdirAll(dir); err != nil {
-		return nil, err
+		return err
 	}
 	for _, d := range missing {
 		if err := m.SyncDir(filepath.Dir(d)); err != nil {
-			return nil, fmt.Errorf("sync %s after creating %s: %w", filepath.Dir(d), filepath.Base(d), err)
+			return fmt.Errorf("sync %s after creating %s: %w", filepath.Dir(d), filepath.Base(d), err)
 		}
 	}
-	return missing, nil
+	return nil
 }
 
-// MissingDirs returns dir and those of its ancestors that do not exist,
+// missingDirs returns dir and those of its ancestors that do not exist,
 // deepest first (nil when dir exists). An entry that exists but is not a
 // directory ends the walk: creating below it fails, with MkdirAll's error.
 // Errors other than not-exist (a permission denied on an ancestor) are
 // returned.
-func MissingDirs(dir string) ([]string, error) {
+func missingDirs(dir string) ([]string, error) {
 	var missing []string
 	for d := filepath.Clean(dir); ; {
 		_, err := os.Lstat(d)
