@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/hugemem"
+	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 )
 
 // maxSlots bounds the arena: bit 31 of a version pin is its lock bit, so a
@@ -134,7 +135,7 @@ func (a *arena) slot(off uint32) *uint32 {
 // address past the slice is not formed, not even for a prefetch.
 func (a *arena) touch(off uint32) {
 	if uint64(off) < uint64(len(a.slots)) {
-		prefetch(unsafe.Pointer(a.slot(off)))
+		prefetch.Line(unsafe.Pointer(a.slot(off)))
 	}
 }
 

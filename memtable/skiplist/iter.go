@@ -5,6 +5,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
@@ -44,12 +45,20 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	return it.set(it.list.findLast(&t, true, false))
 }
 
-// Next implements memtable.Iter.
+// Next implements memtable.Iter. It also starts fetching the node after
+// the new one (see "Scans" in the package doc), so that the caller's work on
+// this entry overlaps the next step's cache miss.
 func (it *Iter) Next() bool {
 	if it.n == 0 {
 		return false
 	}
-	return it.set(link(it.p, 0).Load())
+	if !it.set(link(it.p, 0).Load()) {
+		return false
+	}
+	if n := link(it.p, 0).Load(); n != 0 {
+		prefetch.Lines3(it.list.r.addr(n))
+	}
+	return true
 }
 
 // maxPrevWalk bounds the nodes Prev walks forward from a stale backward
@@ -58,8 +67,10 @@ const maxPrevWalk = 8
 
 // Prev implements memtable.Iter. The node's backward link (node.go) names
 // a node before it; when that node's next link is this one, it is the
-// predecessor (one load in the common case). Otherwise concurrent inserts
-// put nodes between them, and Prev walks forward from it, or searches.
+// predecessor (one load in the common case), and Prev starts fetching the
+// node its backward link names, as Next does forward. Otherwise concurrent
+// inserts put nodes between them, and Prev walks forward from it, or
+// searches.
 func (it *Iter) Prev() bool {
 	if it.n == 0 {
 		return false
@@ -74,6 +85,7 @@ func (it *Iter) Prev() bool {
 				return it.set(0)
 			}
 			it.n, it.p = p, pp
+			prefetch.Lines3(r.addr(prevLink(pp).Load()))
 			return true
 		}
 		if next == 0 {

@@ -1,8 +1,0 @@
-//go:build !amd64
-
-package cspp
-
-import "unsafe"
-
-// prefetch does nothing where no prefetch instruction is wired up.
-func prefetch(unsafe.Pointer) {}
