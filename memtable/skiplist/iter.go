@@ -56,7 +56,7 @@ func (it *Iter) Next() bool {
 		return false
 	}
 	if n := link(it.p, 0).Load(); n != 0 {
-		prefetch.Lines3(it.list.r.addr(n))
+		prefetch.Span(it.list.r.addr(n), entryBytes(it.p))
 	}
 	return true
 }
@@ -85,7 +85,7 @@ func (it *Iter) Prev() bool {
 				return it.set(0)
 			}
 			it.n, it.p = p, pp
-			prefetch.Lines3(r.addr(prevLink(pp).Load()))
+			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
 			return true
 		}
 		if next == 0 {

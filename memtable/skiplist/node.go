@@ -98,6 +98,12 @@ func keyOf(p unsafe.Pointer) []byte { return kvbytes.Key(unsafe.Add(p, offKey)) 
 // valueOf returns the value of the node at p (nil when empty).
 func valueOf(p unsafe.Pointer) []byte { return kvbytes.Value(unsafe.Add(p, offKey)) }
 
+// entryBytes is the bytes of the node at p from its level-0 link to the
+// end of its value: what a scan reads of it.
+func entryBytes(p unsafe.Pointer) uintptr {
+	return uintptr(offKey + kvbytes.Len(unsafe.Add(p, offKey)))
+}
+
 // writeNode fills the entry part of a freshly allocated node at p.
 func writeNode(p unsafe.Pointer, trailer base.Trailer, key, value []byte) {
 	binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(p, offTrailer)), 8), uint64(trailer))

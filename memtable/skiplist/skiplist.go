@@ -37,14 +37,17 @@
 // inserts each step of a scan is a cache miss (about 220 ns on the 2-vCPU
 // VM of docs/BENCHMARKS.md, where the rest of a DB iterator's step over a
 // memtable and a level takes some 150 ns). Next and Prev, on arriving at a
-// node, prefetch the three cache lines of the entry after it (Lines3 of
-// memtable/internal/prefetch, db_bench's 16-byte key and 100-byte value
-// with the header), so that its miss overlaps the caller's work on the
-// current entry. The walk stays one dependent load per node; only the
-// wait moves under other work. db_bench's readseq and readreverse after
-// updaterandom at --num=1000000 (native engine, three processes, ten runs
-// each alternating with and without the prefetch) had median runs 17-29%
-// and 13-29% faster; lsm's BenchmarkScanMemtableOverLevel has the shape.
+// node, prefetch the cache lines of the entry after it (Span of
+// memtable/internal/prefetch, sized by the entry just reached: three lines
+// for db_bench's 16-byte key and 100-byte value with the header), so that
+// its miss overlaps the caller's work on the current entry. The walk stays
+// one dependent load per node; only the wait moves under other work.
+// db_bench's readseq and readreverse after updaterandom at --num=1000000
+// (native engine, three processes, ten runs each alternating with and
+// without the prefetch) had median runs 17-29% and 13-29% faster; lsm's
+// BenchmarkScanMemtableOverLevel has the shape.
+// A bare scan with no work between steps (memtablerep_bench's readseq,
+// BenchmarkNextAmidWork/w0) is level with and without it.
 //
 // A search's misses are dependent loads, one node after another. From
 // 4096 entries on, every search (Seek, Get, SeekForPrev, Last, and the

@@ -27,6 +27,14 @@ func Size(kl, vl uint32) uint64 {
 	return uint64(VarintLen(kl)) + uint64(kl) + uint64(VarintLen(vl)) + uint64(vl)
 }
 
+// Len is the bytes of the key and value stored at p with their lengths:
+// Size of their lengths, read from p.
+func Len(p unsafe.Pointer) uint64 {
+	kl, n := Varint(p)
+	vl, m := Varint(unsafe.Add(p, n+int(kl)))
+	return uint64(n) + uint64(kl) + uint64(m) + uint64(vl)
+}
+
 // Key returns the key stored at p.
 func Key(p unsafe.Pointer) []byte {
 	kl, n := Varint(p)

@@ -19,6 +19,9 @@ func TestRoundTrip(t *testing.T) {
 		if string(Key(p)) != c.key || string(Value(p)) != c.value || buf[size] != 0xee {
 			t.Fatalf("%d-byte key, %d-byte value: read back %d and %d bytes", len(c.key), len(c.value), len(Key(p)), len(Value(p)))
 		}
+		if got := Len(p); got != size {
+			t.Fatalf("%d-byte key, %d-byte value: Len %d, want %d", len(c.key), len(c.value), got, size)
+		}
 	}
 }
 
@@ -39,8 +42,8 @@ func TestPutFillsItsAllocation(t *testing.T) {
 		buf := make([]byte, Size(uint32(len(c.key)), uint32(len(c.value))))
 		p := unsafe.Pointer(&buf[0])
 		Put(p, []byte(c.key), []byte(c.value))
-		if string(Key(p)) != c.key || string(Value(p)) != c.value {
-			t.Fatalf("%q=%q read back as %q=%q", c.key, c.value, Key(p), Value(p))
+		if string(Key(p)) != c.key || string(Value(p)) != c.value || Len(p) != uint64(len(buf)) {
+			t.Fatalf("%q=%q read back as %q=%q, Len %d", c.key, c.value, Key(p), Value(p), Len(p))
 		}
 	}
 }

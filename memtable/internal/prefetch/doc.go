@@ -7,7 +7,8 @@
 //   - A walk in key order over nodes allocated in insertion order, whose
 //     neighbours lie far apart, prefetches the next node's entry as soon as
 //     it knows its address, so that the fetch overlaps the caller's work on
-//     the current entry instead of stalling the next step (Lines3).
+//     the current entry instead of stalling the next step (Span, with the
+//     current entry's size as the guess for the next one's).
 //
 // A plain load that misses holds up the retirement of every later
 // instruction, so only some 200 instructions run under it; a prefetch lets

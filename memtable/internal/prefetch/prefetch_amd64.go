@@ -8,10 +8,9 @@ import "unsafe"
 //go:noescape
 func Line(p unsafe.Pointer)
 
-// Lines3 asks for the cache lines holding p, p+64 and p+128: a memtable
-// entry of db_bench's default shape (16-byte key, 100-byte value) with its
-// node header spans three lines wherever it starts. It never faults,
-// whatever p is.
+// Span asks for the cache lines holding the n bytes from p, at most
+// MaxSpanLines of them (the first ones). It never faults, whatever p and n
+// are; n = 0 asks for p's line.
 //
 //go:noescape
-func Lines3(p unsafe.Pointer)
+func Span(p unsafe.Pointer, n uintptr)

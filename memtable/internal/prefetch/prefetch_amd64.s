@@ -6,10 +6,24 @@ TEXT ·Line(SB), NOSPLIT|NOFRAME, $0-8
 	PREFETCHT0 (AX)
 	RET
 
-// func Lines3(p unsafe.Pointer)
-TEXT ·Lines3(SB), NOSPLIT|NOFRAME, $0-8
+// func Span(p unsafe.Pointer, n uintptr)
+//
+// AX walks the 64-byte lines from p's line while below p+n (at least one,
+// at most MaxSpanLines = 4, counted down in DX).
+TEXT ·Span(SB), NOSPLIT|NOFRAME, $0-16
 	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	ADDQ AX, CX
+	ANDQ $~63, AX
+	MOVQ $4, DX
+
+loop:
 	PREFETCHT0 (AX)
-	PREFETCHT0 64(AX)
-	PREFETCHT0 128(AX)
+	ADDQ $64, AX
+	DECQ DX
+	JZ   done
+	CMPQ AX, CX
+	JB   loop
+
+done:
 	RET

@@ -7,5 +7,5 @@ import "unsafe"
 // Line does nothing where no prefetch instruction is wired up.
 func Line(unsafe.Pointer) {}
 
-// Lines3 does nothing where no prefetch instruction is wired up.
-func Lines3(unsafe.Pointer) {}
+// Span does nothing where no prefetch instruction is wired up.
+func Span(unsafe.Pointer, uintptr) {}
