@@ -1,3 +1,4 @@
+#include "go_asm.h"
 #include "textflag.h"
 
 // func Line(p unsafe.Pointer)
@@ -9,13 +10,13 @@ TEXT ·Line(SB), NOSPLIT|NOFRAME, $0-8
 // func Span(p unsafe.Pointer, n uintptr)
 //
 // AX walks the 64-byte lines from p's line while below p+n (at least one,
-// at most MaxSpanLines = 4, counted down in DX).
+// at most MaxSpanLines, counted down in DX).
 TEXT ·Span(SB), NOSPLIT|NOFRAME, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
 	ADDQ AX, CX
 	ANDQ $~63, AX
-	MOVQ $4, DX
+	MOVQ $const_MaxSpanLines, DX
 
 loop:
 	PREFETCHT0 (AX)
