@@ -158,13 +158,19 @@ func BenchmarkScanKeysOnlyRTable(b *testing.B) { benchmarkScanWith(b, rtableOpti
 func benchmarkScanWith(b *testing.B, o *options.Options, keysOnly, reverse bool) {
 	db := openFilledWith(b, o, true)
 	defer db.Close()
+	defer startThreadCPU(b)()
+	scanSteps(b, db, keysOnly, reverse)
+}
+
+// scanSteps takes b.N steps of one iterator over db, forward or backward,
+// reading each value unless keysOnly, and starting over at the end.
+func scanSteps(b *testing.B, db *DB, keysOnly, reverse bool) {
 	it, err := db.NewIter(&IterOptions{KeysOnly: keysOnly})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer it.Close()
 	b.ReportAllocs()
-	defer startThreadCPU(b)()
 	start, step := it.First, it.Next
 	if reverse {
 		start, step = it.Last, it.Prev

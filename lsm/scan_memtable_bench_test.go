@@ -47,27 +47,6 @@ func BenchmarkScanMemtableOverLevel(b *testing.B) {
 		if reverse {
 			name = "reverse"
 		}
-		b.Run(name, func(b *testing.B) {
-			it, err := db.NewIter(nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer it.Close()
-			b.ReportAllocs()
-			start, step := it.First, it.Next
-			if reverse {
-				start, step = it.Last, it.Prev
-			}
-			ok := start()
-			for b.Loop() {
-				if !ok && !start() {
-					b.Fatal("the scan's iterator is empty")
-				}
-				if _, err := it.Value(); err != nil {
-					b.Fatal(err)
-				}
-				ok = step()
-			}
-		})
+		b.Run(name, func(b *testing.B) { scanSteps(b, db, false, reverse) })
 	}
 }
