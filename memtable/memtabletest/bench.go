@@ -14,6 +14,11 @@ import (
 // makes ns/op meaningless across runs).
 const benchEntries = 200_000
 
+// amidWorkEntries is the size of the memtable ScanAmidWork and
+// ReverseAmidWork walk: about 70 MB with 50-byte values, twice the 32 MiB
+// last-level cache of the machine in docs/BENCHMARKS.md.
+const amidWorkEntries = 1_000_000
+
 // benchValueSize is the value length: memtablerep_bench's --item_size=50.
 const benchValueSize = 50
 
@@ -24,6 +29,11 @@ const benchValueSize = 50
 //	AddRandom  inserts in random order
 //	Get        random point lookups in a full memtable, all hits
 //	Scan       Next over a full memtable
+//	ScanAmidWork, ReverseAmidWork
+//	           Next (Prev) over a full memtable, reading each entry's key
+//	           and value with Work(x, 100) between steps: what a DB
+//	           iterator does around a memtable's step, where a rep that
+//	           prefetches the next entry hides its miss
 //
 // Each reports bytes/entry, the rep's ApproximateMemoryUsage divided by the
 // entry count, and cpu-ns/op, the process's CPU time per operation (which,
@@ -101,6 +111,55 @@ func BenchRep(b *testing.B, newRep func() memtable.Rep) {
 		}
 		reportCPU(b, cpu)
 	})
+	// The scans amid work walk a memtable larger than the last-level cache
+	// (amidWorkEntries), built by the first of them, so that each step to
+	// a node inserted far from the last one misses to memory.
+	var big memtable.Rep
+	amidWork := func(b *testing.B, backward bool) {
+		if big == nil {
+			b.StopTimer()
+			big = newRep()
+			fill(b, big, rand.New(rand.NewPCG(3, 4)).Perm(amidWorkEntries))
+			b.StartTimer()
+		}
+		it := big.NewIter()
+		ok := false
+		var x uint64
+		cpu := processCPU()
+		for i := 0; i < b.N; i++ {
+			switch {
+			case !ok && backward:
+				ok = it.Last()
+			case !ok:
+				ok = it.First()
+			default:
+				x += uint64(it.Key()[0]) + uint64(len(it.Value()))
+				x = Work(x, 100)
+				if backward {
+					ok = it.Prev()
+				} else {
+					ok = it.Next()
+				}
+			}
+		}
+		reportCPU(b, cpu)
+		Sink = x
+	}
+	b.Run("ScanAmidWork", func(b *testing.B) { amidWork(b, false) })
+	b.Run("ReverseAmidWork", func(b *testing.B) { amidWork(b, true) })
+}
+
+// Sink takes the result of benchmarks' Work, so that the compiler keeps it.
+var Sink uint64
+
+// Work stands for what a DB iterator does between two steps of a memtable
+// iterator (the merge's comparisons, the tables' steps): n dependent
+// multiply-adds of about 1 ns each on x, touching no memory.
+func Work(x uint64, n int) uint64 {
+	for range n {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
 }
 
 // reportCPU reports the process CPU time per operation since start.

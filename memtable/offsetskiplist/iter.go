@@ -5,6 +5,7 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 )
 
 // NewIter implements memtable.Rep.
@@ -149,13 +150,13 @@ func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
 	return true
 }
 
-// Next implements memtable.Iter. Everything it does is inlined (the chain
-// walk is written out): a call would give it a stack frame to set up and
-// spill to on every step. A node whose tag is inline holds its key's only
-// version (a chain never turns back into an inline tag), whatever the
-// iterator read of it before, so Next goes straight on to the next node,
-// and does not read that node's tag (see unreadTag). Otherwise it takes the
-// next older version in the chain, if there is one.
+// Next implements memtable.Iter. The chain walk is written out, not
+// called. A node whose tag is inline holds its key's only version (a chain
+// never turns back into an inline tag), whatever the iterator read of it
+// before, so Next goes straight on to the next node, and does not read that
+// node's tag (see unreadTag). Otherwise it takes the next older version in
+// the chain, if there is one. Arriving at a node, it starts fetching the
+// node after it (see "Scans" in the package doc).
 func (it *Iter) Next() bool {
 	np := it.np
 	if np == nil {
@@ -193,7 +194,11 @@ func (it *Iter) Next() bool {
 		it.np = nil
 		return false
 	}
-	it.np, it.tag = it.r.addr(n), unreadTag
+	np = it.r.addr(n)
+	it.np, it.tag = np, unreadTag
+	if after := link(np, 0).Load(); after != 0 {
+		prefetch.Span(it.r.addr(after), entryBytes(np))
+	}
 	return true
 }
 
@@ -205,8 +210,9 @@ const maxPrevWalk = 8
 // cached chain (built once per node, O(1) per step after that). Across
 // nodes it takes the node's back link (node.go): when the node it names
 // links to this one at level 0, that is the predecessor, one load in the
-// common case; otherwise concurrent inserts put nodes between them, and
-// Prev walks forward from it, or searches from the top.
+// common case, and Prev starts fetching the node that one's back link
+// names, as Next does forward; otherwise concurrent inserts put nodes
+// between them, and Prev walks forward from it, or searches from the top.
 func (it *Iter) Prev() bool {
 	np := it.np
 	if np == nil {
@@ -238,7 +244,9 @@ func (it *Iter) Prev() bool {
 			if p == l.head {
 				return it.invalidate()
 			}
-			return it.atLast(p)
+			it.atLast(p)
+			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
+			return true
 		}
 		p, pp = next, nextp
 	}

@@ -48,6 +48,19 @@
 //
 // Height: branching factor 4, maximum 14 (OffsetSkipList's defaults).
 //
+// # Scans
+//
+// Nodes lie in the arena in insertion order, so after random inserts each
+// node a scan reaches is a cache miss. Next and Prev, on arriving at a
+// node, prefetch the node after it (before it, for Prev), sized by the
+// node just reached (Span of memtable/internal/prefetch), as package
+// skiplist does: the miss then overlaps the caller's work on the current
+// entry. memtabletest's BenchRep on a 1M-entry list filled in random
+// order, three alternated rounds: Next with 100 ns of work between steps
+// (ScanAmidWork) 335-349 -> 230-231 ns a step, Prev (ReverseAmidWork)
+// 311-338 -> 236-247, a bare Next over 200K entries 135-172 -> 81-106;
+// memtablerep_bench's readseq at 1M, item 50, 82-86 -> 44-46 ms a scan.
+//
 // # Memory
 //
 // Per new user key: 4 bytes a level (1.33 on average), 4 of back link, 4 of

@@ -82,6 +82,12 @@ func tagOf(p unsafe.Pointer) *atomic.Uint32 { return (*atomic.Uint32)(unsafe.Add
 // keyOf returns the user key of the node at p.
 func keyOf(p unsafe.Pointer) []byte { return kvbytes.Key(unsafe.Add(p, offKey)) }
 
+// entryBytes is the bytes of the node at p from its level-0 link to the end
+// of its value: what a scan reads of it.
+func entryBytes(p unsafe.Pointer) uintptr {
+	return uintptr(offKey + kvbytes.Len(unsafe.Add(p, offKey)))
+}
+
 // nodeValue returns the value stored in the node at p (nil when empty).
 func nodeValue(p unsafe.Pointer) []byte { return kvbytes.Value(unsafe.Add(p, offKey)) }
 

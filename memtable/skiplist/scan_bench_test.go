@@ -1,18 +1,10 @@
 package skiplist
 
-import "testing"
+import (
+	"testing"
 
-var scanSink uint64
-
-// work stands for what a DB iterator does between two steps of a memtable
-// iterator (the merge's comparisons, the tables' steps): dependent
-// arithmetic that touches no memory, n multiply-adds of about 1 ns each.
-func work(x uint64, n int) uint64 {
-	for range n {
-		x = x*6364136223846793005 + 1442695040888963407
-	}
-	return x
-}
+	"github.com/godbbench/godbbench/memtable/memtabletest"
+)
 
 // BenchmarkNextAmidWork is one Next per op over a list of benchListLen
 // entries inserted in random order, reading each entry's key and value and
@@ -35,10 +27,10 @@ func BenchmarkNextAmidWork(b *testing.B) {
 					continue
 				}
 				x += uint64(it.Key()[3]) + uint64(len(it.Value()))
-				x = work(x, w.n)
+				x = memtabletest.Work(x, w.n)
 				ok = it.Next()
 			}
-			scanSink = x
+			memtabletest.Sink = x
 		})
 	}
 }
