@@ -10,9 +10,11 @@
 //
 // Parameters are RocksDB's defaults: maximum height 12, branching factor 4
 // (each extra level with probability 1/4, so 1.33 links per node on average).
-// A splice (the prev/next node at every level around the last insert) is
-// cached in the rep and reused by the next Add that can claim it, which makes
-// ascending inserts (fillseq) cost O(1) comparisons instead of O(log n).
+// A splice (the prev/next node at every level around an insert) is cached
+// in the rep and reused by a later Add whose key follows it, which makes
+// ascending inserts (fillseq) cost O(1) comparisons instead of O(log n);
+// the rep keeps eight, for as many interleaved ascending streams
+// (splices.go).
 //
 // Memory: a node is one allocation holding its own levels' links (uint32
 // offsets), a level-0 backward link, the trailer, and the key and value
@@ -138,10 +140,8 @@ type List struct {
 	// on them at every search.
 	_     [levelindex.Pad]byte
 	count atomic.Int64
-	// spliceBusy guards seqSplice: an Add that wins the CAS 0->1 reuses it,
-	// others use a splice on their own stack.
-	spliceBusy atomic.Uint32
-	seqSplice  splice
+	// splices are the cached splices of the last inserts (splices.go).
+	splices spliceCache
 
 	index levelindex.Keeper // the index of the upper levels (upper.go)
 
@@ -208,22 +208,23 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	// The node's level-0 link is h-1 links into the allocation.
 	x := off + uint32(h-1)
 	writeNode(unsafe.Add(p, (h-1)*linkSize), base.MakeTrailer(seq, kind), key, value)
-	if l.spliceBusy.CompareAndSwap(0, 1) {
-		l.insert(x, h, &l.seqSplice)
-		l.spliceBusy.Store(0)
+	t := lookupOf(unsafe.Add(p, (h-1)*linkSize))
+	if i, ok := l.splices.claim(t.Prefix); ok {
+		l.insert(x, h, &t, &l.splices.slots[i])
+		l.splices.release(i, t.Prefix)
 	} else {
 		var sp splice
-		l.insert(x, h, &sp)
+		l.insert(x, h, &t, &sp)
 	}
 	l.indexGrown(l.count.Add(1))
 	return nil
 }
 
-// insert links x (of height h) using and then updating splice sp. It is
-// InlineSkipList::Insert<UseCAS=true> with allow_partial_splice_fix.
-func (l *List) insert(x uint32, h int, sp *splice) {
+// insert links x (of height h, whose lookup is t) using and then updating
+// splice sp. It is InlineSkipList::Insert<UseCAS=true> with
+// allow_partial_splice_fix.
+func (l *List) insert(x uint32, h int, t *lookup, sp *splice) {
 	xp := l.r.addr(x)
-	t := lookupOf(xp)
 	maxH := int(l.height.Load())
 	for h > maxH {
 		if l.height.CompareAndSwap(int32(maxH), int32(h)) {
@@ -235,7 +236,7 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 	recompute := 0
 	if sp.height < h {
 		// Never used, or not as high as x: search from scratch.
-		recompute = l.restartSplice(&t, sp, maxH, h)
+		recompute = l.restartSplice(t, sp, maxH, h)
 	} else {
 		// Find the lowest level that still brackets the key; levels below it
 		// are recomputed. Stale or non-bracketing levels are skipped upward
@@ -247,11 +248,11 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 			switch {
 			case link(l.r.addr(p), recompute).Load() != n:
 				recompute++
-			case p != headRef && !l.r.after(&t, p):
+			case p != headRef && !l.r.after(t, p):
 				for sp.prev[recompute] == p {
 					recompute++
 				}
-			case l.r.after(&t, n):
+			case l.r.after(t, n):
 				for sp.next[recompute] == n {
 					recompute++
 				}
@@ -262,11 +263,11 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 		// A walk from a level above indexLevel+1 costs more than the
 		// index's search.
 		if recompute == sp.height || recompute > indexLevel+1 && h <= indexLevel+1 && l.index.Load() != nil {
-			recompute = l.restartSplice(&t, sp, maxH, h)
+			recompute = l.restartSplice(t, sp, maxH, h)
 		}
 	}
 	for i := recompute - 1; i >= 0; i-- {
-		sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i+1], sp.next[i+1], i)
+		sp.prev[i], sp.next[i] = l.findSpliceForLevel(t, sp.prev[i+1], sp.next[i+1], i)
 	}
 	valid := true
 	for i := 0; i < h; i++ {
@@ -288,7 +289,7 @@ func (l *List) insert(x uint32, h int, sp *splice) {
 			}
 			// Someone linked a node between prev and next at this level:
 			// search again from prev, at this level only.
-			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
+			sp.prev[i], sp.next[i] = l.findSpliceForLevel(t, sp.prev[i], 0, i)
 			if i > 0 {
 				valid = false
 			}

@@ -293,8 +293,10 @@ func TestSpliceFromIndex(t *testing.T) {
 		if err := l.Add(uint64(2*n+i), base.KindSet, k, nil); err != nil {
 			t.Fatal(err)
 		}
-		if l.seqSplice.height == indexLevel+1 {
-			short++
+		for i := range l.splices.slots {
+			if l.splices.slots[i].height == indexLevel+1 {
+				short++
+			}
 		}
 	}
 	if short == 0 {
