@@ -66,6 +66,7 @@ func RunRep(t *testing.T, newRep func() memtable.Rep) {
 	t.Run("StableBytes", func(t *testing.T) { testStableBytes(t, newRep()) })
 	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, newRep(), 500) })
 	t.Run("ConcurrentHotKeys", func(t *testing.T) { testConcurrent(t, newRep(), 3) })
+	t.Run("InterleavedStreams", func(t *testing.T) { testInterleaved(t, newRep()) })
 }
 
 func testEmpty(t *testing.T, r memtable.Rep) {
@@ -371,6 +372,57 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 	for err := range errc {
 		t.Fatal(err)
 	}
+	all := checkWriters(t, r, models)
+	for i := 0; i < nkeys; i++ {
+		checkGet(t, r, all, keyFor(i), base.MaxSeq)
+		checkGet(t, r, all, keyFor(i), uint64(i*7))
+	}
+}
+
+// testInterleaved writes the same ascending keys from more goroutines than a
+// rep caches splices for, as db_bench's fillseq with --threads does (every
+// thread writes keys 0 to --num-1 at its own pace, so the rep sees that many
+// ascending streams interleaved), and checks every version.
+func testInterleaved(t *testing.T, r memtable.Rep) {
+	const streams, keys = 12, 3000
+	streamKey := func(i int) []byte {
+		// db_bench's 16-byte keys: the number big-endian, then padding.
+		return append(binary.BigEndian.AppendUint64(make([]byte, 0, 16), uint64(i)), "00000000"...)
+	}
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	errc := make(chan error, streams)
+	models := make([]model, streams)
+	for w := range streams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range keys {
+				key, seq := streamKey(i), next.Add(1)
+				if err := r.Add(seq, kindFor(seq), key, valueFor(key, seq)); err != nil {
+					errc <- err
+					return
+				}
+				models[w].add(entry{key: key, seq: seq, kind: kindFor(seq), value: valueFor(key, seq)})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	all := checkWriters(t, r, models)
+	for i := range keys {
+		checkGet(t, r, all, streamKey(i), base.MaxSeq)
+		checkGet(t, r, all, streamKey(i), uint64(i*streams/2))
+	}
+}
+
+// checkWriters merges the models of concurrent writers and checks the rep's
+// length and both scans against the result, which it returns.
+func checkWriters(t *testing.T, r memtable.Rep, models []model) *model {
+	t.Helper()
 	all := &model{}
 	for w := range models {
 		all.entries = append(all.entries, models[w].entries...)
@@ -381,10 +433,7 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 	}
 	checkForward(t, r, all)
 	checkBackward(t, r, all)
-	for i := 0; i < nkeys; i++ {
-		checkGet(t, r, all, keyFor(i), base.MaxSeq)
-		checkGet(t, r, all, keyFor(i), uint64(i*7))
-	}
+	return all
 }
 
 // scanCheck walks a whole iterator (forward, or backward) and checks strict

@@ -23,8 +23,10 @@
 // Level 0 is the serialization point for a user key: if the search or a
 // failed CAS finds the key already linked, the new version goes into that
 // node's versions instead (the unused node is abandoned in the arena). The
-// last splice is cached in the rep and reused by the next Add that claims
-// it (one CAS), which makes ascending inserts O(1) comparisons. Searches
+// rep caches the splices of its last inserts, eight of them for as many
+// interleaved ascending streams (memtable/internal/splicecache, shared with
+// memtable/skiplist); an Add that claims one (one CAS) starts from it, which
+// makes ascending inserts O(1) comparisons. Searches
 // compare user keys only, by their first 8 bytes as one integer before
 // anything else.
 //
@@ -90,6 +92,7 @@ import (
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 	"github.com/godbbench/godbbench/memtable/internal/prefetch"
+	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )
 
 const (
@@ -142,10 +145,10 @@ type List struct {
 	// (those above, and the index's pointer, which levelindex.Keeper pads
 	// on its own): a reader running beside a writer would otherwise miss
 	// on them at every search.
-	_          [levelindex.Pad]byte
-	count      atomic.Int64
-	spliceBusy atomic.Uint32 // 0->1 CAS claims seqSplice
-	seqSplice  splice
+	_     [levelindex.Pad]byte
+	count atomic.Int64
+	// splices are the cached splices of the last inserts.
+	splices splicecache.Cache[splice]
 
 	index levelindex.Keeper // the index of the upper levels (upper.go)
 
@@ -229,13 +232,14 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 		return memtable.ErrFull
 	}
 	trailer := base.MakeTrailer(seq, kind)
+	t := lookupFor(key)
 	var err error
-	if l.spliceBusy.CompareAndSwap(0, 1) {
-		err = l.insert(key, trailer, value, &l.seqSplice)
-		l.spliceBusy.Store(0)
+	if i, sp := l.splices.Claim(t.prefix); sp != nil {
+		err = l.insert(&t, trailer, value, sp)
+		l.splices.Release(i, t.prefix)
 	} else {
 		var sp splice
-		err = l.insert(key, trailer, value, &sp)
+		err = l.insert(&t, trailer, value, &sp)
 	}
 	if err == nil {
 		l.indexGrown(l.count.Add(1))
@@ -243,9 +247,9 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 	return err
 }
 
-// insert adds (key, trailer, value) using and updating splice sp.
-func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice) error {
-	t := lookupFor(key)
+// insert adds (t.key, trailer, value) using and updating splice sp.
+func (l *List) insert(t *lookup, trailer base.Trailer, value []byte, sp *splice) error {
+	key := t.key
 	h := memtable.RandomHeight(maxHeight)
 	maxH := int(l.height.Load())
 	for h > maxH {
@@ -255,11 +259,11 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 		}
 		maxH = int(l.height.Load())
 	}
-	l.fixSplice(&t, sp, maxH, h)
+	l.fixSplice(t, sp, maxH, h)
 
 	// The user key exists already: only a version is added.
 	if n := sp.next[0]; n != 0 {
-		if np := l.r.addr(n); sameKey(np, &t) {
+		if np := l.r.addr(n); sameKey(np, t) {
 			return l.addVersion(n, np, trailer, value)
 		}
 	}
@@ -284,7 +288,7 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 		for {
 			if i == 0 {
 				if invariants.Enabled {
-					l.checkFits(&t, sp.prev[0], sp.next[0])
+					l.checkFits(t, sp.prev[0], sp.next[0])
 				}
 				prevLink(xp).Store(sp.prev[0])
 			}
@@ -298,13 +302,13 @@ func (l *List) insert(key []byte, trailer base.Trailer, value []byte, sp *splice
 				}
 				break
 			}
-			sp.prev[i], sp.next[i] = l.findSpliceForLevel(&t, sp.prev[i], 0, i)
+			sp.prev[i], sp.next[i] = l.findSpliceForLevel(t, sp.prev[i], 0, i)
 			if i > 0 {
 				valid = false
 			} else if n := sp.next[0]; n != 0 {
 				// Another Add may have linked this user key first: join it.
 				// (Before the first CAS, next[0] was checked above.)
-				if np := l.r.addr(n); sameKey(np, &t) {
+				if np := l.r.addr(n); sameKey(np, t) {
 					return l.addVersion(n, np, trailer, value)
 				}
 			}

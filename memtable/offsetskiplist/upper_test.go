@@ -8,6 +8,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/internal/indextest"
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
+	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )
 
 // indexedList is a list of n keys, the even ones of indextest.Key, added
@@ -95,8 +96,10 @@ func TestIndexStarts(t *testing.T) {
 		if err := l.Add(uint64(2*n+i), base.KindSet, indextest.Key(2*rng.IntN(n)+1), nil); err != nil {
 			t.Fatal(err)
 		}
-		if l.seqSplice.height == indexLevel+1 {
-			short++
+		for i := range splicecache.Slots {
+			if l.splices.Slot(i).height == indexLevel+1 {
+				short++
+			}
 		}
 	}
 	if short == 0 {
@@ -104,7 +107,7 @@ func TestIndexStarts(t *testing.T) {
 	}
 }
 
-// TestWriterFieldsPadded: Add's count, lock and splice start a cache line
+// TestWriterFieldsPadded: Add's count and splices start a cache line
 // pair after seqBase, which every Get reads.
 func TestWriterFieldsPadded(t *testing.T) {
 	var l List

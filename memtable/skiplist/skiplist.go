@@ -14,7 +14,7 @@
 // in the rep and reused by a later Add whose key follows it, which makes
 // ascending inserts (fillseq) cost O(1) comparisons instead of O(log n);
 // the rep keeps eight, for as many interleaved ascending streams
-// (splices.go).
+// (memtable/internal/splicecache).
 //
 // Memory: a node is one allocation holding its own levels' links (uint32
 // offsets), a level-0 backward link, the trailer, and the key and value
@@ -100,6 +100,7 @@ import (
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
 	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
+	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )
 
 // maxHeight is InlineSkipList's default max_height.
@@ -140,8 +141,8 @@ type List struct {
 	// on them at every search.
 	_     [levelindex.Pad]byte
 	count atomic.Int64
-	// splices are the cached splices of the last inserts (splices.go).
-	splices spliceCache
+	// splices are the cached splices of the last inserts.
+	splices splicecache.Cache[splice]
 
 	index levelindex.Keeper // the index of the upper levels (upper.go)
 
@@ -206,12 +207,12 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 		return err
 	}
 	// The node's level-0 link is h-1 links into the allocation.
-	x := off + uint32(h-1)
-	writeNode(unsafe.Add(p, (h-1)*linkSize), base.MakeTrailer(seq, kind), key, value)
-	t := lookupOf(unsafe.Add(p, (h-1)*linkSize))
-	if i, ok := l.splices.claim(t.Prefix); ok {
-		l.insert(x, h, &t, &l.splices.slots[i])
-		l.splices.release(i, t.Prefix)
+	x, xp := off+uint32(h-1), unsafe.Add(p, (h-1)*linkSize)
+	writeNode(xp, base.MakeTrailer(seq, kind), key, value)
+	t := lookupOf(xp)
+	if i, sp := l.splices.Claim(t.Prefix); sp != nil {
+		l.insert(x, h, &t, sp)
+		l.splices.Release(i, t.Prefix)
 	} else {
 		var sp splice
 		l.insert(x, h, &t, &sp)

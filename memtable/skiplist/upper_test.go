@@ -11,6 +11,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/internal/indextest"
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
+	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )
 
 // checkSeeks compares Seek on l with a binary search in sorted for every
@@ -293,8 +294,8 @@ func TestSpliceFromIndex(t *testing.T) {
 		if err := l.Add(uint64(2*n+i), base.KindSet, k, nil); err != nil {
 			t.Fatal(err)
 		}
-		for i := range l.splices.slots {
-			if l.splices.slots[i].height == indexLevel+1 {
+		for i := range splicecache.Slots {
+			if l.splices.Slot(i).height == indexLevel+1 {
 				short++
 			}
 		}
