@@ -19,7 +19,8 @@ func latencyStats(t0 int64) *Stats {
 
 // TestTimedRunLatencies checks finishedTimedRun against its definition:
 // operation i ends share×(i+1) + doneNs[i] after the last one before the
-// run, and its latency is the difference of whole microseconds.
+// run, or after the resume from a yield that came later, and its latency
+// is the difference of whole microseconds.
 func TestTimedRunLatencies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	t0 := int64(123_456_789)
@@ -29,6 +30,15 @@ func TestTimedRunLatencies(t *testing.T) {
 	for range 200 {
 		n := 1 + rng.IntN(300)
 		callStart := got.lastOpNs + rng.Int64N(50_000)
+		// The yield clock finishedTimedRun keeps reads the real clock;
+		// the run sees the resume set here.
+		got.yield.last = 0
+		from := last
+		if rng.IntN(4) == 0 { // a yield between the last run and this one
+			wait := rng.Int64N(20_000_000)
+			got.yield.last = from + wait
+			from, callStart = from+wait, callStart+wait
+		}
 		doneNs := make([]int64, n)
 		var at int64
 		for i := range doneNs {
@@ -38,7 +48,6 @@ func TestTimedRunLatencies(t *testing.T) {
 			}
 			doneNs[i] = at
 		}
-		from := last
 		share := (callStart - from) / int64(n)
 		for i, d := range doneNs {
 			end := from + share*int64(i+1) + d
@@ -55,6 +64,27 @@ func TestTimedRunLatencies(t *testing.T) {
 	}
 	if g, w := got.hdr[opRead].histogram().TotalCount(), int64(want.Count()); g != w {
 		t.Fatalf("hdr histogram holds %d operations, want %d", g, w)
+	}
+}
+
+// TestTimedRunYieldWait: a yield's wait before a run lands in the run's
+// first operation alone, not in a share of every operation's latency.
+func TestTimedRunYieldWait(t *testing.T) {
+	const wait = 6_000_000 // ns
+	t0 := int64(1_000_000_000)
+	s := latencyStats(t0)
+	s.yield.last = t0 + wait
+	doneNs := make([]int64, 64)
+	for i := range doneNs {
+		doneNs[i] = int64(i+1) * 900 // 0.9 µs an operation
+	}
+	s.finishedTimedRun(t0+wait+2_000, doneNs, opRead)
+	h := s.hist[opRead]
+	if h.Count() != 64 {
+		t.Fatalf("%v operations recorded, want 64", h.Count())
+	}
+	if h.Max() < wait/1000 || h.Percentile(98) > 10 {
+		t.Fatalf("max %v µs, P98 %v µs: want one operation of at least %d µs and the rest under 10", h.Max(), h.Percentile(98), wait/1000)
 	}
 }
 
