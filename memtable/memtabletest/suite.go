@@ -318,26 +318,8 @@ func testStableBytes(t *testing.T, r memtable.Rep) {
 // add versions to it.
 func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 	const writers, readers, perWriter = 4, 3, 2000
-	var wg sync.WaitGroup
 	var done atomic.Bool
-	errc := make(chan error, writers+readers)
-	models := make([]model, writers)
-	for w := 0; w < writers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 9))
-			for i := 0; i < perWriter; i++ {
-				seq := uint64(i*writers+w) + 1
-				key := keyFor(rng.IntN(nkeys))
-				if err := r.Add(seq, kindFor(seq), key, valueFor(key, seq)); err != nil {
-					errc <- err
-					return
-				}
-				models[w].add(entry{key: key, seq: seq, kind: kindFor(seq), value: valueFor(key, seq)})
-			}
-		}(w)
-	}
+	errc := make(chan error, readers)
 	var rwg sync.WaitGroup
 	for rd := 0; rd < readers; rd++ {
 		rwg.Add(1)
@@ -365,10 +347,19 @@ func testConcurrent(t *testing.T, r memtable.Rep, nkeys int) {
 			}
 		}(rd)
 	}
-	wg.Wait()
+	rngs := make([]*rand.Rand, writers)
+	for w := range rngs {
+		rngs[w] = rand.New(rand.NewPCG(uint64(w), 9))
+	}
+	models, werr := writeConcurrently(r, writers, perWriter, func(w, i int) ([]byte, uint64) {
+		return keyFor(rngs[w].IntN(nkeys)), uint64(i*writers+w) + 1
+	})
 	done.Store(true)
 	rwg.Wait()
 	close(errc)
+	if werr != nil {
+		t.Fatal(werr)
+	}
 	for err := range errc {
 		t.Fatal(err)
 	}
@@ -390,26 +381,10 @@ func testInterleaved(t *testing.T, r memtable.Rep) {
 		return append(binary.BigEndian.AppendUint64(make([]byte, 0, 16), uint64(i)), "00000000"...)
 	}
 	var next atomic.Uint64
-	var wg sync.WaitGroup
-	errc := make(chan error, streams)
-	models := make([]model, streams)
-	for w := range streams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range keys {
-				key, seq := streamKey(i), next.Add(1)
-				if err := r.Add(seq, kindFor(seq), key, valueFor(key, seq)); err != nil {
-					errc <- err
-					return
-				}
-				models[w].add(entry{key: key, seq: seq, kind: kindFor(seq), value: valueFor(key, seq)})
-			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
+	models, err := writeConcurrently(r, streams, keys, func(_, i int) ([]byte, uint64) {
+		return streamKey(i), next.Add(1)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	all := checkWriters(t, r, models)
@@ -417,6 +392,33 @@ func testInterleaved(t *testing.T, r memtable.Rep) {
 		checkGet(t, r, all, streamKey(i), base.MaxSeq)
 		checkGet(t, r, all, streamKey(i), uint64(i*streams/2))
 	}
+}
+
+// writeConcurrently runs writers goroutines; writer w adds perWriter entries,
+// the i-th with the key and sequence number op(w, i) gives, its kind from
+// kindFor and its value from valueFor. It returns when every writer has
+// stopped, with each writer's model of what it added and the first Add
+// error (a writer stops at its first error).
+func writeConcurrently(r memtable.Rep, writers, perWriter int, op func(w, i int) ([]byte, uint64)) ([]model, error) {
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	models := make([]model, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWriter {
+				key, seq := op(w, i)
+				if err := r.Add(seq, kindFor(seq), key, valueFor(key, seq)); err != nil {
+					errs[w] = err
+					return
+				}
+				models[w].add(entry{key: key, seq: seq, kind: kindFor(seq), value: valueFor(key, seq)})
+			}
+		}()
+	}
+	wg.Wait()
+	return models, errors.Join(errs...)
 }
 
 // checkWriters merges the models of concurrent writers and checks the rep's
