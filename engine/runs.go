@@ -182,10 +182,18 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 		}
 		return count, bytes, more, err
 	}
-	var start int64
-	if doneNs != nil {
-		start = clock.Nanos()
+	if doneNs == nil {
+		return scanEntries(it, n, stepFirst, o, nil, nil)
 	}
+	sw := clock.StartStopwatch()
+	count, bytes, more, err = scanEntries(it, n, stepFirst, o, doneNs, &sw)
+	sw.ToNanos(doneNs[:count])
+	return count, bytes, more, err
+}
+
+// scanEntries is Scan's loop over an iterator's methods, with doneNs in
+// sw's laps (sw is nil when doneNs is).
+func scanEntries(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs []int64, sw *clock.Stopwatch) (count int, bytes int64, more bool, err error) {
 	valid := it.Valid()
 	if stepFirst && valid {
 		valid = step(it, o.Reverse)
@@ -203,7 +211,7 @@ func (r *Runs) Scan(it Iterator, n int, stepFirst bool, o *ScanOptions, doneNs [
 			o.Entry(k, v)
 		}
 		if doneNs != nil {
-			doneNs[count] = clock.Nanos() - start
+			doneNs[count] = sw.Lap()
 		}
 		count++
 		if count == n {

@@ -25,10 +25,18 @@ import "github.com/godbbench/godbbench/internal/clock"
 // call's start to the end of key i. A timed or reverse count steps key
 // by key.
 func (it *dbIter) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (count int, bytes int64, more bool, valueErr error) {
-	var start int64
-	if doneNs != nil {
-		start = clock.Nanos()
+	if doneNs == nil {
+		return it.scanCount(n, stepFirst, reverse, nil, nil)
 	}
+	sw := clock.StartStopwatch()
+	count, bytes, more, valueErr = it.scanCount(n, stepFirst, reverse, doneNs, &sw)
+	sw.ToNanos(doneNs[:count])
+	return count, bytes, more, valueErr
+}
+
+// scanCount is ScanCount with doneNs in sw's laps (sw is nil when
+// doneNs is).
+func (it *dbIter) scanCount(n int, stepFirst, reverse bool, doneNs []int64, sw *clock.Stopwatch) (count int, bytes int64, more bool, valueErr error) {
 	valid := it.valid
 	if stepFirst && valid {
 		valid = it.step(reverse)
@@ -43,7 +51,7 @@ func (it *dbIter) ScanCount(n int, stepFirst, reverse bool, doneNs []int64) (cou
 		}
 		bytes += int64(len(it.key))
 		if doneNs != nil {
-			doneNs[count] = clock.Nanos() - start
+			doneNs[count] = sw.Lap()
 		}
 		count++
 		if count == n {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // testRuns checks engine.Runs, which uses the engine's Runner where it has
@@ -14,7 +15,10 @@ import (
 // iterator steps), timed or not, with and without callbacks, over runs of
 // several lengths; completion times run from the call's start, never
 // backwards and never past the call's end; malformed runs are refused.
+// The times are read as db_bench reads them, from the time stamp counter
+// where internal/clock adopts it.
 func testRuns(t *testing.T, open OpenFunc) {
+	t.Logf("time stamp counter in use: %v", clock.Calibrate())
 	db := open(t.TempDir())
 	defer mustClose(t, db)
 	t.Run("Put", func(t *testing.T) { testPutRuns(t, db) })
