@@ -9,11 +9,10 @@ import "time"
 // A scan with --histogram reads the clock after every entry, at 8 threads
 // about a tenth of an entry's CPU, and a lap skips Nanos's load of the
 // scale and its two conversions. A Stopwatch belongs to one goroutine; its
-// laps agree with differences of Nanos to within a nanosecond a lap's
-// rounding.
+// laps, converted, agree with differences of Nanos up to rounding.
 type Stopwatch struct {
 	nsPerTick float64 // 0: laps are nanoseconds
-	t0        uint64  // the counter, or nanoseconds since start, at Start
+	t0        uint64  // the counter, or nanoseconds since start, when started
 }
 
 // StartStopwatch starts a Stopwatch now.
