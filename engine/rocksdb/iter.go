@@ -241,7 +241,10 @@ func (it *iterator) scanSizes(n int, stepFirst bool, doneNs []int64) (int, int64
 		// (Debian's build asserts).
 		return 0, 0, false, nil
 	}
-	sw := clock.StartStopwatch()
+	var sw clock.Stopwatch // read only in a timed run
+	if doneNs != nil {
+		sw = clock.StartStopwatch()
+	}
 	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue, timesPtr(doneNs), boolInt(sw.Ticking()))
 	if doneNs != nil {
 		sw.ToNanos(doneNs[:r.count])

@@ -397,8 +397,8 @@ func testInterleaved(t *testing.T, r memtable.Rep) {
 // writeConcurrently runs writers goroutines; writer w adds perWriter entries,
 // the i-th with the key and sequence number op(w, i) gives, its kind from
 // kindFor and its value from valueFor. It returns when every writer has
-// stopped, with each writer's model of what it added and the first Add
-// error (a writer stops at its first error).
+// stopped, with each writer's model of what it added and the writers' Add
+// errors joined (a writer stops at its first).
 func writeConcurrently(r memtable.Rep, writers, perWriter int, op func(w, i int) ([]byte, uint64)) ([]model, error) {
 	var wg sync.WaitGroup
 	errs := make([]error, writers)
