@@ -55,9 +55,9 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 	if r.own != nil && fn == nil {
 		return r.own.GetRun(keys, keyLen, sizes, doneNs)
 	}
-	var start int64
+	var sw clock.Stopwatch // read only in a timed run
 	if doneNs != nil {
-		start = clock.Nanos()
+		sw = clock.StartStopwatch()
 	}
 	db, take := r.db, r.takeSize
 	r.getFn = fn
@@ -73,8 +73,11 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 			sizes[i] = r.size
 		}
 		if doneNs != nil {
-			doneNs[i] = clock.Nanos() - start
+			doneNs[i] = sw.Lap()
 		}
+	}
+	if doneNs != nil {
+		sw.ToNanos(doneNs)
 	}
 	return nil
 }
@@ -99,20 +102,26 @@ func (r *Runs) Put(keys []byte, keyLen int, values []byte, ends []int32, wo *Wri
 	if r.own != nil {
 		return r.own.PutRun(keys, keyLen, values, ends, wo, doneNs)
 	}
-	var start int64
+	var sw clock.Stopwatch // read only in a timed run
 	if doneNs != nil {
-		start = clock.Nanos()
+		sw = clock.StartStopwatch()
 	}
 	db := r.db
 	from := int32(0)
 	for i, end := range ends {
 		if err := db.Put(keys[:keyLen], values[from:end], wo); err != nil {
+			if doneNs != nil {
+				sw.ToNanos(doneNs[:i])
+			}
 			return i, err
 		}
 		keys, from = keys[keyLen:], end
 		if doneNs != nil {
-			doneNs[i] = clock.Nanos() - start
+			doneNs[i] = sw.Lap()
 		}
+	}
+	if doneNs != nil {
+		sw.ToNanos(doneNs)
 	}
 	return n, nil
 }

@@ -9,11 +9,11 @@
 // made, so the members they leave out do not matter.
 
 #include "bridge.h"
+#include "lapclock.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -255,28 +255,25 @@ gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
   return r;
 }
 
-// run_clock times the operations of a run for engine.TimedRunner: the
-// nanoseconds since the run began at the end of each operation, read from
-// CLOCK_MONOTONIC (vDSO, ~20 ns), as db_bench reads its clock per operation
-// when it keeps histograms.
+// run_clock times the operations of a run for engine.TimedRunner: the time
+// since the run began at the end of each operation, as db_bench reads its
+// clock per operation when it keeps histograms, in the laps of the Go
+// caller's clock.Stopwatch (lapclock.h: the time stamp counter when
+// ticking, as the Go engines' runs read it, else CLOCK_MONOTONIC).
 struct run_clock {
   int64_t* done_ns;
+  int ticking;
   int64_t start;
-  static int64_t now() {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-  }
-  explicit run_clock(int64_t* d) : done_ns(d), start(d != nullptr ? now() : 0) {}
+  run_clock(int64_t* d, int t) : done_ns(d), ticking(t), start(d != nullptr ? gdb_lap_now(t) : 0) {}
   void done(size_t i) {
-    if (done_ns != nullptr) done_ns[i] = now() - start;
+    if (done_ns != nullptr) done_ns[i] = gdb_lap_now(ticking) - start;
   }
 };
 
 char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
                   const char* keys, size_t key_len, const char* values,
-                  const int32_t* ends, size_t* written, int64_t* done_ns) {
-  run_clock clock(done_ns);
+                  const int32_t* ends, size_t* written, int64_t* done_ns, int ticking) {
+  run_clock clock(done_ns, ticking);
   *written = 0;
   size_t start = 0;
   for (size_t i = 0; i < n; i++) {
@@ -295,8 +292,9 @@ char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
 }
 
 char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
-                    const char* keys, size_t key_len, int32_t* sizes, int64_t* done_ns) {
-  run_clock clock(done_ns);
+                    const char* keys, size_t key_len, int32_t* sizes, int64_t* done_ns,
+                    int ticking) {
+  run_clock clock(done_ns, ticking);
   auto* cf = db->rep->DefaultColumnFamily();
   for (size_t i = 0; i < n; i++) {
     tl_pinned.Reset();

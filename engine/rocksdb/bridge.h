@@ -110,11 +110,13 @@ gdb_get_copy_result gdb_get_copy(rocksdb_t* db, const rocksdb_readoptions_t* ro,
 // calling thread's write batch (engine.RunPutter): key i is
 // keys[i*key_len:(i+1)*key_len], value i values[ends[i-1]:ends[i]]. It sets
 // *written to the entries written and returns an error string or NULL.
-// With done_ns non-NULL it sets done_ns[i] to the nanoseconds from the call's
-// start to the end of write i (CLOCK_MONOTONIC; engine.TimedRunner).
+// With done_ns non-NULL it sets done_ns[i] to the time from the call's
+// start to the end of write i (engine.TimedRunner) in a Go
+// clock.Stopwatch's laps: time stamp counter ticks when ticking, else
+// nanoseconds (lapclock.h).
 char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
                   const char* keys, size_t key_len, const char* values,
-                  const int32_t* ends, size_t* written, int64_t* done_ns);
+                  const int32_t* ends, size_t* written, int64_t* done_ns, int ticking);
 
 // gdb_get_sizes looks up n keys of key_len bytes stored back to back in
 // keys, one Get after another, and sets sizes[i] to the value's length or
@@ -122,7 +124,8 @@ char* gdb_put_run(rocksdb_t* db, const rocksdb_writeoptions_t* wo, size_t n,
 // rocksdb_free) at the first lookup that fails other than not-found.
 // done_ns, when non-NULL, is timed as in gdb_put_run.
 char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
-                    const char* keys, size_t key_len, int32_t* sizes, int64_t* done_ns);
+                    const char* keys, size_t key_len, int32_t* sizes, int64_t* done_ns,
+                    int ticking);
 
 // gdb_set_merge_operator installs the merge operator RocksDB's
 // MergeOperator::CreateFromString makes of name (a nickname such as

@@ -51,6 +51,7 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
+	"github.com/godbbench/godbbench/internal/clock"
 	"github.com/godbbench/godbbench/options"
 )
 
@@ -200,8 +201,8 @@ func (d *DB) Get(key []byte, fn func(value []byte)) (bool, error) {
 }
 
 // GetRun implements engine.Runner: the lookups of a whole run of keys in
-// one cgo call, timed when doneNs is not nil (CLOCK_MONOTONIC after each
-// lookup, as db_bench reads its clock). db_bench's readrandom only counts
+// one cgo call, timed when doneNs is not nil (a clock.Stopwatch lap after
+// each lookup, as db_bench reads its clock). db_bench's readrandom only counts
 // what it finds (unless --report_json asks for a checksum of the values),
 // so the driver hands it runs of up to 16,384 keys (dbbench/runs.go says
 // why long ones: a locked goroutine's trips through the Go scheduler cost
@@ -227,8 +228,16 @@ func (d *DB) getSizes(keys []byte, keyLen int, sizes []int32, doneNs []int64) er
 	if n == 0 {
 		return nil
 	}
-	return cError(C.gdb_get_sizes(d.db, d.ro, C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		(*C.int32_t)(unsafe.Pointer(&sizes[0])), timesPtr(doneNs)))
+	var sw clock.Stopwatch // read only in a timed run
+	if doneNs != nil {
+		sw = clock.StartStopwatch()
+	}
+	err := cError(C.gdb_get_sizes(d.db, d.ro, C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
+		(*C.int32_t)(unsafe.Pointer(&sizes[0])), timesPtr(doneNs), boolInt(sw.Ticking())))
+	if doneNs != nil && err == nil {
+		sw.ToNanos(doneNs)
+	}
+	return err
 }
 
 // timesPtr is the C view of a run's completion times, NULL for none.
@@ -273,9 +282,16 @@ func (d *DB) putRun(keys []byte, keyLen int, values []byte, ends []int32, wo *en
 	if n == 0 {
 		return 0, nil
 	}
+	var sw clock.Stopwatch // read only in a timed run
+	if doneNs != nil {
+		sw = clock.StartStopwatch()
+	}
 	var written C.size_t
 	err := cError(C.gdb_put_run(d.db, d.writeOptions(wo), C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written, timesPtr(doneNs)))
+		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written, timesPtr(doneNs), boolInt(sw.Ticking())))
+	if doneNs != nil {
+		sw.ToNanos(doneNs[:written])
+	}
 	return int(written), err
 }
 

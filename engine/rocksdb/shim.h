@@ -6,8 +6,9 @@
 #include <stddef.h>
 #include <string.h>
 #include <stdint.h>
-#include <time.h>
 #include <rocksdb/c.h>
+
+#include "lapclock.h"
 
 static inline char* gdb_write(rocksdb_t* db, const rocksdb_writeoptions_t* wo,
                        rocksdb_writebatch_t* b) {
@@ -155,26 +156,6 @@ typedef struct {
 	unsigned long long bytes;
 	int more; // stopped on the n-th entry (1) or ran off the end (0)
 } gdb_sum_result;
-
-// gdb_now_ns reads CLOCK_MONOTONIC in nanoseconds.
-static inline int64_t gdb_now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-// gdb_lap_now reads the clock of a Go clock.Stopwatch: the time stamp
-// counter when ticking (only ever set on x86-64, where Go reads the same
-// counter), else CLOCK_MONOTONIC in nanoseconds.
-static inline int64_t gdb_lap_now(int ticking) {
-#if defined(__x86_64__)
-	if (ticking) {
-		return (int64_t)__builtin_ia32_rdtsc();
-	}
-#endif
-	(void)ticking;
-	return gdb_now_ns();
-}
 
 // gdb_iter_sum counts up to n entries forward from the current one (from
 // the next one with step_first), summing key and, with with_value, value

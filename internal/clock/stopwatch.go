@@ -6,9 +6,10 @@ import "time"
 // than Nanos: Lap reads the clock in its own unit (time stamp counter ticks
 // where Calibrate adopted the counter when the Stopwatch started, else
 // nanoseconds) and leaves the conversion to ToNanos, once for the whole run.
-// A scan with --histogram reads the clock after every entry, at 8 threads
-// about a tenth of an entry's CPU, and a lap skips Nanos's load of the
-// scale and its two conversions. A Stopwatch belongs to one goroutine; its
+// A timed run (a scan, or a run of Gets or Puts, with --histogram) reads
+// the clock after every entry, in a scan at 8 threads about a tenth of an
+// entry's CPU, and a lap skips Nanos's load of the scale and its two
+// conversions. A Stopwatch belongs to one goroutine; its
 // laps, converted, agree with differences of Nanos up to rounding.
 type Stopwatch struct {
 	nsPerTick float64 // 0: laps are nanoseconds
