@@ -37,11 +37,13 @@ func runValue(i int) []byte {
 
 // checkTimes checks a run's completion times against the call's duration,
 // measured on the monotonic clock: the run's times come from the time
-// stamp counter at the rate Calibrate measured over 10 ms, which can be off
-// by tens of parts per million, so they may pass took by a thousandth.
+// stamp counter at the rate Calibrate measured, so they may pass took by
+// the calibration's error, allowed up to 1% as internal/clock's own test
+// allows it. Times left in counter ticks (a missing conversion) are about
+// twice to four times too long at this machine's 2-4 GHz and still fail.
 func checkTimes(t *testing.T, what string, done []int64, took time.Duration) {
 	t.Helper()
-	limit := int64(took) + int64(took)/1000
+	limit := int64(took) + int64(took)/100
 	prev := int64(0)
 	for i, d := range done {
 		if d < prev || d > limit {

@@ -87,3 +87,32 @@ func BenchmarkTimeNow(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestCounterAtTakesTheNarrowestBracket: counterAt pairs the counter with
+// the midpoint of the narrowest of its brackets, so that a try preempted
+// between its reads (a wide bracket) does not enter the rate.
+func TestCounterAtTakesTheNarrowestBracket(t *testing.T) {
+	// Each try reads mono, tick, mono. Widths by try: 5000, 300, 40, 900,
+	// then 70 for the rest; the third try (tick 102) is the narrowest.
+	widths := []time.Duration{5000, 300, 40, 900}
+	var monoReads []time.Duration
+	now := time.Duration(1_000_000)
+	for i := range bracketTries {
+		w := time.Duration(70)
+		if i < len(widths) {
+			w = widths[i]
+		}
+		monoReads = append(monoReads, now, now+w)
+		now += w + 10
+	}
+	nextMono, nextTick := 0, uint64(100)
+	mono := func() time.Duration { m := monoReads[nextMono]; nextMono++; return m }
+	tick := func() uint64 { nextTick++; return nextTick - 1 }
+	gotTick, gotMid := counterAt(tick, mono)
+	if nextMono != 2*bracketTries {
+		t.Fatalf("counterAt read the monotonic clock %d times, want %d", nextMono, 2*bracketTries)
+	}
+	if wantMid := monoReads[4] + 20; gotTick != 102 || gotMid != wantMid {
+		t.Fatalf("counterAt = tick %d at %v, want tick 102 at %v", gotTick, gotMid, wantMid)
+	}
+}
