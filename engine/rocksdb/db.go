@@ -228,16 +228,39 @@ func (d *DB) getSizes(keys []byte, keyLen int, sizes []int32, doneNs []int64) er
 	if n == 0 {
 		return nil
 	}
-	var sw clock.Stopwatch // read only in a timed run
-	if doneNs != nil {
-		sw = clock.StartStopwatch()
-	}
+	rc := startRunClock(doneNs)
 	err := cError(C.gdb_get_sizes(d.db, d.ro, C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		(*C.int32_t)(unsafe.Pointer(&sizes[0])), timesPtr(doneNs), boolInt(sw.Ticking())))
-	if doneNs != nil && err == nil {
-		sw.ToNanos(doneNs)
+		(*C.int32_t)(unsafe.Pointer(&sizes[0])), timesPtr(doneNs), rc.ticking()))
+	if err == nil {
+		rc.finish(doneNs, n)
 	}
 	return err
+}
+
+// runClock times one run of a C loop (lapclock.h) for a timed run: the C
+// loop reads the clock its ticking flag names and writes laps, which
+// finish converts to nanoseconds. Untimed (nil doneNs), it reads nothing.
+type runClock struct {
+	sw clock.Stopwatch
+}
+
+// startRunClock starts the clock of a run timed into doneNs.
+func startRunClock(doneNs []int64) runClock {
+	if doneNs == nil {
+		return runClock{}
+	}
+	return runClock{sw: clock.StartStopwatch()}
+}
+
+// ticking is the C loop's flag: read the time stamp counter (1) or
+// CLOCK_MONOTONIC (0).
+func (rc *runClock) ticking() C.int { return boolInt(rc.sw.Ticking()) }
+
+// finish converts the first n laps of doneNs, those the C loop wrote.
+func (rc *runClock) finish(doneNs []int64, n int) {
+	if doneNs != nil {
+		rc.sw.ToNanos(doneNs[:n])
+	}
 }
 
 // timesPtr is the C view of a run's completion times, NULL for none.
@@ -282,16 +305,11 @@ func (d *DB) putRun(keys []byte, keyLen int, values []byte, ends []int32, wo *en
 	if n == 0 {
 		return 0, nil
 	}
-	var sw clock.Stopwatch // read only in a timed run
-	if doneNs != nil {
-		sw = clock.StartStopwatch()
-	}
+	rc := startRunClock(doneNs)
 	var written C.size_t
 	err := cError(C.gdb_put_run(d.db, d.writeOptions(wo), C.size_t(n), bytesPtr(keys), C.size_t(keyLen),
-		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written, timesPtr(doneNs), boolInt(sw.Ticking())))
-	if doneNs != nil {
-		sw.ToNanos(doneNs[:written])
-	}
+		bytesPtr(values), (*C.int32_t)(unsafe.Pointer(&ends[0])), &written, timesPtr(doneNs), rc.ticking()))
+	rc.finish(doneNs, int(written))
 	return int(written), err
 }
 

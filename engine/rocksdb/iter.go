@@ -15,7 +15,6 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/engine"
-	"github.com/godbbench/godbbench/internal/clock"
 )
 
 // iterator is an engine.Iterator over a rocksdb_iterator_t. It has two
@@ -241,14 +240,9 @@ func (it *iterator) scanSizes(n int, stepFirst bool, doneNs []int64) (int, int64
 		// (Debian's build asserts).
 		return 0, 0, false, nil
 	}
-	var sw clock.Stopwatch // read only in a timed run
-	if doneNs != nil {
-		sw = clock.StartStopwatch()
-	}
-	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue, timesPtr(doneNs), boolInt(sw.Ticking()))
-	if doneNs != nil {
-		sw.ToNanos(doneNs[:r.count])
-	}
+	rc := startRunClock(doneNs)
+	r := C.gdb_iter_sum(it.it, C.size_t(max(n, 0)), boolInt(stepFirst), it.withValue, timesPtr(doneNs), rc.ticking())
+	rc.finish(doneNs, int(r.count))
 	it.clear()
 	it.dir, it.run = 0, 0
 	it.scanning, it.scanEnded = true, r.more == 0
