@@ -34,6 +34,28 @@ import "sync/atomic"
 // cached like any other, so a database that fits is cached by its first
 // scan.
 //
+// Of a reader's point reads (each read of a pair from the file, through
+// one pair buffer: a Get's, pooled per table, or an iterator's) only one
+// in admitSample goes to a full shard's doorkeeper at all; the others'
+// blocks are declined without touching anything shared. Why: at db_bench's
+// defaults (1M keys, 8 MiB of cache, 58 MB of tables, uniform reads) a
+// Get's pair read was admitted on about one miss in six (the doorkeeper's
+// second misses and false positives: 367K of 2.08M block loads), each
+// admission a write lock, a clock sweep, an eviction and a decode into a
+// cold slot, and the doorkeeper's atomic OR on a line the other reader
+// thread had just written, while under uniform reads the share of hits is
+// the cache's share of the tables however often it turns over. With one
+// read in 16 eligible, readrandom at 2 threads on that database admitted
+// 26K blocks instead of 367K, hit the cache on 237-261K loads instead of
+// 155K (fewer admissions evict fewer blocks before their next read), and
+// spent 11% less CPU, five alternated processes each (docs/BENCHMARKS.md,
+// "A full cache considers one point read in 16"). A block read again and
+// again is still admitted: its reads reach the doorkeeper one in 16, and
+// its second such read within the window caches it; with
+// --read_random_exp_range=10 (most reads on few blocks) one pair of runs
+// hit 1.52M loads against 1.56M. Until a shard first evicts, every block
+// is admitted as before.
+//
 // What is declined is decoded into the reader's own buffer, as a block
 // that cannot be cached always was; only data blocks go through admission
 // (Cache.admit): index and filter partitions are reserved directly.
@@ -79,13 +101,24 @@ func (d *doorkeeper) seen(k cacheKey) bool {
 	return false
 }
 
+// admitSample is how many of a reader's pair reads there are for each one
+// whose blocks a full cache may admit (pairBuf.declined); see above. A
+// power of two.
+const admitSample = 16
+
+// admitSampleMask is admitSample-1: a pair read is in the sample when the
+// buffer's count of reads before it has these bits clear. Tests of the
+// doorkeeper alone set it to 0 (every read in the sample).
+var admitSampleMask uint32 = admitSample - 1
+
 // admit is reserve for a data block: once the shard has had to evict, a
 // block is reserved only on its second miss within the doorkeeper's window,
-// and never when scanning says a scan read it ahead (see above); ok is
-// false when it is declined or cannot be cached.
-func (c *Cache) admit(file, off uint64, n int, scanning bool) (cacheHandle, []byte, bool) {
+// and never when decline says the caller asks it not to be (a block read
+// ahead by a scan, or one of the point reads outside the sample; see
+// above); ok is false when it is declined or cannot be cached.
+func (c *Cache) admit(file, off uint64, n int, decline bool) (cacheHandle, []byte, bool) {
 	k := cacheKey{file, off}
-	if s := c.shard(k); s.full.Load() && (scanning || !s.door.seen(k)) {
+	if s := c.shard(k); s.full.Load() && (decline || !s.door.seen(k)) {
 		return cacheHandle{}, nil, false
 	}
 	return c.reserve(file, off, n)

@@ -25,6 +25,7 @@ func readPairCounts(s *statistics.Statistics) pairCounts {
 // value block exactly when the key block was cached: both while the cache
 // has room, neither on a first miss once it is full, both on the second.
 func TestPairedValueFollowsItsKeyBlock(t *testing.T) {
+	sampleEveryRead(t)
 	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
 	defer r.Close()
 	get := func(i int) {
@@ -65,12 +66,7 @@ func TestPairedValueFollowsItsKeyBlock(t *testing.T) {
 	step("second seek", seek, 10000, pairCounts{hit: 2})
 
 	// Fill the cache until its shard has to evict.
-	for i := 0; !cache.shards[0].full.Load(); i += 37 {
-		if i >= len(es) {
-			t.Fatal("the table did not overflow the cache")
-		}
-		get(i)
-	}
+	fillUntilFull(t, r, cache, es)
 	// Full: a block's first miss caches neither block, its second both.
 	last := len(es) - 1
 	step("first get when full", get, last, pairCounts{miss: 1})
@@ -88,6 +84,18 @@ func mustGet(t *testing.T, r *Reader, e entry) {
 	})
 	if err != nil || !found {
 		t.Fatalf("key %q: found %v, err %v", e.key, found, err)
+	}
+}
+
+// fillUntilFull reads every 37th of es through r until the first shard
+// of cache has had to evict.
+func fillUntilFull(t *testing.T, r *Reader, cache *Cache, es []entry) {
+	t.Helper()
+	for i := 0; !cache.shards[0].full.Load(); i += 37 {
+		if i >= len(es) {
+			t.Fatal("the table did not overflow the cache")
+		}
+		mustGet(t, r, es[i])
 	}
 }
 
@@ -143,12 +151,7 @@ func TestPairedValueCachedOnce(t *testing.T) {
 func TestPairedValueOfAScanKeepsTheScanRule(t *testing.T) {
 	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
 	defer r.Close()
-	for i := 0; !cache.shards[0].full.Load(); i += 37 {
-		if i >= len(es) {
-			t.Fatal("the table did not overflow the cache")
-		}
-		mustGet(t, r, es[i])
-	}
+	fillUntilFull(t, r, cache, es)
 	st := r.getState.Get().(*getState)
 	defer r.getState.Put(st)
 	i := len(r.blocks) - 1

@@ -161,6 +161,11 @@ type pairBuf struct {
 	// or not, and charge is told of every read's bytes (iter_io.go).
 	fixed  int
 	charge func(n int)
+	// reads counts the reads of pairs from the file made through this
+	// buffer; declined says the latest one is not among the one in
+	// admitSample whose blocks a full cache may admit (cache_admission.go).
+	reads    uint32
+	declined bool
 }
 
 const (
@@ -632,13 +637,13 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		var b []byte
 		var ok bool
 		// A block read ahead by a scan goes only into free space, never
-		// in place of a cached block (cache_admission.go), whatever the
-		// fill mode.
+		// in place of a cached block, whatever the fill mode; so does one
+		// of a pair read outside the admission sample (cache_admission.go).
 		scanning := pair != nil && pair.window > 0
 		if fill == fillReserve && !scanning {
 			h, b, ok = r.cache.reserve(r.opts.FileNum, off, size)
 		} else {
-			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, scanning)
+			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, scanning || pair != nil && pair.declined)
 		}
 		if ok {
 			if err := r.decompressReserved(h, b, stored, kind); err != nil {
@@ -710,6 +715,8 @@ func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, erro
 		// Until the read succeeds p holds nothing: a failed read must not
 		// leave the previous run's bytes looking like the new pairs.
 		p.first, p.last = 0, -1
+		p.declined = p.reads&admitSampleMask != 0
+		p.reads++
 		if err := r.readAt(buf, r.blocks[first].offset); err != nil {
 			return nil, err
 		}
