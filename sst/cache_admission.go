@@ -37,9 +37,11 @@ import "sync/atomic"
 // Of a reader's point reads (each read of a pair from the file, through
 // one pair buffer: a Get's, pooled per table, or an iterator's) only one
 // in admitSample goes to a full shard's doorkeeper at all; the others'
-// blocks are declined without touching anything shared. (An iterator's
-// blocks read alone, before its first Value, are not pair reads: they go
-// to the doorkeeper every time, as before.) Why: at db_bench's
+// blocks are declined without touching anything shared. An iterator's
+// key blocks loaded alone (before its first Value; db_bench's seekrandom
+// makes an iterator per seek) count too, one per load, and the value
+// block of such a key block takes its decision (Iter.fillFor); the count
+// goes from iterator to iterator with their pooled buffers. Why: at db_bench's
 // defaults (1M keys, 8 MiB of cache, 58 MB of tables, uniform reads) a
 // Get's pair read was admitted on about one miss in six (the doorkeeper's
 // second misses and false positives: 367K of 2.08M block loads), each

@@ -196,27 +196,66 @@ func TestPointReadsAdmittedOneInSample(t *testing.T) {
 			t.Fatalf("key %q: found %v, err %v", e.key, found, err)
 		}
 	}
+	checkOneInSample(t, es, stats, get, false, 2)
+}
+
+// checkOneInSample reads 250 pairs of es, each twice in a row, through
+// read on a full cache, and fails if more than a tenth of their blocks
+// were admitted (unless loose); then reads one pair 3*admitSample times
+// and fails if fewer than minHits of its block loads hit the cache.
+func checkOneInSample(t *testing.T, es []entry, stats *statistics.Statistics, read func(entry), loose bool, minHits uint64) {
+	t.Helper()
 	// Entries 79 apart lie in different pairs (about 67 entries a pair).
 	const pairs = 250
 	added := stats.Ticker(statistics.BlockCacheDataAdd)
 	for j := range pairs {
 		e := es[j*79+11]
-		get(e)
-		get(e)
+		read(e)
+		read(e)
 	}
 	// Each pair's two reads are consecutive, so at most one of them is in
 	// the sample and the doorkeeper sees it once: admitted only on a
 	// doorkeeper false positive (about 5%) of the sampled reads, a block
 	// or two where the doorkeeper alone admitted some 400.
-	if n := stats.Ticker(statistics.BlockCacheDataAdd) - added; n > pairs/10 {
+	if n := stats.Ticker(statistics.BlockCacheDataAdd) - added; n > pairs/10 && !loose {
 		t.Fatalf("%d blocks of %d pairs read twice admitted, want at most %d", n, pairs, pairs/10)
 	}
 	hot := es[len(es)-5]
 	hits := stats.Ticker(statistics.BlockCacheDataHit)
 	for range 3 * admitSample {
-		get(hot)
+		read(hot)
 	}
-	if n := stats.Ticker(statistics.BlockCacheDataHit) - hits; n == 0 {
-		t.Fatalf("a pair read %d times in a row never hit the cache", 3*admitSample)
+	if n := stats.Ticker(statistics.BlockCacheDataHit) - hits; n < minHits {
+		t.Fatalf("a pair read %d times in a row hit the cache %d times, want %d", 3*admitSample, n, minHits)
 	}
+}
+
+// TestSeeksAdmittedOneInSample: an iterator made per seek, as db_bench's
+// seekrandom makes them, loads its first key and value blocks alone (not
+// as a pair); those loads count toward the sample too, carried from one
+// iterator to the next with the pooled buffers (iterBuffers), so a full
+// cache declines pairs each sought twice by two fresh iterators as it
+// declines them for Gets.
+func TestSeeksAdmittedOneInSample(t *testing.T) {
+	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
+	defer r.Close()
+	fillUntilFull(t, r, cache, es)
+	seek := func(e entry) {
+		t.Helper()
+		it := r.NewIter()
+		if !it.SeekGE(e.key) || !bytes.Equal(it.Key(), e.key) {
+			t.Fatalf("seek %q: at %q, err %v", e.key, it.Key(), it.Error())
+		}
+		if v, err := it.Value(); err != nil || !bytes.Equal(v, e.value) {
+			t.Fatalf("seek %q: value err %v", e.key, err)
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A race build's sync.Pool drops some of what it is given, and a new
+	// iterBuffers starts the count afresh (its first load in the sample),
+	// so the bound on admissions holds only in other builds. Both blocks
+	// of the pair sought again and again are cached.
+	checkOneInSample(t, es, stats, seek, raceEnabled, 2)
 }

@@ -35,7 +35,10 @@ type Iter struct {
 	// scan tells runs of key block loads (scan.go).
 	scan   scanRun
 	noFill bool // blocks missing from the cache are not added (SetFillCache)
-	err    error
+	// keyFill is the fill mode the current block's key block was loaded
+	// with; its value block, loaded alone, takes the same (fillFor).
+	keyFill fillMode
+	err     error
 }
 
 // NewIter returns an unpositioned iterator.
@@ -67,6 +70,26 @@ func (t *Iter) Reset(r *Reader) {
 // use. It finds blocks already cached either way.
 func (t *Iter) SetFillCache(fill bool) { t.noFill = !fill }
 
+// fillFor is the fill mode of a block load of t through pair: none with
+// the cache fill off; for a block loaded alone (pair nil: before the
+// iterator's first Value), admission for one load in admitSample, counted
+// in the pair buffer with its pair reads, else only into a shard with
+// room (cache_admission.go). A pair read samples itself (readPair).
+func (t *Iter) fillFor(pair *pairBuf) fillMode {
+	switch {
+	case t.noFill:
+		return fillNone
+	case pair != nil:
+		return fillAdmit
+	}
+	inSample := t.pair.reads&admitSampleMask == 0
+	t.pair.reads++
+	if inSample {
+		return fillAdmit
+	}
+	return fillSpare
+}
+
 // loadKeys makes block i current (i in range); false on error.
 func (t *Iter) loadKeys(i int) bool {
 	t.kh.release()
@@ -88,7 +111,8 @@ func (t *Iter) loadKeys(i int) bool {
 		pair = &t.pair
 	}
 	held := pair != nil && pair.holds(i)
-	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
+	t.keyFill = t.fillFor(pair)
+	b, h, err := t.r.loadBlock(d.offset, d.keyLen, 2*i, &t.keyBuf, &t.tmp, pair, t.pair.charge, t.keyFill, true)
 	if err != nil {
 		t.err = err
 		return false
@@ -299,7 +323,11 @@ func (t *Iter) Value() ([]byte, error) {
 		if t.pairRead && t.pair.holds(t.blk) {
 			b, h, err = t.r.loadPairedValue(t.blk, &t.valueBuf, &t.tmp, &t.pair, t.kh.s != nil)
 		} else {
-			b, h, err = t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, t.pair.charge, !t.noFill, true)
+			fill := t.keyFill
+			if pair != nil {
+				fill = t.fillFor(pair)
+			}
+			b, h, err = t.r.loadBlock(d.valueOffset(), d.valueLen, 2*t.blk+1, &t.valueBuf, &t.tmp, pair, t.pair.charge, fill, true)
 		}
 		if err != nil {
 			t.err = err

@@ -11,8 +11,14 @@ import "sync"
 // (maxStored bytes, about 2 KiB for 4 KiB pairs) and, for a value, another:
 // on fillrandom,overwrite,seekrandom at --num=1000000 makeslice and the
 // zeroing of the new buffers were 12% of seekrandom's CPU profile.
+//
+// They also carry the pair buffer's count of reads (pairBuf.reads), so
+// that an iterator made per seek still counts toward the one load in
+// admitSample that a full cache may admit (cache_admission.go): a count
+// starting afresh would put every seek's first load in the sample.
 type iterBuffers struct {
 	keyBuf, valueBuf, tmp, pair []byte
+	pairReads                   uint32
 }
 
 var iterBufferPool = sync.Pool{New: func() any { return new(iterBuffers) }}
@@ -22,6 +28,7 @@ var iterBufferPool = sync.Pool{New: func() any { return new(iterBuffers) }}
 func (t *Iter) takeBuffers() {
 	b := iterBufferPool.Get().(*iterBuffers)
 	t.keyBuf, t.valueBuf, t.tmp, t.pair.buf = b.keyBuf, b.valueBuf, b.tmp, b.pair
+	t.pair.reads = b.pairReads
 	*b = iterBuffers{}
 	t.bufs = b
 }
@@ -36,6 +43,7 @@ func (t *Iter) returnBuffers() {
 	}
 	t.bufs = nil
 	b.keyBuf, b.valueBuf, b.tmp, b.pair = t.keyBuf[:0], t.valueBuf[:0], t.tmp[:0], t.pair.buf[:0]
+	b.pairReads = t.pair.reads
 	t.keyBuf, t.valueBuf, t.tmp, t.pair.buf = nil, nil, nil, nil
 	iterBufferPool.Put(b)
 }

@@ -12,15 +12,10 @@ const (
 	// was decided for it already (loadPairedValue). A block read ahead by
 	// a scan is still only admitted (the scan rule).
 	fillReserve
+	// fillSpare caches it only while its shard has room: a block an
+	// iterator loads alone, outside the admission sample (Iter.fillFor).
+	fillSpare
 )
-
-// fillModeOf is the mode of RocksDB's fill_cache flag.
-func fillModeOf(fill bool) fillMode {
-	if fill {
-		return fillAdmit
-	}
-	return fillNone
-}
 
 // holds reports whether p holds the stored bytes of pair i.
 func (p *pairBuf) holds(i int) bool {

@@ -162,7 +162,8 @@ type pairBuf struct {
 	fixed  int
 	charge func(n int)
 	// reads counts the reads of pairs from the file made through this
-	// buffer; declined says the latest one is not among the one in
+	// buffer (and an iterator's loads of blocks alone, Iter.fillFor);
+	// declined says the latest pair read is not among the one in
 	// admitSample whose blocks a full cache may admit (cache_admission.go).
 	reads    uint32
 	declined bool
@@ -561,9 +562,9 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // of being returned in place, so that the caller's reads of the bytes can
 // never fault (see mmap_fault.go). Reads of the mapping here are guarded:
 // a fault is returned as an ErrCorruption error naming the table.
-func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, charge func(int), fill, own bool) ([]byte, cacheHandle, error) {
+func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, charge func(int), fill fillMode, own bool) ([]byte, cacheHandle, error) {
 	if r.mapped != nil {
-		return r.loadMapped(off, n, bit, dst, fillModeOf(fill), own)
+		return r.loadMapped(off, n, bit, dst, fill, own)
 	}
 	if r.cache != nil {
 		if h, b, ok := r.cache.lookup(r.opts.FileNum, off, &r.hints[bit]); ok {
@@ -588,7 +589,7 @@ func (r *Reader) loadBlock(off uint64, n uint32, bit int, dst, tmp *[]byte, pair
 	if err := r.checkBlock(raw, handle{off, n}); err != nil {
 		return nil, cacheHandle{}, err
 	}
-	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fillModeOf(fill), false)
+	return r.decodeBlock(raw, off, n, bit, dst, tmp, pair, fill, false)
 }
 
 // loadMapped is loadBlock for a mapped table, with SetPanicOnFault on
@@ -638,12 +639,14 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		var ok bool
 		// A block read ahead by a scan goes only into free space, never
 		// in place of a cached block, whatever the fill mode; so does one
-		// of a pair read outside the admission sample (cache_admission.go).
+		// of a pair read, or a block loaded alone, outside the admission
+		// sample (cache_admission.go).
 		scanning := pair != nil && pair.window > 0
 		if fill == fillReserve && !scanning {
 			h, b, ok = r.cache.reserve(r.opts.FileNum, off, size)
 		} else {
-			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, scanning || pair != nil && pair.declined)
+			decline := scanning || fill == fillSpare || pair != nil && pair.declined
+			h, b, ok = r.cache.admit(r.opts.FileNum, off, size, decline)
 		}
 		if ok {
 			if err := r.decompressReserved(h, b, stored, kind); err != nil {
@@ -851,7 +854,7 @@ func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn fu
 	// newer ones are above the snapshot.
 	for ; i < len(r.blocks); i++ {
 		d := &r.blocks[i]
-		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, true, false)
+		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, fillAdmit, false)
 		if err != nil {
 			return false, err
 		}
@@ -899,7 +902,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, pairRead bool, kh c
 	if pairRead {
 		vb, vh, err = r.loadPairedValue(i, &st.valueBuf, &st.tmp, &st.pair, kh.s != nil)
 	} else {
-		vb, vh, err = r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, true, false)
+		vb, vh, err = r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, fillAdmit, false)
 	}
 	if err != nil {
 		return err
