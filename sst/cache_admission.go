@@ -41,24 +41,26 @@ import "sync/atomic"
 // key blocks loaded alone (before its first Value; db_bench's seekrandom
 // makes an iterator per seek) count too, one per load, and the value
 // block of such a key block takes its decision (Iter.fillFor); the count
-// goes from iterator to iterator with their pooled buffers. Why: at db_bench's
-// defaults (1M keys, 8 MiB of cache, 58 MB of tables, uniform reads) a
-// Get's pair read was admitted on about one miss in six (the doorkeeper's
-// second misses and false positives: 367K of 2.08M block loads), each
-// admission a write lock, a clock sweep, an eviction and a decode into a
-// cold slot, and the doorkeeper's atomic OR on a line the other reader
-// thread had just written, while under uniform reads the share of hits is
-// the cache's share of the tables however often it turns over. With one
-// read in 16 eligible, readrandom at 2 threads on that database admitted
-// 26K blocks instead of 367K, hit the cache on 237-261K loads instead of
-// 155K (fewer admissions evict fewer blocks before their next read), and
-// spent 11% less CPU, five alternated processes each (docs/BENCHMARKS.md,
-// "A full cache considers one point read in 16"). A block read again and
-// again is still admitted: its reads reach the doorkeeper one in 16, and
-// its second such read within the window caches it; with
+// goes from iterator to iterator with their pooled buffers.
+//
+// Why: at db_bench's defaults (1M keys, 8 MiB of cache, 58 MB of tables,
+// uniform reads) a Get's pair read was admitted on about one miss in six
+// (the doorkeeper's second misses and false positives: 367K of 2.08M block
+// loads), each admission a write lock, a clock sweep, an eviction and a
+// decode into a cold slot, and the doorkeeper's atomic OR on a line the
+// other reader thread had just written, while under uniform reads the share
+// of hits is the cache's share of the tables however often it turns over.
+// With one read in 16 eligible, readrandom at 2 threads on that database
+// admitted 26K blocks instead of 367K, hit the cache on 237-261K loads
+// instead of 155K (fewer admissions evict fewer blocks before their next
+// read), and spent 11% less CPU, five alternated processes each
+// (docs/BENCHMARKS.md, "A full cache considers one point read in 16");
+// seekrandom, its iterators sampled too, spent 12% less. A block read again
+// and again is still admitted: its reads reach the doorkeeper one in 16,
+// and its second such read within the window caches it; with
 // --read_random_exp_range=10 (most reads on few blocks) one pair of runs
-// hit 1.52M loads against 1.56M. Until a shard first evicts, every block
-// is admitted as before.
+// hit 1.52M loads against 1.56M. Until a shard first evicts, every block is
+// admitted as before.
 //
 // What is declined is decoded into the reader's own buffer, as a block
 // that cannot be cached always was; only data blocks go through admission
