@@ -175,9 +175,7 @@ func sampleEveryRead(t *testing.T) {
 // through one getState, held, since a race build's sync.Pool drops some
 // of what it is given (a new getState would start its count afresh).
 func TestPointReadsAdmittedOneInSample(t *testing.T) {
-	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
-	defer r.Close()
-	fillUntilFull(t, r, cache, es)
+	es, r, stats := fullSnappyTable(t)
 	st := r.getState.Get().(*getState)
 	defer r.getState.Put(st)
 	get := func(e entry) {
@@ -237,9 +235,7 @@ func checkOneInSample(t *testing.T, es []entry, stats *statistics.Statistics, re
 // cache declines pairs each sought twice by two fresh iterators as it
 // declines them for Gets.
 func TestSeeksAdmittedOneInSample(t *testing.T) {
-	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
-	defer r.Close()
-	fillUntilFull(t, r, cache, es)
+	es, r, stats := fullSnappyTable(t)
 	seek := func(e entry) {
 		t.Helper()
 		it := r.NewIter()

@@ -99,6 +99,17 @@ func fillUntilFull(t *testing.T, r *Reader, cache *Cache, es []entry) {
 	}
 }
 
+// fullSnappyTable is cachedSnappyTable with 4 slabs of cache, filled
+// until its first shard has had to evict; the reader is closed when the
+// test ends.
+func fullSnappyTable(t *testing.T) ([]entry, *Reader, *statistics.Statistics) {
+	t.Helper()
+	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
+	t.Cleanup(func() { r.Close() })
+	fillUntilFull(t, r, cache, es)
+	return es, r, stats
+}
+
 // cachedSnappyTable writes 20,000 entries in snappy pairs of 4 KiB and
 // opens them with a block cache of capacity bytes and statistics.
 func cachedSnappyTable(t *testing.T, capacity int64) ([]entry, *Reader, *Cache, *statistics.Statistics) {
@@ -149,9 +160,7 @@ func TestPairedValueCachedOnce(t *testing.T) {
 // scan is not cached into a full shard, even when its key block was
 // cached (the two blocks may lie in shards of which only one is full).
 func TestPairedValueOfAScanKeepsTheScanRule(t *testing.T) {
-	es, r, cache, stats := cachedSnappyTable(t, 4*slabSize)
-	defer r.Close()
-	fillUntilFull(t, r, cache, es)
+	_, r, stats := fullSnappyTable(t)
 	st := r.getState.Get().(*getState)
 	defer r.getState.Put(st)
 	i := len(r.blocks) - 1
