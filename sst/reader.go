@@ -167,7 +167,14 @@ type pairBuf struct {
 	// admitSample whose blocks a full cache may admit (cache_admission.go).
 	reads    uint32
 	declined bool
+	// want, when not empty, is the one span of the next value block a
+	// Get needs: a snappy block decoded into the caller's buffer then
+	// decodes only those bytes (snappyrange.go); set by deliver alone.
+	want valueSpan
 }
+
+// valueSpan is bytes [lo, hi) of a value block; hi 0 is the whole block.
+type valueSpan struct{ lo, hi uint32 }
 
 const (
 	minReadahead = 16 << 10
@@ -617,7 +624,9 @@ func (r *Reader) loadMapped(off uint64, n uint32, bit int, dst *[]byte, fill fil
 }
 
 // decodeBlock returns the uncompressed bytes of raw, the checked stored
-// block at off with its trailer (loadBlock's second half).
+// block at off with its trailer (loadBlock's second half). A snappy block
+// decoded into *dst for a Get that wants one span of it (pair.want) has
+// only that span decoded.
 func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp *[]byte, pair *pairBuf, fill fillMode, own bool) ([]byte, cacheHandle, error) {
 	kind := Compression(raw[n])
 	stored := raw[:n]
@@ -666,6 +675,19 @@ func (r *Reader) decodeBlock(raw []byte, off uint64, n uint32, bit int, dst, tmp
 		return stored, cacheHandle{}, nil
 	}
 	out := grow(dst, size)
+	if pair != nil && pair.want.hi != 0 && kind == CompressionSnappy && int(pair.want.hi) <= size {
+		// Only the span a Get wants: out's other bytes are left as they
+		// were, and the caller reads none of them.
+		sr := snappyRanges.Get().(*snappyRange)
+		ok, err := sr.decode(out[pair.want.lo:pair.want.hi], stored, int(pair.want.lo), int(pair.want.hi))
+		snappyRanges.Put(sr)
+		if err != nil {
+			return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
+		}
+		if ok {
+			return out, cacheHandle{}, nil
+		}
+	}
 	if err := decompress(out, stored, kind); err != nil {
 		return nil, cacheHandle{}, corruptf(r.name, off, "decompress: %v", err)
 	}
@@ -899,11 +921,13 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, pairRead bool, kh c
 	var vb []byte
 	var vh cacheHandle
 	var err error
+	st.pair.want = valueSpan{it.valOff, it.valOff + it.valLen}
 	if pairRead {
 		vb, vh, err = r.loadPairedValue(i, &st.valueBuf, &st.tmp, &st.pair, kh.s != nil)
 	} else {
 		vb, vh, err = r.loadBlock(d.valueOffset(), d.valueLen, 2*i+1, &st.valueBuf, &st.tmp, &st.pair, nil, fillAdmit, false)
 	}
+	st.pair.want = valueSpan{}
 	if err != nil {
 		return err
 	}
