@@ -5,7 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/hugemem"
-	"github.com/godbbench/godbbench/memtable/internal/prefetch"
+	"github.com/godbbench/godbbench/internal/prefetch"
 )
 
 // maxSlots bounds the arena: bit 31 of a version pin is its lock bit, so a

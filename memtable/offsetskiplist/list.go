@@ -57,7 +57,7 @@
 // Nodes lie in the arena in insertion order, so after random inserts each
 // node a scan reaches is a cache miss. Next and Prev, on arriving at a
 // node, prefetch the node after it (before it, for Prev), sized by the
-// node just reached (Span of memtable/internal/prefetch), as package
+// node just reached (Span of internal/prefetch), as package
 // skiplist does: the miss then overlaps the caller's work on the current
 // entry. memtabletest's BenchRep on a 1M-entry list filled in random
 // order, three alternated rounds: Next with 100 ns of work between steps
@@ -91,9 +91,9 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
-	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )
 

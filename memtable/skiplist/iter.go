@@ -4,8 +4,8 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable"
-	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 

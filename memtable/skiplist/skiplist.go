@@ -40,7 +40,7 @@
 // VM of docs/BENCHMARKS.md, where the rest of a DB iterator's step over a
 // memtable and a level takes some 150 ns). Next and Prev, on arriving at a
 // node, prefetch the cache lines of the entry after it (Span of
-// memtable/internal/prefetch, sized by the entry just reached: three lines
+// internal/prefetch, sized by the entry just reached: three lines
 // for db_bench's 16-byte key and 100-byte value with the header), so that
 // its miss overlaps the caller's work on the current entry. The walk stays
 // one dependent load per node; only the wait moves under other work.
@@ -98,9 +98,9 @@ import (
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/invariants"
+	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable"
 	"github.com/godbbench/godbbench/memtable/internal/levelindex"
-	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 	"github.com/godbbench/godbbench/memtable/internal/splicecache"
 )

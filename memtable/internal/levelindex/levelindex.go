@@ -62,8 +62,8 @@ import (
 	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/base"
+	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable/internal/kvbytes"
-	"github.com/godbbench/godbbench/memtable/internal/prefetch"
 )
 
 const (
