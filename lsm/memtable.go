@@ -87,7 +87,13 @@ func (m *memTable) add(seq uint64, kind base.Kind, key, value []byte) error {
 		return nil
 	}
 	if m.bloom != nil {
-		m.bloom.addKey(m.prefix, key)
+		// The bits are set after the insert, which overlaps the miss
+		// on their line; still before the write's sequence is
+		// published, so a reader that may see the write sees them.
+		a := m.bloom.startAdd(m.prefix, key)
+		err := m.rep.Add(seq, kind, key, value)
+		a.finish()
+		return err
 	}
 	return m.rep.Add(seq, kind, key, value)
 }
