@@ -96,8 +96,8 @@ func (b *memBloom) mayContain(key []byte) bool {
 
 // pendingAdd is what addKey adds, its lines prefetched (startAdd) and its
 // bits set later (finish). The miss on a line of a filter of some hundred
-// KiB (at db_bench's defaults 640 KiB) was a tenth of a write's CPU
-// (fillseq, 1M keys, 1 and 8 threads); the memtable insert between the two
+// KiB (at db_bench's defaults 640 KiB) was 7-13% of fillseq's CPU (pprof,
+// 1M and 2M keys, 1 and 8 threads); the memtable insert between the two
 // halves overlaps it.
 type pendingAdd struct{ prefix, whole bloomBits }
 
