@@ -1,5 +1,5 @@
 // Package prefetch starts cache lines on their way into the cache without
-// waiting for them. Two uses:
+// waiting for them. Three uses:
 //
 //   - A search that will load one of two nodes next, depending on a
 //     comparison whose operand is still missing the cache, prefetches the
@@ -9,6 +9,9 @@
 //     it knows its address, so that the fetch overlaps the caller's work on
 //     the current entry instead of stalling the next step (Span, with the
 //     current entry's size as the guess for the next one's).
+//   - A write that will set bits in a line of a filter once other work is
+//     done asks for the line first, so that the work overlaps the miss
+//     (Line; package lsm's memtable bloom).
 //
 // A plain load that misses holds up the retirement of every later
 // instruction, so only some 200 instructions run under it; a prefetch lets
