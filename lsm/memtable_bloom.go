@@ -94,14 +94,16 @@ func (b *memBloom) mayContain(key []byte) bool {
 	return true
 }
 
-// pendingAdd is what addKey adds, its lines prefetched (startAdd) and its
-// bits set later (finish). The miss on a line of a filter of some hundred
+// pendingAdd is what the filter holds of a key written (its prefix under
+// the prefix extractor when the key is in the prefix's domain, and the key
+// itself with whole keys), its lines prefetched (startAdd) and its bits
+// set later (finish). The miss on a line of a filter of some hundred
 // KiB (at db_bench's defaults 640 KiB) was 7-13% of fillseq's CPU (pprof,
 // 1M and 2M keys, 1 and 8 threads); the memtable insert between the two
 // halves overlaps it.
 type pendingAdd struct{ prefix, whole bloomBits }
 
-// startAdd computes what addKey adds of key and prefetches its lines.
+// startAdd computes what the filter holds of key and prefetches its lines.
 func (b *memBloom) startAdd(prefix prefixExtractor, key []byte) pendingAdd {
 	var a pendingAdd
 	if prefix.inDomain(key) {
@@ -117,13 +119,6 @@ func (b *memBloom) startAdd(prefix prefixExtractor, key []byte) pendingAdd {
 func (a *pendingAdd) finish() {
 	a.prefix.set()
 	a.whole.set()
-}
-
-// addKey adds what the filter holds of key: its prefix under prefix when
-// the key is in the prefix's domain, and the key itself with whole keys.
-func (b *memBloom) addKey(prefix prefixExtractor, key []byte) {
-	a := b.startAdd(prefix, key)
-	a.finish()
 }
 
 // mayContainKey reports whether a Get of key must search the memtable:

@@ -373,7 +373,8 @@ func testPrefixSeekSkipsTables(t *testing.T, fc formatCase) {
 func TestMemBloomRulesOut(t *testing.T) {
 	b := newMemBloom(8*10*1000, true)
 	for i := range 1000 {
-		b.addKey(prefixExtractor(4), fmt.Appendf(nil, "k%06d", i))
+		a := b.startAdd(prefixExtractor(4), fmt.Appendf(nil, "k%06d", i))
+		a.finish()
 	}
 	for i := range 1000 {
 		k := fmt.Appendf(nil, "k%06d", i)
