@@ -562,8 +562,9 @@ func (r *Reader) MayContain(userKey []byte) bool {
 // too; the returned bytes may point into pair.buf and stay valid until the
 // pair is replaced. Without pair, charge (when not nil) is told of the
 // bytes of a block read from the file before the read (a pair's reads are
-// charged to pair.charge). With fill false a block missing from the cache is not
-// added to it (RocksDB's ReadOptions.fill_cache, off for compactions).
+// charged to pair.charge). With fill fillNone a block missing from the cache
+// is not added to it (RocksDB's ReadOptions.fill_cache, off for compactions);
+// the other modes are pairvalue.go's.
 //
 // With own set, a raw block of a mapped table is copied into *dst instead
 // of being returned in place, so that the caller's reads of the bytes can
