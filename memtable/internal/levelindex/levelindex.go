@@ -133,9 +133,12 @@ func firstAt(p []uint64, prefix uint64, above bool) int {
 	return lo
 }
 
+// summaryLen is the length of the summary of n prefixes.
+func summaryLen(n int) int { return (n + blockLen - 1) / blockLen }
+
 // summarize fills ix.firsts from ix.prefixes.
 func (ix *Index) summarize() {
-	ix.firsts = make([]uint64, 0, (len(ix.prefixes)+blockLen-1)/blockLen)
+	ix.firsts = make([]uint64, 0, summaryLen(len(ix.prefixes)))
 	for j := 0; j < len(ix.prefixes); j += blockLen {
 		ix.firsts = append(ix.firsts, ix.prefixes[j])
 	}
@@ -333,6 +336,7 @@ func (k *Keeper) Build(n int64, height int, list Nodes) {
 		ix.nodes = append(ix.nodes, x)
 		x = link(p).Load()
 	}
+	k.bytes.Add(uint64(summaryLen(len(ix.prefixes))) * 8)
 	ix.summarize()
 	k.index.Store(ix)
 	k.bytes.Store(arrayBytes(ix))

@@ -71,6 +71,14 @@ func checkIndex(t *testing.T, f *fakeList, ix *Index) {
 	if i != ix.Len() {
 		t.Fatalf("%d nodes indexed, %d in the list", ix.Len(), i)
 	}
+	if len(ix.firsts) != summaryLen(i) {
+		t.Fatalf("a summary of %d prefixes for %d nodes", len(ix.firsts), i)
+	}
+	for j, p := range ix.firsts {
+		if p != ix.prefixes[j*blockLen] {
+			t.Fatalf("summary entry %d is not prefix %d", j, j*blockLen)
+		}
+	}
 }
 
 // TestBuild checks a build from scratch and one from a previous index
@@ -103,7 +111,7 @@ func TestBuild(t *testing.T) {
 	}
 	k.Build(k.NextAt(), Level+1, f.nodes())
 	checkIndex(t, f, k.Load())
-	if got, min := k.Bytes(), uint64(k.Load().Len())*12; got < min {
+	if got, min := k.Bytes(), uint64(k.Load().Len())*12+uint64(summaryLen(k.Load().Len()))*8; got < min {
 		t.Fatalf("Bytes %d, want at least %d", got, min)
 	}
 	var low Keeper
@@ -164,7 +172,7 @@ func TestLowerBound(t *testing.T) {
 			p += uint64(rng.IntN(3)) * 2 // steps of 0 (a run), 2 or 4
 		}
 		ix.summarize()
-		if want := (n + blockLen - 1) / blockLen; len(ix.firsts) != want {
+		if want := (n + blockLen - 1) / blockLen; len(ix.firsts) != want || summaryLen(n) != want {
 			t.Fatalf("%d prefixes: %d summary entries, want %d", n, len(ix.firsts), want)
 		}
 		for q := uint64(0); q <= p+1; q++ {
