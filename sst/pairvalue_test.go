@@ -77,11 +77,22 @@ func TestPairedValueFollowsItsKeyBlock(t *testing.T) {
 // mustGet reads e's key through r.Get and fails unless it finds e's value.
 func mustGet(t *testing.T, r *Reader, e entry) {
 	t.Helper()
-	found, err := r.Get(e.key, base.MaxSeq, func(v []byte, _ base.Kind, _ uint64) {
+	found, err := r.Get(e.key, base.MaxSeq, valueIs(t, e))
+	mustHaveFound(t, e, found, err)
+}
+
+// valueIs is a Get callback that fails t unless the value is e's.
+func valueIs(t *testing.T, e entry) func([]byte, base.Kind, uint64) {
+	return func(v []byte, _ base.Kind, _ uint64) {
 		if !bytes.Equal(v, e.value) {
 			t.Fatalf("key %q: wrong value", e.key)
 		}
-	})
+	}
+}
+
+// mustHaveFound fails t unless a Get of e found it without an error.
+func mustHaveFound(t *testing.T, e entry, found bool, err error) {
+	t.Helper()
 	if err != nil || !found {
 		t.Fatalf("key %q: found %v, err %v", e.key, found, err)
 	}
