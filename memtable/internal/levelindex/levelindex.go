@@ -100,12 +100,13 @@ type Index struct {
 
 // blockLen is how many prefixes one entry of an index's summary stands
 // for. A binary search over all the prefixes of a big list misses the cache
-// on each of its last steps, one miss after another (a list of 10M entries
-// has 2.5M indexed nodes, 20 MB of prefixes: some 10 misses a search). The
-// summary is a 32nd of that, so its lines stay cached far longer; it names
-// the block of 31 prefixes that holds the answer, whose lines (and those of
-// its nodes) the search then asks for all at once, so that their misses
-// overlap, before the binary search within it.
+// on its last steps, one miss after another (a list of 10M entries has 2.5M
+// indexed nodes, 20 MB of prefixes). The summary is a 32nd of that, so its
+// lines stay cached far longer; it names the block that holds the answer,
+// whose lines (and those of its nodes) the search then asks for all at
+// once, so that their misses overlap, before the binary search within it.
+// BenchmarkFind at 2.5M indexed nodes: 257-282 ns a search over every
+// prefix, 224-230 through the summary; at a memtable's 107,000, level.
 const blockLen = 32
 
 // Len is the number of indexed nodes.
@@ -145,9 +146,9 @@ func (ix *Index) summarize() {
 }
 
 // lowerBound is firstAt(ix.prefixes, prefix, false), found through the
-// summary: blocks before the first whose first prefix is at least prefix
-// hold the answer in their last block, past its first prefix (which is
-// below prefix).
+// summary: with t the first block whose first prefix is at least prefix,
+// the answer lies in block t-1 past its first prefix (which is below
+// prefix), or is block t's start.
 func (ix *Index) lowerBound(prefix uint64) int {
 	t := firstAt(ix.firsts, prefix, false)
 	if t == 0 {
