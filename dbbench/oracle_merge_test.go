@@ -134,6 +134,10 @@ func TestOracleMergeRefusals(t *testing.T) {
 	}
 }
 
+// sortlistOverread is what libstdc++ prints when RocksDB's sortlist
+// operator, reading past an operand's end, hands std::stoi a non-number.
+const sortlistOverread = "what():  stoi"
+
 // gmoTimes are the timings of getmergeoperands' lines.
 var gmoTimes = regexp.MustCompile(`[0-9.e+-]+ seconds`)
 
@@ -159,8 +163,18 @@ func TestOracleGetMergeOperands(t *testing.T) {
 		// In a child process, as C++ db_bench runs: RocksDB's sortlist
 		// operator parses an operand up to the next NUL or comma, past
 		// its end, and in a process whose heap holds old data it may meet
-		// a comma followed by a non-digit and abort (std::stoi).
-		code, out := runOursSubprocess(t, append([]string{"--engine=" + eng, "--db=" + filepath.Join(t.TempDir(), eng)}, args...))
+		// a comma followed by a non-digit and abort (std::stoi). The child
+		// still did so once in a clean-clone CI run: that abort, and only
+		// it, is run again, in a fresh directory, up to three times.
+		var code int
+		var out string
+		for attempt := 1; ; attempt++ {
+			code, out = runOursSubprocess(t, append([]string{"--engine=" + eng, "--db=" + filepath.Join(t.TempDir(), eng)}, args...))
+			if attempt == 3 || !strings.Contains(out, sortlistOverread) {
+				break
+			}
+			t.Logf("%s: attempt %d aborted in RocksDB's sortlist operator (%q); running it again", eng, attempt, sortlistOverread)
+		}
 		if code != 0 {
 			if code != 1 || !strings.Contains(out, eng+" engine") {
 				t.Errorf("%s: exit %d without naming the engine: %s", eng, code, out)
