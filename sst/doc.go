@@ -52,13 +52,15 @@
 //	               type byte, xor type byte × 0x6b9083d9 (mod 2^32)
 //
 // A block handle's length never includes the trailer.
-// Data blocks may be compressed, and so may the index block of a table
-// written with CompressIndex (RocksDB's enable_index_compression); filter,
-// range-deletion and properties blocks are always stored raw. A compressed
-// block is: snappy, the snappy block format; lz4, uvarint uncompressed
-// length then an LZ4 block; zstd, uvarint uncompressed length then one
-// zstd frame. The writer stores a block raw unless compression saves at
-// least 1/8 of its bytes.
+// Value blocks may be compressed, and so may the key blocks of a table
+// written with CompressKeyBlocks and the index block of one written with
+// CompressIndex (RocksDB's enable_index_compression); filter,
+// range-deletion and properties blocks are always stored raw. A reader
+// reads key blocks either way: the trailer's type byte says which. A
+// compressed block is: snappy, the snappy block format; lz4, uvarint
+// uncompressed length then an LZ4 block; zstd, uvarint uncompressed length
+// then one zstd frame. The writer stores a block raw unless compression
+// saves at least 1/8 of its bytes.
 //
 // Data block pair. Entries are cut into pairs of roughly BlockSize
 // uncompressed bytes: a key block, its trailer, a value block, its trailer.

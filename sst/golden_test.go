@@ -105,6 +105,7 @@ func TestCorruptionDetected(t *testing.T) {
 		es := goldenTables[1].entries()
 		opts := goldenTables[1].opts
 		opts.Compression = comp
+		opts.CompressKeyBlocks = true // the damaged key block is the compressed one
 		good := buildTable(t, es, opts)
 		for _, mmap := range []bool{ci%2 == 0} {
 			for pos := range good {

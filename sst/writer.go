@@ -29,6 +29,13 @@ type WriterOptions struct {
 	// CompressIndex stores the index block compressed like a data block
 	// (RocksDB's enable_index_compression); false stores it raw.
 	CompressIndex bool
+	// CompressKeyBlocks stores key blocks compressed like value blocks;
+	// false stores them raw. Every point lookup and seek that misses the
+	// cache decodes its key block, while keys are a small share of a
+	// pair's bytes: at db_bench's defaults (16-byte keys, snappy) the key
+	// blocks snappy halves are a tenth of the tables' bytes, and their
+	// decode was 7% of readrandom's CPU (docs/BENCHMARKS.md).
+	CompressKeyBlocks bool
 	// FormatVersion is the version to write: 0 means FormatVersion; 1
 	// writes the first format (footer without a checksum type, plain
 	// CRC32C trailers, raw index), which needs Checksum ChecksumCRC32C and
@@ -207,7 +214,7 @@ func (w *Writer) SetRangeDels(l *rangedel.List) { w.rangeDels = l }
 // end of the table).
 func (w *Writer) flushBlock(next []byte) error {
 	keys := w.block.finishKeys()
-	kh, err := w.writeBlock(keys, true)
+	kh, err := w.writeBlock(keys, w.opts.CompressKeyBlocks)
 	if err != nil {
 		return err
 	}
