@@ -11,14 +11,18 @@ import (
 // entry, otherwise through a loop of the DB's single calls (Get, Put,
 // MultiGet's Gets, iterator steps). Either way the engine sees the same
 // operations in the same order, so a caller keeps one loop per benchmark
-// whatever the engine. The methods follow Runner's contract, with what a
-// Runner cannot do added: a callback per found value or scanned entry,
-// and reverse scans. A Runs is not safe for concurrent use; its loops
-// allocate nothing.
+// whatever the engine; a loop of single Gets goes through the engine's
+// RunReader when it has one (runreader.go). The methods follow Runner's
+// contract, with what a Runner cannot do added: a callback per found value
+// or scanned entry, and reverse scans. A Runs is not safe for concurrent
+// use; its loops allocate nothing.
 type Runs struct {
 	db    DB
 	own   Runner      // nil when the engine has no runs
 	multi MultiGetter // nil when the DB has no batched lookup
+	// reader is the engine's RunReader, nil when it has none: the single
+	// Gets go through it, and each run ends it.
+	reader RunReader
 
 	// The state of the latest single-call loop, read by the callbacks
 	// below, which are bound once so that passing them does not allocate.
@@ -34,6 +38,9 @@ func NewRuns(db DB) *Runs {
 	r := &Runs{db: db}
 	r.own, _ = db.(Runner)
 	r.multi, _ = db.(MultiGetter)
+	if rr, ok := db.(RunReaders); ok {
+		r.reader = rr.NewRunReader()
+	}
 	r.takeSize = r.recordSize
 	r.takeAt = r.passValue
 	return r
@@ -59,7 +66,12 @@ func (r *Runs) Get(keys []byte, keyLen int, sizes []int32, fn func(i int, value 
 	if doneNs != nil {
 		sw = clock.StartStopwatch()
 	}
-	db, take := r.db, r.takeSize
+	var db PointGetter = r.db
+	if r.reader != nil {
+		db = r.reader
+		defer r.reader.End()
+	}
+	take := r.takeSize
 	r.getFn = fn
 	for i := range sizes {
 		r.cur = i

@@ -18,7 +18,11 @@ func mustOpen(t testing.TB, dir string, o *options.Options) *DB {
 	return db
 }
 
-func getString(t testing.TB, db *DB, key string) (string, bool) {
+// getString is db.Get of key as a string, failing the test on an error;
+// db is a DB or anything else that gets like one (a RunReader).
+func getString(t testing.TB, db interface {
+	Get([]byte, func([]byte)) (bool, error)
+}, key string) (string, bool) {
 	t.Helper()
 	var out string
 	found, err := db.Get([]byte(key), func(v []byte) { out = string(v) })

@@ -102,12 +102,7 @@ type getter struct {
 	readData bool
 }
 
-var getterPool = sync.Pool{New: func() any {
-	g := &getter{}
-	g.cb = g.onEntry
-	g.rec = g.record
-	return g
-}}
+var getterPool = sync.Pool{New: func() any { return newGetter() }}
 
 func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
 	if seq < g.cover {
@@ -130,11 +125,24 @@ func (g *getter) onEntry(value []byte, kind base.Kind, seq uint64) {
 
 // release returns g to the pool.
 func (g *getter) release() {
+	g.reset()
+	getterPool.Put(g)
+}
+
+// reset readies g for another lookup.
+func (g *getter) reset() {
 	g.fn, g.merging, g.cover = nil, false, 0
 	g.classify, g.readData = false, false
 	g.db, g.key, g.err = nil, nil, nil
 	g.ops.reset()
-	getterPool.Put(g)
+}
+
+// newGetter returns a getter of its own, outside the pool.
+func newGetter() *getter {
+	g := &getter{}
+	g.cb = g.onEntry
+	g.rec = g.record
+	return g
 }
 
 // Get looks key up at the latest sequence. When found, fn gets the value,
@@ -153,6 +161,12 @@ func (db *DB) get(f *family, key []byte, snapshot uint64, fn func(value []byte))
 		return false, ErrClosed
 	}
 	defer rs.unrefReading(&db.purge)
+	return db.getIn(rs, nil, key, snapshot, fn)
+}
+
+// getIn is get in read state rs, on which the caller holds a reference,
+// with getter own when not nil (a RunReader's), else one from the pool.
+func (db *DB) getIn(rs *readState, own *getter, key []byte, snapshot uint64, fn func(value []byte)) (bool, error) {
 	seq := snapshot
 	if seq == latestSeq {
 		seq = db.visibleSeq.Load()
@@ -174,8 +188,13 @@ func (db *DB) get(f *family, key []byte, snapshot uint64, fn func(value []byte))
 			return deliver(v, kind, fn)
 		}
 	}
-	g := getterPool.Get().(*getter)
-	defer g.release()
+	g := own
+	if g == nil {
+		g = getterPool.Get().(*getter)
+		defer g.release()
+	} else {
+		defer g.reset()
+	}
 	g.fn, g.cover, g.db, g.key = fn, cover, db, key
 	found := false
 	if ok || cover != 0 {
