@@ -9,8 +9,8 @@ type RunReaders interface {
 }
 
 // RunReader is one goroutine's Gets. Get is DB.Get: each sees what a DB.Get
-// made at its start would see. End releases what the Gets held; the
-// RunReader may be used again after it.
+// made at its start would see; its fn must not call the RunReader. End
+// releases what the Gets held; the RunReader may be used again after it.
 type RunReader interface {
 	PointGetter
 	End()

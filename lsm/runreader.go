@@ -9,8 +9,10 @@ package lsm
 // of the published pointer (a line written only at a memtable switch or a
 // version change). Each Get therefore reads exactly the state a lone Get
 // would have read at its start. It also keeps a lookup's working state
-// (getter) of its own rather than taking one from a pool per Get. End lets go of the state; a RunReader
-// holding one pins its memtables and tables, so a caller ends every run.
+// (getter) of its own rather than taking one from a pool per Get, so a
+// Get's fn must not call Get on the same RunReader. End lets go of the
+// state; a RunReader holding one pins its memtables and tables, so a
+// caller ends every run.
 //
 // A RunReader is for one goroutine at a time and may be reused after End.
 type RunReader struct {
