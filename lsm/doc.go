@@ -211,7 +211,9 @@
 // group, parallel memtable inserts (a lone batch of 256 or more records is
 // split between two goroutines, see insert_split.go), then publication of
 // the last sequence.
-// A memtable is full at write_buffer_size; it then becomes immutable, a new
+// A memtable is full when the memory it holds (its rep's, its key filter's,
+// its range tombstones') reaches write_buffer_size, as RocksDB counts its
+// arena (memtable.go's full); it then becomes immutable, a new
 // WAL and memtable start, and a flush writes the immutable memtables (merged
 // when min_write_buffer_number_to_merge > 1) to one L0 table. Writes stall
 // while max_write_buffer_number memtables exist or L0 holds

@@ -48,6 +48,9 @@ func newMemBloom(bits uint64, whole bool) *memBloom {
 	return &memBloom{words: make([]uint64, lines*8), lines: lines, whole: whole}
 }
 
+// bytes is the filter's size in bytes.
+func (b *memBloom) bytes() uint64 { return uint64(len(b.words)) * 8 }
+
 // line returns the words of the line of hash h and the probe bits' source.
 func (b *memBloom) line(h uint64) ([]uint64, uint64) {
 	i := (h >> 32) * b.lines >> 32

@@ -13,8 +13,8 @@ package lsm
 // filter only skips memtables that cannot hold the key); it costs a hash
 // and six bit tests per write and per Get, and the filter's memory. At
 // db_bench's defaults (64 MiB buffer, 16-byte keys, 100-byte values,
-// about 400,000 entries per memtable) that is 640 KiB per memtable, about
-// 13 bits per entry. Measured in docs/BENCHMARKS.md (issue 18, the default
+// about 473,000 entries per memtable) that is 640 KiB per memtable, about
+// 11 bits per entry. Measured in docs/BENCHMARKS.md (issue 18, the default
 // memtable key filter).
 
 // defaultMemKeyFilterRatio is the default filter's size as a share of

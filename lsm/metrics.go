@@ -102,7 +102,7 @@ type StallMetrics struct {
 // MemtableMetrics describe one or more memtables.
 type MemtableMetrics struct {
 	Count   int
-	Size    uint64 // the reps' ApproximateMemoryUsage
+	Size    uint64 // bytes held: reps, key filters, range tombstones (memTable.memoryUsage)
 	Entries uint64
 }
 
@@ -178,12 +178,12 @@ func (db *DB) metrics(f *family) (Metrics, error) {
 		m.CompactionPending = m.CompactionPending || (!db.opts.DisableAutoCompactions && l.Score >= 1)
 	}
 	if f.mem != nil {
-		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: f.mem.rep.ApproximateMemoryUsage(), Entries: uint64(f.mem.rep.Len())}
+		m.ActiveMemtable = MemtableMetrics{Count: 1, Size: f.mem.memoryUsage(), Entries: uint64(f.mem.rep.Len())}
 	}
 	for _, mt := range f.imm {
 		im := &m.ImmutableMemtables
 		im.Count++
-		im.Size += mt.rep.ApproximateMemoryUsage()
+		im.Size += mt.memoryUsage()
 		im.Entries += uint64(mt.rep.Len())
 	}
 	if db.cache != nil {

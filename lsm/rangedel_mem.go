@@ -3,6 +3,7 @@ package lsm
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/godbbench/godbbench/internal/rangedel"
 )
@@ -22,6 +23,7 @@ type memRangeDels struct {
 	mu    sync.Mutex
 	tombs []rangedel.Tombstone // guarded by mu; bytes owned here
 	n     atomic.Int64         // len(tombs), stored after each append
+	bytes atomic.Uint64        // keys and Tombstone structs of tombs
 	view  atomic.Pointer[memRangeDelView]
 }
 
@@ -40,8 +42,13 @@ func (d *memRangeDels) add(start, end []byte, seq uint64) {
 	d.mu.Lock()
 	d.tombs = append(d.tombs, t)
 	d.n.Store(int64(len(d.tombs)))
+	d.bytes.Add(uint64(len(buf)) + uint64(unsafe.Sizeof(t)))
 	d.mu.Unlock()
 }
+
+// memoryUsage is the bytes the tombstones take: their keys and their
+// Tombstone structs (not the fragmented view, which is rebuilt on demand).
+func (d *memRangeDels) memoryUsage() uint64 { return d.bytes.Load() }
 
 // count is the number of tombstones added.
 func (d *memRangeDels) count() int64 { return d.n.Load() }
