@@ -91,7 +91,9 @@ func TestMemtableSwitchesAtItsMemory(t *testing.T) {
 		if err := db.Write(b, WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if logicalPassed == 0 && uint64(i)*171 >= limit {
+		// A single-entry batch adds its size plus memEntryOverhead to the
+		// logical size (171 bytes here).
+		if logicalPassed == 0 && uint64(i)*(uint64(b.Size())+memEntryOverhead) >= limit {
 			logicalPassed = i
 		}
 		next := current()
