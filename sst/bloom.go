@@ -50,7 +50,13 @@ func hashKey(key []byte) uint64 {
 func buildBloom(dst []byte, hashes []uint64, bitsPerKey int) []byte {
 	probes := bloom.ProbesFor(bitsPerKey, bloom.Multiply32)
 	dst = bloom.Append(dst, hashes, bitsPerKey, probes, bloom.Multiply32)
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(bloom.Lines(len(hashes), bitsPerKey)))
+	return appendBloomTrailer(dst, bloom.Lines(len(hashes), bitsPerKey), probes)
+}
+
+// appendBloomTrailer appends a filter block's trailer: the line count and
+// the probe count.
+func appendBloomTrailer(dst []byte, lines, probes int) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(lines))
 	return append(dst, byte(probes))
 }
 

@@ -96,7 +96,9 @@
 // (h>>32) × L >> 32; with p = uint32(h), each of the P probes tests bit
 // p>>23 of the line (bit b is byte b/8, mask 1<<(b%8)) and then multiplies
 // p by 0x9E3779B9 (mod 2^32). L = ceil(keys × bits per key / 512), at
-// least 1; P = bits per key × 0.69, clamped to [1, 30].
+// least 1, where keys is the table's distinct user keys, or for a table of
+// more than 65,536 of them written with WriterOptions.ExpectedKeys, that
+// count (filterbuild.go); P = bits per key × 0.69, clamped to [1, 30].
 //
 // Index block: uvarint N, then per pair, in order: uvarint separator length,
 // separator bytes, uvarint key block offset, uvarint key block length,

@@ -77,8 +77,7 @@ func (w *Writer) cutPartition(sep []byte) {
 	p.counts = append(p.counts, w.blocks)
 	w.index, w.blocks = w.index[:0], 0
 	if w.opts.PartitionFilters {
-		p.filters = append(p.filters, buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey))
-		w.hashes = w.hashes[:0]
+		p.filters = append(p.filters, w.filter.cut())
 		p.fresh = true
 	}
 }

@@ -34,10 +34,10 @@ import (
 func (w *Writer) addFilterKeys(userKey, prev []byte) {
 	n := w.opts.FilterPrefixLen
 	if n > 0 && len(userKey) >= n && (len(prev) < n || !bytes.Equal(prev[:n], userKey[:n])) {
-		w.hashes = append(w.hashes, hashKey(userKey[:n]))
+		w.filter.add(hashKey(userKey[:n]))
 	}
 	if n <= 0 || !w.opts.PrefixOnlyFilter {
-		w.hashes = append(w.hashes, hashKey(userKey))
+		w.filter.add(hashKey(userKey))
 	}
 }
 

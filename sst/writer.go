@@ -51,10 +51,14 @@ type WriterOptions struct {
 	PartitionFilters  bool
 	MetadataBlockSize int // default 4096
 	// ExpectedKeys, when known (a flush knows its memtables' entries), is
-	// about how many keys the table will hold. The whole filter's key
-	// hashes (8 bytes a key) are then collected in one buffer of that
-	// size rather than one grown by doubling, which would leave as much
-	// again in garbage. It changes nothing in the table.
+	// at least how many keys the table will hold. A whole-key filter of
+	// more than directFilterMin keys is then built as the keys arrive,
+	// sized for ExpectedKeys (filterbuild.go); a smaller one, or one of
+	// prefixes, collects its hashes in one buffer of that size rather
+	// than one grown by doubling, which would leave as much again in
+	// garbage. Only a filter of more than directFilterMin keys, fewer
+	// than ExpectedKeys, differs from the one written without the hint:
+	// it has the lines of ExpectedKeys keys.
 	ExpectedKeys int
 }
 
@@ -72,9 +76,9 @@ type Writer struct {
 	// PartitionIndex, of the current partition's blocks), blocks counts them.
 	index  []byte
 	blocks int
-	// hashes are the filter's key hashes (of the current partition's keys
+	// filter collects the filter's keys (of the current partition's keys
 	// with PartitionFilters).
-	hashes []uint64
+	filter filterBuilder
 	// parts are the finished partitions, with PartitionIndex.
 	parts partitionWriter
 	// lastKey/lastSeq are the previous entry, for the order check and the
@@ -129,8 +133,12 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	if opts.BloomBitsPerKey > 0 && opts.FilterPrefixLen > 0 {
 		wr.props.FilterPrefixLen, wr.props.PrefixOnlyFilter = opts.FilterPrefixLen, opts.PrefixOnlyFilter
 	}
-	if opts.BloomBitsPerKey > 0 && !wr.opts.PartitionFilters && opts.ExpectedKeys > 0 {
-		wr.hashes = make([]uint64, 0, min(opts.ExpectedKeys, maxExpectedKeys))
+	if opts.BloomBitsPerKey > 0 {
+		expected := opts.ExpectedKeys
+		if wr.opts.PartitionFilters {
+			expected = 0
+		}
+		wr.filter.init(opts.BloomBitsPerKey, expected, opts.FilterPrefixLen <= 0)
 	}
 	return wr
 }
@@ -387,7 +395,7 @@ func (w *Writer) writeFilter(f *footer) error {
 	if w.opts.PartitionFilters {
 		return w.writeFilterPartitions(f)
 	}
-	h, err := w.writeBlock(buildBloom(nil, w.hashes, w.opts.BloomBitsPerKey), false)
+	h, err := w.writeBlock(w.filter.block(), false)
 	if err != nil {
 		return err
 	}

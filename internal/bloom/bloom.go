@@ -93,24 +93,32 @@ func Append(dst []byte, hashes []uint64, bitsPerKey, probes int, probing Probing
 	dst = append(dst, make([]byte, lines*LineBytes)...)
 	f := dst[start:]
 	for _, h := range hashes {
-		l := f[line(h, uint64(lines))*LineBytes:][:LineBytes]
-		if probing == Fields9 {
-			p := h * fields9Mul
-			for range probes {
-				b := p & (lineBits - 1)
-				l[b>>3] |= 1 << (b & 7)
-				p >>= 9
-			}
-			continue
-		}
-		p := uint32(h)
-		for range probes {
-			b := p >> 23
-			l[b>>3] |= 1 << (b & 7)
-			p *= mul32Step
-		}
+		Add(f, uint64(lines), h, probes, probing)
 	}
 	return dst
+}
+
+// Add sets the probes probes of probing for the key with hash h in f, a
+// filter of lines lines, as Append does for each of its hashes: a filter
+// of L lines built by Add over a set of hashes is byte for byte the one
+// Append builds over them when L is Lines of their count.
+func Add(f []byte, lines, h uint64, probes int, probing Probing) {
+	l := f[line(h, lines)*LineBytes:][:LineBytes]
+	if probing == Fields9 {
+		p := h * fields9Mul
+		for range probes {
+			b := p & (lineBits - 1)
+			l[b>>3] |= 1 << (b & 7)
+			p >>= 9
+		}
+		return
+	}
+	p := uint32(h)
+	for range probes {
+		b := p >> 23
+		l[b>>3] |= 1 << (b & 7)
+		p *= mul32Step
+	}
 }
 
 // Filter is a filter read in place: its lines and probe count.

@@ -99,3 +99,25 @@ func TestNewRefusesMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestAddBuildsAppendsFilter: Add over hashes in any order, into a filter
+// of Lines(len(hashes)) lines, sets exactly the bits Append sets.
+func TestAddBuildsAppendsFilter(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	hashes := make([]uint64, 5000)
+	for i := range hashes {
+		hashes[i] = rng.Uint64()
+	}
+	for _, probing := range []Probing{Multiply32, Fields9} {
+		probes := ProbesFor(10, probing)
+		want := Append(nil, hashes, 10, probes, probing)
+		lines := Lines(len(hashes), 10)
+		got := make([]byte, lines*LineBytes)
+		for _, i := range rng.Perm(len(hashes)) {
+			Add(got, uint64(lines), hashes[i], probes, probing)
+		}
+		if string(got) != string(want) {
+			t.Errorf("probing %d: Add's filter differs from Append's", probing)
+		}
+	}
+}
