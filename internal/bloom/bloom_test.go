@@ -39,10 +39,7 @@ func TestWorkedExample(t *testing.T) {
 // probe sequence that sets too few bits).
 func TestNoFalseNegativesAndRate(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	hashes := make([]uint64, 20000)
-	for i := range hashes {
-		hashes[i] = rng.Uint64()
-	}
+	hashes := randomHashes(rng, 20000)
 	for _, probing := range []Probing{Multiply32, Fields9} {
 		probes := ProbesFor(10, probing)
 		f, ok := New(Append(nil, hashes, 10, probes, probing), probes, probing)
@@ -104,10 +101,7 @@ func TestNewRefusesMalformed(t *testing.T) {
 // of Lines(len(hashes)) lines, sets exactly the bits Append sets.
 func TestAddBuildsAppendsFilter(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	hashes := make([]uint64, 5000)
-	for i := range hashes {
-		hashes[i] = rng.Uint64()
-	}
+	hashes := randomHashes(rng, 5000)
 	for _, probing := range []Probing{Multiply32, Fields9} {
 		probes := ProbesFor(10, probing)
 		want := Append(nil, hashes, 10, probes, probing)
@@ -120,4 +114,13 @@ func TestAddBuildsAppendsFilter(t *testing.T) {
 			t.Errorf("probing %d: Add's filter differs from Append's", probing)
 		}
 	}
+}
+
+// randomHashes returns n hashes drawn from rng.
+func randomHashes(rng *rand.Rand, n int) []uint64 {
+	hashes := make([]uint64, n)
+	for i := range hashes {
+		hashes[i] = rng.Uint64()
+	}
+	return hashes
 }
