@@ -437,6 +437,11 @@ func (r *Reader) appendIndexEntries(b []byte, off uint64) (int, error) {
 // finishIndex computes the separators' common prefix and 8-byte prefixes
 // once every index entry is decoded.
 func (r *Reader) finishIndex() {
+	// The separators were appended as they were decoded and are kept for
+	// the table's life: drop the slack of the buffer's doubling.
+	if cap(r.seps)-len(r.seps) > len(r.seps)/8 {
+		r.seps = slices.Clone(r.seps)
+	}
 	if len(r.blocks) > 0 {
 		first, last := r.separator(0), r.separator(len(r.blocks)-1)
 		n := 0
