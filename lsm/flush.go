@@ -236,8 +236,9 @@ func (db *DB) writeLevel0(mems []*memTable, snaps []uint64, tableNum uint64, e *
 // compaction_cut.go), and ci's range tombstones with them
 // (compaction_rangedel.go).
 // The first table is numbered firstNum unless that is 0; the tables are
-// written at pri (outputfile.go). keysHint, when not 0, is about how many
-// keys a single output table will hold (sst.WriterOptions.ExpectedKeys).
+// written at pri (outputfile.go). keysHint, when not 0, is at least how
+// many keys a single output table will hold (a flush's memtable entries;
+// sst.WriterOptions.ExpectedKeys).
 // It needs no lock: file numbers come from an atomic counter.
 func (db *DB) writeTables(ci *compactionIter, level int, cutter *outputCutter, firstNum uint64, keysHint int, pri ratelimit.Priority) (outs []*fileMeta, err error) {
 	var w tableWriter

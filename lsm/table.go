@@ -276,8 +276,9 @@ func (db *DB) levelFormat(level int) tableFormat {
 // DB chose for that level (both formats store range tombstones). A bottommost compaction's
 // output (no deeper level overlaps it) gets no filter with
 // optimize_filters_for_hits, as RocksDB's table builder does: a lookup
-// that reaches the last level mostly finds its key there. keysHint sizes
-// a block-format table's filter buffer (sst.WriterOptions.ExpectedKeys).
+// that reaches the last level mostly finds its key there. keysHint, at
+// least the table's key count, sizes a block-format table's filter
+// (sst.WriterOptions.ExpectedKeys).
 func (db *DB) newTableWriter(bw *bufio.Writer, level int, bottommost bool, keysHint int) tableWriter {
 	noFilter := bottommost && db.opts.OptimizeFiltersForHits
 	if db.levelFormat(level) == formatRTable {

@@ -90,7 +90,8 @@ func addAll(t *testing.T, es []entry, opts WriterOptions) *Writer {
 
 // BenchmarkFilterBuild measures adding 500,000 keys to a Writer with a
 // 10-bit filter (into memory, unfinished, then finished) with the hashes
-// kept to the end ("hashes", ExpectedKeys at directFilterMin) and with the
+// kept to the end ("hashes", ExpectedKeys at directFilterMin, so that the
+// buffer grows by doubling from there, as without a hint) and with the
 // filter built as the keys arrive ("direct", ExpectedKeys the count).
 func BenchmarkFilterBuild(b *testing.B) {
 	const n = 500_000
