@@ -8,13 +8,13 @@ package sst
 // TableReader::ApproximateOffsetOf answers the same question the same way
 // (the index entry's block offset), which is what GetApproximateSizes sums.
 func (r *Reader) ApproximateOffsetOf(key []byte) uint64 {
-	n := len(r.blocks)
+	n := r.blocks.len()
 	if n == 0 {
 		return 0
 	}
 	// A partition that fails to load leaves its first block's offset.
 	if i, _ := r.seekBlock(key); i < n {
-		return r.blocks[i].offset
+		return r.blocks.at(i).offset
 	}
 	return r.pairEnd(n - 1)
 }

@@ -116,7 +116,7 @@ func TestFormatVersion1Readable(t *testing.T) {
 			t.Errorf("%s: format version %d", g.file, v)
 		}
 		checkScan(t, r, g.entries())
-		first := r.blocks[0]
+		first := r.blocks.at(0)
 		r.Close()
 		b, err := os.ReadFile(path)
 		if err != nil {

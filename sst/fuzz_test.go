@@ -131,7 +131,7 @@ func FuzzDamagedBlock(f *testing.F) {
 			t.Fatal(err)
 		}
 		r := openTable(t, path, ReaderOptions{})
-		d := r.blocks[0]
+		d := r.blocks.at(0)
 		r.Close()
 		off, n := d.offset, d.keyLen
 		if values {
@@ -216,7 +216,7 @@ func FuzzPartitionedIndex(f *testing.F) {
 			if err == nil {
 				err = r.decodePartitionedFilter(filterTop, 0)
 			}
-			if err == nil && len(r.blocks) > 0 {
+			if err == nil && r.blocks.len() > 0 {
 				r.hasFilter = true
 				r.MayContain(top)
 				r.prefixMayMatch(filterTop)

@@ -192,7 +192,7 @@ func TestDamageBehindValidChecksum(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := openTable(t, path, ReaderOptions{})
-		first := r.blocks[0]
+		first := r.blocks.at(0)
 		r.Close()
 		detected := 0
 		for pos := 0; pos < int(first.keyLen); pos++ {

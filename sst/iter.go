@@ -102,7 +102,7 @@ func (t *Iter) loadKeys(i int) bool {
 	// that finds t.blk == i must not reuse the previous block's bytes.
 	t.it.data = nil
 	t.blk = i
-	d := &t.r.blocks[i]
+	d := t.r.blocks.at(i)
 	if t.scan.load(i) {
 		t.wantValues = true
 	}
@@ -130,7 +130,7 @@ func (t *Iter) loadKeys(i int) bool {
 // settle checks the block iterator after a move that returned ok.
 func (t *Iter) settle(ok bool) bool {
 	if !ok && t.it.err != nil {
-		t.err = corruptf(t.r.name, t.r.blocks[t.blk].offset, "%v", t.it.err)
+		t.err = corruptf(t.r.name, t.r.blocks.at(t.blk).offset, "%v", t.it.err)
 	}
 	return ok
 }
@@ -142,8 +142,8 @@ func (t *Iter) forward(ok bool) bool {
 		if t.err != nil || t.it.err != nil {
 			return t.settle(false)
 		}
-		if t.blk+1 >= len(t.r.blocks) {
-			t.blk = len(t.r.blocks)
+		if t.blk+1 >= t.r.blocks.len() {
+			t.blk = t.r.blocks.len()
 			return false
 		}
 		if !t.loadKeys(t.blk + 1) {
@@ -175,7 +175,7 @@ func (t *Iter) backward(ok bool) bool {
 // First moves to the first entry.
 func (t *Iter) First() bool {
 	t.err = nil
-	if len(t.r.blocks) == 0 {
+	if t.r.blocks.len() == 0 {
 		t.blk = 0
 		return false
 	}
@@ -188,7 +188,7 @@ func (t *Iter) First() bool {
 // Last moves to the last entry.
 func (t *Iter) Last() bool {
 	t.err = nil
-	n := len(t.r.blocks)
+	n := t.r.blocks.len()
 	if n == 0 {
 		t.blk = -1
 		return false
@@ -208,7 +208,7 @@ func (t *Iter) SeekGE(userKey []byte) bool {
 		t.err = err
 		return false
 	}
-	if i == len(t.r.blocks) {
+	if i == t.r.blocks.len() {
 		t.blk = i
 		return false
 	}
@@ -225,7 +225,7 @@ func (t *Iter) SeekGE(userKey []byte) bool {
 // no earlier error behind.
 func (t *Iter) Exhaust() {
 	t.err = nil
-	t.blk = len(t.r.blocks)
+	t.blk = t.r.blocks.len()
 }
 
 // SeekLT moves to the last entry whose user key is < userKey.
@@ -236,7 +236,7 @@ func (t *Iter) SeekLT(userKey []byte) bool {
 		t.err = err
 		return false
 	}
-	if i == len(t.r.blocks) {
+	if i == t.r.blocks.len() {
 		return t.Last()
 	}
 	if t.blk != i || t.it.data == nil || t.it.err != nil {
@@ -274,7 +274,7 @@ func (t *Iter) Next() bool {
 // Prev moves to the previous entry; after an error it stays invalid until
 // the next positioning (as Next).
 func (t *Iter) Prev() bool {
-	if t.blk >= len(t.r.blocks) {
+	if t.blk >= t.r.blocks.len() {
 		if t.err != nil {
 			return false
 		}
@@ -288,7 +288,7 @@ func (t *Iter) Prev() bool {
 
 // Valid reports whether the iterator is on an entry.
 func (t *Iter) Valid() bool {
-	return t.err == nil && t.blk >= 0 && t.blk < len(t.r.blocks) && t.it.valid()
+	return t.err == nil && t.blk >= 0 && t.blk < t.r.blocks.len() && t.it.valid()
 }
 
 // Key returns the current user key, valid until the next move.
@@ -311,7 +311,7 @@ func (t *Iter) Value() ([]byte, error) {
 	if t.vblk != t.blk {
 		t.vh.release()
 		t.vh, t.vblk = cacheHandle{}, -1
-		d := &t.r.blocks[t.blk]
+		d := t.r.blocks.at(t.blk)
 		var pair *pairBuf
 		if t.wantValues {
 			pair = &t.pair
@@ -337,7 +337,7 @@ func (t *Iter) Value() ([]byte, error) {
 	}
 	end := uint64(t.it.valOff) + uint64(t.it.valLen)
 	if end > uint64(len(t.vdata)) {
-		d := &t.r.blocks[t.blk]
+		d := t.r.blocks.at(t.blk)
 		t.err = corruptf(t.r.name, d.valueOffset(), "value at %d+%d outside the %d-byte value block", t.it.valOff, t.it.valLen, len(t.vdata))
 		return nil, t.err
 	}

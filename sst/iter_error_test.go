@@ -30,10 +30,10 @@ func TestIterSeekAfterFailedBlockLoad(t *testing.T) {
 	for _, mode := range readModes {
 		t.Run(mode.name, func(t *testing.T) {
 			clean := openTable(t, path, ReaderOptions{})
-			d := clean.blocks[3]
+			d := clean.blocks.at(3)
 			clean.Close()
-			if len(clean.blocks) < 8 {
-				t.Fatalf("%d blocks", len(clean.blocks))
+			if clean.blocks.len() < 8 {
+				t.Fatalf("%d blocks", clean.blocks.len())
 			}
 			bad := path + ".bad"
 			data, err := os.ReadFile(path)

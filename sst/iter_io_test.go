@@ -21,7 +21,7 @@ func TestIterFixedReadahead(t *testing.T) {
 	// wantHeld is how many pairs a read at pair i holds.
 	wantHeld := func(i int) int {
 		last := i
-		for last+1 < len(r.blocks) && r.pairEnd(last+1)-r.blocks[i].offset <= fixed {
+		for last+1 < r.blocks.len() && r.pairEnd(last+1)-r.blocks.at(i).offset <= fixed {
 			last++
 		}
 		return last - i + 1
@@ -89,7 +89,7 @@ func TestIterReadCharge(t *testing.T) {
 	if n != len(es) {
 		t.Fatalf("scan saw %d of %d entries", n, len(es))
 	}
-	want := int(r.pairEnd(len(r.blocks)-1) - r.blocks[0].offset)
+	want := int(r.pairEnd(r.blocks.len()-1) - r.blocks.at(0).offset)
 	if charged != want || reads < 3 {
 		t.Fatalf("charged %d bytes in %d reads, want %d: every data block", charged, reads, want)
 	}

@@ -32,8 +32,8 @@ func blockTypes(t *testing.T, table []byte, path string) (keys, values []Compres
 	t.Helper()
 	r := openTable(t, path, ReaderOptions{})
 	defer r.Close()
-	for i := range r.blocks {
-		d := &r.blocks[i]
+	for i := range r.blocks.len() {
+		d := r.blocks.at(i)
 		keys = append(keys, Compression(table[d.offset+uint64(d.keyLen)]))
 		values = append(values, Compression(table[d.valueOffset()+uint64(d.valueLen)]))
 	}

@@ -86,7 +86,7 @@ func TestCacheEntriesCountsCachedBlocks(t *testing.T) {
 	}
 	e := c.Entries()
 	// Every key and value block was read once: two cached blocks per pair.
-	if want := 2 * len(r.blocks); e.DataBlocks != want {
+	if want := 2 * r.blocks.len(); e.DataBlocks != want {
 		t.Errorf("DataBlocks = %d, want %d (a key and a value block per index entry)", e.DataBlocks, want)
 	}
 	if e.DataBytes != c.Usage() || e.Slots < e.DataBlocks {

@@ -39,7 +39,7 @@ func (p *pairBuf) holds(i int) bool {
 // twice. A block read ahead by a scan keeps the scan rule in decodeBlock:
 // the two blocks may lie in shards of which only one is full.
 func (r *Reader) loadPairedValue(i int, dst, tmp *[]byte, pair *pairBuf, keyCached bool) ([]byte, cacheHandle, error) {
-	d := &r.blocks[i]
+	d := r.blocks.at(i)
 	off := d.valueOffset()
 	bit := 2*i + 1
 	fill := fillNone

@@ -146,7 +146,7 @@ func TestPairedValueCachedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.pair.reset()
-	d := &r.blocks[i]
+	d := r.blocks.at(i)
 	if _, err := r.readPair(&st.pair, i, d.offset, d.keyLen); err != nil {
 		t.Fatal(err)
 	}
@@ -174,9 +174,9 @@ func TestPairedValueOfAScanKeepsTheScanRule(t *testing.T) {
 	_, r, stats := fullSnappyTable(t)
 	st := r.getState.Get().(*getState)
 	defer r.getState.Put(st)
-	i := len(r.blocks) - 1
+	i := r.blocks.len() - 1
 	st.pair.reset()
-	d := &r.blocks[i]
+	d := r.blocks.at(i)
 	if _, err := r.readPair(&st.pair, i, d.offset, d.keyLen); err != nil {
 		t.Fatal(err)
 	}

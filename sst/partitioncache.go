@@ -97,7 +97,7 @@ func (r *Reader) seekBlock(key []byte) (int, error) {
 	}
 	p := r.seekPartition(key)
 	if p == len(r.partEnd) {
-		return len(r.blocks), nil
+		return r.blocks.len(), nil
 	}
 	return r.blockInPartition(p, key)
 }

@@ -202,10 +202,10 @@ func (r *Reader) decodePartitionedIndex(b []byte, off uint64) ([]handle, error) 
 		if uint64(got) != count || got == 0 {
 			return nil, corruptf(r.name, h.Offset, "index partition %d holds %d blocks, the top-level index says %d", p, got, count)
 		}
-		if !bytes.Equal(sep, r.separator(len(r.blocks)-1)) {
-			return nil, corruptf(r.name, h.Offset, "index partition %d ends at separator %q, the top-level index says %q", p, r.separator(len(r.blocks)-1), sep)
+		if !bytes.Equal(sep, r.separator(r.blocks.len()-1)) {
+			return nil, corruptf(r.name, h.Offset, "index partition %d ends at separator %q, the top-level index says %q", p, r.separator(r.blocks.len()-1), sep)
 		}
-		r.partEnd = append(r.partEnd, len(r.blocks))
+		r.partEnd = append(r.partEnd, r.blocks.len())
 		handles = append(handles, h)
 	}
 	if len(b) != 0 {

@@ -56,8 +56,8 @@ func TestPartitionedRoundTrip(t *testing.T) {
 			if p.FormatVersion != formatVersionPartitioned || p.IndexSize != props.IndexSize || p.FilterSize != props.FilterSize {
 				t.Fatalf("properties read %+v, written %+v", *p, props)
 			}
-			if len(r.blocks) >= 40 && len(r.partEnd) < 2 {
-				t.Fatalf("%d blocks in %d index partitions", len(r.blocks), len(r.partEnd))
+			if r.blocks.len() >= 40 && len(r.partEnd) < 2 {
+				t.Fatalf("%d blocks in %d index partitions", r.blocks.len(), len(r.partEnd))
 			}
 			if r.partitionedFilter() != filters {
 				t.Fatalf("partitioned filter %v, want %v", r.partitionedFilter(), filters)

@@ -52,8 +52,8 @@ func manyPairTable(t *testing.T, seed uint64) ([]entry, *Reader) {
 	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 1024})
 	r := openTable(t, path, ReaderOptions{})
 	t.Cleanup(func() { r.Close() })
-	if len(r.blocks) < 100 {
-		t.Fatalf("only %d pairs; the test needs many", len(r.blocks))
+	if r.blocks.len() < 100 {
+		t.Fatalf("only %d pairs; the test needs many", r.blocks.len())
 	}
 	return es, r
 }
@@ -132,10 +132,10 @@ func TestIterReadsAheadBackward(t *testing.T) {
 	}
 	// The last pair's blocks are read one by one (values not yet asked
 	// for), then the pair before alone, then runs down to pair 0.
-	lastPair := len(r.blocks) - 1
-	want := int(r.pairEnd(lastPair) - r.blocks[0].offset)
-	if charged != want || reads > len(r.blocks)/5 {
-		t.Errorf("charged %d bytes in %d reads, want %d bytes in far fewer than %d reads", charged, reads, want, len(r.blocks))
+	lastPair := r.blocks.len() - 1
+	want := int(r.pairEnd(lastPair) - r.blocks.at(0).offset)
+	if charged != want || reads > r.blocks.len()/5 {
+		t.Errorf("charged %d bytes in %d reads, want %d bytes in far fewer than %d reads", charged, reads, want, r.blocks.len())
 	}
 }
 
@@ -170,7 +170,7 @@ func TestIterReadAheadErrorStops(t *testing.T) {
 	path, _ := writeTable(t, t.TempDir(), es, WriterOptions{BlockSize: 1024})
 	r := openTable(t, path, ReaderOptions{})
 	defer r.Close()
-	n := len(r.blocks)
+	n := r.blocks.len()
 	if n < 60 {
 		t.Fatalf("only %d pairs", n)
 	}
@@ -183,7 +183,7 @@ func TestIterReadAheadErrorStops(t *testing.T) {
 		if backward {
 			fr.to = int64(r.pairEnd(bad))
 		} else {
-			fr.from = int64(r.blocks[bad].offset)
+			fr.from = int64(r.blocks.at(bad).offset)
 		}
 		r.ra = fr
 		it := r.NewIter()
@@ -212,7 +212,7 @@ func TestIterReadAheadErrorStops(t *testing.T) {
 		// Exactly the entries of the pairs outside the failed read.
 		want := 0
 		for _, e := range es {
-			d := &r.blocks[r.findBlock(e.key)]
+			d := r.blocks.at(r.findBlock(e.key))
 			if (!backward && int64(d.offset) < failOff) || (backward && int64(d.offset) >= failTo) {
 				want++
 			}

@@ -94,7 +94,7 @@ type Reader struct {
 	// The index: separator i is seps[sepEnds[i-1]:sepEnds[i]].
 	seps    []byte
 	sepEnds []uint32
-	blocks  []dataBlock
+	blocks  blockTable
 	// sepCommon is the prefix shared by all separators, and sepPrefix[i]
 	// the 8 bytes of separator i after it, big endian and zero padded.
 	// findBlock binary searches the uint64s: for 1M entries in 4 KiB
@@ -103,6 +103,10 @@ type Reader struct {
 	// miss; only equal prefixes fall back to comparing bytes.
 	sepCommon []byte
 	sepPrefix []uint64
+	// sepLen and longSeps, when sepLen is not nil, replace seps and
+	// sepEnds (shortseps.go).
+	sepLen   []uint8
+	longSeps longSeps
 	// partPrefix[p] is sepPrefix of partition p's last separator, so
 	// that seekPartition searches dense uint64s as findBlock does.
 	partPrefix []uint64
@@ -198,7 +202,7 @@ func (p *pairBuf) reset() { p.first, p.last, p.set, p.window = 0, -1, true, 0 }
 // provided the calling goroutine set runtime/debug.SetPanicOnFault
 // (without it the fault kills the process).
 func Open(f *os.File, size int64, opts ReaderOptions) (_ *Reader, err error) {
-	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name}
+	r := &Reader{f: f, size: size, opts: opts, cache: opts.Cache, name: opts.Name, blocks: newBlockTable(size)}
 	r.ra, r.fr = readerAt(f, opts)
 	if opts.FileOperations != nil {
 		r.ra = fileops.ReaderAt{ReaderAt: r.ra, Counts: opts.FileOperations}
@@ -315,9 +319,9 @@ func (r *Reader) open(size int64, opts ReaderOptions) error {
 			return corruptf(r.name, h.Offset, "range deletion block holds %d tombstones, properties say %d", r.rangeDels.Count(), r.props.NumRangeDeletions)
 		}
 	}
-	r.verified = make([]atomic.Uint64, (2*len(r.blocks)+63)/64)
+	r.verified = make([]atomic.Uint64, (2*r.blocks.len()+63)/64)
 	if r.cache != nil {
-		r.hints = make([]atomic.Int32, 2*len(r.blocks))
+		r.hints = make([]atomic.Int32, 2*r.blocks.len())
 	}
 	return nil
 }
@@ -389,15 +393,15 @@ func (r *Reader) appendIndexEntries(b []byte, off uint64) (int, error) {
 		return 0, bad("bad block count")
 	}
 	b = b[k:]
-	r.blocks = slices.Grow(r.blocks, int(n))
+	r.blocks.grow(int(n))
 	r.sepEnds = slices.Grow(r.sepEnds, int(n))
 	var end uint64 // end of the previous data block
-	if len(r.blocks) > 0 {
-		end = r.pairEnd(len(r.blocks) - 1)
+	if r.blocks.len() > 0 {
+		end = r.pairEnd(r.blocks.len() - 1)
 	}
-	first := len(r.blocks)
+	first := r.blocks.len()
 	for j := uint64(0); j < n; j++ {
-		i := len(r.blocks)
+		i := r.blocks.len()
 		l, k := binary.Uvarint(b)
 		if k <= 0 || l > uint64(len(b)-k) {
 			return 0, bad("bad separator length")
@@ -424,39 +428,41 @@ func (r *Reader) appendIndexEntries(b []byte, off uint64) (int, error) {
 		}
 		r.seps = append(r.seps, sep...)
 		r.sepEnds = append(r.sepEnds, uint32(len(r.seps)))
-		r.blocks = append(r.blocks, d)
+		r.blocks.add(d)
 		r.maxStored = max(r.maxStored, int(d.keyLen)+blockTrailerLen, int(d.valueLen)+blockTrailerLen)
 		r.maxPair = max(r.maxPair, int(d.keyLen)+int(d.valueLen)+2*blockTrailerLen)
 	}
 	if len(b) != 0 {
 		return 0, bad("trailing bytes")
 	}
-	return len(r.blocks) - first, nil
+	return r.blocks.len() - first, nil
 }
 
 // finishIndex computes the separators' common prefix and 8-byte prefixes
 // once every index entry is decoded.
 func (r *Reader) finishIndex() {
-	// The separators were appended as they were decoded and are kept for
-	// the table's life: drop the slack of the buffer's doubling.
-	if cap(r.seps)-len(r.seps) > len(r.seps)/8 {
-		r.seps = slices.Clone(r.seps)
-	}
-	if len(r.blocks) > 0 {
-		first, last := r.separator(0), r.separator(len(r.blocks)-1)
+	r.blocks.trim()
+	if r.blocks.len() > 0 {
+		first, last := r.separator(0), r.separator(r.blocks.len()-1)
 		n := 0
 		for n < len(first) && n < len(last) && first[n] == last[n] {
 			n++
 		}
 		r.sepCommon = first[:n]
-		r.sepPrefix = make([]uint64, len(r.blocks))
-		for i := range r.blocks {
+		r.sepPrefix = make([]uint64, r.blocks.len())
+		for i := range r.blocks.len() {
 			r.sepPrefix[i] = base.KeyPrefix(r.separator(i)[n:])
 		}
 	}
 	r.partPrefix = make([]uint64, len(r.partEnd))
 	for p, end := range r.partEnd {
 		r.partPrefix[p] = r.sepPrefix[end-1]
+	}
+	r.shortenSeparators()
+	// Separators kept whole were appended as they were decoded and are
+	// kept for the table's life: drop the slack of the buffer's doubling.
+	if cap(r.seps)-len(r.seps) > len(r.seps)/8 {
+		r.seps = slices.Clone(r.seps)
 	}
 }
 
@@ -479,7 +485,12 @@ func (r *Reader) keyRest(key []byte) (rest []byte, verdict int) {
 	return key[len(r.sepCommon):], 0
 }
 
+// separator returns separator i: a slice of seps, or a new slice for a
+// table with short separators (shortseps.go), which no lookup calls.
 func (r *Reader) separator(i int) []byte {
+	if r.sepLen != nil {
+		return r.shortSeparator(i)
+	}
 	start := uint32(0)
 	if i > 0 {
 		start = r.sepEnds[i-1]
@@ -488,7 +499,7 @@ func (r *Reader) separator(i int) []byte {
 }
 
 // findBlock returns the first block whose separator is >= key: the only
-// block that can hold key's newest version (len(r.blocks) if none).
+// block that can hold key's newest version (r.blocks.len() if none).
 func (r *Reader) findBlock(key []byte) int {
 	return r.searchPrefixes(r.sepPrefix, key, false)
 }
@@ -511,7 +522,7 @@ func (r *Reader) searchPrefixes(prefixes []uint64, key []byte, top bool) int {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		sp := prefixes[m]
-		if sp < kp || (sp == kp && bytes.Compare(r.searchedSeparator(m, top)[len(r.sepCommon):], rest) < 0) {
+		if sp < kp || (sp == kp && r.searchedRestBelow(m, top, rest)) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -520,12 +531,13 @@ func (r *Reader) searchPrefixes(prefixes []uint64, key []byte, top bool) int {
 	return lo
 }
 
-// searchedSeparator is separator m of searchPrefixes.
-func (r *Reader) searchedSeparator(m int, top bool) []byte {
+// searchedRestBelow reports whether separator m of searchPrefixes, after
+// sepCommon, is below rest.
+func (r *Reader) searchedRestBelow(m int, top bool, rest []byte) bool {
 	if top {
-		return r.partitionLast(m)
+		return bytes.Compare(r.partitionLast(m)[len(r.sepCommon):], rest) < 0
 	}
-	return r.separator(m)
+	return r.separatorRestBelow(m, rest)
 }
 
 // RangeDels returns the table's range tombstones (an empty List when it
@@ -735,7 +747,7 @@ func (r *Reader) readBlock(tmp *[]byte, off uint64, n uint32) ([]byte, error) {
 func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, error) {
 	if !p.set || i < p.first || i > p.last {
 		first, last := r.pairSpan(p, i)
-		size := int(r.pairEnd(last) - r.blocks[first].offset)
+		size := int(r.pairEnd(last) - r.blocks.at(first).offset)
 		if p.charge != nil {
 			p.charge(size)
 		}
@@ -748,12 +760,12 @@ func (r *Reader) readPair(p *pairBuf, i int, off uint64, n uint32) ([]byte, erro
 		p.first, p.last = 0, -1
 		p.declined = p.reads&admitSampleMask != 0
 		p.reads++
-		if err := r.readAt(buf, r.blocks[first].offset); err != nil {
+		if err := r.readAt(buf, r.blocks.at(first).offset); err != nil {
 			return nil, err
 		}
 		p.first, p.last, p.set = first, last, true
 	}
-	start := off - r.blocks[p.first].offset
+	start := off - r.blocks.at(p.first).offset
 	return p.buf[start : start+uint64(n)+blockTrailerLen], nil
 }
 
@@ -775,12 +787,12 @@ func (r *Reader) pairSpan(p *pairBuf, i int) (first, last int) {
 	p.window = p.nextWindow()
 	if backward {
 		end := r.pairEnd(i)
-		for first > 0 && end-r.blocks[first-1].offset <= uint64(p.window) {
+		for first > 0 && end-r.blocks.at(first-1).offset <= uint64(p.window) {
 			first--
 		}
 		return first, last
 	}
-	for last+1 < len(r.blocks) && r.pairEnd(last+1)-r.blocks[i].offset <= uint64(p.window) {
+	for last+1 < r.blocks.len() && r.pairEnd(last+1)-r.blocks.at(i).offset <= uint64(p.window) {
 		last++
 	}
 	return first, last
@@ -788,8 +800,7 @@ func (r *Reader) pairSpan(p *pairBuf, i int) (first, last int) {
 
 // pairEnd is the file offset just past pair i's value block trailer.
 func (r *Reader) pairEnd(i int) uint64 {
-	d := &r.blocks[i]
-	return d.offset + uint64(d.keyLen) + uint64(d.valueLen) + 2*blockTrailerLen
+	return r.blocks.pairEnd(i)
 }
 
 func (r *Reader) readAt(buf []byte, off uint64) error {
@@ -866,7 +877,7 @@ func (r *Reader) lookup(userKey []byte, snapshot uint64, fn func(value []byte, k
 // lookupBlock is lookup from block i, the first whose separator is >=
 // userKey.
 func (r *Reader) lookupBlock(i int, userKey []byte, snapshot uint64, fn func(value []byte, kind base.Kind, seq uint64)) (bool, error) {
-	if i == len(r.blocks) {
+	if i == r.blocks.len() {
 		return false, nil
 	}
 	st := r.getState.Get().(*getState)
@@ -880,8 +891,8 @@ func (r *Reader) lookupBlock(i int, userKey []byte, snapshot uint64, fn func(val
 func (r *Reader) get(st *getState, i int, userKey []byte, snapshot uint64, fn func([]byte, base.Kind, uint64)) (bool, error) {
 	// The versions of userKey may continue into the next blocks when the
 	// newer ones are above the snapshot.
-	for ; i < len(r.blocks); i++ {
-		d := &r.blocks[i]
+	for ; i < r.blocks.len(); i++ {
+		d := r.blocks.at(i)
 		kb, kh, err := r.loadBlock(d.offset, d.keyLen, 2*i, &st.keyBuf, &st.tmp, &st.pair, nil, fillAdmit, false)
 		if err != nil {
 			return false, err
@@ -923,7 +934,7 @@ func (r *Reader) deliver(st *getState, i int, it *blockIter, pairRead bool, kh c
 		fn(nil, kind, seq)
 		return nil
 	}
-	d := &r.blocks[i]
+	d := r.blocks.at(i)
 	var vb []byte
 	var vh cacheHandle
 	var err error

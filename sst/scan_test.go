@@ -10,8 +10,8 @@ import "testing"
 func TestIterKeyScanReadsPairsAhead(t *testing.T) {
 	es, r := manyPairTable(t, 17)
 	keyBytes := 0
-	for i := range r.blocks {
-		keyBytes += int(r.blocks[i].keyLen) + blockTrailerLen
+	for i := range r.blocks.len() {
+		keyBytes += int(r.blocks.at(i).keyLen) + blockTrailerLen
 	}
 	for _, backward := range []bool{false, true} {
 		for _, keysOnly := range []bool{false, true} {
@@ -39,11 +39,11 @@ func TestIterKeyScanReadsPairsAhead(t *testing.T) {
 				t.Fatalf("backward %v, keys only %v: %d of %d entries, err %v", backward, keysOnly, seen, len(es), it.Error())
 			}
 			if keysOnly {
-				if reads != len(r.blocks) || charged != keyBytes {
+				if reads != r.blocks.len() || charged != keyBytes {
 					t.Errorf("backward %v, keys only: %d reads of %d bytes, want one per key block, %d bytes", backward, reads, charged, keyBytes)
 				}
-			} else if reads > len(r.blocks)/5 || it.pair.window != maxReadahead {
-				t.Errorf("backward %v: %d reads for %d pairs, window %d; want reads ahead", backward, reads, len(r.blocks), it.pair.window)
+			} else if reads > r.blocks.len()/5 || it.pair.window != maxReadahead {
+				t.Errorf("backward %v: %d reads for %d pairs, window %d; want reads ahead", backward, reads, r.blocks.len(), it.pair.window)
 			}
 			it.Close()
 		}

@@ -10,8 +10,8 @@ package sst
 // the file and the block's offset.
 func (r *Reader) VerifyBlocks() error {
 	var buf []byte
-	for i := range r.blocks {
-		d := &r.blocks[i]
+	for i := range r.blocks.len() {
+		d := r.blocks.at(i)
 		size := int(r.pairEnd(i) - d.offset)
 		if cap(buf) < size {
 			buf = make([]byte, size)
