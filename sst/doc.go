@@ -234,9 +234,10 @@
 // # Reading
 //
 // Open reads the footer, properties, index and filter once and keeps the
-// index decoded in memory (separators in one byte slice plus an 8-byte
-// big-endian prefix of each, after the prefix all separators share), so a
-// lookup costs one filter probe, one binary search over uint64s, one key
+// index decoded in memory: each pair's start and key block length
+// (blocktable.go), and an 8-byte big-endian prefix of each separator after
+// the prefix all separators share, with the separator's length where that
+// prefix holds all of it, else its bytes (shortseps.go), so a lookup costs one filter probe, one binary search over uint64s, one key
 // block and, on a hit, one value block. Blocks come from the mapping when
 // Mmap is set and the block is stored raw (zero-copy slices of the file for
 // Get; an Iter copies them into its buffers, see mmap_fault.go), else from
