@@ -6,6 +6,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/scanahead"
 )
 
 // NewIter implements memtable.Rep.
@@ -34,6 +35,8 @@ type Iter struct {
 	chain   []uint32
 	chainOf unsafe.Pointer
 	ci      int // index of ref in chain when chain[ci] == ref
+
+	ahead scanahead.Ahead // the walks ahead of a scan ("Scans", list.go)
 }
 
 // unreadTag in Iter.tag (with ref 0) says that Next moved to a node without
@@ -101,13 +104,32 @@ func (it *Iter) atLast(n uint32) bool {
 }
 
 // First implements memtable.Iter.
-func (it *Iter) First() bool { return it.atFirst(link(it.r.addr(it.l.head), 0).Load()) }
+func (it *Iter) First() bool {
+	it.ahead.Reset(&it.l.scan)
+	return it.atFirst(link(it.r.addr(it.l.head), 0).Load())
+}
 
 // Last implements memtable.Iter.
-func (it *Iter) Last() bool { return it.atLast(it.l.findLast(nil, false, true)) }
+func (it *Iter) Last() bool {
+	it.ahead.Reset(&it.l.scan)
+	return it.atLast(it.l.findLast(nil, false, true))
+}
+
+// startAhead starts the walks ahead of a scan from node n, the current
+// one.
+func (it *Iter) startAhead(n uint32) {
+	ix := it.l.index.Load()
+	before := 0
+	if ix != nil {
+		t := lookupFor(keyOf(it.np))
+		before = ix.Find(t.prefix, func(x uint32) bool { return cmp(it.r.addr(x), &t) < 0 })
+	}
+	it.ahead.Start(ix, n, before)
+}
 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
+	it.ahead.Reset(&it.l.scan)
 	l := it.l
 	t := lookupFor(key)
 	if !it.atFirst(l.findGreaterOrEqual(&t)) || !sameKey(it.np, &t) {
@@ -126,6 +148,7 @@ func (it *Iter) Seek(key []byte, seq uint64) bool {
 
 // SeekForPrev implements memtable.Iter.
 func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
+	it.ahead.Reset(&it.l.scan)
 	l := it.l
 	t := lookupFor(key)
 	n := l.findLast(&t, true, false)
@@ -199,6 +222,10 @@ func (it *Iter) Next() bool {
 	if after := link(np, 0).Load(); after != 0 {
 		prefetch.Span(it.r.addr(after), entryBytes(np))
 	}
+	if it.ahead.Due(false) {
+		it.startAhead(n)
+	}
+	it.ahead.Forward(n)
 	return true
 }
 
@@ -246,11 +273,16 @@ func (it *Iter) Prev() bool {
 			}
 			it.atLast(p)
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
+			if it.ahead.Due(true) {
+				it.startAhead(p)
+			}
+			it.ahead.Backward(p)
 			return true
 		}
 		p, pp = next, nextp
 	}
 	t := lookupFor(keyOf(np))
+	it.ahead.Reset(&l.scan)
 	return it.atLast(l.findLast(&t, false, false))
 }
 

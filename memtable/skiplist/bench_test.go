@@ -11,9 +11,15 @@ import (
 // benchList is a list of db_bench's default shape: n 16-byte keys (prevKey)
 // in random order with 100-byte values, in a 64 MiB memtable's chunks.
 func benchList(b *testing.B, n int) *List {
+	return benchListOf(b, rand.New(rand.NewPCG(1, 2)).Perm(n))
+}
+
+// benchListOf is benchList with the keys prevKey(k) of keys, added in that
+// order.
+func benchListOf(b *testing.B, keys []int) *List {
 	l := NewSized(64 << 20)
 	value := make([]byte, 100)
-	for i, k := range rand.New(rand.NewPCG(1, 2)).Perm(n) {
+	for i, k := range keys {
 		if err := l.Add(uint64(i+1), base.KindSet, prevKey(k), value); err != nil {
 			b.Fatal(err)
 		}

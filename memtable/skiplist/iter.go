@@ -6,6 +6,7 @@ import (
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/internal/prefetch"
 	"github.com/godbbench/godbbench/memtable"
+	"github.com/godbbench/godbbench/memtable/internal/scanahead"
 	"github.com/godbbench/godbbench/memtable/internal/sortedrun"
 )
 
@@ -14,12 +15,21 @@ func (l *List) NewIter() memtable.Iter { return &Iter{list: l} }
 
 // Iter walks a List; it is not safe for concurrent use by itself.
 type Iter struct {
-	list *List
-	n    uint32         // the current node, 0 when not valid
-	p    unsafe.Pointer // its address
+	list  *List
+	n     uint32         // the current node, 0 when not valid
+	p     unsafe.Pointer // its address
+	ahead scanahead.Ahead
 }
 
+// set positions the iterator at n (0: not valid) by a search, which
+// restarts the walks ahead of a scan (see "Scans" in the package doc).
 func (it *Iter) set(n uint32) bool {
+	it.ahead.Reset(&it.list.scan)
+	return it.step(n)
+}
+
+// step moves the iterator to n, the node next to the current one.
+func (it *Iter) step(n uint32) bool {
 	it.n = n
 	if n != 0 {
 		it.p = it.list.r.addr(n)
@@ -52,13 +62,28 @@ func (it *Iter) Next() bool {
 	if it.n == 0 {
 		return false
 	}
-	if !it.set(link(it.p, 0).Load()) {
+	if !it.step(link(it.p, 0).Load()) {
 		return false
 	}
 	if n := link(it.p, 0).Load(); n != 0 {
 		prefetch.Span(it.list.r.addr(n), entryBytes(it.p))
 	}
+	if it.ahead.Due(false) {
+		it.startAhead()
+	}
+	it.ahead.Forward(it.n)
 	return true
+}
+
+// startAhead starts the walks ahead of a scan from the current node.
+func (it *Iter) startAhead() {
+	ix := it.list.index.Load()
+	before := 0
+	if ix != nil {
+		t := lookupOf(it.p)
+		before = ix.Find(t.Prefix, func(n uint32) bool { return cmp(it.list.r.addr(n), &t) < 0 })
+	}
+	it.ahead.Start(ix, it.n, before)
 }
 
 // maxPrevWalk bounds the nodes Prev walks forward from a stale backward
@@ -86,6 +111,10 @@ func (it *Iter) Prev() bool {
 			}
 			it.n, it.p = p, pp
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
+			if it.ahead.Due(true) {
+				it.startAhead()
+			}
+			it.ahead.Backward(p)
 			return true
 		}
 		if next == 0 {

@@ -13,6 +13,23 @@ import (
 func BenchmarkNextAmidWork(b *testing.B) {
 	l := benchList(b, benchListLen)
 	defer l.Release()
+	benchNext(b, l)
+}
+
+// BenchmarkNextInOrder is BenchmarkNextAmidWork over a list filled in key
+// order, whose nodes lie in the arena in the order a scan reaches them.
+func BenchmarkNextInOrder(b *testing.B) {
+	keys := make([]int, benchListLen)
+	for i := range keys {
+		keys[i] = i
+	}
+	l := benchListOf(b, keys)
+	defer l.Release()
+	benchNext(b, l)
+}
+
+// benchNext runs the steps of BenchmarkNextAmidWork over l.
+func benchNext(b *testing.B, l *List) {
 	for _, w := range []struct {
 		name string
 		n    int
