@@ -222,7 +222,7 @@ func (it *Iter) Next() bool {
 	if after := link(np, 0).Load(); after != 0 {
 		prefetch.Span(it.r.addr(after), entryBytes(np))
 	}
-	if it.ahead.Due(false) {
+	if it.ahead.Due() {
 		it.startAhead(n)
 	}
 	it.ahead.Forward(n)
@@ -273,10 +273,8 @@ func (it *Iter) Prev() bool {
 			}
 			it.atLast(p)
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
-			if it.ahead.Due(true) {
-				it.startAhead(p)
-			}
-			it.ahead.Backward(p)
+			// The walks ahead go forward only (memtable/internal/scanahead).
+			it.ahead.Reset(&l.scan)
 			return true
 		}
 		p, pp = next, nextp

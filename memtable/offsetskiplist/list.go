@@ -65,12 +65,12 @@
 // 311-338 -> 236-247, a bare Next over 200K entries 135-172 -> 81-106;
 // memtablerep_bench's readseq at 1M, item 50, 82-86 -> 44-46 ms a scan.
 //
-// From a scan's 16th step on, walks ahead of it overlap its misses
+// From a forward scan's 16th step on, walks ahead of it overlap its misses
 // (memtable/internal/scanahead, shared with package skiplist): cursors
 // walk the segments between the level index's nodes ahead of the scan,
 // each move loading a link prefetched steps before, so the scan finds its
 // nodes cached. BenchRep: Scan 141-144 -> 47-50 ns a step, ScanAmidWork
-// 232-236 -> 175-188, ReverseAmidWork 232-233 -> 180-205.
+// 232-236 -> 175-188.
 //
 // # Memory
 //
@@ -215,10 +215,7 @@ func New(memCap uint64) *List {
 		panic("offsetskiplist: arena cannot hold the head node") // newArena guarantees >= 64 KiB
 	}
 	l.head = off + maxHeight - 1
-	l.scan = scanahead.Layout{
-		Windows: l.r.windows, Shift: windowShift,
-		PrevOffset: offPrev, KeyOffset: offKey, Head: l.head,
-	}
+	l.scan = scanahead.Layout{Windows: l.r.windows, Shift: windowShift, KeyOffset: offKey}
 	l.height.Store(1)
 	return l
 }

@@ -68,7 +68,7 @@ func (it *Iter) Next() bool {
 	if n := link(it.p, 0).Load(); n != 0 {
 		prefetch.Span(it.list.r.addr(n), entryBytes(it.p))
 	}
-	if it.ahead.Due(false) {
+	if it.ahead.Due() {
 		it.startAhead()
 	}
 	it.ahead.Forward(it.n)
@@ -111,10 +111,8 @@ func (it *Iter) Prev() bool {
 			}
 			it.n, it.p = p, pp
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
-			if it.ahead.Due(true) {
-				it.startAhead()
-			}
-			it.ahead.Backward(p)
+			// The walks ahead go forward only (memtable/internal/scanahead).
+			it.ahead.Reset(&it.list.scan)
 			return true
 		}
 		if next == 0 {

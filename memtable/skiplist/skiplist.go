@@ -51,17 +51,17 @@
 // A bare scan with no work between steps (memtablerep_bench's readseq,
 // BenchmarkNextAmidWork/w0) is level with and without it.
 //
-// From a scan's 16th step on, walks ahead of it break the chain of misses
-// (memtable/internal/scanahead): eight cursors each walk a segment of the
-// list between two nodes of the level index, ahead of the scan, and each
-// step of the scan moves two of them by one node, loading a link whose node
-// was prefetched steps before and prefetching the node it names, so the
-// walks' misses overlap one another and the scan finds its nodes cached.
-// The walks stop when the nodes lie in the arena in key order. On a list
-// of 400,000 entries filled in random order, a bare Next
-// (BenchmarkNextAmidWork/w0) 191-199 -> 67-82 ns, a bare Prev
-// (BenchmarkPrev) 191-203 -> 67-78 ns; filled in key order
-// (BenchmarkNextInOrder/w0) 16.1-16.2 -> 15.8-16.6 ns.
+// From a forward scan's 16th step on, walks ahead of it break the chain of
+// misses (memtable/internal/scanahead): eight cursors each walk a segment
+// of the list between two nodes of the level index, ahead of the scan, and
+// each step of the scan moves two of them by one node, loading a link
+// whose node was prefetched steps before and prefetching the node it
+// names, so the walks' misses overlap one another and the scan finds its
+// nodes cached. The walks stop when the nodes lie in the arena in key
+// order. On a list of 400,000 entries filled in random order a bare Next
+// (BenchmarkNextAmidWork/w0) takes 191-199 -> 67-85 ns; filled in key
+// order (BenchmarkNextInOrder/w0) 16.1-16.2 -> 15.8-16.6 ns. Prev takes no
+// walks (scanahead's doc says why).
 //
 // A search's misses are dependent loads, one node after another. From
 // 4096 entries on, every search (Seek, Get, SeekForPrev, Last, and the
@@ -176,10 +176,7 @@ func New() *List { return NewSized(0) }
 func NewSized(writeBufferSize uint64) *List {
 	a := newArena(writeBufferSize)
 	l := &List{a: a, r: a.resolver}
-	l.scan = scanahead.Layout{
-		Windows: unsafe.Pointer(&a.windows[0]), Shift: windowShift,
-		PrevOffset: offPrev, KeyOffset: offKey, Head: headRef,
-	}
+	l.scan = scanahead.Layout{Windows: unsafe.Pointer(&a.windows[0]), Shift: windowShift, KeyOffset: offKey}
 	l.height.Store(1)
 	l.index.Init()
 	// Keys and values handed out alias the arena and are valid for the

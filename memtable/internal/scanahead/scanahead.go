@@ -1,5 +1,5 @@
-// Package scanahead fetches the nodes a skiplist scan will reach before it
-// reaches them, for memtable/skiplist and memtable/offsetskiplist.
+// Package scanahead fetches the nodes a forward skiplist scan will reach
+// before it reaches them, for memtable/skiplist and memtable/offsetskiplist.
 //
 // After inserts in random order a list's nodes lie in its arena in
 // insertion order, so each node a scan steps to is a cache miss, and the
@@ -12,20 +12,23 @@
 // The list's level index (memtable/internal/levelindex) holds its level-1
 // nodes in key order: between two of them lie about four level-0 nodes, a
 // segment, and the first node of every segment is known without a walk.
-// Ahead keeps Walkers cursors, each walking a segment ahead of the scan
-// (forward by the level-0 links, backward by the back links), and on each
-// step of the scan moves movesPerStep of them, in turn: a move loads the
-// link of the node its cursor is on, which it prefetched Walkers /
-// movesPerStep steps before, so the load finds it cached, and prefetches
-// the node that link names. The walks of several segments overlap, one
-// miss each, where the scan alone would take them one after another; the
-// scan then finds its nodes cached.
+// Ahead keeps Walkers cursors, each walking a segment ahead of the scan by
+// the level-0 links, and on each step of the scan moves movesPerStep of
+// them, in turn: a move loads the link of the node its cursor is on, which
+// it prefetched Walkers / movesPerStep steps before, so the load finds it
+// cached, and prefetches the node that link names. The walks of several
+// segments overlap, one miss each, where the scan alone would take them
+// one after another; the scan then finds its nodes cached.
 //
 // Measured (memtable/skiplist, a list of 400,000 entries in random order):
-// a bare Next 191-199 -> 67-82 ns, a bare Prev 191-203 -> 67-78 ns. Eight
-// cursors moved two a step did best among 6 to 16 cursors, one to three a
-// step and leads of 8 to 32 segments (one cursor a step: the walks, which
-// spend a move on taking each segment, fall behind the scan).
+// a bare Next 191-199 -> 67-85 ns. Eight cursors moved two a step did best
+// among 6 to 16 cursors, one to three a step and leads of 8 to 32 segments
+// (one cursor a step: the walks, which spend a move on taking each
+// segment, fall behind the scan). Backward scans walked ahead by the back
+// links did as well bare (191-203 -> 67-78 ns a Prev) but made a DB
+// iterator's reverse step, which already hides most of a miss behind its
+// own work, a few percent slower, and nothing runs a bare reverse scan, so
+// Prev takes no walks.
 //
 // Ahead only reads and prefetches: the scan still follows the list's own
 // links, so what it returns does not depend on Ahead, whatever the index
@@ -34,7 +37,7 @@
 // segments past the scan's position, stops when the nodes it walks lie
 // next to each other in the arena (a list filled in key order, which the
 // hardware prefetchers already stream), and restarts on every
-// repositioning (Reset).
+// repositioning and every step backward to another node (Reset).
 //
 // Nothing here is persisted, so there is no on-disk format.
 package scanahead
@@ -62,10 +65,6 @@ const (
 	movesPerStep = 2
 	// StartAfter is the steps of a scan before Ahead starts.
 	StartAfter = 16
-	// maxBackSteps bounds a backward walk of one segment: a back link is a
-	// hint (a concurrent insert may leave an older node there), so a walk
-	// may pass the segment's first node without meeting it.
-	maxBackSteps = 16
 	// nearWords and nearRun decide that a list was filled in key order:
 	// nearRun walks in a row each found the next node within nearWords
 	// 4-byte units after the one before it.
@@ -76,14 +75,12 @@ const (
 // Layout is what Ahead needs of a list's nodes: a node is named by a
 // uint32 offset in 4-byte units, whose address (Windows[byte offset >>
 // Shift] plus the rest of the byte offset) holds the node's level-0 link,
-// a uint32 offset with 0 for nil; its back link follows at PrevOffset and
-// its key and value (memtable/internal/kvbytes) at KeyOffset.
+// a uint32 offset with 0 for nil; its key and value
+// (memtable/internal/kvbytes) follow at KeyOffset.
 type Layout struct {
-	Windows    unsafe.Pointer // the first of the arena's window addresses
-	Shift      uint           // log2 of the window size in bytes
-	PrevOffset uintptr
-	KeyOffset  uintptr
-	Head       uint32 // the head node, which is never walked
+	Windows   unsafe.Pointer // the first of the arena's window addresses
+	Shift     uint           // log2 of the window size in bytes
+	KeyOffset uintptr
 }
 
 // addr resolves a non-nil offset.
@@ -105,40 +102,28 @@ type Ahead struct {
 	ix     *levelindex.Index
 	// steps counts the scan's steps until it starts.
 	steps int
-	// backward is the direction of the scan it started for.
-	backward bool
-	// next is the position in ix of the next indexed node the scan meets
-	// (-1 when none, backward).
+	// next is the position in ix of the next indexed node the scan meets.
 	next int
-	// seg is the next segment to hand out: forward, the nodes from
-	// ix.Node(seg) to before ix.Node(seg+1); backward, the nodes before
-	// ix.Node(seg+1) down to ix.Node(seg).
+	// seg is the next segment to hand out: the nodes from ix.Node(seg) to
+	// before ix.Node(seg+1).
 	seg  int
 	turn int // the cursor the next step moves
 	near int // walks in a row that found the next node next to the last
-	// cur[k] is cursor k's node (0: idle), stop[k] where its walk ends
-	// (forward, the next segment's first node, 0 for the list's end;
-	// backward, the segment's first node) and left[k] the steps a
-	// backward walk has left.
+	// cur[k] is cursor k's node (0: idle) and stop[k] the first node of
+	// the segment after its own, where its walk ends (0: the list's end).
 	cur  [Walkers]uint32
 	stop [Walkers]uint32
-	left [Walkers]uint8
 }
 
 // Reset makes a an idle scan's walkers over the list of layout: the scan
-// has just been positioned.
+// has just been positioned, or stepped backward.
 func (a *Ahead) Reset(layout *Layout) {
 	a.layout, a.ix, a.steps = layout, nil, 0
 }
 
-// Due counts a step of a scan in direction backward and reports whether
-// the caller should Start a now: the scan's StartAfter-th step in one
-// direction since the last Reset. A change of direction stops the walks
-// and counts from zero again.
-func (a *Ahead) Due(backward bool) bool {
-	if a.backward != backward {
-		a.backward, a.ix, a.steps = backward, nil, 0
-	}
+// Due counts a forward step of a scan and reports whether the caller
+// should Start a now: the scan's StartAfter-th step since the last Reset.
+func (a *Ahead) Due() bool {
 	if a.ix != nil || a.steps > StartAfter {
 		return false
 	}
@@ -146,39 +131,26 @@ func (a *Ahead) Due(backward bool) bool {
 	return a.steps == StartAfter && a.layout != nil
 }
 
-// Start starts the walks of a scan in the direction Due was last called
-// for, over index ix (nil: the list has none, and the scan goes on alone),
-// from the scan's current node cur, before which before indexed nodes sort
-// (ix.Find).
+// Start starts the walks of a scan over index ix (nil: the list has none,
+// and the scan goes on alone), from the scan's current node cur, before
+// which before indexed nodes sort (ix.Find).
 func (a *Ahead) Start(ix *levelindex.Index, cur uint32, before int) {
-	a.steps = StartAfter + 1 // not again until a Reset or a turn
+	a.steps = StartAfter + 1 // not again until a Reset
 	if ix == nil || ix.Len() == 0 {
 		return
 	}
 	a.ix, a.turn, a.near = ix, 0, 0
 	a.cur = [Walkers]uint32{}
-	if a.backward {
-		a.next = before - 1
-		a.seg = a.next - 1
-		return
-	}
 	if before < ix.Len() && ix.Node(before) == cur {
 		before++ // the scan is on it: the next one it meets is after it
 	}
 	a.next, a.seg = before, before
 }
 
-// Forward is called by a forward scan that has just arrived at node n.
-// Until Start, and once the walks stop, it costs two compares inline.
+// Forward is called by a scan that has just arrived at node n. Until
+// Start, and once the walks stop, it costs a compare inline.
 func (a *Ahead) Forward(n uint32) {
-	if a.ix != nil && !a.backward {
-		a.step(n)
-	}
-}
-
-// Backward is called by a backward scan that has just arrived at node n.
-func (a *Ahead) Backward(n uint32) {
-	if a.ix != nil && a.backward {
+	if a.ix != nil {
 		a.step(n)
 	}
 }
@@ -186,21 +158,12 @@ func (a *Ahead) Backward(n uint32) {
 // step notes the scan's arrival at n and moves movesPerStep cursors.
 func (a *Ahead) step(n uint32) {
 	ix := a.ix
-	if a.next >= 0 && a.next < ix.Len() && n == ix.Node(a.next) {
+	if a.next < ix.Len() && n == ix.Node(a.next) {
 		// The scan passed an indexed node; if it caught up with the walks,
 		// they start again from the first segment ahead of it.
-		if a.backward {
-			a.next--
-			if a.seg > a.next-1 {
-				a.seg = a.next - 1
-				a.cur = [Walkers]uint32{}
-			}
-		} else {
-			a.next++
-			if a.seg < a.next {
-				a.seg = a.next
-				a.cur = [Walkers]uint32{}
-			}
+		if a.next++; a.seg < a.next {
+			a.seg = a.next
+			a.cur = [Walkers]uint32{}
 		}
 	}
 	for range movesPerStep {
@@ -208,26 +171,16 @@ func (a *Ahead) step(n uint32) {
 	}
 }
 
-// move moves the cursor whose turn it is one node in the scan's
-// direction, or gives it the next segment when its walk is over.
+// move moves the cursor whose turn it is one node forward, or gives it the
+// next segment when its walk is over.
 func (a *Ahead) move(ix *levelindex.Index) {
 	k := a.turn
 	a.turn = (k + 1) % Walkers
 	l := a.layout
 	if w := a.cur[k]; w != 0 {
 		p := l.addr(w)
-		var to uint32
-		if !a.backward {
-			// The walk ends before the next segment's first node.
-			if to = (*atomic.Uint32)(p).Load(); to == a.stop[k] {
-				to = 0
-			}
-		} else if w != a.stop[k] && a.left[k] > 0 {
-			// The walk ends on the segment's first node.
-			a.left[k]--
-			to = (*atomic.Uint32)(unsafe.Add(p, l.PrevOffset)).Load()
-		}
-		if to != 0 && to != l.Head {
+		// The walk ends before the next segment's first node.
+		if to := (*atomic.Uint32)(p).Load(); to != 0 && to != a.stop[k] {
 			if a.spread(w, to) {
 				a.cur[k] = to
 				prefetch.Span(l.addr(to), l.entryBytes(p))
@@ -238,36 +191,22 @@ func (a *Ahead) move(ix *levelindex.Index) {
 	// Cursor k is idle: it takes the next segment, if not too far ahead.
 	a.cur[k] = 0
 	s := a.seg
-	if a.backward {
-		if s < 0 || s <= a.next-MaxLead {
-			return
-		}
-		a.seg--
-		// The walk starts from the first node of the segment after s,
-		// which the scan meets before it: its back link names s's last
-		// node.
-		a.cur[k], a.stop[k], a.left[k] = ix.Node(s+1), ix.Node(s), maxBackSteps
-	} else {
-		if s >= ix.Len() || s >= a.next+MaxLead {
-			return
-		}
-		a.seg++
-		a.cur[k], a.stop[k] = ix.Node(s), 0
-		if s+1 < ix.Len() {
-			a.stop[k] = ix.Node(s + 1)
-		}
+	if s >= ix.Len() || s >= a.next+MaxLead {
+		return
+	}
+	a.seg++
+	a.cur[k], a.stop[k] = ix.Node(s), 0
+	if s+1 < ix.Len() {
+		a.stop[k] = ix.Node(s + 1)
 	}
 	prefetch.Line(l.addr(a.cur[k]))
 }
 
 // spread reports whether the walks should go on after one found node to
-// next to from in the scan's direction: false once nearRun walks in a row
-// found the later node in key order within nearWords after the earlier one
-// in the arena, which stops them until the next Reset.
+// right after from: false once nearRun walks in a row found it within
+// nearWords after from in the arena, which stops them until the next
+// Reset.
 func (a *Ahead) spread(from, to uint32) bool {
-	if a.backward {
-		from, to = to, from
-	}
 	if to > from && to-from <= nearWords {
 		if a.near++; a.near >= nearRun {
 			a.ix = nil

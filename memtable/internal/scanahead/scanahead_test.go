@@ -12,7 +12,7 @@ import (
 // testList is a two-level list in one Go byte slice, laid out as the
 // lists of memtable/skiplist and memtable/offsetskiplist lay out theirs:
 // a node's level-1 link 4 bytes before its address, its level-0 link at
-// it, its back link at +4 and its key (length 8) at +8.
+// it and its key (length 8) at +8.
 type testList struct {
 	mem     []byte
 	windows [1]unsafe.Pointer
@@ -37,7 +37,7 @@ func newTestList(t *testing.T, slots []int) *testList {
 	// first); slot 0 is the head, so no node has offset 0.
 	addrOf := func(slot int) uint32 { return uint32((slot*testNodeBytes + 4) / 4) }
 	head := addrOf(0)
-	l.layout = Layout{Windows: unsafe.Pointer(&l.windows[0]), Shift: testShift, PrevOffset: 4, KeyOffset: 8, Head: head}
+	l.layout = Layout{Windows: unsafe.Pointer(&l.windows[0]), Shift: testShift, KeyOffset: 8}
 	put := func(off uint32, at int, v uint32) {
 		binary.LittleEndian.PutUint32(l.mem[int(off)*4+at:], v)
 	}
@@ -46,7 +46,6 @@ func newTestList(t *testing.T, slots []int) *testList {
 		x := addrOf(s + 1)
 		l.nodes = append(l.nodes, x)
 		put(prev, 0, x) // level 0
-		put(x, 4, prev) // back link
 		key := l.mem[int(x)*4+8:]
 		key[0] = 8
 		binary.BigEndian.PutUint64(key[1:], uint64(i)<<8)
@@ -67,53 +66,36 @@ func newTestList(t *testing.T, slots []int) *testList {
 
 func (l *testList) addr(off uint32) unsafe.Pointer { return l.layout.addr(off) }
 
-// step is one step of a scan that has just reached key index i, going
-// backward or forward: Due, Start as an iterator does, then the move.
-func (l *testList) step(a *Ahead, i int, backward bool) {
+// step is one step of a scan that has just reached key index i: Due and
+// Start as an iterator calls them, then Forward.
+func (l *testList) step(a *Ahead, i int) {
 	n := l.nodes[i]
-	if a.Due(backward) {
+	if a.Due() {
 		before := 0
 		for before < l.index.Len() && l.index.Prefix(before) < uint64(i)<<8 {
 			before++
 		}
 		a.Start(l.index, n, before)
 	}
-	if backward {
-		a.Backward(n)
-	} else {
-		a.Forward(n)
-	}
+	a.Forward(n)
 }
 
-// scan steps a scan over l from key index from, forward or backward, for
-// at most steps steps, calling check (if not nil) after each, and returns
-// how many of the nodes it reached after its first StartAfter+2*MaxLead
-// steps a cursor had stood on before it reached them, and how many such
-// nodes there were.
-func (l *testList) scan(a *Ahead, from, steps int, backward bool, check func(i int)) (seen, total int) {
+// scan steps a scan over l from after key index from for at most steps
+// steps, and returns how many of the nodes it reached after its first
+// StartAfter+2*MaxLead steps a cursor had stood on before it reached
+// them, and how many such nodes there were.
+func (l *testList) scan(a *Ahead, from, steps int) (seen, total int) {
 	walked := map[uint32]bool{}
-	i := from
-	for s := 0; s < steps; s++ {
-		if backward {
-			i--
-		} else {
-			i++
-		}
-		if i < 0 || i >= len(l.nodes) {
-			break
-		}
+	for s, i := 0, from+1; s < steps && i < len(l.nodes); s, i = s+1, i+1 {
 		if s > StartAfter+2*MaxLead {
 			total++
 			if walked[l.nodes[i]] {
 				seen++
 			}
 		}
-		l.step(a, i, backward)
+		l.step(a, i)
 		for _, c := range a.cur {
 			walked[c] = true
-		}
-		if check != nil {
-			check(i)
 		}
 	}
 	return seen, total
@@ -126,24 +108,15 @@ func shuffled(n int) []int {
 
 func TestWalksReachNodesBeforeTheScan(t *testing.T) {
 	l := newTestList(t, shuffled(20_000))
-	for _, c := range []struct {
-		name     string
-		from     int
-		backward bool
-	}{
-		{"forward from the first", -1, false},
-		{"forward from the middle", 7_777, false},
-		{"backward from the last", len(l.nodes), true},
-		{"backward from the middle", 12_345, true},
-	} {
+	for _, from := range []int{-1, 7_777} {
 		var a Ahead
 		a.Reset(&l.layout)
-		seen, total := l.scan(&a, c.from, 5_000, c.backward, nil)
+		seen, total := l.scan(&a, from, 5_000)
 		if total == 0 || seen < total*98/100 {
-			t.Errorf("%s: the walks reached %d of %d nodes before the scan", c.name, seen, total)
+			t.Errorf("from %d: the walks reached %d of %d nodes before the scan", from, seen, total)
 		}
 		if a.ix == nil {
-			t.Errorf("%s: the walks stopped", c.name)
+			t.Errorf("from %d: the walks stopped", from)
 		}
 	}
 }
@@ -154,57 +127,27 @@ func TestWalksStopOnAListInKeyOrder(t *testing.T) {
 		slots[i] = i
 	}
 	l := newTestList(t, slots)
-	for _, backward := range []bool{false, true} {
-		var a Ahead
-		from := -1
-		if backward {
-			from = len(l.nodes)
-		}
-		a.Reset(&l.layout)
-		l.scan(&a, from, 2_000, backward, nil)
-		if a.ix != nil {
-			t.Errorf("backward %v: the walks go on over nodes in key order", backward)
-		}
+	var a Ahead
+	a.Reset(&l.layout)
+	l.scan(&a, -1, 2_000)
+	if a.ix != nil {
+		t.Errorf("the walks go on over nodes in key order")
 	}
 }
 
-func TestWalksFollowTheScanAfterATurn(t *testing.T) {
+func TestWalksStartAgainAfterAReset(t *testing.T) {
 	l := newTestList(t, shuffled(20_000))
 	var a Ahead
 	a.Reset(&l.layout)
-	l.scan(&a, 100, 1_000, false, nil)
-	// Without a Reset: Due sees the turn and starts over backward.
-	seen, total := l.scan(&a, 1_101, 1_000, true, nil)
-	if total == 0 || seen < total*98/100 {
-		t.Errorf("after a turn the walks reached %d of %d nodes before the scan", seen, total)
-	}
-}
-
-func TestBackwardWalksEndOnStaleBackLinks(t *testing.T) {
-	l := newTestList(t, shuffled(4_000))
-	pos := map[uint32]int{}
-	for i, n := range l.nodes {
-		pos[n] = i
-	}
-	// Every back link names the node three before, so a walk of a
-	// segment (four keys) passes its first node without meeting it; it
-	// ends after maxBackSteps moves (three keys each), or sooner when the
-	// scan catches up and the walks start again ahead of it.
-	for i := 3; i < len(l.nodes); i++ {
-		binary.LittleEndian.PutUint32(l.mem[int(l.nodes[i])*4+4:], l.nodes[i-3])
-	}
-	var a Ahead
+	l.scan(&a, 100, 1_000)
+	// A backward step or a seek: the scan is elsewhere now.
 	a.Reset(&l.layout)
-	worst := 0
-	l.scan(&a, len(l.nodes), len(l.nodes), true, func(int) {
-		for k, c := range a.cur {
-			if c != 0 {
-				worst = max(worst, pos[a.stop[k]]-pos[c])
-			}
-		}
-	})
-	if worst == 0 || worst > 3*maxBackSteps {
-		t.Errorf("a walk went %d keys past its segment's first node, want 1 to %d", worst, 3*maxBackSteps)
+	if a.ix != nil {
+		t.Fatal("walks go on after a Reset")
+	}
+	seen, total := l.scan(&a, 15_000, 1_000)
+	if total == 0 || seen < total*98/100 {
+		t.Errorf("after a Reset the walks reached %d of %d nodes before the scan", seen, total)
 	}
 }
 
@@ -212,18 +155,12 @@ func TestNoWalksWithoutAnIndex(t *testing.T) {
 	l := newTestList(t, shuffled(1_000))
 	var a Ahead
 	a.Reset(&l.layout)
-	for i := range StartAfter {
-		if a.Due(false) {
+	for i := range 100 {
+		if a.Due() {
 			if i != StartAfter-1 {
 				t.Fatalf("due after %d steps", i+1)
 			}
 			a.Start(nil, l.nodes[i], 0)
-		}
-		a.Forward(l.nodes[i])
-	}
-	for i := StartAfter; i < 100; i++ {
-		if a.Due(false) {
-			t.Fatalf("due again after %d steps", i+1)
 		}
 		a.Forward(l.nodes[i])
 	}
