@@ -10,6 +10,7 @@
 
 #include "bridge.h"
 #include "lapclock.h"
+#include "sortlist.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -315,6 +316,10 @@ char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
 }
 
 char* gdb_set_merge_operator(rocksdb_options_t* opts, const char* name) {
+  if (gdb_is_sortlist_name(name)) {
+    opts->rep.merge_operator = gdb_new_sortlist();
+    return nullptr;
+  }
   ROCKSDB_NAMESPACE::ConfigOptions cfg;
   ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::MergeOperator::CreateFromString(
       cfg, name, &opts->rep.merge_operator);

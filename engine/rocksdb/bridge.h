@@ -130,7 +130,9 @@ char* gdb_get_sizes(rocksdb_t* db, const rocksdb_readoptions_t* ro, size_t n,
 // gdb_set_merge_operator installs the merge operator RocksDB's
 // MergeOperator::CreateFromString makes of name (a nickname such as
 // "uint64add" or a class name such as "UInt64AddOperator"), as db_bench
-// does for --merge_operator. It returns an error string or NULL.
+// does for --merge_operator, except that sortlist (MergeSortOperator) is
+// the engine's own, which reads no operand past its end (sortlist.cc). It
+// returns an error string or NULL.
 char* gdb_set_merge_operator(rocksdb_options_t* opts, const char* name);
 
 // gdb_merge_operands is the result of gdb_get_merge_operands: with found
