@@ -100,6 +100,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(errw, "%s\n", err)
 		return 1
 	}
+	releaseUnusedLibraries(opener.Info().Name)
 	opener = shareStatistics(opener)
 	prof, err := newProfiler(cfg.profile, cfg.profileDir)
 	if err != nil {

@@ -195,6 +195,11 @@ type Info struct {
 	// the driver runs this engine under when GOGC is not set; 0 leaves
 	// the runtime's default (100).
 	GCPercent int
+	// SharedLibraries are the base-name prefixes of the shared libraries
+	// the engine runs on and nothing else in the binary calls, such as
+	// "librocksdb.so": a run of another engine gives back their resident
+	// pages at start (internal/codepages).
+	SharedLibraries []string
 }
 
 // ErrReadOnly is the error of a write to a database opened with

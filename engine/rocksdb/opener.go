@@ -41,8 +41,15 @@ func LibraryVersion() string {
 // Info implements engine.Opener.
 func (Opener) Info() engine.Info {
 	v := LibraryVersion()
-	return engine.Info{Name: "rocksdb", Version: v, VersionLine: "RocksDB:    version " + v}
+	return engine.Info{Name: "rocksdb", Version: v, VersionLine: "RocksDB:    version " + v,
+		SharedLibraries: SharedLibraries}
 }
+
+// SharedLibraries are librocksdb and the libraries it alone links (Debian's
+// build): only this engine calls into them. libc, libm, libgcc_s and
+// libpthread serve the Go runtime's cgo too and are not listed.
+var SharedLibraries = []string{"librocksdb.so", "libstdc++.so", "libgflags.so",
+	"libsnappy.so", "libbz2.so", "liblz4.so", "libzstd.so"}
 
 // Open implements engine.Opener. Options the engine cannot apply are listed
 // on warn.

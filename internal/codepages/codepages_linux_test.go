@@ -1,0 +1,174 @@
+//go:build linux
+
+package codepages
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+const sampleSmaps = `00400000-00a00000 r-xp 00000000 fd:01 42                                 /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3
+Size:               6144 kB
+Rss:                5120 kB
+Anonymous:             0 kB
+VmFlags: rd ex mr mw me
+00a00000-00b00000 r--p 00600000 fd:01 42                                 /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3
+Size:               1024 kB
+Rss:                  64 kB
+Anonymous:            64 kB
+VmFlags: rd mr mw me ac
+00b00000-00b10000 rw-p 00700000 fd:01 42                                 /usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3
+Size:                 64 kB
+Rss:                  64 kB
+Anonymous:            64 kB
+VmFlags: rd wr mr mw me ac
+00c00000-00c10000 r--s 00000000 fd:01 43                                 /dev/shm/a file with spaces
+Size:                 64 kB
+Rss:                  64 kB
+Anonymous:             0 kB
+VmFlags: rd mr me
+00d00000-00d10000 rw-p 00000000 00:00 0 
+Size:                 64 kB
+Rss:                   8 kB
+Anonymous:             8 kB
+VmFlags: rd wr mr mw me ac
+00e00000-00e10000 r--p 00010000 fd:01 42                                 /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33
+Size:                 64 kB
+Rss:                  60 kB
+Anonymous:             0 kB
+Swap:                  4 kB
+VmFlags: rd mr mw me ac
+`
+
+func TestParseSmapsAndWhatIsReleasable(t *testing.T) {
+	maps, err := parseSmaps([]byte(sampleSmaps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		m          mapping
+		releasable bool
+	}{
+		{mapping{0x400000, 0xa00000, "r-xp", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 5120 << 10, 0, 0}, true},
+		{mapping{0xa00000, 0xb00000, "r--p", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // relocated
+		{mapping{0xb00000, 0xb10000, "rw-p", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // writable
+		{mapping{0xc00000, 0xc10000, "r--s", "/dev/shm/a file with spaces", 64 << 10, 0, 0}, false},                          // shared
+		{mapping{0xd00000, 0xd10000, "rw-p", "", 8 << 10, 8 << 10, 0}, false},
+		{mapping{0xe00000, 0xe10000, "r--p", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33", 60 << 10, 0, 4 << 10}, false}, // a copy swapped out
+	}
+	if len(maps) != len(want) {
+		t.Fatalf("%d mappings, want %d: %+v", len(maps), len(want), maps)
+	}
+	for i, w := range want {
+		if maps[i] != w.m {
+			t.Errorf("mapping %d: %+v, want %+v", i, maps[i], w.m)
+		}
+		prefixes := []string{"librocksdb.so", "a file", "libstdc++.so"}
+		if got := releasable(maps[i], prefixes); got != w.releasable {
+			t.Errorf("mapping %d (%s %s): releasable %v, want %v", i, maps[i].perms, maps[i].path, got, w.releasable)
+		}
+	}
+	if releasable(maps[0], []string{"libstdc++.so", ""}) {
+		t.Errorf("a mapping of another library (or an empty prefix) was releasable")
+	}
+}
+
+func TestParseSmapsRefusesGarbage(t *testing.T) {
+	for _, bad := range []string{
+		"Rss: 4 kB\n",
+		"00400000 r-xp 0 fd:01 42 /x\n",
+		"00a00000-00400000 r-xp 0 fd:01 42 /x\n",
+		"00400000-00a00000 r-xp 0 fd:01 42 /x\nRss: 4 MB\n",
+		"00400000-00a00000 r-xp 0 fd:01 42 /x\nAnonymous: -4 kB\n",
+	} {
+		if _, err := parseSmaps([]byte(bad)); err == nil {
+			t.Errorf("parseSmaps(%q): no error", bad)
+		}
+	}
+}
+
+// residentOf returns the smaps Rss of the process's mappings of the file
+// at path, summed.
+func residentOf(t *testing.T, path string) int64 {
+	t.Helper()
+	maps, err := readSmaps("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rss int64
+	for _, m := range maps {
+		if m.path == path {
+			rss += m.rss
+		}
+	}
+	return rss
+}
+
+// TestReleaseDropsUnwrittenPagesOnly maps one file twice, privately: a
+// read-only mapping that was only read, and one written to (copied on
+// write) and then made read-only, as the dynamic loader leaves RELRO.
+// Release must drop the first's pages, which read back the same, and keep
+// the second's, whose written bytes no file holds.
+func TestReleaseDropsUnwrittenPagesOnly(t *testing.T) {
+	const size = 1 << 20
+	dir := t.TempDir()
+	path := filepath.Join(dir, "libcodepagestest.so.1")
+	content := bytes.Repeat([]byte("codepages"), size/9+1)[:size]
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	read, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(read)
+	written, err := unix.Mmap(int(f.Fd()), 0, 4096, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(written)
+	var sum int
+	for i := 0; i < size; i += 4096 {
+		sum += int(read[i])
+	}
+	if sum == 0 {
+		t.Fatal("read nothing")
+	}
+	copy(written, "relocated")
+	if err := unix.Mprotect(written, unix.PROT_READ); err != nil {
+		t.Fatal(err)
+	}
+	before := residentOf(t, path)
+	if before < size {
+		t.Fatalf("%d bytes resident before Release, want at least %d", before, size)
+	}
+
+	got, err := Release("libcodepagestest.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Mappings != 1 || got.Bytes < size {
+		t.Errorf("Release = %+v, want 1 mapping of at least %d bytes", got, size)
+	}
+	if after := residentOf(t, path); after != 4096 {
+		t.Errorf("%d bytes resident after Release, want 4096 (the written page)", after)
+	}
+	if string(written[:9]) != "relocated" {
+		t.Errorf("the written page reads %q after Release", written[:9])
+	}
+	if !bytes.Equal(read, content) {
+		t.Errorf("the released mapping reads back different bytes")
+	}
+	if none, err := Release("libnothingmapped.so"); err != nil || none != (Released{}) {
+		t.Errorf("Release of an unmapped library = %+v, %v", none, err)
+	}
+}
