@@ -14,7 +14,9 @@ func (l *List) NewIter() memtable.Iter {
 	if l.a == nil {
 		panic(errReleased)
 	}
-	return &Iter{l: l, r: l.r}
+	it := &Iter{l: l, r: l.r}
+	it.ahead.Init(&l.scan)
+	return it
 }
 
 // Iter walks a List in internal-key order: nodes by user key, and within a
@@ -105,13 +107,13 @@ func (it *Iter) atLast(n uint32) bool {
 
 // First implements memtable.Iter.
 func (it *Iter) First() bool {
-	it.ahead.Reset(&it.l.scan)
+	it.ahead.Reset()
 	return it.atFirst(link(it.r.addr(it.l.head), 0).Load())
 }
 
 // Last implements memtable.Iter.
 func (it *Iter) Last() bool {
-	it.ahead.Reset(&it.l.scan)
+	it.ahead.Reset()
 	return it.atLast(it.l.findLast(nil, false, true))
 }
 
@@ -129,7 +131,7 @@ func (it *Iter) startAhead(n uint32) {
 
 // Seek implements memtable.Iter.
 func (it *Iter) Seek(key []byte, seq uint64) bool {
-	it.ahead.Reset(&it.l.scan)
+	it.ahead.Reset()
 	l := it.l
 	t := lookupFor(key)
 	if !it.atFirst(l.findGreaterOrEqual(&t)) || !sameKey(it.np, &t) {
@@ -148,7 +150,7 @@ func (it *Iter) Seek(key []byte, seq uint64) bool {
 
 // SeekForPrev implements memtable.Iter.
 func (it *Iter) SeekForPrev(key []byte, seq uint64) bool {
-	it.ahead.Reset(&it.l.scan)
+	it.ahead.Reset()
 	l := it.l
 	t := lookupFor(key)
 	n := l.findLast(&t, true, false)
@@ -274,13 +276,13 @@ func (it *Iter) Prev() bool {
 			it.atLast(p)
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
 			// The walks ahead go forward only (memtable/internal/scanahead).
-			it.ahead.Reset(&l.scan)
+			it.ahead.Reset()
 			return true
 		}
 		p, pp = next, nextp
 	}
 	t := lookupFor(keyOf(np))
-	it.ahead.Reset(&l.scan)
+	it.ahead.Reset()
 	return it.atLast(l.findLast(&t, false, false))
 }
 

@@ -11,7 +11,11 @@ import (
 )
 
 // NewIter implements memtable.Iter.
-func (l *List) NewIter() memtable.Iter { return &Iter{list: l} }
+func (l *List) NewIter() memtable.Iter {
+	it := &Iter{list: l}
+	it.ahead.Init(&l.scan)
+	return it
+}
 
 // Iter walks a List; it is not safe for concurrent use by itself.
 type Iter struct {
@@ -24,7 +28,7 @@ type Iter struct {
 // set positions the iterator at n (0: not valid) by a search, which
 // restarts the walks ahead of a scan (see "Scans" in the package doc).
 func (it *Iter) set(n uint32) bool {
-	it.ahead.Reset(&it.list.scan)
+	it.ahead.Reset()
 	return it.step(n)
 }
 
@@ -112,7 +116,7 @@ func (it *Iter) Prev() bool {
 			it.n, it.p = p, pp
 			prefetch.Span(r.addr(prevLink(pp).Load()), entryBytes(pp))
 			// The walks ahead go forward only (memtable/internal/scanahead).
-			it.ahead.Reset(&it.list.scan)
+			it.ahead.Reset()
 			return true
 		}
 		if next == 0 {

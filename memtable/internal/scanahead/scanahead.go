@@ -96,7 +96,8 @@ func (l *Layout) entryBytes(p unsafe.Pointer) uintptr {
 	return l.KeyOffset + uintptr(kvbytes.Len(unsafe.Add(p, l.KeyOffset)))
 }
 
-// Ahead is one scan's walkers. The zero Ahead is idle until Reset.
+// Ahead is one scan's walkers over the list Init gave it. The zero Ahead
+// never walks.
 type Ahead struct {
 	layout *Layout
 	ix     *levelindex.Index
@@ -115,10 +116,15 @@ type Ahead struct {
 	stop [Walkers]uint32
 }
 
-// Reset makes a an idle scan's walkers over the list of layout: the scan
-// has just been positioned, or stepped backward.
-func (a *Ahead) Reset(layout *Layout) {
-	a.layout, a.ix, a.steps = layout, nil, 0
+// Init makes a the idle walkers of a scan over the list of layout.
+func (a *Ahead) Init(layout *Layout) {
+	*a = Ahead{layout: layout}
+}
+
+// Reset makes a idle: the scan has just been positioned, or stepped
+// backward.
+func (a *Ahead) Reset() {
+	a.ix, a.steps = nil, 0
 }
 
 // Due counts a forward step of a scan and reports whether the caller
@@ -128,7 +134,7 @@ func (a *Ahead) Due() bool {
 		return false
 	}
 	a.steps++
-	return a.steps == StartAfter && a.layout != nil
+	return a.steps == StartAfter
 }
 
 // Start starts the walks of a scan over index ix (nil: the list has none,
@@ -136,7 +142,7 @@ func (a *Ahead) Due() bool {
 // which before indexed nodes sort (ix.Find).
 func (a *Ahead) Start(ix *levelindex.Index, cur uint32, before int) {
 	a.steps = StartAfter + 1 // not again until a Reset
-	if ix == nil || ix.Len() == 0 {
+	if ix == nil || ix.Len() == 0 || a.layout == nil {
 		return
 	}
 	a.ix, a.turn, a.near = ix, 0, 0

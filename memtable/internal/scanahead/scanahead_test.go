@@ -110,7 +110,7 @@ func TestWalksReachNodesBeforeTheScan(t *testing.T) {
 	l := newTestList(t, shuffled(20_000))
 	for _, from := range []int{-1, 7_777} {
 		var a Ahead
-		a.Reset(&l.layout)
+		a.Init(&l.layout)
 		seen, total := l.scan(&a, from, 5_000)
 		if total == 0 || seen < total*98/100 {
 			t.Errorf("from %d: the walks reached %d of %d nodes before the scan", from, seen, total)
@@ -128,7 +128,7 @@ func TestWalksStopOnAListInKeyOrder(t *testing.T) {
 	}
 	l := newTestList(t, slots)
 	var a Ahead
-	a.Reset(&l.layout)
+	a.Init(&l.layout)
 	l.scan(&a, -1, 2_000)
 	if a.ix != nil {
 		t.Errorf("the walks go on over nodes in key order")
@@ -138,10 +138,10 @@ func TestWalksStopOnAListInKeyOrder(t *testing.T) {
 func TestWalksStartAgainAfterAReset(t *testing.T) {
 	l := newTestList(t, shuffled(20_000))
 	var a Ahead
-	a.Reset(&l.layout)
+	a.Init(&l.layout)
 	l.scan(&a, 100, 1_000)
 	// A backward step or a seek: the scan is elsewhere now.
-	a.Reset(&l.layout)
+	a.Reset()
 	if a.ix != nil {
 		t.Fatal("walks go on after a Reset")
 	}
@@ -154,7 +154,7 @@ func TestWalksStartAgainAfterAReset(t *testing.T) {
 func TestNoWalksWithoutAnIndex(t *testing.T) {
 	l := newTestList(t, shuffled(1_000))
 	var a Ahead
-	a.Reset(&l.layout)
+	a.Init(&l.layout)
 	for i := range 100 {
 		if a.Due() {
 			if i != StartAfter-1 {
