@@ -142,7 +142,7 @@ func kiB(fields [][]byte) (int64, error) {
 		return 0, fmt.Errorf("want \"Key: N kB\"")
 	}
 	n, err := strconv.ParseInt(string(fields[1]), 10, 64)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || n > 1<<52 {
 		return 0, fmt.Errorf("bad size %q", fields[1])
 	}
 	return n << 10, nil

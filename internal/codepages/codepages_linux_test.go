@@ -84,6 +84,7 @@ func TestParseSmapsRefusesGarbage(t *testing.T) {
 		"00a00000-00400000 r-xp 0 fd:01 42 /x\n",
 		"00400000-00a00000 r-xp 0 fd:01 42 /x\nRss: 4 MB\n",
 		"00400000-00a00000 r-xp 0 fd:01 42 /x\nAnonymous: -4 kB\n",
+		"00400000-00a00000 r-xp 0 fd:01 42 /x\nSwap: 9007199254740993 kB\n",
 	} {
 		if _, err := parseSmaps([]byte(bad)); err == nil {
 			t.Errorf("parseSmaps(%q): no error", bad)
@@ -171,4 +172,24 @@ func TestReleaseDropsUnwrittenPagesOnly(t *testing.T) {
 	if none, err := Release("libnothingmapped.so"); err != nil || none != (Released{}) {
 		t.Errorf("Release of an unmapped library = %+v, %v", none, err)
 	}
+}
+
+// FuzzParseSmaps feeds parseSmaps arbitrary text: it never panics, and
+// what it accepts is address ranges in order and sizes that are whole KiB.
+func FuzzParseSmaps(f *testing.F) {
+	f.Add([]byte(sampleSmaps))
+	f.Add([]byte("00400000-00a00000 r-xp 0 fd:01 42 /x\nRss: 4 kB\n"))
+	f.Add([]byte("Rss: 4 kB\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		maps, err := parseSmaps(data)
+		if err != nil {
+			return
+		}
+		for _, m := range maps {
+			if m.end < m.start || m.rss%1024 != 0 || m.anonymous%1024 != 0 || m.swap%1024 != 0 ||
+				m.rss < 0 || m.anonymous < 0 || m.swap < 0 {
+				t.Fatalf("accepted %+v from %q", m, data)
+			}
+		}
+	})
 }
