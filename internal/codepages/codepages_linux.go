@@ -3,12 +3,10 @@
 package codepages
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -17,7 +15,7 @@ import (
 // mapping is one entry of /proc/self/smaps, with the fields Release reads.
 type mapping struct {
 	start, end uintptr
-	perms      string
+	perms      [4]byte
 	path       string
 	rss        int64 // bytes
 	anonymous  int64 // bytes
@@ -50,7 +48,7 @@ func Release(prefixes ...string) (Released, error) {
 
 // releasable reports whether m is a mapping Release may drop for prefixes.
 func releasable(m mapping, prefixes []string) bool {
-	if len(m.perms) != 4 || m.perms[1] == 'w' || m.perms[3] != 'p' ||
+	if m.perms[1] == 'w' || m.perms[3] != 'p' ||
 		m.anonymous != 0 || m.swap != 0 || m.rss == 0 {
 		return false
 	}
@@ -74,13 +72,20 @@ func readSmaps(name string) ([]mapping, error) {
 	return parseSmaps(data)
 }
 
+// parseSmaps reads smaps text. It allocates little (the mapping list, and
+// a path string per run of mappings of one file), since db_bench calls it
+// at every start, where a test counts a run's allocations.
 func parseSmaps(data []byte) ([]mapping, error) {
-	var maps []mapping
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		fields := bytes.Fields(line)
+	maps := make([]mapping, 0, 256)
+	var fieldBuf [6][]byte
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		fields := splitFields(line, fieldBuf[:0])
 		if len(fields) == 0 {
 			continue
 		}
@@ -103,37 +108,87 @@ func parseSmaps(data []byte) ([]mapping, error) {
 			}
 			continue
 		}
-		m, err := parseHeader(fields)
+		var prev string
+		if len(maps) > 0 {
+			prev = maps[len(maps)-1].path
+		}
+		m, err := parseHeader(fields, prev)
 		if err != nil {
 			return nil, fmt.Errorf("codepages: smaps line %q: %w", line, err)
 		}
 		maps = append(maps, m)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("codepages: %w", err)
-	}
 	return maps, nil
 }
 
-// parseHeader reads a mapping's header fields.
-func parseHeader(fields [][]byte) (mapping, error) {
+// splitFields appends to dst the space-separated fields of line, at most
+// cap(dst): the last one holds the rest of the line, inner spaces kept
+// (a path may have them), trailing ones dropped.
+func splitFields(line []byte, dst [][]byte) [][]byte {
+	line = bytes.TrimRight(line, " \t")
+	for {
+		line = bytes.TrimLeft(line, " \t")
+		if len(line) == 0 {
+			return dst
+		}
+		if len(dst) == cap(dst)-1 {
+			return append(dst, line)
+		}
+		i := bytes.IndexAny(line, " \t")
+		if i < 0 {
+			return append(dst, line)
+		}
+		dst = append(dst, line[:i])
+		line = line[i:]
+	}
+}
+
+// parseHeader reads a mapping's header fields; prev is the path of the
+// mapping before, whose string is reused when the path is the same.
+func parseHeader(fields [][]byte, prev string) (mapping, error) {
 	if len(fields) < 5 {
 		return mapping{}, fmt.Errorf("%d fields, want at least 5", len(fields))
 	}
 	lo, hi, ok := bytes.Cut(fields[0], []byte("-"))
-	if !ok {
-		return mapping{}, fmt.Errorf("no address range")
-	}
-	start, err1 := strconv.ParseUint(string(lo), 16, 64)
-	end, err2 := strconv.ParseUint(string(hi), 16, 64)
-	if err1 != nil || err2 != nil || end < start {
+	start, ok1 := parseHex(lo)
+	end, ok2 := parseHex(hi)
+	if !ok || !ok1 || !ok2 || end < start {
 		return mapping{}, fmt.Errorf("bad address range %q", fields[0])
 	}
-	m := mapping{start: uintptr(start), end: uintptr(end), perms: string(fields[1])}
+	if len(fields[1]) != 4 {
+		return mapping{}, fmt.Errorf("bad permissions %q", fields[1])
+	}
+	m := mapping{start: uintptr(start), end: uintptr(end)}
+	copy(m.perms[:], fields[1])
 	if len(fields) > 5 {
-		m.path = string(bytes.Join(fields[5:], []byte(" ")))
+		if string(fields[5]) == prev {
+			m.path = prev
+		} else {
+			m.path = string(fields[5])
+		}
 	}
 	return m, nil
+}
+
+// parseHex reads a hexadecimal number of at most 16 digits.
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uint64(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | uint64(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // kiB reads a "Key: N kB" line's size in bytes.
@@ -141,9 +196,15 @@ func kiB(fields [][]byte) (int64, error) {
 	if len(fields) != 3 || string(fields[2]) != "kB" {
 		return 0, fmt.Errorf("want \"Key: N kB\"")
 	}
-	n, err := strconv.ParseInt(string(fields[1]), 10, 64)
-	if err != nil || n < 0 || n > 1<<52 {
+	if len(fields[1]) == 0 || len(fields[1]) > 15 {
 		return 0, fmt.Errorf("bad size %q", fields[1])
+	}
+	var n int64
+	for _, c := range fields[1] {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("bad size %q", fields[1])
+		}
+		n = n*10 + int64(c-'0')
 	}
 	return n << 10, nil
 }

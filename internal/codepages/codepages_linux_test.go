@@ -44,6 +44,11 @@ Swap:                  4 kB
 VmFlags: rd mr mw me ac
 `
 
+func p4(s string) (p [4]byte) {
+	copy(p[:], s)
+	return p
+}
+
 func TestParseSmapsAndWhatIsReleasable(t *testing.T) {
 	maps, err := parseSmaps([]byte(sampleSmaps))
 	if err != nil {
@@ -53,12 +58,12 @@ func TestParseSmapsAndWhatIsReleasable(t *testing.T) {
 		m          mapping
 		releasable bool
 	}{
-		{mapping{0x400000, 0xa00000, "r-xp", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 5120 << 10, 0, 0}, true},
-		{mapping{0xa00000, 0xb00000, "r--p", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // relocated
-		{mapping{0xb00000, 0xb10000, "rw-p", "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // writable
-		{mapping{0xc00000, 0xc10000, "r--s", "/dev/shm/a file with spaces", 64 << 10, 0, 0}, false},                          // shared
-		{mapping{0xd00000, 0xd10000, "rw-p", "", 8 << 10, 8 << 10, 0}, false},
-		{mapping{0xe00000, 0xe10000, "r--p", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33", 60 << 10, 0, 4 << 10}, false}, // a copy swapped out
+		{mapping{0x400000, 0xa00000, p4("r-xp"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 5120 << 10, 0, 0}, true},
+		{mapping{0xa00000, 0xb00000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // relocated
+		{mapping{0xb00000, 0xb10000, p4("rw-p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // writable
+		{mapping{0xc00000, 0xc10000, p4("r--s"), "/dev/shm/a file with spaces", 64 << 10, 0, 0}, false},                          // shared
+		{mapping{0xd00000, 0xd10000, p4("rw-p"), "", 8 << 10, 8 << 10, 0}, false},
+		{mapping{0xe00000, 0xe10000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33", 60 << 10, 0, 4 << 10}, false}, // a copy swapped out
 	}
 	if len(maps) != len(want) {
 		t.Fatalf("%d mappings, want %d: %+v", len(maps), len(want), maps)
@@ -85,6 +90,8 @@ func TestParseSmapsRefusesGarbage(t *testing.T) {
 		"00400000-00a00000 r-xp 0 fd:01 42 /x\nRss: 4 MB\n",
 		"00400000-00a00000 r-xp 0 fd:01 42 /x\nAnonymous: -4 kB\n",
 		"00400000-00a00000 r-xp 0 fd:01 42 /x\nSwap: 9007199254740993 kB\n",
+		"00400000-00a00000 r-x 0 fd:01 42 /x\n",
+		"0040g000-00a00000 r-xp 0 fd:01 42 /x\n",
 	} {
 		if _, err := parseSmaps([]byte(bad)); err == nil {
 			t.Errorf("parseSmaps(%q): no error", bad)
@@ -192,4 +199,13 @@ func FuzzParseSmaps(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseSmapsAllocatesLittle: the mapping list and one path string per
+// run of mappings of one file (db_bench parses smaps at every start).
+func TestParseSmapsAllocatesLittle(t *testing.T) {
+	data := []byte(sampleSmaps)
+	if n := testing.AllocsPerRun(10, func() { parseSmaps(data) }); n > 4 {
+		t.Errorf("parseSmaps allocates %.0f times for 6 mappings of 4 files", n)
+	}
 }
