@@ -1,8 +1,10 @@
 // Package hugemem hands out large, zeroed memory regions that live outside
 // the Go heap, backed by transparent huge pages where the kernel offers
-// them. Memtable arenas use it: nothing in them needs the collector (rule
-// below), they are read in random order, and on a virtual machine a TLB
-// miss on 4 KiB pages costs a two-dimensional page walk.
+// them. Memtable arenas use it, and the block cache's slabs (sst.Cache):
+// nothing in them needs the collector (rule below), they are read in random
+// order, on a virtual machine a TLB miss on 4 KiB pages costs a
+// two-dimensional page walk, and memory off the heap does not raise the
+// collector's goal (GOGC's percentage of the live heap) by its size.
 //
 // Contract:
 //   - Map(n) returns a Region of at least n zeroed bytes. Pages become

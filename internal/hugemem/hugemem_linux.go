@@ -8,6 +8,9 @@ import (
 	"unsafe"
 )
 
+// OffHeap reports that Map's regions lie outside the Go heap.
+const OffHeap = true
+
 // madvHugePage is MADV_HUGEPAGE (linux/mman.h).
 const madvHugePage = 14
 
@@ -15,6 +18,20 @@ const madvHugePage = 14
 // The mapping is over-allocated by one huge page so its start can be
 // aligned; the slack is virtual address space only, never touched.
 func Map(n int) (*Region, error) {
+	return mapAligned(n, false)
+}
+
+// MapExact is Map advising huge pages only over the 2 MiB pages wholly
+// within the first n bytes; the partly used last one, if any, stays on
+// 4 KiB pages. A region that ends up fully touched is then never more than
+// n bytes resident, where Map's last huge page is resident in full once
+// touched at all. For regions whose owner fills them completely (a block
+// cache's slabs) rather than growing into them.
+func MapExact(n int) (*Region, error) {
+	return mapAligned(n, true)
+}
+
+func mapAligned(n int, wholePagesOnly bool) (*Region, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("hugemem: bad size %d", n)
 	}
@@ -27,10 +44,14 @@ func Map(n int) (*Region, error) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
 	skip := int((base+HugePageSize-1)&^(HugePageSize-1) - base)
 	b := m[skip : skip+size : skip+size]
-	if size >= HugePageSize {
+	advise := size
+	if wholePagesOnly {
+		advise = n &^ (HugePageSize - 1)
+	}
+	if advise >= HugePageSize {
 		// Advisory: a kernel without THP returns EINVAL and the region
 		// simply stays on 4 KiB pages.
-		_ = syscall.Madvise(b, madvHugePage)
+		_ = syscall.Madvise(b[:advise], madvHugePage)
 	}
 	return &Region{Bytes: b[:n:n], mapping: m}, nil
 }

@@ -20,6 +20,12 @@ func Map(n int) (*Region, error) {
 	return &Region{Bytes: make([]byte, n)}, nil
 }
 
+// OffHeap reports that Map's regions are Go heap allocations.
+const OffHeap = false
+
+// MapExact is Map: there are no huge pages to advise here.
+func MapExact(n int) (*Region, error) { return Map(n) }
+
 // Free drops the region's memory for the collector.
 func (r *Region) Free() error {
 	if r != nil {
