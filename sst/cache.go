@@ -1,7 +1,6 @@
 package sst
 
 import (
-	"errors"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -80,8 +79,6 @@ func classOf(n int) int {
 	return -1
 }
 
-var errNoRegion = errors.New("sst: no off-heap slab region")
-
 type cacheKey struct{ file, off uint64 }
 
 type slotState uint8
@@ -150,20 +147,20 @@ func NewCache(capacityBytes int64, numShardBits int) *Cache {
 	// Where there is no off-heap memory (race-detector builds, other
 	// systems) or the region cannot be mapped (address space exhausted),
 	// each slab is a Go heap allocation made when first handed out.
-	var region *hugemem.Region
-	err := errNoRegion
+	var mem []byte
 	if hugemem.OffHeap {
-		if region, err = hugemem.MapExact(int(int64(shards) * per * slabSize)); err == nil {
+		if region, err := hugemem.MapExact(int(int64(shards) * per * slabSize)); err == nil {
 			runtime.AddCleanup(&c.shards[0], func(r *hugemem.Region) { _ = r.Free() }, region)
+			mem = region.Bytes
 		}
 	}
+	span := per * slabSize
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.slabs = make([]slab, per)
-		sh.door = newDoorkeeper(per * slabSize)
-		if err == nil {
-			span := per * slabSize
-			sh.mem = region.Bytes[int64(i)*span : int64(i+1)*span : int64(i+1)*span]
+		sh.door = newDoorkeeper(span)
+		if mem != nil {
+			sh.mem = mem[int64(i)*span : int64(i+1)*span : int64(i+1)*span]
 		}
 	}
 	return c

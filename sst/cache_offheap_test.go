@@ -3,15 +3,13 @@
 package sst
 
 import (
-	"bufio"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/godbbench/godbbench/internal/codepages"
 )
 
 // TestCacheSlabsLiveOffTheHeap fills a 4 MiB cache: its blocks read back
@@ -82,26 +80,12 @@ func TestCacheRegionUnmappedWhenUnreachable(t *testing.T) {
 	t.Fatal("slab region still mapped after the cache became unreachable")
 }
 
-// mapped reports whether addr lies in a mapping of /proc/self/maps.
+// mapped reports whether addr lies in a mapping of the process.
 func mapped(t *testing.T, addr uintptr) bool {
 	t.Helper()
-	f, err := os.Open("/proc/self/maps")
+	_, found, err := codepages.ResidentAt(addr)
 	if err != nil {
-		t.Skip("no /proc/self/maps")
+		t.Skipf("no smaps: %v", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rng, _, _ := strings.Cut(sc.Text(), " ")
-		lo, hi, ok := strings.Cut(rng, "-")
-		if !ok {
-			continue
-		}
-		a, err1 := strconv.ParseUint(lo, 16, 64)
-		b, err2 := strconv.ParseUint(hi, 16, 64)
-		if err1 == nil && err2 == nil && uint64(addr) >= a && uint64(addr) < b {
-			return true
-		}
-	}
-	return false
+	return found
 }

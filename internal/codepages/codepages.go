@@ -17,10 +17,19 @@
 // dynamic loader wrote) are left alone. The page cache is not touched:
 // other processes keep their mappings. Elsewhere than Linux Release does
 // nothing.
+//
+// ResidentAt reads the same table (/proc/self/smaps) for the mapping that
+// holds one address, for tests of memory placed outside the Go heap.
 package codepages
 
 // Released is what one Release call dropped.
 type Released struct {
 	Mappings int   // mappings advised
 	Bytes    int64 // their resident bytes before the call (smaps "Rss")
+}
+
+// Resident is the resident memory of one mapping, from smaps.
+type Resident struct {
+	Bytes     int64 // "Rss"
+	HugePages int64 // "AnonHugePages": of Bytes, in transparent huge pages
 }

@@ -19,7 +19,23 @@ type mapping struct {
 	path       string
 	rss        int64 // bytes
 	anonymous  int64 // bytes
+	anonHuge   int64 // bytes of anonymous transparent huge pages
 	swap       int64 // bytes (a swapped-out page copied on write)
+}
+
+// ResidentAt returns the resident memory of the process's mapping that
+// holds addr; found is false when no mapping does.
+func ResidentAt(addr uintptr) (r Resident, found bool, err error) {
+	maps, err := readSmaps("/proc/self/smaps")
+	if err != nil {
+		return Resident{}, false, err
+	}
+	for _, m := range maps {
+		if m.start <= addr && addr < m.end {
+			return Resident{Bytes: m.rss, HugePages: m.anonHuge}, true, nil
+		}
+	}
+	return Resident{}, false, nil
 }
 
 // Release drops the resident pages of the unwritten mappings of the
@@ -63,7 +79,7 @@ func releasable(m mapping, prefixes []string) bool {
 
 // readSmaps parses an smaps file: each mapping's header line
 // ("start-end perms offset dev inode [path]") followed by "Key: value kB"
-// lines, of which Rss, Anonymous and Swap are kept.
+// lines, of which Rss, Anonymous, AnonHugePages and Swap are kept.
 func readSmaps(name string) ([]mapping, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -100,6 +116,8 @@ func parseSmaps(data []byte) ([]mapping, error) {
 				m.rss, err = kiB(fields)
 			case "Anonymous":
 				m.anonymous, err = kiB(fields)
+			case "AnonHugePages":
+				m.anonHuge, err = kiB(fields)
 			case "Swap":
 				m.swap, err = kiB(fields)
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,9 +33,10 @@ Rss:                  64 kB
 Anonymous:             0 kB
 VmFlags: rd mr me
 00d00000-00d10000 rw-p 00000000 00:00 0 
-Size:                 64 kB
-Rss:                   8 kB
-Anonymous:             8 kB
+Size:               4096 kB
+Rss:                2056 kB
+Anonymous:          2056 kB
+AnonHugePages:      2048 kB
 VmFlags: rd wr mr mw me ac
 00e00000-00e10000 r--p 00010000 fd:01 42                                 /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33
 Size:                 64 kB
@@ -58,12 +60,12 @@ func TestParseSmapsAndWhatIsReleasable(t *testing.T) {
 		m          mapping
 		releasable bool
 	}{
-		{mapping{0x400000, 0xa00000, p4("r-xp"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 5120 << 10, 0, 0}, true},
-		{mapping{0xa00000, 0xb00000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // relocated
-		{mapping{0xb00000, 0xb10000, p4("rw-p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0}, false}, // writable
-		{mapping{0xc00000, 0xc10000, p4("r--s"), "/dev/shm/a file with spaces", 64 << 10, 0, 0}, false},                          // shared
-		{mapping{0xd00000, 0xd10000, p4("rw-p"), "", 8 << 10, 8 << 10, 0}, false},
-		{mapping{0xe00000, 0xe10000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33", 60 << 10, 0, 4 << 10}, false}, // a copy swapped out
+		{mapping{0x400000, 0xa00000, p4("r-xp"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 5120 << 10, 0, 0, 0}, true},
+		{mapping{0xa00000, 0xb00000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0, 0}, false}, // relocated
+		{mapping{0xb00000, 0xb10000, p4("rw-p"), "/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8.3", 64 << 10, 64 << 10, 0, 0}, false}, // writable
+		{mapping{0xc00000, 0xc10000, p4("r--s"), "/dev/shm/a file with spaces", 64 << 10, 0, 0, 0}, false},                          // shared
+		{mapping{0xd00000, 0xd10000, p4("rw-p"), "", 2056 << 10, 2056 << 10, 2048 << 10, 0}, false},
+		{mapping{0xe00000, 0xe10000, p4("r--p"), "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.33", 60 << 10, 0, 0, 4 << 10}, false}, // a copy swapped out
 	}
 	if len(maps) != len(want) {
 		t.Fatalf("%d mappings, want %d: %+v", len(maps), len(want), maps)
@@ -207,5 +209,24 @@ func TestParseSmapsAllocatesLittle(t *testing.T) {
 	data := []byte(sampleSmaps)
 	if n := testing.AllocsPerRun(10, func() { parseSmaps(data) }); n > 4 {
 		t.Errorf("parseSmaps allocates %.0f times for 6 mappings of 4 files", n)
+	}
+}
+
+// TestResidentAt finds a mapping of its own, touched, and none at address 0.
+func TestResidentAt(t *testing.T) {
+	m, err := unix.Mmap(-1, 0, 1<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(m)
+	for i := 0; i < len(m); i += 4096 {
+		m[i] = 1
+	}
+	r, found, err := ResidentAt(uintptr(unsafe.Pointer(&m[len(m)/2])))
+	if err != nil || !found || r.Bytes < 1<<20 {
+		t.Fatalf("ResidentAt of a touched 1 MiB mapping: %+v, found %v, %v", r, found, err)
+	}
+	if _, found, err := ResidentAt(0); err != nil || found {
+		t.Fatalf("ResidentAt(0): found %v, %v", found, err)
 	}
 }
