@@ -84,6 +84,12 @@ type DB struct {
 	prefix        prefixExtractor
 	memBloomBits  uint64
 	memBloomWhole bool
+	// memPoints gives memtables whose rep is memtable.Pointed a point
+	// index beside the default key filter (memtable_keyfilter.go) when
+	// memGets, set by a Get that searches the memtables, was set since the
+	// last memtable was made.
+	memPoints bool
+	memGets   atomic.Bool
 
 	// tableFormats is the format of new tables and rtableOpts the options
 	// of rtable ones, per output level (table.go).
@@ -329,7 +335,11 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	db.mu.nextMem++
 	db.refreshProcs()
 	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
-		prefix: db.prefix, bloom: newMemBloom(db.memBloomBits, db.memBloomWhole)}
+		prefix: db.prefix}
+	m.bloom = newMemBloom(db.memBloomBits, db.memBloomWhole)
+	if pr, ok := rep.(memtable.Pointed); ok && db.memPoints && db.memGets.Swap(false) {
+		m.points, m.pointRep = newMemPoints(m.limit, pr), pr
+	}
 	_, snapshots := rep.(memtable.SnapshotIters)
 	m.poolIters = !snapshots
 	m.refs.Store(1)

@@ -179,6 +179,9 @@ func (db *DB) getIn(rs *readState, own *getter, key []byte, snapshot uint64, fn 
 	var kind base.Kind
 	var ok bool
 	if cover == 0 {
+		if db.memPoints && !db.memGets.Load() {
+			db.memGets.Store(true)
+		}
 		v, kind, ok = rs.mem.get(key, seq)
 		for i := len(rs.imm) - 1; !ok && i >= 0; i-- {
 			v, kind, ok = rs.imm[i].get(key, seq)

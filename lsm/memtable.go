@@ -43,6 +43,10 @@ type memTable struct {
 	// memtable_bloom.go).
 	bloom  *memBloom
 	prefix prefixExtractor
+	// points is the memtable's point index, pointRep its rep's entry
+	// references (both nil: none; memtable_points.go).
+	points   *memPoints
+	pointRep memtable.Pointed
 }
 
 func (m *memTable) ref() {
@@ -62,6 +66,9 @@ func (m *memTable) unref() {
 		if r, ok := m.rep.(memtable.Releaser); ok {
 			r.Release()
 		}
+		if m.points != nil {
+			m.points.release()
+		}
 	}
 }
 
@@ -71,8 +78,19 @@ func (m *memTable) unref() {
 // misses cost more than searching nothing (BenchmarkPrefixGet: 3.9 vs
 // 3.3 us of CPU per Get over tables).
 func (m *memTable) get(key []byte, seq uint64) ([]byte, base.Kind, bool) {
-	if m.bloom != nil && m.rep.Len() > 0 && !m.bloom.mayContainKey(m.prefix, key) {
+	if m.rep.Len() == 0 && (m.bloom != nil || m.points != nil) {
 		return nil, 0, false
+	}
+	if m.bloom != nil && !m.bloom.mayContainKey(m.prefix, key) {
+		return nil, 0, false
+	}
+	if m.points != nil {
+		switch ref, answer := m.points.find(m.pointRep, key); answer {
+		case pointsAbsent:
+			return nil, 0, false
+		case pointsFound:
+			return m.pointRep.GetFrom(ref, key, seq)
+		}
 	}
 	return m.rep.Get(key, seq)
 }
@@ -86,16 +104,25 @@ func (m *memTable) add(seq uint64, kind base.Kind, key, value []byte) error {
 		m.rangeDels.add(key, value, seq)
 		return nil
 	}
+	// The filter's bits and the index's slot are set after the insert,
+	// which overlaps the misses on their lines; still before the write's
+	// sequence is published, so a reader that may see the write sees them.
+	var bloomAdd pendingAdd
 	if m.bloom != nil {
-		// The bits are set after the insert, which overlaps the miss
-		// on their line; still before the write's sequence is
-		// published, so a reader that may see the write sees them.
-		a := m.bloom.startAdd(m.prefix, key)
-		err := m.rep.Add(seq, kind, key, value)
-		a.finish()
+		bloomAdd = m.bloom.startAdd(m.prefix, key)
+	}
+	if m.points != nil {
+		h := m.points.startAdd(key)
+		ref, err := m.pointRep.AddRef(seq, kind, key, value)
+		if err == nil {
+			m.points.finishAdd(m.pointRep, h, key, ref, base.MakeTrailer(seq, kind))
+		}
+		bloomAdd.finish()
 		return err
 	}
-	return m.rep.Add(seq, kind, key, value)
+	err := m.rep.Add(seq, kind, key, value)
+	bloomAdd.finish()
+	return err
 }
 
 // memEntryOverhead approximates a rep's per-entry cost beyond key and value
@@ -135,6 +162,9 @@ func (m *memTable) memoryUsage() uint64 {
 	n := m.rep.ApproximateMemoryUsage() + m.rangeDels.memoryUsage()
 	if m.bloom != nil {
 		n += m.bloom.bytes()
+	}
+	if m.points != nil {
+		n += m.points.bytes()
 	}
 	return n
 }

@@ -72,7 +72,7 @@ func (db *DB) preparePrefixOptions(o *options.Options) error {
 		}
 	}
 	ratio := min(o.MemtableBloomSizeRatio, memBloomMaxRatio)
-	db.memBloomBits, db.memBloomWhole = 0, whole
+	db.memBloomBits, db.memBloomWhole, db.memPoints = 0, whole, false
 	if ratio > 0 && (db.prefix > 0 || whole) {
 		// RocksDB: write_buffer_size × ratio bytes, in bits.
 		db.memBloomBits = uint64(float64(o.WriteBufferSize)*ratio) * 8
@@ -80,6 +80,7 @@ func (db *DB) preparePrefixOptions(o *options.Options) error {
 	if db.memBloomBits == 0 && db.prefix == 0 {
 		// No filter of RocksDB's: the native default (memtable_keyfilter.go).
 		db.memBloomBits, db.memBloomWhole = defaultMemKeyFilterBits(o.WriteBufferSize), true
+		db.memPoints = true
 	}
 	return nil
 }

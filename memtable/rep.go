@@ -91,3 +91,23 @@ type Iter interface {
 	Kind() base.Kind
 	Value() []byte
 }
+
+// Pointed is implemented by reps whose entries have stable references, so
+// that an index kept beside the rep (the native engine's memtable point
+// index) can name an entry and resume a lookup from it instead of
+// searching. A reference is never 0 and stays valid for the life of the
+// rep.
+type Pointed interface {
+	// AddRef is Add, returning the reference of the entry it added.
+	AddRef(seq uint64, kind base.Kind, key []byte, value []byte) (ref uint32, err error)
+	// EntryAt returns the user key and trailer of the entry ref.
+	EntryAt(ref uint32) (key []byte, trailer base.Trailer)
+	// RefBound bounds the references of the entries added while the rep
+	// holds at most bytes bytes of memory: each is below it (later entries
+	// may get larger ones).
+	RefBound(bytes uint64) uint64
+	// GetFrom is Get for key, starting at ref, an entry of key that sorts
+	// at or before every version of key Get would return (a newer or the
+	// same version): it walks the versions of key from ref in order.
+	GetFrom(ref uint32, key []byte, snapshot uint64) (value []byte, kind base.Kind, found bool)
+}

@@ -97,6 +97,11 @@
 // instructions. So each list keeps its own search code; the two are kept
 // alike by hand.
 //
+// The list implements memtable.Pointed for the native engine's memtable
+// point index (lsm/memtable_points.go): AddRef returns a node's offset,
+// which stays valid for the life of the list, and GetFrom resumes a Get
+// from such a node along level 0.
+//
 // Nothing here is persisted, so there is no on-disk format.
 package skiplist
 
@@ -166,7 +171,10 @@ type List struct {
 	released atomic.Bool
 }
 
-var _ memtable.Releaser = (*List)(nil)
+var (
+	_ memtable.Releaser = (*List)(nil)
+	_ memtable.Pointed  = (*List)(nil)
+)
 
 // New returns an empty list sized for a large memtable (2 MiB chunks).
 func New() *List { return NewSized(0) }
@@ -215,13 +223,19 @@ func (l *List) ApproximateMemoryUsage() uint64 {
 // Add implements memtable.Rep. It returns an error only for a key or value
 // of 2 GiB or more, or when the list would pass 16 GiB.
 func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
+	_, err := l.AddRef(seq, kind, key, value)
+	return err
+}
+
+// AddRef implements memtable.Pointed: Add, returning the node's offset.
+func (l *List) AddRef(seq uint64, kind base.Kind, key, value []byte) (uint32, error) {
 	if len(key) > math.MaxInt32 || len(value) > math.MaxInt32 {
-		return fmt.Errorf("skiplist: a %d-byte key or %d-byte value is too large", len(key), len(value))
+		return 0, fmt.Errorf("skiplist: a %d-byte key or %d-byte value is too large", len(key), len(value))
 	}
 	h := memtable.RandomHeight(maxHeight)
 	off, p, err := l.a.alloc(nodeSize(h, uint32(len(key)), uint32(len(value))))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	// The node's level-0 link is h-1 links into the allocation.
 	x, xp := off+uint32(h-1), unsafe.Add(p, (h-1)*linkSize)
@@ -235,7 +249,7 @@ func (l *List) Add(seq uint64, kind base.Kind, key, value []byte) error {
 		l.insert(x, h, &t, &sp)
 	}
 	l.indexGrown(l.count.Add(1))
-	return nil
+	return x, nil
 }
 
 // insert links x (of height h, whose lookup is t) using and then updating
@@ -449,4 +463,37 @@ func (l *List) Get(key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
 		return nil, 0, false
 	}
 	return valueOf(p), trailerOf(p).Kind(), true
+}
+
+// RefBound implements memtable.Pointed: a chunk starts a window of its
+// own, a region bigger than a window takes consecutive ones, and window 0
+// is the head's (arena.go).
+func (l *List) RefBound(bytes uint64) uint64 {
+	windows := 2 + bytes/l.a.chunkSize + bytes/windowSize
+	return windows * windowSize / 4
+}
+
+// EntryAt implements memtable.Pointed.
+func (l *List) EntryAt(ref uint32) ([]byte, base.Trailer) {
+	p := l.r.addr(ref)
+	return keyOf(p), trailerOf(p)
+}
+
+// GetFrom implements memtable.Pointed: from node ref, a version of key at
+// or before the one Get finds, it follows level 0 past the versions newer
+// than snapshot. Every node it passes was linked at level 0 before ref's
+// link to it was loaded, so the walk meets the versions of key in order.
+func (l *List) GetFrom(ref uint32, key []byte, snapshot uint64) ([]byte, base.Kind, bool) {
+	seek := base.SeekTrailer(snapshot)
+	for ref != 0 {
+		p := l.r.addr(ref)
+		if !bytes.Equal(keyOf(p), key) {
+			return nil, 0, false
+		}
+		if t := trailerOf(p); t <= seek {
+			return valueOf(p), t.Kind(), true
+		}
+		ref = link(p, 0).Load()
+	}
+	return nil, 0, false
 }
