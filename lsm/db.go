@@ -85,9 +85,10 @@ type DB struct {
 	memBloomBits  uint64
 	memBloomWhole bool
 	// memPoints gives memtables whose rep is memtable.Pointed a point
-	// index beside the default key filter (memtable_keyfilter.go) when
-	// memGets, set by a Get that searches the memtables, was set since the
-	// last memtable was made.
+	// index beside the default key filter (memtable_keyfilter.go): from
+	// the start when memGets, set by a Get that searches the memtables, was
+	// set since the last memtable was made, else built when a Get first
+	// searches it as the family's mutable memtable.
 	memPoints bool
 	memGets   atomic.Bool
 
@@ -337,8 +338,13 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	m := &memTable{rep: rep, id: db.mu.nextMem, logNum: logNum, limit: uint64(db.opts.WriteBufferSize), firstSeq: db.mu.lastSeq + 1,
 		prefix: db.prefix}
 	m.bloom = newMemBloom(db.memBloomBits, db.memBloomWhole)
-	if pr, ok := rep.(memtable.Pointed); ok && db.memPoints && db.memGets.Swap(false) {
-		m.points, m.pointRep = newMemPoints(m.limit, pr), pr
+	if pr, ok := rep.(memtable.Pointed); ok && db.memPoints {
+		m.pointRep = pr
+		if db.memGets.Swap(false) {
+			p := newMemPoints(m.limit, pr)
+			p.state.Store(pointsReady)
+			m.points.Store(p)
+		}
 	}
 	_, snapshots := rep.(memtable.SnapshotIters)
 	m.poolIters = !snapshots

@@ -179,8 +179,11 @@ func (db *DB) getIn(rs *readState, own *getter, key []byte, snapshot uint64, fn 
 	var kind base.Kind
 	var ok bool
 	if cover == 0 {
-		if db.memPoints && !db.memGets.Load() {
-			db.memGets.Store(true)
+		if db.memPoints {
+			if !db.memGets.Load() {
+				db.memGets.Store(true)
+			}
+			rs.mem.wantPoints()
 		}
 		v, kind, ok = rs.mem.get(key, seq)
 		for i := len(rs.imm) - 1; !ok && i >= 0; i-- {

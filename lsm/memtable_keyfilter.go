@@ -20,11 +20,12 @@ package lsm
 // With the default filter, a memtable whose rep implements memtable.Pointed
 // (the skip list) also gets a point index (memtable_points.go), which a Get
 // the filter lets through asks for the key's entry instead of searching
-// the rep, when the DB served a Get that searched the memtables since the
-// previous memtable was made. The index costs each write about 60-80 ns
-// (BenchmarkMemtableAdd), which a run of writes alone (fillseq, fillrandom)
-// would pay for nothing: db_bench --threads=2 fillseq read 749-786K ops/s
-// with it against 857-881K without. Both count in the memtable's memory.
+// the rep: from the start when the DB served a Get that searched the
+// memtables since the previous memtable was made, else built (a walk of
+// the rep, on a goroutine of its own) when a Get first searches it as its
+// family's mutable memtable. The index costs each write about 60-80 ns
+// (BenchmarkMemtableAdd), which a run of writes alone (fillseq,
+// fillrandom) would pay for nothing. Both count in the memtable's memory.
 
 // defaultMemKeyFilterRatio is the default filter's size as a share of
 // write_buffer_size.

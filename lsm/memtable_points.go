@@ -54,7 +54,10 @@ import (
 // entry added so far. Every add finishes before its write's sequence is
 // published, so a reader that may see a version sees its add, and the
 // slot names that version or a newer one; the rep's GetFrom walks from
-// there to the version of the reader's snapshot.
+// there to the version of the reader's snapshot. An index made for a
+// memtable that already holds entries is published first and then filled
+// by a walk of the rep (buildPoints); lookups use it only once the walk is
+// done (pointsReady).
 //
 // Size: one slot per memPointsBytesPerSlot bytes of write_buffer_size, off
 // the Go heap (hugemem, huge pages over whole 2 MiB), counted in the
@@ -66,11 +69,18 @@ type memPoints struct {
 	overflow []atomic.Uint32 // a bit a bucket
 	buckets  uint64
 	refBits  uint
-	off      atomic.Bool     // an entry's reference did not fit
+	state    atomic.Uint32   // pointsReady and pointsOff bits
 	region   *hugemem.Region // nil: slots are on the Go heap
 	cleanup  runtime.Cleanup
 	released atomic.Bool
 }
+
+// The bits of memPoints.state. A lookup uses the index only when it is
+// ready and not off.
+const (
+	pointsReady uint32 = 1 << iota // every entry is indexed
+	pointsOff                      // an entry's reference did not fit
+)
 
 // memPointsBucket is the slots in a bucket: one 64-byte cache line.
 const memPointsBucket = 16
@@ -164,7 +174,7 @@ func (p *memPoints) startAdd(key []byte) pointsHash {
 func (p *memPoints) finishAdd(rep memtable.Pointed, h pointsHash, key []byte, ref uint32, t base.Trailer) {
 	mask := p.refMask()
 	if ref > mask {
-		p.off.Store(true)
+		p.state.Or(pointsOff)
 		return
 	}
 	slot := h.tag | ref
@@ -206,7 +216,7 @@ const (
 
 // find looks key up.
 func (p *memPoints) find(rep memtable.Pointed, key []byte) (uint32, pointsAnswer) {
-	if p.off.Load() {
+	if p.state.Load() != pointsReady {
 		return 0, pointsUnknown
 	}
 	h := p.hashOf(key)
@@ -229,4 +239,44 @@ func (p *memPoints) find(rep memtable.Pointed, key []byte) (uint32, pointsAnswer
 		return 0, pointsUnknown
 	}
 	return 0, pointsAbsent
+}
+
+// pointsBuildInline is the most entries of a memtable whose index the Get
+// that asks for it builds itself: a walk of a few thousand entries takes
+// about as long as one Get that misses the block cache, and a memtable's
+// memory (which counts the index) then changes at a known point.
+const pointsBuildInline = 4096
+
+// wantPoints builds the memtable's point index when it may have one and
+// has none: a Get has come to search it (DB.getIn, for the family's
+// mutable memtable only). A memtable of more than pointsBuildInline
+// entries gets it built on a goroutine of its own, and lookups keep
+// searching the rep until the build is done.
+func (m *memTable) wantPoints() {
+	if m.pointRep == nil || m.points.Load() != nil || m.building.Load() || !m.building.CompareAndSwap(false, true) {
+		return
+	}
+	m.ref()
+	if m.rep.Len() <= pointsBuildInline {
+		m.buildPoints()
+		return
+	}
+	go m.buildPoints()
+}
+
+// buildPoints makes the memtable's point index and indexes every entry,
+// then marks it ready. Adds that load the index after it is published
+// index their own entries (memTable.add); an entry whose add loaded none
+// was linked before the index was published, so the walk, which starts
+// after, meets it. Both may index an entry; a slot keeps the larger
+// trailer.
+func (m *memTable) buildPoints() {
+	defer m.unref()
+	p := newMemPoints(m.limit, m.pointRep)
+	m.points.Store(p)
+	m.pointRep.EachRef(func(ref uint32) {
+		key, t := m.pointRep.EntryAt(ref)
+		p.finishAdd(m.pointRep, p.hashOf(key), key, ref, t)
+	})
+	p.state.Or(pointsReady)
 }

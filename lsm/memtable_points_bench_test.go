@@ -29,7 +29,10 @@ func BenchmarkMemtableGet(b *testing.B) {
 			m.bloom = newMemBloom(defaultMemKeyFilterBits(limit), true)
 		}
 		if index != "bloom" {
-			m.points, m.pointRep = newMemPoints(limit, rep), rep
+			p := newMemPoints(limit, rep)
+			p.state.Store(pointsReady)
+			m.points.Store(p)
+			m.pointRep = rep
 		}
 		m.refs.Store(1)
 		key := make([]byte, 16)
@@ -84,7 +87,10 @@ func BenchmarkMemtableAdd(b *testing.B) {
 						m.bloom = newMemBloom(defaultMemKeyFilterBits(limit), true)
 					}
 					if index != "bloom" {
-						m.points, m.pointRep = newMemPoints(limit, rep), rep
+						p := newMemPoints(limit, rep)
+						p.state.Store(pointsReady)
+						m.points.Store(p)
+						m.pointRep = rep
 					}
 					m.refs.Store(1)
 					b.StartTimer()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/godbbench/godbbench/internal/base"
 	"github.com/godbbench/godbbench/memtable/skiplist"
@@ -25,7 +26,11 @@ func newPointsModel(limit uint64) *pointsModel {
 }
 
 func newPointsModelOf(rep *skiplist.List, limit uint64, p *memPoints) *pointsModel {
-	m := &memTable{rep: rep, limit: limit, points: p, pointRep: rep}
+	m := &memTable{rep: rep, limit: limit, pointRep: rep}
+	if p != nil {
+		p.state.Or(pointsReady)
+		m.points.Store(p)
+	}
 	m.refs.Store(1)
 	return &pointsModel{m: m, versions: map[string][]base.Trailer{}}
 }
@@ -107,7 +112,7 @@ func TestMemPointsMatchesTheList(t *testing.T) {
 				t.Fatal("the small table never overflowed: the test misses that path")
 			case buckets == 0 && n != 0:
 				t.Fatalf("%d buckets overflowed in a table of %d", n, p.buckets)
-			case p.off.Load():
+			case p.state.Load()&pointsOff != 0:
 				t.Fatal("the index turned off")
 			}
 		})
@@ -124,7 +129,7 @@ func TestMemPointsTurnsOff(t *testing.T) {
 	p := newMemPoints(limit, rep)
 	pm := newPointsModelOf(rep, limit, p)
 	pm.addRandom(t, rand.New(rand.NewPCG(2, 2)), 3000, 9000)
-	if !p.off.Load() {
+	if p.state.Load()&pointsOff == 0 {
 		t.Fatalf("9,000 entries in a memtable of %d bytes, refs of %d bits, and the index still on", limit, p.refBits)
 	}
 	pm.check(t, 3000)
@@ -161,7 +166,7 @@ func TestMemPointsKeepsTheNewest(t *testing.T) {
 	wg.Wait()
 	for i := range keys {
 		key := pointsKey(i)
-		ref, answer := pm.m.points.find(pm.m.pointRep, key)
+		ref, answer := pm.m.points.Load().find(pm.m.pointRep, key)
 		if answer != pointsFound {
 			t.Fatalf("key %q: answer %d, want found", key, answer)
 		}
@@ -218,10 +223,10 @@ func TestMemPointsRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	pm.m.unref()
-	if !pm.m.points.released.Load() {
+	if !pm.m.points.Load().released.Load() {
 		t.Fatal("the index outlived the memtable's last reference")
 	}
-	pm.m.points.release()
+	pm.m.points.Load().release()
 }
 
 // TestMemPointsAfterGets: a memtable gets a point index when the DB served
@@ -240,14 +245,14 @@ func TestMemPointsAfterGets(t *testing.T) {
 		defer db.mu.Unlock()
 		return db.def.mem
 	}
-	if m := flush("a"); m.points != nil {
+	if m := flush("a"); m.points.Load() != nil {
 		t.Fatal("a memtable made after writes alone has a point index")
 	}
 	if got, _ := getString(t, db, "a"); got != "x" {
 		t.Fatalf("a = %q", got)
 	}
 	m := flush("b")
-	if m.points == nil {
+	if m.points.Load() == nil {
 		t.Fatal("a memtable made after a Get has no point index")
 	}
 	put(t, db, "a", "2")
@@ -257,13 +262,117 @@ func TestMemPointsAfterGets(t *testing.T) {
 			t.Fatalf("%s = %q, want %q", k, got, want)
 		}
 	}
-	if _, answer := m.points.find(m.pointRep, []byte("c")); answer != pointsFound {
+	if _, answer := m.points.Load().find(m.pointRep, []byte("c")); answer != pointsFound {
 		t.Fatalf("c not in the index: answer %d", answer)
 	}
-	if flush("d").points == nil {
+	if flush("d").points.Load() == nil {
 		t.Fatal("Gets went on and the next memtable has no point index")
 	}
-	if flush("e").points != nil {
+	if flush("e").points.Load() != nil {
 		t.Fatal("no Get since the last memtable was made, and the next has a point index")
+	}
+}
+
+// TestMemPointsBuiltBesideWriters: a memtable filled without an index gets
+// one built, on a goroutine of its own, while writers go on adding
+// versions of the same keys; once
+// built, every key at every snapshot reads through the index what a
+// search of the list reads, and the index is used (ready, not off).
+func TestMemPointsBuiltBesideWriters(t *testing.T) {
+	const limit, keys = 8 << 20, 2000
+	rep := skiplist.NewSized(limit)
+	pm := newPointsModelOf(rep, limit, nil)
+	var mu sync.Mutex // guards pm.versions and seq
+	seq := uint64(0)
+	add := func(rng *rand.Rand) {
+		mu.Lock()
+		seq++
+		s := seq
+		key := pointsKey(rng.IntN(keys - keys/10))
+		pm.versions[string(key)] = append(pm.versions[string(key)], base.MakeTrailer(s, base.KindSet))
+		mu.Unlock()
+		if err := pm.m.add(s, base.KindSet, key, []byte(fmt.Sprint(s))); err != nil {
+			t.Error(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range pointsBuildInline + 1000 { // built on a goroutine
+		add(rng)
+	}
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(5, uint64(w)))
+			for range 3000 {
+				add(rng)
+			}
+		}()
+	}
+	pm.m.wantPoints()
+	pm.m.wantPoints() // a second ask builds nothing more
+	wg.Wait()
+	p := waitPointsReady(t, pm.m)
+	if p.state.Load() != pointsReady {
+		t.Fatalf("index state %#x, want ready only", p.state.Load())
+	}
+	pm.check(t, keys)
+	for key := range pm.versions {
+		if _, answer := p.find(pm.m.pointRep, []byte(key)); answer != pointsFound {
+			t.Fatalf("%q: answer %d, want found", key, answer)
+		}
+	}
+	pm.m.unref()
+}
+
+// waitPointsReady waits for m's index to be built.
+func waitPointsReady(t *testing.T, m *memTable) *memPoints {
+	t.Helper()
+	for range 10000 {
+		if p := m.points.Load(); p != nil && p.state.Load()&pointsReady != 0 {
+			return p
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the point index was not built within 10 s")
+	return nil
+}
+
+// TestMemPointsBuiltOnFirstGet: the memtable of a DB written without
+// reads gets its index when a Get first searches it (built by that Get, at
+// 300 entries), and reads through the
+// index see every write, older and newer.
+func TestMemPointsBuiltOnFirstGet(t *testing.T) {
+	db := mustOpen(t, t.TempDir(), testOptions())
+	defer db.Close()
+	for i := range 500 {
+		put(t, db, string(pointsKey(i%300)), fmt.Sprint(i))
+	}
+	db.mu.Lock()
+	m := db.def.mem
+	db.mu.Unlock()
+	if m.points.Load() != nil {
+		t.Fatal("an index before any Get")
+	}
+	if got, _ := getString(t, db, string(pointsKey(0))); got != "300" {
+		t.Fatalf("key 0 = %q", got)
+	}
+	waitPointsReady(t, m)
+	put(t, db, string(pointsKey(1)), "new")
+	for i := range 300 {
+		want := fmt.Sprint(i + 300)
+		if i >= 200 {
+			want = fmt.Sprint(i)
+		}
+		if i == 1 {
+			want = "new"
+		}
+		if got, ok := getString(t, db, string(pointsKey(i))); !ok || got != want {
+			t.Fatalf("key %d = %q %v, want %q", i, got, ok, want)
+		}
+	}
+	if _, ok := getString(t, db, string(pointsKey(300))); ok {
+		t.Fatal("a key never written found")
 	}
 }

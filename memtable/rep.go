@@ -100,6 +100,9 @@ type Iter interface {
 type Pointed interface {
 	// AddRef is Add, returning the reference of the entry it added.
 	AddRef(seq uint64, kind base.Kind, key []byte, value []byte) (ref uint32, err error)
+	// EachRef calls fn with the reference of every entry added before the
+	// call, and perhaps of some added during it.
+	EachRef(fn func(ref uint32))
 	// EntryAt returns the user key and trailer of the entry ref.
 	EntryAt(ref uint32) (key []byte, trailer base.Trailer)
 	// RefBound bounds the references of the entries added while the rep

@@ -473,6 +473,19 @@ func (l *List) RefBound(bytes uint64) uint64 {
 	return windows * windowSize / 4
 }
 
+// EachRef implements memtable.Pointed: a walk of level 0.
+func (l *List) EachRef(fn func(ref uint32)) {
+	for x := link(l.r.addr(headRef), 0).Load(); x != 0; {
+		p := l.r.addr(x)
+		next := link(p, 0).Load()
+		if next != 0 {
+			prefetch.Line(l.r.addr(next))
+		}
+		fn(x)
+		x = next
+	}
+}
+
 // EntryAt implements memtable.Pointed.
 func (l *List) EntryAt(ref uint32) ([]byte, base.Trailer) {
 	p := l.r.addr(ref)
