@@ -341,9 +341,7 @@ func (db *DB) newMemTable(logNum uint64) (*memTable, error) {
 	if pr, ok := rep.(memtable.Pointed); ok && db.memPoints {
 		m.pointRep = pr
 		if db.memGets.Swap(false) {
-			p := newMemPoints(m.limit, pr)
-			p.state.Store(pointsReady)
-			m.points.Store(p)
+			m.attachPoints(newMemPoints(m.limit, pr))
 		}
 	}
 	_, snapshots := rep.(memtable.SnapshotIters)

@@ -247,6 +247,13 @@ func (p *memPoints) find(rep memtable.Pointed, key []byte) (uint32, pointsAnswer
 // memory (which counts the index) then changes at a known point.
 const pointsBuildInline = 4096
 
+// attachPoints makes p, which indexes every entry of the memtable (it has
+// none yet, or p was filled by a walk), the memtable's point index.
+func (m *memTable) attachPoints(p *memPoints) {
+	p.state.Or(pointsReady)
+	m.points.Store(p)
+}
+
 // wantPoints builds the memtable's point index when it may have one and
 // has none: a Get has come to search it (DB.getIn, for the family's
 // mutable memtable only). A memtable of more than pointsBuildInline

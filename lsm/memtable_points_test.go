@@ -28,8 +28,7 @@ func newPointsModel(limit uint64) *pointsModel {
 func newPointsModelOf(rep *skiplist.List, limit uint64, p *memPoints) *pointsModel {
 	m := &memTable{rep: rep, limit: limit, pointRep: rep}
 	if p != nil {
-		p.state.Or(pointsReady)
-		m.points.Store(p)
+		m.attachPoints(p)
 	}
 	m.refs.Store(1)
 	return &pointsModel{m: m, versions: map[string][]base.Trailer{}}
